@@ -1,0 +1,98 @@
+/**
+ * The ports: every interface the core needs from the outside world. Adapters in functions/adapters implement them;
+ * the core never imports an adapter, an SDK, fetch or process.env.
+ */
+
+/** A payload filter in Qdrant's shape (must / should / must_not), which the vector-index adapter passes through. */
+export type FilterCondition =
+  | { key: string; match: { value: string | number | boolean } }
+  | { key: string; match: { any: (string | number)[] } }
+  | { is_empty: { key: string } }
+  | { is_null: { key: string } };
+
+export interface PayloadFilter {
+  must?: FilterCondition[];
+  should?: FilterCondition[];
+  must_not?: FilterCondition[];
+}
+
+export type Payload = Record<string, unknown>;
+
+export interface CollectionInfo {
+  name: string;
+  vectorSize: number;
+  distance: string;
+  pointsCount: number;
+  /** Payload field -> index type as the index reports it ('keyword', 'integer', ...). */
+  payloadIndexes: Record<string, string>;
+}
+
+export interface SearchRequest {
+  vector: number[];
+  limit: number;
+  filter?: PayloadFilter;
+  /** Payload fields to return; never the vectors. */
+  payloadFields: string[];
+}
+
+export interface SearchHit {
+  id: string;
+  score: number;
+  payload: Payload;
+}
+
+export interface FacetHit {
+  value: string | number | boolean;
+  count: number;
+}
+
+/** The vector database (Qdrant). Implementations translate transport failures into IndexError. */
+export interface VectorIndex {
+  describe(): Promise<CollectionInfo>;
+  /** One round trip for many searches; results in request order. */
+  searchBatch(requests: SearchRequest[]): Promise<SearchHit[][]>;
+  count(filter?: PayloadFilter): Promise<number>;
+  /** Exact facet counts for a payload field that has an index. */
+  facet(key: string, limit: number): Promise<FacetHit[]>;
+  /** Streams every point's selected payload, one page at a time, without vectors. */
+  scroll(options: { payloadFields: string[]; pageSize: number }): AsyncIterable<{ id: string; payload: Payload }[]>;
+}
+
+export interface EmbeddingResult {
+  vectors: number[][];
+  /** Billed input tokens when the service reports them. */
+  billedInputTokens?: number;
+}
+
+/** The embedding model (Cohere). Implementations translate failures into EmbeddingError. */
+export interface Embedder {
+  readonly model: string;
+  /** Embeds at most `maxBatchSize` texts as search queries, in order. */
+  embedQueries(texts: string[]): Promise<EmbeddingResult>;
+  readonly maxBatchSize: number;
+}
+
+/** The book's sitemap. Implementations follow sitemap indexes and translate failures into SitemapError. */
+export interface SitemapSource {
+  readonly location: string;
+  listUrls(): Promise<string[]>;
+}
+
+/** Time, so the core can be tested with a fake clock. */
+export interface Clock {
+  now(): Date;
+  /** Monotonic milliseconds, for durations. */
+  monotonicMs(): number;
+}
+
+/** Where a finished report goes (a file, S3). */
+export interface ReportStore {
+  save(report: import('./report.ts').ValidationReport): Promise<{ location: string }>;
+}
+
+/** Progress events for a terminal progress bar or a log line. */
+export type ProgressEvent =
+  | { kind: 'stage'; stage: string; status: 'started' | 'finished' | 'failed' }
+  | { kind: 'queries'; done: number; total: number };
+
+export type ProgressListener = (event: ProgressEvent) => void;
