@@ -1,0 +1,141 @@
+/**
+ * The engine's configuration, parsed once from an environment-like record. Every problem is listed at once,
+ * each with the variable's name and what was expected. Secrets are kept apart (`secrets`) so nothing that
+ * serialises the rest of the config can leak them.
+ */
+import { InputError } from './errors.ts';
+
+export const DEFAULT_REQUIRED_FIELDS = ['source_url', 'chapter_id', 'module_name', 'heading_hierarchy', 'token_count', 'chunk_index'];
+
+export interface EngineConfig {
+  qdrantUrl: string;
+  collection: string;
+  cohereBaseUrl: string | undefined;
+  embeddingModel: string;
+  docusaurusBaseUrl: string;
+  sitemapUrl: string;
+  coveragePathPrefix: string;
+  similarityThreshold: number | undefined;
+  topK: number | undefined;
+  requiredFields: string[];
+  criteria: { minPassRate?: number; minCoverage?: number; minCompleteness?: number };
+  qdrantTimeoutMs: number;
+  cohereTimeoutMs: number;
+  searchConcurrency: number;
+  environment: string;
+  logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /** Never serialised into a report, a log line, an alert or an error message. */
+  secrets: { cohereApiKey: string | undefined; qdrantApiKey: string | undefined };
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'WARNING', 'ERROR'] as const;
+
+/** Reads typed values from an env record, collecting problems instead of throwing at the first. */
+export class EnvReader {
+  readonly problems: string[] = [];
+  private readonly env: Env;
+  constructor(env: Env) {
+    this.env = env;
+  }
+
+  string(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  required(name: string, what: string): string {
+    const value = this.string(name);
+    if (value === undefined) this.problems.push(`${name}: required (${what})`);
+    return value ?? '';
+  }
+
+  url(name: string, fallback?: string): string | undefined {
+    const value = this.string(name) ?? fallback;
+    if (value === undefined) return undefined;
+    try {
+      const parsed = new URL(value);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('protocol');
+      return value;
+    } catch {
+      this.problems.push(`${name}: must be an http(s) URL, got "${value}"`);
+      return undefined;
+    }
+  }
+
+  number(name: string, range: { min: number; max: number; integer?: boolean }): number | undefined {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    const value = Number(raw);
+    const kind = range.integer ? 'a whole number' : 'a number';
+    if (!Number.isFinite(value) || (range.integer && !Number.isInteger(value)) || value < range.min || value > range.max) {
+      this.problems.push(`${name}: must be ${kind} from ${range.min} to ${range.max}, got "${raw}"`);
+      return undefined;
+    }
+    return value;
+  }
+
+  requiredUrl(name: string, what: string): string {
+    if (this.string(name) === undefined) return this.required(name, what);
+    return this.url(name) ?? '';
+  }
+
+  list(name: string): string[] | undefined {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    const items = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    if (items.length === 0) this.problems.push(`${name}: must list at least one name, comma-separated`);
+    return items;
+  }
+}
+
+/** Parses the engine's configuration; throws one InputError naming every bad variable. */
+export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolean } = {}): EngineConfig {
+  const read = new EnvReader(env);
+  const qdrantUrl = read.requiredUrl('QDRANT_URL', 'the Qdrant base URL');
+  const docusaurusBaseUrl = read.requiredUrl('DOCUSAURUS_BASE_URL', 'the book’s base URL');
+  const sitemapUrl = read.url('SITEMAP_URL') ?? (docusaurusBaseUrl ? new URL('sitemap.xml', withSlash(docusaurusBaseUrl)).toString() : '');
+  const cohereApiKey = options.requireCohereKey === false ? read.string('COHERE_API_KEY') : read.required('COHERE_API_KEY', 'the Cohere API key');
+  const prefix = read.string('COVERAGE_PATH_PREFIX') ?? '/docs/';
+  if (!prefix.startsWith('/')) read.problems.push(`COVERAGE_PATH_PREFIX: must start with "/", got "${prefix}"`);
+  const logLevel = (read.string('LOG_LEVEL') ?? 'INFO').toUpperCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) read.problems.push(`LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR, got "${logLevel}"`);
+
+  const config: EngineConfig = {
+    qdrantUrl,
+    collection: read.string('QDRANT_COLLECTION') ?? 'book',
+    cohereBaseUrl: read.url('COHERE_BASE_URL'),
+    embeddingModel: read.string('EMBEDDING_MODEL') ?? 'embed-english-v3.0',
+    docusaurusBaseUrl,
+    sitemapUrl,
+    coveragePathPrefix: prefix,
+    similarityThreshold: read.number('SIMILARITY_THRESHOLD', { min: 0, max: 1 }),
+    topK: read.number('TOP_K_RESULTS', { min: 1, max: 50, integer: true }),
+    requiredFields: read.list('REQUIRED_FIELDS') ?? DEFAULT_REQUIRED_FIELDS,
+    criteria: dropUndefined({
+      minPassRate: read.number('MIN_PASS_RATE', { min: 0, max: 100 }),
+      minCoverage: read.number('MIN_COVERAGE', { min: 0, max: 100 }),
+      minCompleteness: read.number('MIN_COMPLETENESS', { min: 0, max: 100 }),
+    }),
+    qdrantTimeoutMs: read.number('QDRANT_TIMEOUT_MS', { min: 100, max: 600_000, integer: true }) ?? 10_000,
+    cohereTimeoutMs: read.number('COHERE_TIMEOUT_MS', { min: 100, max: 600_000, integer: true }) ?? 30_000,
+    searchConcurrency: read.number('SEARCH_CONCURRENCY', { min: 1, max: 32, integer: true }) ?? 4,
+    environment: read.string('ENVIRONMENT') ?? 'dev',
+    logLevel: (logLevel === 'WARNING' ? 'WARN' : logLevel) as EngineConfig['logLevel'],
+    secrets: { cohereApiKey, qdrantApiKey: read.string('QDRANT_API_KEY') },
+  };
+  if (read.problems.length > 0) throw new InputError('configuration', read.problems);
+  return config;
+}
+
+function withSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+function dropUndefined<T extends Record<string, unknown>>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
