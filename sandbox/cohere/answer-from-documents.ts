@@ -1,0 +1,159 @@
+/**
+ * The stand-in's "model" for grounded chat: deterministic and extractive. It answers with the document sentences
+ * that share the most content words with the question, each cited by exact offsets, or abstains; and it can be told
+ * to misbehave so a grounding check sees both verdicts.
+ */
+
+import { extractTerms, tokenizeWords } from './tokenizer.ts';
+
+/** How the stand-in answers: honestly, or with one deliberate grounding fault. */
+export type ChatBehaviour =
+  | 'normal'
+  | 'cite_unknown_document'
+  | 'no_citations'
+  | 'answer_unanswerable'
+  | 'misplaced_span';
+
+/** A document as the chat route normalised it: an id (given, or Cohere's `doc:<index>`) and its fields. */
+export interface ChatDocument {
+  id: string;
+  data: Record<string, unknown>;
+}
+
+/** A citation in Cohere v2's wire shape. */
+export interface Citation {
+  start: number;
+  end: number;
+  text: string;
+  sources: { type: 'document'; id: string; document: Record<string, unknown> }[];
+  type: 'TEXT_CONTENT';
+}
+
+/** The answer text and its citations (empty when abstaining or told not to cite). */
+export interface Answer {
+  text: string;
+  citations: Citation[];
+}
+
+/** What the stand-in says when no sentence shares enough with the question. */
+export const ABSTENTION_TEXT = 'I could not find information about that in the provided documents.';
+
+/** A sentence qualifies when it holds at least this share of the question's distinct content terms. */
+export const MIN_SENTENCE_OVERLAP = 0.5;
+
+const MAX_ANSWER_SENTENCES = 3;
+// Headings and list stubs ("Installing ROS 2") are not answers.
+const MIN_SENTENCE_WORDS = 4;
+
+interface Candidate {
+  text: string;
+  document: ChatDocument;
+  score: number;
+  order: number;
+}
+
+/** Answers `question` from `documents` only, as the given behaviour dictates. */
+export function answerFromDocuments(options: {
+  question: string;
+  documents: ChatDocument[];
+  behaviour: ChatBehaviour;
+}): Answer {
+  const { question, documents, behaviour } = options;
+  const ranked = rankSentences(question, documents);
+  let chosen = ranked.filter((c) => c.score >= MIN_SENTENCE_OVERLAP).slice(0, MAX_ANSWER_SENTENCES);
+  // The "hallucinating" agent: it answers from the best it has instead of admitting it found nothing.
+  if (chosen.length === 0 && behaviour === 'answer_unanswerable') chosen = ranked.slice(0, 1);
+  if (chosen.length === 0) return { text: ABSTENTION_TEXT, citations: [] };
+  const answer = composeAnswer(chosen);
+  return { text: answer.text, citations: misbehave(answer, behaviour, documents) };
+}
+
+/** The text a document contributes: its `text` (or `snippet`, `content`) field, else all its string fields. */
+export function readDocumentText(document: ChatDocument): string {
+  for (const key of ['text', 'snippet', 'content']) {
+    const value = document.data[key];
+    if (typeof value === 'string') return value;
+  }
+  return Object.values(document.data)
+    .filter((value): value is string => typeof value === 'string')
+    .join('\n');
+}
+
+function rankSentences(question: string, documents: ChatDocument[]): Candidate[] {
+  const wanted = new Set(extractTerms(question));
+  if (wanted.size === 0) return [];
+  const candidates: Candidate[] = [];
+  const seen = new Set<string>();
+  for (const document of documents) {
+    for (const text of splitSentences(readDocumentText(document))) {
+      if (seen.has(text) || tokenizeWords(text).length < MIN_SENTENCE_WORDS) continue;
+      seen.add(text);
+      const terms = new Set(extractTerms(text));
+      const shared = [...wanted].filter((term) => terms.has(term)).length;
+      candidates.push({ text, document, score: shared / wanted.size, order: candidates.length });
+    }
+  }
+  // Best overlap first; ties keep document order, so the same request always gets the same answer.
+  return candidates.sort((a, b) => b.score - a.score || a.order - b.order);
+}
+
+function splitSentences(text: string): string[] {
+  return text
+    .split(/\n+/)
+    .flatMap((line) => line.split(/(?<=[.!?])\s+/))
+    .map((sentence) => sentence.replace(/^\s*(?:#+|[-*>]|\d+\.)\s+/, '').trim())
+    .filter((sentence) => sentence !== '');
+}
+
+function composeAnswer(chosen: Candidate[]): Answer {
+  let text = '';
+  const citations: Citation[] = [];
+  for (const candidate of chosen) {
+    if (text !== '') text += ' ';
+    const start = text.length;
+    text += candidate.text;
+    citations.push({
+      start,
+      end: text.length,
+      text: candidate.text,
+      sources: [{ type: 'document', id: candidate.document.id, document: sourceDocument(candidate.document) }],
+      type: 'TEXT_CONTENT',
+    });
+  }
+  return { text, citations };
+}
+
+// Cohere echoes the cited document's fields with its id among them.
+function sourceDocument(document: ChatDocument): Record<string, unknown> {
+  return { id: document.id, ...document.data };
+}
+
+function misbehave(answer: Answer, behaviour: ChatBehaviour, documents: ChatDocument[]): Citation[] {
+  switch (behaviour) {
+    case 'no_citations':
+      return [];
+    case 'cite_unknown_document': {
+      const id = pickUnknownId(documents);
+      return answer.citations.map((citation) => ({
+        ...citation,
+        sources: [{ type: 'document', id, document: { id, text: citation.text } }],
+      }));
+    }
+    case 'misplaced_span':
+      // One character off: the span no longer holds the cited text, as a sloppy offset computation would.
+      return answer.citations.map((citation) => ({
+        ...citation,
+        start: citation.start + 1,
+        end: Math.min(citation.end + 1, answer.text.length),
+      }));
+    default:
+      return answer.citations;
+  }
+}
+
+function pickUnknownId(documents: ChatDocument[]): string {
+  const taken = new Set(documents.map((document) => document.id));
+  let id = 'unknown-document';
+  while (taken.has(id)) id += '-x';
+  return id;
+}
