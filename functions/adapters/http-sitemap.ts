@@ -41,12 +41,16 @@ export class HttpSitemap implements SitemapSource {
     if (root.kind === 'urlset') return root.locs;
     const max = this.#options.maxChildSitemaps ?? 500;
     if (root.locs.length > max) {
-      throw new SitemapError(`sitemap index ${this.#options.url} lists ${root.locs.length} sitemaps, more than the limit of ${max}`, 'bad_request');
+      throw new SitemapError(
+        `sitemap index ${this.#options.url} lists ${root.locs.length} sitemaps, more than the limit of ${max}`,
+        'bad_request',
+      );
     }
     const urls: string[] = [];
     for (const child of root.locs) {
       const parsed = await this.#fetchParsed(child);
-      if (parsed.kind !== 'urlset') throw new SitemapError(`${child}: a sitemap index inside a sitemap index is not followed`, 'bad_request');
+      if (parsed.kind !== 'urlset')
+        throw new SitemapError(`${child}: a sitemap index inside a sitemap index is not followed`, 'bad_request');
       urls.push(...parsed.locs);
     }
     return urls;
@@ -56,31 +60,49 @@ export class HttpSitemap implements SitemapSource {
     const xml = await retryTransient(() => this.#fetchText(url), { retries: this.#options.retries ?? 2 });
     const valid = XMLValidator.validate(xml);
     if (valid !== true) {
-      throw new SitemapError(`${url} is not well-formed XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`, 'bad_request');
+      throw new SitemapError(
+        `${url} is not well-formed XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`,
+        'bad_request',
+      );
     }
     const doc = parser.parse(xml) as ParsedSitemap;
     if (doc.urlset !== undefined) return { kind: 'urlset', locs: readLocs(doc.urlset === '' ? [] : doc.urlset.url) };
     if (doc.sitemapindex !== undefined) {
       return { kind: 'sitemapindex', locs: readLocs(doc.sitemapindex === '' ? [] : doc.sitemapindex.sitemap) };
     }
-    throw new SitemapError(`${url} is not a sitemap: expected a <urlset> or <sitemapindex> root element`, 'bad_request');
+    throw new SitemapError(
+      `${url} is not a sitemap: expected a <urlset> or <sitemapindex> root element`,
+      'bad_request',
+    );
   }
 
   async #fetchText(url: string): Promise<string> {
     let response: Response;
     try {
-      response = await fetch(url, { signal: AbortSignal.timeout(this.#options.timeoutMs), headers: { accept: 'application/xml, text/xml' } });
+      response = await fetch(url, {
+        signal: AbortSignal.timeout(this.#options.timeoutMs),
+        headers: { accept: 'application/xml, text/xml' },
+      });
     } catch (error) {
       const e = error as { name?: string; cause?: { code?: string }; message?: string };
       if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-        throw new SitemapError(`fetching sitemap ${url} timed out after ${this.#options.timeoutMs} ms`, 'timeout', { cause: error });
+        throw new SitemapError(`fetching sitemap ${url} timed out after ${this.#options.timeoutMs} ms`, 'timeout', {
+          cause: error,
+        });
       }
       const code = e.cause?.code ?? e.message ?? 'network error';
       throw new SitemapError(`fetching sitemap ${url} failed: ${code}`, 'unavailable', { cause: error });
     }
     if (!response.ok) {
       const body = truncate(await response.text().catch(() => ''));
-      const kind = response.status === 404 ? 'not_found' : response.status === 429 ? 'rate_limited' : response.status >= 500 ? 'unavailable' : 'bad_request';
+      const kind =
+        response.status === 404
+          ? 'not_found'
+          : response.status === 429
+            ? 'rate_limited'
+            : response.status >= 500
+              ? 'unavailable'
+              : 'bad_request';
       const retryAfter = Number(response.headers.get('retry-after'));
       throw new SitemapError(`fetching sitemap ${url} failed with ${response.status}${body ? `: ${body}` : ''}`, kind, {
         status: response.status,
@@ -93,11 +115,15 @@ export class HttpSitemap implements SitemapSource {
     try {
       return (isGzip ? gunzipSync(bytes) : bytes).toString('utf8');
     } catch (error) {
-      throw new SitemapError(`sitemap ${url} looks gzipped but could not be decompressed`, 'bad_request', { cause: error });
+      throw new SitemapError(`sitemap ${url} looks gzipped but could not be decompressed`, 'bad_request', {
+        cause: error,
+      });
     }
   }
 }
 
 function readLocs(entries: { loc?: unknown }[] | undefined): string[] {
-  return (entries ?? []).map((e) => (typeof e.loc === 'string' ? e.loc.trim() : String(e.loc ?? '').trim())).filter((loc) => loc !== '');
+  return (entries ?? [])
+    .map((e) => (typeof e.loc === 'string' ? e.loc.trim() : String(e.loc ?? '').trim()))
+    .filter((loc) => loc !== '');
 }

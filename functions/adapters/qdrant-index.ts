@@ -4,7 +4,15 @@
  */
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { IndexError, truncate } from '../core/errors.ts';
-import type { CollectionInfo, FacetHit, Payload, PayloadFilter, SearchHit, SearchRequest, VectorIndex } from '../core/ports.ts';
+import type {
+  CollectionInfo,
+  FacetHit,
+  Payload,
+  PayloadFilter,
+  SearchHit,
+  SearchRequest,
+  VectorIndex,
+} from '../core/ports.ts';
 import { redact, retryTransient } from './transport.ts';
 
 export interface QdrantIndexOptions {
@@ -25,7 +33,12 @@ export class QdrantIndex implements VectorIndex {
   constructor(options: QdrantIndexOptions) {
     this.#options = options;
     // checkCompatibility: false avoids an extra version round trip at start-up (and a warning against stand-ins).
-    this.#client = new QdrantClient({ url: options.url, apiKey: options.apiKey, timeout: options.timeoutMs, checkCompatibility: false });
+    this.#client = new QdrantClient({
+      url: options.url,
+      apiKey: options.apiKey,
+      timeout: options.timeoutMs,
+      checkCompatibility: false,
+    });
   }
 
   async describe(): Promise<CollectionInfo> {
@@ -59,7 +72,9 @@ export class QdrantIndex implements VectorIndex {
       with_payload: r.payloadFields,
       with_vector: false,
     }));
-    const responses = await this.#call('query batch', () => this.#client.queryBatch(this.#options.collection, { searches }));
+    const responses = await this.#call('query batch', () =>
+      this.#client.queryBatch(this.#options.collection, { searches }),
+    );
     return responses.map((response) =>
       response.points.map((p) => ({ id: String(p.id), score: p.score, payload: (p.payload ?? {}) as Payload })),
     );
@@ -67,17 +82,25 @@ export class QdrantIndex implements VectorIndex {
 
   async count(filter?: PayloadFilter): Promise<number> {
     const result = await this.#call('count', () =>
-      this.#client.count(this.#options.collection, { exact: true, ...(filter ? { filter: filter as Schemas['filter'] } : {}) }),
+      this.#client.count(this.#options.collection, {
+        exact: true,
+        ...(filter ? { filter: filter as Schemas['filter'] } : {}),
+      }),
     );
     return result.count;
   }
 
   async facet(key: string, limit: number): Promise<FacetHit[]> {
-    const result = await this.#call(`facet on "${key}"`, () => this.#client.facet(this.#options.collection, { key, limit, exact: true }));
+    const result = await this.#call(`facet on "${key}"`, () =>
+      this.#client.facet(this.#options.collection, { key, limit, exact: true }),
+    );
     return result.hits.map((h) => ({ value: h.value, count: h.count }));
   }
 
-  async *scroll(options: { payloadFields: string[]; pageSize: number }): AsyncIterable<{ id: string; payload: Payload }[]> {
+  async *scroll(options: {
+    payloadFields: string[];
+    pageSize: number;
+  }): AsyncIterable<{ id: string; payload: Payload }[]> {
     let offset: string | number | undefined;
     do {
       const page = await this.#call('scroll', () =>
@@ -109,13 +132,28 @@ export class QdrantIndex implements VectorIndex {
 }
 
 /** Maps whatever the Qdrant client threw into an IndexError with a kind ops can act on. */
-export function translateQdrantError(error: unknown, operation: string, options: { url: string; collection: string; apiKey?: string }): IndexError {
+export function translateQdrantError(
+  error: unknown,
+  operation: string,
+  options: { url: string; collection: string; apiKey?: string },
+): IndexError {
   const where = `Qdrant ${operation} on collection "${options.collection}" at ${safeOrigin(options.url)}`;
   const secrets = [options.apiKey];
-  const e = error as { name?: string; status?: number; data?: unknown; retry_after?: number; message?: string; cause?: { code?: string } };
+  const e = error as {
+    name?: string;
+    status?: number;
+    data?: unknown;
+    retry_after?: number;
+    message?: string;
+    cause?: { code?: string };
+  };
   if (e?.name === 'QdrantClientTimeoutError') return new IndexError(`${where} timed out`, 'timeout', { cause: error });
   if (e?.name === 'QdrantClientResourceExhaustedError') {
-    return new IndexError(`${where} was rate limited (429)`, 'rate_limited', { status: 429, retryAfterSeconds: e.retry_after, cause: error });
+    return new IndexError(`${where} was rate limited (429)`, 'rate_limited', {
+      status: 429,
+      retryAfterSeconds: e.retry_after,
+      cause: error,
+    });
   }
   if (typeof e?.status === 'number') {
     const detail = redact(truncate(extractQdrantMessage(e.data) ?? e.message ?? ''), secrets);
@@ -134,7 +172,9 @@ export function translateQdrantError(error: unknown, operation: string, options:
   }
   const code = e?.cause?.code;
   if (code) return new IndexError(`${where} is unreachable (${code})`, 'unavailable', { cause: error });
-  return new IndexError(`${where} failed: ${redact(truncate(String(e?.message ?? error)), secrets)}`, 'unexpected', { cause: error });
+  return new IndexError(`${where} failed: ${redact(truncate(String(e?.message ?? error)), secrets)}`, 'unexpected', {
+    cause: error,
+  });
 }
 
 function extractQdrantMessage(data: unknown): string | undefined {

@@ -5,7 +5,14 @@
  */
 import { InputError } from './errors.ts';
 
-export const DEFAULT_REQUIRED_FIELDS = ['source_url', 'chapter_id', 'module_name', 'heading_hierarchy', 'token_count', 'chunk_index'];
+export const DEFAULT_REQUIRED_FIELDS = [
+  'source_url',
+  'chapter_id',
+  'module_name',
+  'heading_hierarchy',
+  'token_count',
+  'chunk_index',
+];
 
 export interface EngineConfig {
   qdrantUrl: string;
@@ -69,7 +76,12 @@ export class EnvReader {
     if (raw === undefined) return undefined;
     const value = Number(raw);
     const kind = range.integer ? 'a whole number' : 'a number';
-    if (!Number.isFinite(value) || (range.integer && !Number.isInteger(value)) || value < range.min || value > range.max) {
+    if (
+      !Number.isFinite(value) ||
+      (range.integer && !Number.isInteger(value)) ||
+      value < range.min ||
+      value > range.max
+    ) {
       this.problems.push(`${name}: must be ${kind} from ${range.min} to ${range.max}, got "${raw}"`);
       return undefined;
     }
@@ -98,12 +110,18 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
   const read = new EnvReader(env);
   const qdrantUrl = read.requiredUrl('QDRANT_URL', 'the Qdrant base URL');
   const docusaurusBaseUrl = read.requiredUrl('DOCUSAURUS_BASE_URL', 'the book’s base URL');
-  const sitemapUrl = read.url('SITEMAP_URL') ?? (docusaurusBaseUrl ? new URL('sitemap.xml', withSlash(docusaurusBaseUrl)).toString() : '');
-  const cohereApiKey = options.requireCohereKey === false ? read.string('COHERE_API_KEY') : read.required('COHERE_API_KEY', 'the Cohere API key');
+  const sitemapUrl =
+    read.url('SITEMAP_URL') ??
+    (docusaurusBaseUrl ? new URL('sitemap.xml', withSlash(docusaurusBaseUrl)).toString() : '');
+  const cohereApiKey =
+    options.requireCohereKey === false
+      ? read.string('COHERE_API_KEY')
+      : read.required('COHERE_API_KEY', 'the Cohere API key');
   const prefix = read.string('COVERAGE_PATH_PREFIX') ?? '/docs/';
   if (!prefix.startsWith('/')) read.problems.push(`COVERAGE_PATH_PREFIX: must start with "/", got "${prefix}"`);
   const logLevel = (read.string('LOG_LEVEL') ?? 'INFO').toUpperCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) read.problems.push(`LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR, got "${logLevel}"`);
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
+    read.problems.push(`LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR, got "${logLevel}"`);
 
   const config: EngineConfig = {
     qdrantUrl,
@@ -137,5 +155,7 @@ function withSlash(url: string): string {
 }
 
 function dropUndefined<T extends Record<string, unknown>>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 }

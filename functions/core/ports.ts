@@ -96,3 +96,30 @@ export type ProgressEvent =
   | { kind: 'queries'; done: number; total: number };
 
 export type ProgressListener = (event: ProgressEvent) => void;
+
+/** A chunk handed to the chat model as a document it may cite, by id. */
+export interface ChatDocument {
+  id: string;
+  text: string;
+}
+
+/** A span of the answer (UTF-16 offsets into `text`) and the documents the model says support it. */
+export interface ChatCitation {
+  start: number;
+  end: number;
+  text: string;
+  documentIds: string[];
+}
+
+export interface ChatReply {
+  text: string;
+  citations: ChatCitation[];
+  /** Billed tokens as the service reports them (0 when it does not). */
+  billedUnits: { inputTokens: number; outputTokens: number };
+}
+
+/** The chat model (Cohere Chat v2) answering from given documents only. Implementations translate failures into ChatError. */
+export interface ChatModel {
+  readonly model: string;
+  chat(request: { question: string; documents: ChatDocument[] }): Promise<ChatReply>;
+}

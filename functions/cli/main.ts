@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+/**
+ * The ragwatch command line: a thin composition root. It parses flags and the environment, wires adapters,
+ * calls the same engine the Lambda calls, saves the report and prints a summary.
+ * Exit codes: 0 every success criterion holds; 1 a criterion is breached or the run could not complete;
+ * 2 bad input or configuration (nothing ran).
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { InputError } from '../core/errors.ts';
+import { runDemo } from './demo.ts';
+import { runIndex } from './index-command.ts';
+import { runCheck } from './run-command.ts';
+import { writeSchema } from './schema-command.ts';
+
+export const EXIT = { ok: 0, breached: 1, badInput: 2 } as const;
+
+function buildProgram(): Command {
+  const program = new Command()
+    .name('ragwatch')
+    .description("Validates a RAG system's retrieval: golden queries, sitemap coverage, metadata quality.")
+    .showHelpAfterError()
+    .exitOverride();
+
+  program
+    .command('run')
+    .description('run the full validation against the Qdrant and Cohere named by the environment')
+    .option(
+      '-s, --suite <path>',
+      'golden-query suite, JSON or YAML (env SUITE_PATH)',
+      process.env.SUITE_PATH ?? 'suite.json',
+    )
+    .option('-o, --out <dir>', 'directory for reports (env REPORT_DIR)', process.env.REPORT_DIR ?? 'reports')
+    .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
+    .option(
+      '--sitemap-url <url>',
+      'sitemap.xml or sitemap index (env SITEMAP_URL; default DOCUSAURUS_BASE_URL/sitemap.xml)',
+    )
+    .option('--json', 'print the report JSON on stdout instead of the summary')
+    .option('--no-progress', 'no progress bar')
+    .action(async (opts) => {
+      process.exitCode = await runCheck(opts);
+    });
+
+  program
+    .command('demo')
+    .description(
+      'start the local sandbox (Qdrant and Cohere stand-ins, sample book), index the book and run the full validation',
+    )
+    .option('-o, --out <dir>', 'directory for reports', 'reports')
+    .addOption(new Option('--latency <ms>', 'latency added to every stand-in request').default(0).argParser(Number))
+    .option('--no-payload-indexes', 'index without payload indexes, to show the scroll fallback')
+    .option('--strict', 'exit 1 when a criterion is breached, as `run` does (the demo breaches some on purpose)')
+    .option('--no-progress', 'no progress bar')
+    .action(async (opts) => {
+      process.exitCode = await runDemo(opts);
+    });
+
+  program
+    .command('index')
+    .description('chunk a Docusaurus docs folder, embed it with Cohere and upsert it into Qdrant')
+    .requiredOption('-d, --docs <dir>', 'the docs folder')
+    .requiredOption(
+      '-b, --base-url <url>',
+      "the book's public base URL (env DOCUSAURUS_BASE_URL)",
+      process.env.DOCUSAURUS_BASE_URL,
+    )
+    .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
+    .option('--recreate', 'drop and recreate the collection first')
+    .option('--no-payload-indexes', 'do not create payload indexes')
+    .action(async (opts) => {
+      process.exitCode = await runIndex(opts);
+    });
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of the ValidationReport (or write it to a file)')
+    .option('-o, --out <file>', 'write to this file')
+    .action(async (opts) => {
+      process.exitCode = await writeSchema(opts);
+    });
+  return program;
+}
+
+/** Runs the CLI with the given argv; returns the exit code instead of exiting, for tests. */
+export async function main(argv: string[]): Promise<number> {
+  process.exitCode = undefined;
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' });
+    return Number(process.exitCode ?? EXIT.ok);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+        ? EXIT.ok
+        : EXIT.badInput;
+    }
+    if (error instanceof InputError) {
+      process.stderr.write(`ragwatch: ${error.message}\n`);
+      return EXIT.badInput;
+    }
+    throw error;
+  }
+}
+
+if (import.meta.main) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,94 @@
+/**
+ * `ragwatch run`: the full validation against real services named by the environment (the seeds' variables:
+ * COHERE_API_KEY, QDRANT_URL, QDRANT_API_KEY, DOCUSAURUS_BASE_URL, SIMILARITY_THRESHOLD, TOP_K_RESULTS, LOG_LEVEL, ...).
+ */
+import { readFile } from 'node:fs/promises';
+import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
+import { FileReportStore } from '../adapters/file-report-store.ts';
+import { type EngineConfig, parseEngineConfig } from '../core/config.ts';
+import { InputError } from '../core/errors.ts';
+import type { ValidationReport } from '../core/report.ts';
+import { runValidation } from '../core/run-validation.ts';
+import { parseSuite, type Suite } from '../core/suite.ts';
+import { ansiStyle, formatSummary, plainStyle } from './format-summary.ts';
+import { createProgressReporter } from './progress.ts';
+
+export interface RunFlags {
+  suite: string;
+  out: string;
+  collection?: string;
+  sitemapUrl?: string;
+  json?: boolean;
+  progress: boolean;
+}
+
+/** Reads and validates a suite file; a missing or invalid file is an InputError naming the path. */
+export async function loadSuite(path: string): Promise<Suite> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new InputError(path, [code === 'ENOENT' ? 'file not found' : `cannot be read (${code ?? 'unknown error'})`]);
+  }
+  return parseSuite(text, path);
+}
+
+/** Runs the validation from flags and the environment; returns the exit code. */
+export async function runCheck(
+  flags: RunFlags,
+  env: Record<string, string | undefined> = process.env,
+): Promise<number> {
+  const config = parseEngineConfig({
+    ...env,
+    ...(flags.collection ? { QDRANT_COLLECTION: flags.collection } : {}),
+    ...(flags.sitemapUrl ? { SITEMAP_URL: flags.sitemapUrl } : {}),
+  });
+  const suite = await loadSuite(flags.suite);
+  return executeRun({
+    config,
+    suite,
+    suiteSource: flags.suite,
+    out: flags.out,
+    json: flags.json ?? false,
+    progress: flags.progress,
+  });
+}
+
+/** Runs the engine with real adapters, saves the report, prints it; shared by `run` and `demo`. */
+export async function executeRun(options: {
+  config: EngineConfig;
+  suite: Suite;
+  suiteSource: string;
+  out: string;
+  json: boolean;
+  progress: boolean;
+}): Promise<number> {
+  const deps = createEngineAdapters(options.config);
+  const progress = options.progress && process.stderr.isTTY ? createProgressReporter(process.stderr) : undefined;
+  let report: ValidationReport;
+  try {
+    report = await runValidation(progress ? { ...deps, progress: progress.listener } : deps, {
+      ...runOptionsFromConfig(options.config),
+      suite: options.suite,
+      suiteSource: options.suiteSource,
+    });
+  } finally {
+    progress?.stop();
+  }
+  let location: string | undefined;
+  try {
+    location = (await new FileReportStore(options.out).save(report)).location;
+  } catch (error) {
+    // Nothing is lost: if the report cannot be written, it goes to stderr in full.
+    process.stderr.write(
+      `ragwatch: could not write the report under ${options.out}: ${(error as Error).message}\n${JSON.stringify(report)}\n`,
+    );
+  }
+  if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else {
+    const style = process.stdout.isTTY && !process.env.NO_COLOR ? ansiStyle : plainStyle;
+    process.stdout.write(`${formatSummary(report, { style, ...(location ? { reportLocation: location } : {}) })}\n`);
+  }
+  return report.status === 'PASSED' ? 0 : 1;
+}
