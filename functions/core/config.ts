@@ -66,7 +66,7 @@ export class EnvReader {
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('protocol');
       return value;
     } catch {
-      this.problems.push(`${name}: must be an http(s) URL, got "${value}"`);
+      this.problems.push(`${name}: must be an http(s) URL, got "${withoutCredentials(value)}"`);
       return undefined;
     }
   }
@@ -148,6 +148,11 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
   };
   if (read.problems.length > 0) throw new InputError('configuration', read.problems);
   return config;
+}
+
+/** A URL's user:password part is a secret too: keep it out of messages. */
+function withoutCredentials(url: string): string {
+  return url.replace(/\/\/[^/@\s]*@/, '//***@');
 }
 
 function withSlash(url: string): string {

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_REQUIRED_FIELDS, parseEngineConfig } from '../../functions/core/config.ts';
+import { InputError } from '../../functions/core/errors.ts';
+
+const VALID = {
+  COHERE_API_KEY: 'co-secret-key-123',
+  QDRANT_URL: 'https://qdrant.example:6333',
+  QDRANT_API_KEY: 'qd-secret-key-456',
+  DOCUSAURUS_BASE_URL: 'https://book.example.com',
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    parseEngineConfig(env);
+  } catch (error) {
+    if (error instanceof InputError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('parseEngineConfig', () => {
+  it('reads the seeds’ variables with their defaults', () => {
+    // Act
+    const config = parseEngineConfig({
+      ...VALID,
+      SIMILARITY_THRESHOLD: '0.65',
+      TOP_K_RESULTS: '8',
+      LOG_LEVEL: 'warning',
+    });
+
+    // Assess
+    expect(config).toEqual({
+      qdrantUrl: 'https://qdrant.example:6333',
+      collection: 'book',
+      cohereBaseUrl: undefined,
+      embeddingModel: 'embed-english-v3.0',
+      docusaurusBaseUrl: 'https://book.example.com',
+      sitemapUrl: 'https://book.example.com/sitemap.xml',
+      coveragePathPrefix: '/docs/',
+      similarityThreshold: 0.65,
+      topK: 8,
+      requiredFields: DEFAULT_REQUIRED_FIELDS,
+      criteria: {},
+      qdrantTimeoutMs: 10_000,
+      cohereTimeoutMs: 30_000,
+      searchConcurrency: 4,
+      environment: 'dev',
+      logLevel: 'WARN',
+      secrets: { cohereApiKey: 'co-secret-key-123', qdrantApiKey: 'qd-secret-key-456' },
+    });
+  });
+
+  it('lists every bad variable at once with what was expected', () => {
+    const problems = problemsOf({
+      QDRANT_URL: 'qdrant:6333',
+      SIMILARITY_THRESHOLD: '1.2',
+      TOP_K_RESULTS: '5.5',
+      MIN_PASS_RATE: 'ninety',
+      COVERAGE_PATH_PREFIX: 'docs',
+      LOG_LEVEL: 'LOUD',
+      REQUIRED_FIELDS: ' , ',
+    });
+
+    expect(problems).toEqual([
+      'QDRANT_URL: must be an http(s) URL, got "qdrant:6333"',
+      'DOCUSAURUS_BASE_URL: required (the book’s base URL)',
+      'COHERE_API_KEY: required (the Cohere API key)',
+      'COVERAGE_PATH_PREFIX: must start with "/", got "docs"',
+      'LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR, got "LOUD"',
+      'SIMILARITY_THRESHOLD: must be a number from 0 to 1, got "1.2"',
+      'TOP_K_RESULTS: must be a whole number from 1 to 50, got "5.5"',
+      'REQUIRED_FIELDS: must list at least one name, comma-separated',
+      'MIN_PASS_RATE: must be a number from 0 to 100, got "ninety"',
+    ]);
+  });
+
+  it('never puts a secret or URL credentials into an error message', () => {
+    // Prepare
+    const env = { ...VALID, QDRANT_URL: 'ftp://admin:hunter2-password@qdrant.example', TOP_K_RESULTS: 'x' };
+
+    // Act
+    const message = (() => {
+      try {
+        parseEngineConfig(env);
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+
+    // Assess
+    expect(message).toContain('QDRANT_URL: must be an http(s) URL');
+    expect(message).not.toContain('hunter2-password');
+    expect(message).not.toContain(VALID.COHERE_API_KEY);
+    expect(message).not.toContain(VALID.QDRANT_API_KEY);
+  });
+
+  it('takes SITEMAP_URL over the one derived from the base URL', () => {
+    const config = parseEngineConfig({ ...VALID, SITEMAP_URL: 'https://book.example.com/sitemap-index.xml' });
+
+    expect(config.sitemapUrl).toBe('https://book.example.com/sitemap-index.xml');
+  });
+});
