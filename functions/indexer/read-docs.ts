@@ -1,0 +1,182 @@
+/**
+ * Reads a Docusaurus docs folder into pages with the metadata the payload needs, deriving each page's URL the way
+ * Docusaurus does: route base path, folder path (number prefixes such as `01-` removed), then the frontmatter `slug`,
+ * else the frontmatter `id`, else the file name; an `index.md`, `README.md` or a file named like its folder is the
+ * folder's own page. Drafts (`draft: true`) and files or folders starting with `_` or `.` are skipped, as Docusaurus
+ * does in a production build.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { InputError } from '../core/errors.ts';
+
+/** One published page of the book, ready to chunk. */
+export interface DocPage {
+  /** Path inside the docs folder, with `/` separators, e.g. `module-1-ros2/ch1-ros2-basics.md`. */
+  file: string;
+  title: string;
+  sourceUrl: string;
+  /** Folder path and id, e.g. `module-1-ros2/ch1-ros2-basics`; just the id for a top-level page. */
+  chapterId: string;
+  /** The top folder title-cased ("Module 1 Ros2"); the page title for a top-level page. */
+  moduleName: string;
+  /** The markdown without its frontmatter. */
+  body: string;
+}
+
+/** Where the docs are and where the site publishes them. */
+export interface ReadDocsOptions {
+  docsDir: string;
+  /** The site's base URL, e.g. https://book.example.com (a trailing slash is ignored). */
+  baseUrl: string;
+  /** Docusaurus's `routeBasePath` for the docs plugin (default `docs`). */
+  routeBasePath?: string;
+}
+
+const MARKDOWN = /\.mdx?$/i;
+const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/** Reads every published page under `docsDir`, sorted by file path; throws one InputError listing every bad page. */
+export async function readDocs(options: ReadDocsOptions): Promise<DocPage[]> {
+  const files = await listMarkdownFiles(options.docsDir);
+  const problems: string[] = [];
+  const pages: DocPage[] = [];
+  for (const file of files) {
+    const text = await readFile(join(options.docsDir, ...file.split('/')), 'utf8');
+    const page = toPage(file, text, options, problems);
+    if (page !== undefined) pages.push(page);
+  }
+  const byUrl = new Map<string, string>();
+  for (const page of pages) {
+    const other = byUrl.get(page.sourceUrl);
+    if (other !== undefined) problems.push(`${page.file}: has the same URL as ${other} (${page.sourceUrl})`);
+    byUrl.set(page.sourceUrl, page.file);
+  }
+  if (problems.length > 0) throw new InputError(`docs folder ${options.docsDir}`, problems);
+  return pages;
+}
+
+/** Separates YAML frontmatter from the markdown body; a page without frontmatter has an empty record. */
+export function splitFrontmatter(text: string): { data: Record<string, unknown>; body: string } {
+  const match = text.match(FRONTMATTER);
+  if (match === null) return { data: {}, body: text };
+  const parsed: unknown = parseYaml(match[1] ?? '');
+  if (parsed !== null && parsed !== undefined && (typeof parsed !== 'object' || Array.isArray(parsed))) {
+    throw new Error('frontmatter must be a YAML mapping');
+  }
+  return { data: (parsed ?? {}) as Record<string, unknown>, body: text.slice(match[0].length) };
+}
+
+/** Title-cases a folder name: `module-1-ros2` becomes "Module 1 Ros2". */
+export function toModuleName(folder: string): string {
+  return folder
+    .split(/[-_\s]+/)
+    .filter((word) => word !== '')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+}
+
+/** Removes a Docusaurus number prefix (`01-intro` becomes `intro`), leaving dates and versions such as `2024-01` alone. */
+export function stripNumberPrefix(name: string): string {
+  if (/^\d+[-_.]\d+/.test(name)) return name;
+  return name.replace(/^\d+\s*[-_.]+\s*(?=[^-_.\s])/, '');
+}
+
+function toPage(file: string, text: string, options: ReadDocsOptions, problems: string[]): DocPage | undefined {
+  let frontmatter: { data: Record<string, unknown>; body: string };
+  try {
+    frontmatter = splitFrontmatter(text);
+  } catch (error) {
+    problems.push(`${file}: frontmatter is not valid YAML (${firstLine(error)})`);
+    return undefined;
+  }
+  const { data, body } = frontmatter;
+  const before = problems.length;
+  const id = optionalString(data, 'id', file, problems);
+  const slug = optionalString(data, 'slug', file, problems);
+  const frontTitle = optionalString(data, 'title', file, problems);
+  if (data.draft !== undefined && typeof data.draft !== 'boolean') {
+    problems.push(`${file}: frontmatter draft must be true or false`);
+  }
+  if (data.draft === true || problems.length > before) return undefined;
+
+  const segments = file.split('/');
+  const fileName = (segments.pop() ?? file).replace(MARKDOWN, '');
+  const folders = segments.map(stripNumberPrefix);
+  const pageId = id ?? stripNumberPrefix(fileName);
+  const title = frontTitle ?? firstHeading(body) ?? pageId;
+  return {
+    file,
+    title,
+    sourceUrl: buildUrl(options, folders, fileName, pageId, slug),
+    chapterId: [...folders, pageId].join('/'),
+    moduleName: folders[0] === undefined ? title : toModuleName(folders[0]),
+    body,
+  };
+}
+
+function buildUrl(
+  options: ReadDocsOptions,
+  folders: string[],
+  fileName: string,
+  id: string,
+  slug: string | undefined,
+): string {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const route = (options.routeBasePath ?? 'docs').replace(/^\/+|\/+$/g, '');
+  const folderPath = folders.join('/');
+  let path: string;
+  if (slug !== undefined) path = slug.startsWith('/') ? slug : joinPath(folderPath, slug);
+  else if (isFolderIndex(fileName, folders)) path = folderPath;
+  else path = joinPath(folderPath, id);
+  return `${base}${encodeURI(`/${joinPath(route, path.replace(/^\/+/, ''))}`.replace(/\/+$/, '') || '/')}`;
+}
+
+// Docusaurus turns index.md, README.md and a file named after its folder into the folder's own page.
+function isFolderIndex(fileName: string, folders: string[]): boolean {
+  const name = stripNumberPrefix(fileName).toLowerCase();
+  return name === 'index' || name === 'readme' || (folders.length > 0 && name === folders.at(-1)?.toLowerCase());
+}
+
+function joinPath(...parts: string[]): string {
+  return parts.filter((part) => part !== '').join('/');
+}
+
+async function listMarkdownFiles(docsDir: string): Promise<string[]> {
+  let entries: string[];
+  try {
+    entries = await readdir(docsDir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new InputError(`docs folder ${docsDir}`, [`${docsDir}: cannot be read as a folder (${code})`]);
+  }
+  return entries
+    .map((entry) => entry.split(sep).join('/'))
+    .filter(
+      (file) => MARKDOWN.test(file) && !file.split('/').some((part) => part.startsWith('_') || part.startsWith('.')),
+    )
+    .sort();
+}
+
+/** A frontmatter string (a number is taken as its text); anything else is a problem for the page. */
+function optionalString(
+  data: Record<string, unknown>,
+  key: string,
+  file: string,
+  problems: string[],
+): string | undefined {
+  const value = data[key];
+  if (value === undefined) return undefined;
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  problems.push(`${file}: frontmatter ${key} must be a non-empty string`);
+  return undefined;
+}
+
+function firstHeading(body: string): string | undefined {
+  return body.match(/^\s{0,3}#\s+(.+?)\s*#*\s*$/m)?.[1];
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}

@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import { chunkMarkdown, countTokens } from '../../functions/indexer/chunk-markdown.ts';
+
+/** A paragraph of exactly `count` one-token words, each tagged so pieces can be traced back. */
+function paragraph(count: number, tag: string): string {
+  return Array.from({ length: count }, (_, i) => `${tag}${i}`).join(' ');
+}
+
+/** A paragraph of `sentences` sentences of 10 tokens each (9 words and a full stop). */
+function sentences(sentences: number, tag: string): string {
+  return Array.from({ length: sentences }, (_, s) => `${paragraph(9, `${tag}s${s}w`)}.`).join(' ');
+}
+
+describe('countTokens', () => {
+  it('counts each word run and each punctuation mark as one token', () => {
+    // Prepare
+    const text = 'Hello, world! ROS_2 nodes use rclpy.';
+
+    // Act
+    const count = countTokens(text);
+
+    // Assess: Hello , world ! ROS_2 nodes use rclpy .
+    expect(count).toBe(9);
+  });
+
+  it('counts letters of any script as words', () => {
+    expect(countTokens('Café über naïve')).toBe(3);
+  });
+});
+
+describe('chunkMarkdown', () => {
+  it('makes one chunk per heading section, each with the title and its enclosing headings', () => {
+    // Prepare
+    const markdown = [
+      '# ROS 2 Basics',
+      '',
+      'ROS 2 is middleware.',
+      '',
+      '## Nodes',
+      '',
+      'A node does one thing.',
+      '',
+      '### Parameters',
+      '',
+      'Nodes carry parameters.',
+      '',
+      '### Lifecycle',
+      '',
+      'Nodes can be managed.',
+      '',
+      '## Topics',
+      '',
+      'Topics stream data.',
+    ].join('\n');
+
+    // Act
+    const chunks = chunkMarkdown(markdown, { title: 'ROS 2 Basics' });
+
+    // Assess
+    expect(chunks).toEqual([
+      { chunkIndex: 0, headingHierarchy: ['ROS 2 Basics'], chunkText: 'ROS 2 is middleware.', tokenCount: 5 },
+      {
+        chunkIndex: 1,
+        headingHierarchy: ['ROS 2 Basics', 'Nodes'],
+        chunkText: '## Nodes\n\nA node does one thing.',
+        tokenCount: 9,
+      },
+      {
+        chunkIndex: 2,
+        headingHierarchy: ['ROS 2 Basics', 'Nodes', 'Parameters'],
+        chunkText: '### Parameters\n\nNodes carry parameters.',
+        tokenCount: 8,
+      },
+      {
+        chunkIndex: 3,
+        headingHierarchy: ['ROS 2 Basics', 'Nodes', 'Lifecycle'],
+        chunkText: '### Lifecycle\n\nNodes can be managed.',
+        tokenCount: 9,
+      },
+      {
+        chunkIndex: 4,
+        headingHierarchy: ['ROS 2 Basics', 'Topics'],
+        chunkText: '## Topics\n\nTopics stream data.',
+        tokenCount: 7,
+      },
+    ]);
+  });
+
+  it('drops a heading that has no text of its own before the next heading', () => {
+    // Prepare
+    const markdown = '## Architecture\n\n### Planner\n\nIt plans.';
+
+    // Act
+    const chunks = chunkMarkdown(markdown, { title: 'Nav2' });
+
+    // Assess
+    expect(chunks.map((c) => c.headingHierarchy)).toEqual([['Nav2', 'Architecture', 'Planner']]);
+  });
+
+  it('does not take a line starting with # inside a code block for a heading', () => {
+    // Prepare
+    const markdown = ['## Setup', '', '```bash', '# source the workspace', 'source install/setup.bash', '```'].join(
+      '\n',
+    );
+
+    // Act
+    const chunks = chunkMarkdown(markdown, { title: 'Setup guide' });
+
+    // Assess
+    expect(chunks.map((c) => [c.headingHierarchy, c.chunkText])).toEqual([
+      [['Setup guide', 'Setup'], '## Setup\n\n```bash\n# source the workspace\nsource install/setup.bash\n```'],
+    ]);
+  });
+
+  it('removes inline markup and custom anchors from heading names', () => {
+    // Prepare
+    const markdown =
+      '## Nodes in `rclpy` and **C++** {#nodes}\n\nText.\n\n## See [the docs](https://example.com)\n\nMore.';
+
+    // Act
+    const chunks = chunkMarkdown(markdown, { title: 'T' });
+
+    // Assess
+    expect(chunks.map((c) => c.headingHierarchy.at(-1))).toEqual(['Nodes in rclpy and C++', 'See the docs']);
+  });
+
+  it('leaves out MDX import lines and HTML comments', () => {
+    // Prepare
+    const markdown = "import Tabs from '@theme/Tabs';\n\nIntro text.\n\n<!-- truncate -->\n\nMore text.";
+
+    // Act
+    const chunks = chunkMarkdown(markdown, { title: 'T' });
+
+    // Assess
+    expect(chunks.map((c) => c.chunkText)).toEqual(['Intro text.\n\nMore text.']);
+  });
+
+  it('keeps a section whole when it is over the target but within the maximum', () => {
+    // Prepare
+    const markdown = `## Long\n\n${paragraph(200, 'a')}\n\n${paragraph(200, 'b')}`;
+
+    // Act
+    const chunks = chunkMarkdown(markdown, { title: 'T', sizes: { targetTokens: 350, maxTokens: 512 } });
+
+    // Assess
+    expect(chunks.map((c) => c.tokenCount)).toEqual([3 + 400]);
+  });
+
+  it('splits a section over the maximum at paragraph boundaries into pieces near the target', () => {
+    // Prepare
+    const paragraphs = ['a', 'b', 'c', 'd', 'e'].map((tag) => paragraph(150, tag));
+    const markdown = `## Long\n\n${paragraphs.join('\n\n')}`;
+
+    // Act
+    const chunks = chunkMarkdown(markdown, { title: 'T', sizes: { targetTokens: 350, maxTokens: 512 } });
+
+    // Assess: "## Long" (3 tokens) rides with the first paragraph; two paragraphs fit under 350, three do not.
+    expect(chunks.map((c) => ({ index: c.chunkIndex, hierarchy: c.headingHierarchy, tokens: c.tokenCount }))).toEqual([
+      { index: 0, hierarchy: ['T', 'Long'], tokens: 303 },
+      { index: 1, hierarchy: ['T', 'Long'], tokens: 300 },
+      { index: 2, hierarchy: ['T', 'Long'], tokens: 150 },
+    ]);
+    expect(chunks.map((c) => c.chunkText).join('\n\n')).toBe(markdown);
+  });
+
+  it('folds a small last piece into the one before it when both fit in the maximum', () => {
+    // Prepare
+    const markdown = `${paragraph(300, 'a')}\n\n${paragraph(300, 'b')}\n\n${paragraph(20, 'c')}`;
+
+    // Act
+    const chunks = chunkMarkdown(markdown, { title: 'T', sizes: { targetTokens: 350, maxTokens: 512 } });
+
+    // Assess
+    expect(chunks.map((c) => c.tokenCount)).toEqual([300, 320]);
+  });
+
+  it('cuts a single paragraph over the maximum at sentence ends', () => {
+    // Prepare: 60 sentences of 10 tokens = 600 tokens in one paragraph.
+    const text = sentences(60, 'p');
+
+    // Act
+    const chunks = chunkMarkdown(text, { title: 'T', sizes: { targetTokens: 100, maxTokens: 150 } });
+
+    // Assess
+    expect(chunks.map((c) => c.tokenCount)).toEqual([100, 100, 100, 100, 100, 100]);
+    expect(chunks.every((c) => c.chunkText.endsWith('.'))).toBe(true);
+    expect(chunks.map((c) => c.chunkText).join(' ')).toBe(text);
+  });
+
+  it('cuts text with no sentence or line breaks between tokens without losing any', () => {
+    // Prepare
+    const text = paragraph(700, 'x');
+
+    // Act
+    const chunks = chunkMarkdown(text, { title: 'T', sizes: { targetTokens: 300, maxTokens: 400 } });
+
+    // Assess
+    expect(chunks.map((c) => c.tokenCount)).toEqual([300, 300, 100]);
+    expect(chunks.map((c) => c.chunkText).join(' ')).toBe(text);
+  });
+
+  it('never produces a chunk over the maximum, whatever the mix of blocks', () => {
+    // Prepare
+    const code = ['```python', ...Array.from({ length: 80 }, (_, i) => `x${i} = call(${i})`), '```'].join('\n');
+    const markdown = `## Mixed\n\n${sentences(45, 'a')}\n\n${code}\n\n${paragraph(90, 'b')}\n\n${paragraph(1200, 'c')}`;
+
+    // Act
+    const chunks = chunkMarkdown(markdown, { title: 'T', sizes: { targetTokens: 200, maxTokens: 256 } });
+
+    // Assess
+    expect(chunks.filter((c) => c.tokenCount > 256)).toEqual([]);
+    expect(chunks.map((c) => c.chunkIndex)).toEqual(chunks.map((_, i) => i));
+    expect(chunks.every((c) => c.tokenCount === countTokens(c.chunkText))).toBe(true);
+    expect(chunks.reduce((sum, c) => sum + c.tokenCount, 0)).toBe(countTokens(markdown));
+  });
+
+  it('returns no chunks for a page with no text', () => {
+    expect(chunkMarkdown('# Title only\n\n', { title: 'Title only' })).toEqual([]);
+  });
+
+  it('refuses a target larger than the maximum', () => {
+    expect(() => chunkMarkdown('text', { title: 'T', sizes: { targetTokens: 600, maxTokens: 512 } })).toThrow(
+      'chunk sizes: need 0 < targetTokens <= maxTokens, got 600 and 512',
+    );
+  });
+});

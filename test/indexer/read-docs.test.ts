@@ -1,0 +1,248 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InputError } from '../../functions/core/errors.ts';
+import { readDocs, splitFrontmatter, stripNumberPrefix, toModuleName } from '../../functions/indexer/read-docs.ts';
+
+const BOOK_DOCS = join(import.meta.dirname, '../../sandbox/book/docs');
+const BASE = 'https://book.example.com';
+
+let docsDir: string;
+
+beforeEach(async () => {
+  docsDir = await mkdtemp(join(tmpdir(), 'ragwatch-docs-'));
+});
+
+afterEach(async () => {
+  await rm(docsDir, { recursive: true, force: true });
+});
+
+async function writeDoc(path: string, text: string): Promise<void> {
+  await mkdir(dirname(join(docsDir, path)), { recursive: true });
+  await writeFile(join(docsDir, path), text);
+}
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('readDocs', () => {
+  it('derives URL, chapter id and module name of a chapter from its folder and frontmatter id', async () => {
+    // Prepare
+    await writeDoc(
+      'module-1-ros2/basics.md',
+      '---\nid: ch1-ros2-basics\ntitle: ROS 2 Basics\n---\n\n# ROS 2 Basics\n\nText.\n',
+    );
+
+    // Act
+    const pages = await readDocs({ docsDir, baseUrl: `${BASE}/` });
+
+    // Assess
+    expect(pages).toEqual([
+      {
+        file: 'module-1-ros2/basics.md',
+        title: 'ROS 2 Basics',
+        sourceUrl: 'https://book.example.com/docs/module-1-ros2/ch1-ros2-basics',
+        chapterId: 'module-1-ros2/ch1-ros2-basics',
+        moduleName: 'Module 1 Ros2',
+        body: '\n# ROS 2 Basics\n\nText.\n',
+      },
+    ]);
+  });
+
+  it('gives a top-level page its id as chapter id and its title as module name', async () => {
+    // Prepare
+    await writeDoc('intro.md', '---\ntitle: Introduction\n---\nWelcome.\n');
+
+    // Act
+    const [page] = await readDocs({ docsDir, baseUrl: BASE });
+
+    // Assess
+    expect(page).toMatchObject({ sourceUrl: `${BASE}/docs/intro`, chapterId: 'intro', moduleName: 'Introduction' });
+  });
+
+  it('uses the file name without number prefix when there is no id, and the first heading when there is no title', async () => {
+    // Prepare
+    await writeDoc('02-module-2-sim/01-gazebo.md', '# Gazebo Physics\n\nText.\n');
+
+    // Act
+    const [page] = await readDocs({ docsDir, baseUrl: BASE });
+
+    // Assess
+    expect(page).toMatchObject({
+      title: 'Gazebo Physics',
+      sourceUrl: `${BASE}/docs/module-2-sim/gazebo`,
+      chapterId: 'module-2-sim/gazebo',
+      moduleName: 'Module 2 Sim',
+    });
+  });
+
+  it('resolves a relative slug against the folder and an absolute slug against the route base', async () => {
+    // Prepare
+    await writeDoc('module-4-vla/a.md', '---\nslug: voice\n---\nA.\n');
+    await writeDoc('module-4-vla/b.md', '---\nslug: /capstone/overview\n---\nB.\n');
+
+    // Act
+    const pages = await readDocs({ docsDir, baseUrl: BASE });
+
+    // Assess
+    expect(pages.map((p) => [p.sourceUrl, p.chapterId])).toEqual([
+      [`${BASE}/docs/module-4-vla/voice`, 'module-4-vla/a'],
+      [`${BASE}/docs/capstone/overview`, 'module-4-vla/b'],
+    ]);
+  });
+
+  it('publishes index, README and same-name files at their folder URL', async () => {
+    // Prepare
+    await writeDoc('guides/index.md', 'Guides.\n');
+    await writeDoc('setup/README.md', 'Setup.\n');
+    await writeDoc('tools/tools.mdx', 'Tools.\n');
+
+    // Act
+    const pages = await readDocs({ docsDir, baseUrl: BASE });
+
+    // Assess
+    expect(pages.map((p) => p.sourceUrl)).toEqual([`${BASE}/docs/guides`, `${BASE}/docs/setup`, `${BASE}/docs/tools`]);
+  });
+
+  it('honours another route base path', async () => {
+    // Prepare
+    await writeDoc('intro.md', 'Hi.\n');
+
+    // Act
+    const [page] = await readDocs({ docsDir, baseUrl: BASE, routeBasePath: '/book/' });
+
+    // Assess
+    expect(page?.sourceUrl).toBe(`${BASE}/book/intro`);
+  });
+
+  it('skips drafts, partials starting with an underscore, hidden folders and files that are not markdown', async () => {
+    // Prepare
+    await writeDoc('module-1-ros2/ch1.md', 'Published.\n');
+    await writeDoc('module-1-ros2/ch2.md', '---\ndraft: true\n---\nNot yet.\n');
+    await writeDoc('module-1-ros2/_snippet.md', 'Partial.\n');
+    await writeDoc('_shared/note.md', 'Partial folder.\n');
+    await writeDoc('.drafts/x.md', 'Hidden.\n');
+    await writeDoc('module-1-ros2/_category_.json', '{"label":"ROS 2"}');
+    await writeDoc('module-1-ros2/diagram.png', 'not text');
+
+    // Act
+    const pages = await readDocs({ docsDir, baseUrl: BASE });
+
+    // Assess
+    expect(pages.map((p) => p.file)).toEqual(['module-1-ros2/ch1.md']);
+  });
+
+  it('lists every bad page at once: broken YAML, a wrongly typed field, two pages at one URL', async () => {
+    // Prepare
+    await writeDoc('a.md', '---\ntitle: Sensors: LiDAR\n---\nText.\n');
+    await writeDoc('b.md', '---\nid: [x]\n---\nText.\n');
+    await writeDoc('c.md', '---\nid: same\n---\nText.\n');
+    await writeDoc('d.md', '---\nid: same\n---\nText.\n');
+
+    // Act
+    const error = await caught(readDocs({ docsDir, baseUrl: BASE }));
+
+    // Assess
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).problems).toEqual([
+      expect.stringMatching(/^a\.md: frontmatter is not valid YAML \(.+\)$/),
+      'b.md: frontmatter id must be a non-empty string',
+      'd.md: has the same URL as c.md (https://book.example.com/docs/same)',
+    ]);
+  });
+
+  it('says which folder could not be read', async () => {
+    // Act
+    const error = await caught(readDocs({ docsDir: join(docsDir, 'missing'), baseUrl: BASE }));
+
+    // Assess
+    expect((error as InputError).problems).toEqual([
+      `${join(docsDir, 'missing')}: cannot be read as a folder (ENOENT)`,
+    ]);
+  });
+
+  it('reads the sample book: the introduction and 12 chapters in 4 modules', async () => {
+    // Act
+    const pages = await readDocs({ docsDir: BOOK_DOCS, baseUrl: BASE });
+
+    // Assess
+    expect(pages.map((p) => [p.sourceUrl.slice(BASE.length), p.chapterId, p.moduleName])).toEqual([
+      ['/docs/intro', 'intro', 'Introduction'],
+      ['/docs/module-1-ros2/ch1-ros2-basics', 'module-1-ros2/ch1-ros2-basics', 'Module 1 Ros2'],
+      ['/docs/module-1-ros2/ch2-rclpy-and-launch-files', 'module-1-ros2/ch2-rclpy-and-launch-files', 'Module 1 Ros2'],
+      ['/docs/module-1-ros2/ch3-urdf-for-humanoids', 'module-1-ros2/ch3-urdf-for-humanoids', 'Module 1 Ros2'],
+      [
+        '/docs/module-2-digital-twin/ch1-gazebo-physics',
+        'module-2-digital-twin/ch1-gazebo-physics',
+        'Module 2 Digital Twin',
+      ],
+      [
+        '/docs/module-2-digital-twin/ch2-sensor-simulation',
+        'module-2-digital-twin/ch2-sensor-simulation',
+        'Module 2 Digital Twin',
+      ],
+      [
+        '/docs/module-2-digital-twin/ch3-unity-for-hri',
+        'module-2-digital-twin/ch3-unity-for-hri',
+        'Module 2 Digital Twin',
+      ],
+      [
+        '/docs/module-3-nvidia-isaac/ch1-isaac-sim-synthetic-data',
+        'module-3-nvidia-isaac/ch1-isaac-sim-synthetic-data',
+        'Module 3 Nvidia Isaac',
+      ],
+      [
+        '/docs/module-3-nvidia-isaac/ch2-isaac-ros-vslam',
+        'module-3-nvidia-isaac/ch2-isaac-ros-vslam',
+        'Module 3 Nvidia Isaac',
+      ],
+      [
+        '/docs/module-3-nvidia-isaac/ch3-nav2-bipedal-planning',
+        'module-3-nvidia-isaac/ch3-nav2-bipedal-planning',
+        'Module 3 Nvidia Isaac',
+      ],
+      ['/docs/module-4-vla/ch1-voice-to-action', 'module-4-vla/ch1-voice-to-action', 'Module 4 Vla'],
+      ['/docs/module-4-vla/ch2-llm-cognitive-planning', 'module-4-vla/ch2-llm-cognitive-planning', 'Module 4 Vla'],
+      [
+        '/docs/module-4-vla/ch3-capstone-autonomous-humanoid',
+        'module-4-vla/ch3-capstone-autonomous-humanoid',
+        'Module 4 Vla',
+      ],
+    ]);
+  });
+});
+
+describe('splitFrontmatter', () => {
+  it('returns the whole text as body when there is no frontmatter', () => {
+    expect(splitFrontmatter('# Title\n---\nx')).toEqual({ data: {}, body: '# Title\n---\nx' });
+  });
+
+  it('refuses frontmatter that is not a mapping', () => {
+    expect(() => splitFrontmatter('---\n- a\n- b\n---\nText')).toThrow('frontmatter must be a YAML mapping');
+  });
+});
+
+describe('toModuleName', () => {
+  it('title-cases each word of the folder name', () => {
+    expect(['module-1-ros2', 'module_3_nvidia_isaac', 'appendix'].map(toModuleName)).toEqual([
+      'Module 1 Ros2',
+      'Module 3 Nvidia Isaac',
+      'Appendix',
+    ]);
+  });
+});
+
+describe('stripNumberPrefix', () => {
+  it('removes ordering prefixes but not dates, versions or names that only contain digits', () => {
+    expect(
+      ['01-intro', '2 . setup', '2024-01-release', '1.2-notes', 'module-1-ros2', '3d-maps'].map(stripNumberPrefix),
+    ).toEqual(['intro', 'setup', '2024-01-release', '1.2-notes', 'module-1-ros2', '3d-maps']);
+  });
+});
