@@ -7,8 +7,6 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { InputError } from '../core/errors.ts';
-import { runDemo } from './demo.ts';
-import { runIndex } from './index-command.ts';
 import { runCheck } from './run-command.ts';
 import { writeSchema } from './schema-command.ts';
 
@@ -52,6 +50,8 @@ function buildProgram(): Command {
     .option('--strict', 'exit 1 when a criterion is breached, as `run` does (the demo breaches some on purpose)')
     .option('--no-progress', 'no progress bar')
     .action(async (opts) => {
+      // Loaded on demand: `run` must not pay for (or depend on) the sandbox's stand-ins.
+      const { runDemo } = await import('./demo.ts');
       process.exitCode = await runDemo(opts);
     });
 
@@ -68,6 +68,7 @@ function buildProgram(): Command {
     .option('--recreate', 'drop and recreate the collection first')
     .option('--no-payload-indexes', 'do not create payload indexes')
     .action(async (opts) => {
+      const { runIndex } = await import('./index-command.ts');
       process.exitCode = await runIndex(opts);
     });
 
