@@ -10,8 +10,11 @@ import { type CohereStandIn, startCohereStandIn } from '../../sandbox/cohere/ind
 //   CohereTimeoutError, because Node's fetch rejects with the abort reason rather than an AbortError.
 
 const MODEL = 'embed-english-v3.0';
-const EMBED = { model: MODEL, texts: ['How do topics work?'], inputType: 'search_query' } as const;
-const CHAT = { model: 'command-a-03-2025', messages: [{ role: 'user' as const, content: 'How do topics work?' }] };
+const EMBED: Cohere.V2EmbedRequest = { model: MODEL, texts: ['How do topics work?'], inputType: 'search_query' };
+const CHAT: Cohere.V2ChatRequest = {
+  model: 'command-a-03-2025',
+  messages: [{ role: 'user', content: 'How do topics work?' }],
+};
 
 let standIn: CohereStandIn;
 
