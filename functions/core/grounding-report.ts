@@ -1,0 +1,282 @@
+/**
+ * Grounded answers (seed 002) in the report: the Agent Response of every agent query with its grounding verdict,
+ * and the aggregates the success criteria read (grounded rate, abstentions on questions the book cannot answer).
+ * The zod schemas are the source of truth; report.ts embeds GroundingReport as `grounding_report`.
+ */
+import { z } from 'zod';
+import { answerQuestion } from './agent.ts';
+import { truncate } from './errors.ts';
+import { DEFAULT_MIN_COVERAGE } from './grounding.ts';
+import type { ChatModel, Clock } from './ports.ts';
+import type { ErrorType, Severity, ValidationError } from './report.ts';
+import type { RetrievalTool } from './retrieval-tool.ts';
+import type { ResolvedQuery } from './suite.ts';
+
+export const CheckVerdict = z.enum(['PASS', 'FAIL', 'NOT_APPLICABLE']);
+export type CheckVerdict = z.infer<typeof CheckVerdict>;
+
+export const GroundingChecks = z.object({
+  citations_present: CheckVerdict.describe('An answer cites at least one chunk; NOT_APPLICABLE to an abstention'),
+  citations_retrieved: CheckVerdict.describe('Every cited document id is a chunk retrieved for this query'),
+  spans_match: CheckVerdict.describe('Every citation text equals response_text.slice(start, end)'),
+  sentence_coverage: CheckVerdict.describe('citation_coverage >= min_coverage; NOT_APPLICABLE to an abstention'),
+  abstention: CheckVerdict.describe('Abstained exactly when the suite says the book cannot answer (expect_answer)'),
+});
+export type GroundingChecks = z.infer<typeof GroundingChecks>;
+
+/** The deterministic grounding verdict of one response (grounding.ts), seed 002's grounding_validation. */
+export const GroundingVerdict = z.object({
+  passed: z.boolean().describe('Every check PASS or NOT_APPLICABLE'),
+  grounded: z.boolean().describe('The citations hold: valid, retrieved, and (for an answer) present and covering'),
+  abstained: z.boolean(),
+  abstention_correct: z.boolean().describe('abstained === !expect_answer'),
+  expect_answer: z.boolean(),
+  citation_coverage: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe('Share of the answer’s sentences overlapped by a valid citation'),
+  min_coverage: z.number().min(0).max(1),
+  sentences: z.number().int().min(0),
+  covered_sentences: z.number().int().min(0),
+  unknown_chunk_ids: z.array(z.string()).describe('Cited ids that were not retrieved for this query'),
+  checks: GroundingChecks,
+  reasons: z.array(z.string()),
+  error_type: z.enum(['GROUNDING_FAILED', 'NO_RELEVANT_DOCUMENTS']).nullable(),
+});
+export type GroundingVerdict = z.infer<typeof GroundingVerdict>;
+
+export const AgentCitation = z.object({
+  start: z.number().int(),
+  end: z.number().int(),
+  text: z.string(),
+  document_ids: z.array(z.string()),
+});
+export type AgentCitation = z.infer<typeof AgentCitation>;
+
+export const AGENT_STATUSES = ['ANSWERED', 'NO_RELEVANT_DOCUMENTS', 'RETRIEVAL_FAILED', 'CHAT_FAILED'] as const;
+
+export const TokenUsage = z.object({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
+export type TokenUsage = z.infer<typeof TokenUsage>;
+
+/** Seed 002 Agent Response, plus what a person needs to see why its verdict is what it is. */
+export const AgentResponse = z.object({
+  response_text: z.string(),
+  response_id: z.string(),
+  query_id: z.string(),
+  query_text: z.string(),
+  source_chunks: z.array(z.string()).describe('Distinct chunk ids the answer cites, in order of first citation'),
+  confidence_score: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe('Mean relevance score of the cited chunks that were retrieved (clamped to 0..1); 0 when none'),
+  timestamp: z.string(),
+  grounding_validation: GroundingVerdict.nullable().describe('null when retrieval or chat failed'),
+  status: z
+    .enum(AGENT_STATUSES)
+    .describe('NO_RELEVANT_DOCUMENTS: nothing retrieved reached min_relevance, so the agent abstained without chat'),
+  error: z
+    .object({ stage: z.enum(['retrieval', 'chat']), kind: z.string().nullable(), message: z.string() })
+    .nullable(),
+  citations: z.array(AgentCitation),
+  retrieved: z.object({
+    chunk_ids: z.array(z.string()),
+    relevance_scores: z.array(z.number()),
+    min_relevance: z.number(),
+    relevant_chunk_ids: z.array(z.string()).describe('The chunks at or above min_relevance: the only ones chat saw'),
+  }),
+  token_usage: TokenUsage,
+  latency: z.object({
+    retrieval_ms: z.number().min(0),
+    chat_ms: z.number().min(0),
+    total_ms: z.number().min(0),
+  }),
+});
+export type AgentResponse = z.infer<typeof AgentResponse>;
+
+const count = z.number().int().min(0);
+
+/** The report's grounding section: counts partition the evaluated queries; errors are excluded from both rates. */
+export const GroundingReport = z.object({
+  chat_model: z.string(),
+  agent_queries: count.describe('Suite queries marked agent: true'),
+  evaluated: count.describe('Agent queries run this time (the first max_agent_queries, in suite order)'),
+  capped: count.describe('Agent queries skipped by the per-run cap'),
+  max_agent_queries: count,
+  min_coverage: z.number().min(0).max(1),
+  grounded: count.describe('Answerable questions answered with every grounding check passing'),
+  ungrounded: count.describe('Answerable questions answered with a failing grounding check'),
+  unnecessary_abstentions: count.describe('Answerable questions on which the agent abstained'),
+  abstentions_correct: count.describe('Questions the book cannot answer on which the agent abstained cleanly'),
+  abstentions_incorrect: count.describe('Questions the book cannot answer that the agent answered anyway'),
+  errors: count.describe('Agent queries whose retrieval or chat failed (no verdict)'),
+  grounded_rate: z
+    .number()
+    .min(0)
+    .max(100)
+    .nullable()
+    .describe('grounded / (grounded + ungrounded + unnecessary_abstentions) × 100; null when there were none'),
+  abstention_correct_rate: z
+    .number()
+    .min(0)
+    .max(100)
+    .nullable()
+    .describe('abstentions_correct / (abstentions_correct + abstentions_incorrect) × 100; null when there were none'),
+  token_usage: TokenUsage.describe('Billed units summed over every chat call'),
+  responses: z.array(AgentResponse),
+});
+export type GroundingReport = z.infer<typeof GroundingReport>;
+
+export interface RunAgentChecksOptions {
+  queries: readonly Pick<
+    ResolvedQuery,
+    'id' | 'query_text' | 'agent' | 'expect_answer' | 'top_k' | 'min_similarity' | 'filters'
+  >[];
+  tool: RetrievalTool;
+  chat: ChatModel;
+  clock: Clock;
+  newId: () => string;
+  /** Bounds the chat cost of a run: the first N agent queries in suite order run, the rest are counted as capped. */
+  maxAgentQueries: number;
+  /** The relevance gate; by default each query's own min_similarity, the engine's threshold for "relevant". */
+  minRelevance?: number;
+  minCoverage?: number;
+}
+
+/**
+ * Runs the agent on the suite's agent queries and judges every answer. In order:
+ * 1. keeps the queries marked `agent: true`, the first `maxAgentQueries` of them (suite order, so nights compare);
+ * 2. answers them one at a time (chat is the slow, rate-limited, billed call: no burst);
+ * 3. sorts each verdict into exactly one count and turns every non-passing one into a ValidationError;
+ * 4. sums the billed tokens.
+ */
+export async function runAgentChecks(
+  options: RunAgentChecksOptions,
+): Promise<{ report: GroundingReport; errors: ValidationError[] }> {
+  const agentQueries = options.queries.filter((q) => q.agent);
+  const chosen = agentQueries.slice(0, Math.max(0, options.maxAgentQueries));
+  const responses: AgentResponse[] = [];
+  for (const query of chosen) {
+    responses.push(
+      await answerQuestion({
+        query,
+        tool: options.tool,
+        chat: options.chat,
+        clock: options.clock,
+        newId: options.newId,
+        topK: query.top_k,
+        minRelevance: options.minRelevance ?? query.min_similarity,
+        ...(options.minCoverage === undefined ? {} : { minCoverage: options.minCoverage }),
+      }),
+    );
+  }
+  const tally = {
+    grounded: 0,
+    ungrounded: 0,
+    unnecessary_abstentions: 0,
+    abstentions_correct: 0,
+    abstentions_incorrect: 0,
+    errors: 0,
+  };
+  const errors: ValidationError[] = [];
+  for (const response of responses) {
+    const bucket = classify(response);
+    tally[bucket] += 1;
+    const finding = describeFinding(response, bucket);
+    if (finding) {
+      errors.push({
+        id: options.newId(),
+        validation_id: response.query_id,
+        ...finding,
+        details: {
+          query_id: response.query_id,
+          response_id: response.response_id,
+          status: response.status,
+          reasons: response.grounding_validation?.reasons ?? [],
+          citation_coverage: response.grounding_validation?.citation_coverage ?? null,
+          unknown_chunk_ids: response.grounding_validation?.unknown_chunk_ids ?? [],
+          ...(response.error ? { stage: response.error.stage, kind: response.error.kind } : {}),
+        },
+      });
+    }
+  }
+  const rate = (part: number, whole: number) => (whole === 0 ? null : (100 * part) / whole);
+  const sum = (key: keyof TokenUsage) => responses.reduce((total, r) => total + r.token_usage[key], 0);
+  const report: GroundingReport = {
+    chat_model: options.chat.model,
+    agent_queries: agentQueries.length,
+    evaluated: chosen.length,
+    capped: agentQueries.length - chosen.length,
+    max_agent_queries: Math.max(0, options.maxAgentQueries),
+    min_coverage: options.minCoverage ?? DEFAULT_MIN_COVERAGE,
+    ...tally,
+    grounded_rate: rate(tally.grounded, tally.grounded + tally.ungrounded + tally.unnecessary_abstentions),
+    abstention_correct_rate: rate(tally.abstentions_correct, tally.abstentions_correct + tally.abstentions_incorrect),
+    token_usage: { input_tokens: sum('input_tokens'), output_tokens: sum('output_tokens') },
+    responses,
+  };
+  return { report, errors };
+}
+
+type Bucket =
+  | 'grounded'
+  | 'ungrounded'
+  | 'unnecessary_abstentions'
+  | 'abstentions_correct'
+  | 'abstentions_incorrect'
+  | 'errors';
+
+function classify(response: AgentResponse): Bucket {
+  const verdict = response.grounding_validation;
+  if (verdict === null) return 'errors';
+  if (!verdict.expect_answer) return verdict.passed ? 'abstentions_correct' : 'abstentions_incorrect';
+  if (verdict.passed) return 'grounded';
+  return verdict.abstained ? 'unnecessary_abstentions' : 'ungrounded';
+}
+
+/**
+ * The ValidationError for a response that did not pass, or null. A chat failure has no error type of its own in
+ * report.ts: a timeout is TIMEOUT, any other chat failure RETRIEVAL_FAILED (seed 002's "retrieval system is
+ * unavailable"), with details.stage = "chat" and the failure kind.
+ */
+function describeFinding(
+  response: AgentResponse,
+  bucket: Bucket,
+): { error_type: ErrorType; severity: Severity; message: string } | null {
+  const q = `agent query "${response.query_id}"`;
+  const why = truncate((response.grounding_validation?.reasons ?? []).join('; '), 300);
+  switch (bucket) {
+    case 'grounded':
+    case 'abstentions_correct':
+      return null;
+    case 'ungrounded':
+      return {
+        error_type: 'GROUNDING_FAILED',
+        severity: 'HIGH',
+        message: `The answer to ${q} is not grounded: ${why}`,
+      };
+    case 'abstentions_incorrect':
+      return {
+        error_type: 'GROUNDING_FAILED',
+        severity: 'HIGH',
+        message: `The agent did not abstain on ${q}, which the book cannot answer: ${why}`,
+      };
+    case 'unnecessary_abstentions':
+      return {
+        error_type: 'NO_RELEVANT_DOCUMENTS',
+        severity: 'MEDIUM',
+        message:
+          response.status === 'NO_RELEVANT_DOCUMENTS'
+            ? `No retrieved chunk reached relevance ${response.retrieved.min_relevance} for ${q}, which the book can answer`
+            : `The agent abstained on ${q}, which the book can answer`,
+      };
+    case 'errors': {
+      const error = response.error;
+      const kind = error?.kind ?? 'unexpected';
+      const message = `${error?.stage === 'chat' ? 'Chat' : 'Retrieval'} failed (${kind}) for ${q}: ${error?.message ?? ''}`;
+      const type: ErrorType = error?.stage === 'chat' && kind === 'timeout' ? 'TIMEOUT' : 'RETRIEVAL_FAILED';
+      return { error_type: type, severity: 'HIGH', message };
+    }
+  }
+}
