@@ -1,0 +1,49 @@
+/**
+ * Publishes a report's metric datums to CloudWatch with PutMetricData, in as many calls as the API's limits need
+ * (see core/metric-data.ts). The SDK retries each call; a call that still fails becomes a SinkError.
+ */
+import { type CloudWatchClient, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
+import { SinkError } from '../core/errors.ts';
+import { buildMetricData, chunkMetricData } from '../core/metric-data.ts';
+import type { ValidationReport } from '../core/report.ts';
+import { classifyAwsError } from './aws-error.ts';
+
+export interface CloudWatchMetricsOptions {
+  client: CloudWatchClient;
+  /** The IAM policy allows PutMetricData in this namespace only. */
+  namespace: string;
+}
+
+export interface PublishedMetrics {
+  namespace: string;
+  datums: number;
+  calls: number;
+}
+
+/** Sends a report's figures to CloudWatch. */
+export class CloudWatchMetrics {
+  readonly #options: CloudWatchMetricsOptions;
+
+  constructor(options: CloudWatchMetricsOptions) {
+    this.#options = options;
+  }
+
+  async publish(report: ValidationReport): Promise<PublishedMetrics> {
+    const { client, namespace } = this.#options;
+    const datums = buildMetricData(report);
+    const calls = chunkMetricData(datums);
+    for (const [i, MetricData] of calls.entries()) {
+      try {
+        await client.send(new PutMetricDataCommand({ Namespace: namespace, MetricData }));
+      } catch (error) {
+        const failure = classifyAwsError(error);
+        throw new SinkError(
+          `CloudWatch PutMetricData to ${namespace} failed on call ${i + 1} of ${calls.length} (${failure.kind}): ${failure.summary}`,
+          failure.kind,
+          { cause: error, status: failure.status },
+        );
+      }
+    }
+    return { namespace, datums: datums.length, calls: calls.length };
+  }
+}

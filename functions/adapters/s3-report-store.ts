@@ -1,0 +1,100 @@
+/**
+ * The ReportStore port on S3: each run at reports/<collection>/<yyyy>/<mm>/<dd>/<run_id>.json (the archive, which
+ * the bucket's lifecycle ages out) and a copy at reports/<collection>/latest.json (what a person opens first).
+ * Objects are JSON, encrypted at rest by S3 (SSE-S3, or SSE-KMS when a key is given).
+ */
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { SinkError } from '../core/errors.ts';
+import type { ReportStore } from '../core/ports.ts';
+import type { ValidationReport } from '../core/report.ts';
+import { classifyAwsError } from './aws-error.ts';
+
+export interface S3ReportStoreOptions {
+  client: S3Client;
+  bucket: string;
+  /** Top-level prefix; the IAM policy grants PutObject under it only. */
+  prefix?: string;
+  /** A KMS key id or ARN for SSE-KMS; SSE-S3 (AES256) when absent. */
+  kmsKeyId?: string;
+}
+
+export interface StoredReport {
+  location: string;
+  bucket: string;
+  key: string;
+  /** latest.json is a convenience copy: failing to update it does not lose the report, so it is reported, not thrown. */
+  latest: { key: string; updated: true } | { key: string; updated: false; reason: string };
+}
+
+/** Where a run's archived report lives in the bucket. */
+export function buildReportKey(
+  report: Pick<ValidationReport, 'collection' | 'timestamp' | 'run_id'>,
+  prefix = 'reports',
+): string {
+  const day = new Date(report.timestamp);
+  const yyyy = String(day.getUTCFullYear());
+  const mm = String(day.getUTCMonth() + 1).padStart(2, '0');
+  const dd = String(day.getUTCDate()).padStart(2, '0');
+  return `${prefix}/${keySegment(report.collection)}/${yyyy}/${mm}/${dd}/${report.run_id}.json`;
+}
+
+/** Where the collection's latest report lives in the bucket. */
+export function buildLatestKey(collection: string, prefix = 'reports'): string {
+  return `${prefix}/${keySegment(collection)}/latest.json`;
+}
+
+/** Writes reports to S3; failures become SinkError after the SDK's own retries. */
+export class S3ReportStore implements ReportStore {
+  readonly #options: S3ReportStoreOptions;
+
+  constructor(options: S3ReportStoreOptions) {
+    this.#options = options;
+  }
+
+  async save(report: ValidationReport): Promise<StoredReport> {
+    const { bucket, prefix } = this.#options;
+    const key = buildReportKey(report, prefix);
+    const latestKey = buildLatestKey(report.collection, prefix);
+    const body = `${JSON.stringify(report, null, 2)}\n`;
+    await this.#put(key, body);
+    try {
+      await this.#put(latestKey, body);
+      return { location: `s3://${bucket}/${key}`, bucket, key, latest: { key: latestKey, updated: true } };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { location: `s3://${bucket}/${key}`, bucket, key, latest: { key: latestKey, updated: false, reason } };
+    }
+  }
+
+  async #put(key: string, body: string): Promise<void> {
+    const { client, bucket, kmsKeyId } = this.#options;
+    try {
+      await client.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: body,
+          ContentType: 'application/json',
+          ...(kmsKeyId === undefined
+            ? { ServerSideEncryption: 'AES256' }
+            : { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: kmsKeyId }),
+        }),
+      );
+    } catch (error) {
+      const failure = classifyAwsError(error);
+      throw new SinkError(
+        `S3 PutObject s3://${bucket}/${key} failed (${failure.kind}): ${failure.summary}`,
+        failure.kind,
+        {
+          cause: error,
+          status: failure.status,
+        },
+      );
+    }
+  }
+}
+
+// Keys stay readable and predictable (and inside the IAM prefix) whatever the collection is called.
+function keySegment(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, '_') || 'collection';
+}

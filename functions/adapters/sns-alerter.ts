@@ -1,0 +1,48 @@
+/**
+ * Publishes an alert to the SNS topic ops subscribe to: Subject for the mail's subject line, the body as the
+ * message, and severity (plus collection and environment) as message attributes so subscriptions can filter.
+ */
+import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
+import type { AlertMessage } from '../core/alert-message.ts';
+import { SinkError } from '../core/errors.ts';
+import { classifyAwsError } from './aws-error.ts';
+
+export interface SnsAlerterOptions {
+  client: SNSClient;
+  topicArn: string;
+}
+
+/** Sends alerts through SNS. */
+export class SnsAlerter {
+  readonly #options: SnsAlerterOptions;
+
+  constructor(options: SnsAlerterOptions) {
+    this.#options = options;
+  }
+
+  async send(alert: AlertMessage, labels: { collection: string; environment: string }): Promise<{ messageId: string }> {
+    const { client, topicArn } = this.#options;
+    const attribute = (value: string) => ({ DataType: 'String', StringValue: value });
+    try {
+      const result = await client.send(
+        new PublishCommand({
+          TopicArn: topicArn,
+          Subject: alert.subject,
+          Message: alert.body,
+          MessageAttributes: {
+            severity: attribute(alert.severity),
+            collection: attribute(labels.collection || 'unknown'),
+            environment: attribute(labels.environment || 'unknown'),
+          },
+        }),
+      );
+      return { messageId: result.MessageId ?? '' };
+    } catch (error) {
+      const failure = classifyAwsError(error);
+      throw new SinkError(`SNS Publish to ${topicArn} failed (${failure.kind}): ${failure.summary}`, failure.kind, {
+        cause: error,
+        status: failure.status,
+      });
+    }
+  }
+}
