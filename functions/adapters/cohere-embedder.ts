@@ -1,0 +1,179 @@
+/**
+ * The Embedder port on Cohere's v2 embed API, through cohere-ai's CohereClientV2. Every failure is translated here,
+ * once, into an EmbeddingError whose message names the endpoint and the status, is cut to one line, and never
+ * carries the API key (a response body that echoes it is redacted).
+ */
+import { CohereClientV2, CohereEnvironment, CohereError, CohereTimeoutError } from 'cohere-ai';
+import { EmbeddingError, type FailureKind, truncate } from '../core/errors.ts';
+import type { Embedder, EmbeddingResult } from '../core/ports.ts';
+import { redact } from './transport.ts';
+
+/** How to reach Cohere. */
+export interface CohereEmbedderOptions {
+  apiKey: string;
+  /** e.g. embed-english-v3.0 */
+  model: string;
+  timeoutMs: number;
+  /** Another base URL (a proxy, the local stand-in); Cohere's production API by default. */
+  baseUrl?: string;
+  /** The SDK's own retries of 408, 429 (after Retry-After) and 5xx answers; 2 by default, as the SDK's. */
+  maxRetries?: number;
+}
+
+type InputType = 'search_query' | 'search_document';
+
+/** Cohere's limit on texts in one embed call. */
+const MAX_TEXTS = 96;
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
+
+/** Embeds texts with Cohere as search queries or as search documents, at most 96 per call. */
+export class CohereEmbedder implements Embedder {
+  readonly model: string;
+  readonly maxBatchSize = MAX_TEXTS;
+  readonly #client: CohereClientV2;
+  /** Kept only to redact them from messages: the API key, and any user and password in the base URL. */
+  readonly #secrets: string[];
+  readonly #endpoint: string;
+  readonly #timeoutMs: number;
+
+  constructor(options: CohereEmbedderOptions) {
+    this.model = options.model;
+    this.#timeoutMs = options.timeoutMs;
+    const baseUrl = options.baseUrl ?? CohereEnvironment.Production;
+    this.#secrets = [options.apiKey, ...urlCredentials(baseUrl)];
+    this.#endpoint = `POST ${withoutCredentials(baseUrl)}/v2/embed`;
+    // An explicit token keeps the SDK from falling back to the CO_API_KEY environment variable; an empty one sends no
+    // Authorization header at all, which Cohere answers with a clear 401.
+    this.#client = new CohereClientV2({
+      token: options.apiKey,
+      baseUrl,
+      timeoutInSeconds: options.timeoutMs / 1000,
+      maxRetries: options.maxRetries ?? 2,
+    });
+  }
+
+  /** Embeds golden queries (input_type search_query). */
+  embedQueries(texts: string[]): Promise<EmbeddingResult> {
+    return this.#embed(texts, 'search_query');
+  }
+
+  /** Embeds book chunks for indexing (input_type search_document). */
+  embedDocuments(texts: string[]): Promise<EmbeddingResult> {
+    return this.#embed(texts, 'search_document');
+  }
+
+  async #embed(texts: string[], inputType: InputType): Promise<EmbeddingResult> {
+    if (texts.length > MAX_TEXTS) {
+      throw new Error(`CohereEmbedder: at most ${MAX_TEXTS} texts per call, got ${texts.length}; batch before calling`);
+    }
+    if (texts.length === 0) return { vectors: [] };
+    let response: Awaited<ReturnType<CohereClientV2['embed']>>;
+    try {
+      response = await this.#client.embed({ model: this.model, texts, inputType, embeddingTypes: ['float'] });
+    } catch (error) {
+      throw this.#translate(error, inputType);
+    }
+    const vectors = response.embeddings.float;
+    if (vectors?.length !== texts.length) {
+      throw new EmbeddingError(
+        `Cohere embed (${this.#endpoint}) answered ${vectors?.length ?? 'no'} float vectors for ${texts.length} texts`,
+        'unexpected',
+      );
+    }
+    const billed = response.meta?.billedUnits?.inputTokens;
+    return billed === undefined ? { vectors } : { vectors, billedInputTokens: billed };
+  }
+
+  #translate(error: unknown, inputType: InputType): EmbeddingError {
+    const what = `Cohere embed ${inputType} (${this.#endpoint})`;
+    const clean = (text: string) => truncate(redact(text, this.#secrets), 300);
+    // cohere-ai 8.1 aborts a slow request with the reason "timeout"; fetch rejects with that string instead of an
+    // AbortError, so the SDK reports a status-less CohereError caused by "timeout" rather than a CohereTimeoutError.
+    if (error instanceof CohereTimeoutError || (error instanceof CohereError && error.cause === 'timeout')) {
+      return new EmbeddingError(clean(`${what} timed out after ${this.#timeoutMs} ms`), 'timeout');
+    }
+    if (error instanceof CohereError && error.statusCode !== undefined) {
+      const status = error.statusCode;
+      const kind = kindForStatus(status);
+      const retryAfterSeconds =
+        status === 429 ? parseRetryAfter(error.rawResponse?.headers.get('retry-after')) : undefined;
+      const wait = retryAfterSeconds === undefined ? '' : ` (retry after ${retryAfterSeconds} s)`;
+      // No cause: the SDK error holds the raw body, which may echo the key.
+      return new EmbeddingError(clean(`${what} answered ${status}${wait}: ${bodyMessage(error.body)}`), kind, {
+        status,
+        ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+      });
+    }
+    const code = networkCode(error);
+    if (code !== undefined && NETWORK_CODES.has(code)) {
+      return new EmbeddingError(clean(`${what} is unreachable (${code})`), 'unavailable');
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return new EmbeddingError(clean(`${what} failed: ${message}`), 'unexpected');
+  }
+}
+
+function kindForStatus(status: number): FailureKind {
+  if (status === 401 || status === 403 || status === 498) return 'unauthorized';
+  if (status === 429) return 'rate_limited';
+  if (status === 404) return 'not_found';
+  if (status === 408) return 'timeout';
+  if (status >= 500) return 'unavailable';
+  if (status >= 400) return 'bad_request';
+  return 'unexpected';
+}
+
+/** Retry-After in whole seconds, from either of its forms (seconds or an HTTP date). */
+function parseRetryAfter(header: string | null | undefined): number | undefined {
+  if (header === null || header === undefined || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/** Cohere's error body is `{ message }`; anything else is shown as JSON. */
+function bodyMessage(body: unknown): string {
+  if (typeof body === 'string') return body;
+  if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string')
+    return body.message;
+  return body === undefined ? 'no body' : JSON.stringify(body);
+}
+
+/** The errno code of a failed fetch (undici puts it on the error's cause, the SDK wraps that once more). */
+function networkCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth += 1) {
+    if ('code' in current && typeof current.code === 'string') return current.code;
+    current = 'cause' in current ? current.cause : undefined;
+  }
+  return undefined;
+}
+
+function urlCredentials(url: string): string[] {
+  try {
+    const { username, password } = new URL(url);
+    return [username, password, decodeURIComponent(username), decodeURIComponent(password)].filter((s) => s !== '');
+  } catch {
+    return [];
+  }
+}
+
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString().replace(/\/+$/, '');
+  } catch {
+    return url;
+  }
+}
