@@ -1,0 +1,161 @@
+/**
+ * The ChatModel port on Cohere Chat v2, through cohere-ai's CohereClientV2: the chunks go in as documents with their
+ * ids, citations come back with the ids they cite. Every failure is translated here, once, into a ChatError that
+ * names the model and the endpoint, never the API key.
+ */
+import { CohereClientV2, CohereError, CohereTimeoutError } from 'cohere-ai';
+import { ChatError, type FailureKind, truncate } from '../core/errors.ts';
+import type { ChatCitation, ChatDocument, ChatModel, ChatReply } from '../core/ports.ts';
+import { redact, retryTransient } from './transport.ts';
+
+/** The chat model the project pins by default: Cohere's Command A, the model its API reference shows. */
+export const DEFAULT_CHAT_MODEL = 'command-a-03-2025';
+
+/** Keeps the model to the documents and to saying so when they do not answer: what the grounding check expects. */
+export const SYSTEM_PROMPT =
+  'Answer the question using only the provided documents, and cite them. If the documents do not contain the ' +
+  'answer, reply exactly: "I could not find information about that in the provided documents." Do not use ' +
+  'outside knowledge.';
+
+export interface CohereChatOptions {
+  token: string;
+  model?: string;
+  /** Overrides Cohere's production URL (a proxy, or the local stand-in). */
+  baseUrl?: string;
+  timeoutInSeconds: number;
+  /** Retries of transient failures (429, 5xx, connection reset), with backoff honouring Retry-After. */
+  maxRetries?: number;
+}
+
+interface CohereChatResponse {
+  finishReason?: string;
+  message?: {
+    content?: { type: string; text?: string }[];
+    citations?: {
+      start?: number;
+      end?: number;
+      text?: string;
+      contentIndex?: number;
+      sources?: { type?: string; id?: string }[];
+    }[];
+  };
+  usage?: { billedUnits?: { inputTokens?: number; outputTokens?: number } };
+}
+
+/** Builds the ChatModel on CohereClientV2; the client is built once and reused. */
+export function createCohereChat(options: CohereChatOptions): ChatModel {
+  const model = options.model ?? DEFAULT_CHAT_MODEL;
+  // The SDK's own retries are off: transport.ts retries, with the same policy (and Retry-After cap) as every adapter.
+  const client = new CohereClientV2({
+    token: options.token,
+    timeoutInSeconds: options.timeoutInSeconds,
+    maxRetries: 0,
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+  });
+  const where = `Cohere chat (${model}) at ${options.baseUrl ? safeOrigin(options.baseUrl) : 'api.cohere.com'}`;
+
+  return {
+    model,
+    async chat({ question, documents }) {
+      const call = async () => {
+        try {
+          return (await client.chat({
+            model,
+            messages: [
+              { role: 'system', content: SYSTEM_PROMPT },
+              { role: 'user', content: question },
+            ],
+            documents: documents.map((d: ChatDocument) => ({ id: d.id, data: { text: d.text } })),
+            citationOptions: { mode: 'ACCURATE' },
+            // The monitor compares nights: the least random sampling Cohere offers.
+            temperature: 0,
+          })) as CohereChatResponse;
+        } catch (error) {
+          throw translateCohereChatError(error, where, options.token);
+        }
+      };
+      const response = await retryTransient(call, { retries: options.maxRetries ?? 2 });
+      return readReply(response, where);
+    },
+  };
+}
+
+/** Joins the text blocks and moves each citation's offsets from its block into the joined text. */
+function readReply(response: CohereChatResponse, where: string): ChatReply {
+  if (response.finishReason === 'ERROR')
+    throw new ChatError(`${where} stopped with finish_reason ERROR`, 'unavailable');
+  if (response.finishReason === 'TIMEOUT')
+    throw new ChatError(`${where} stopped with finish_reason TIMEOUT`, 'timeout');
+  const blocks = response.message?.content ?? [];
+  const offsets: number[] = [];
+  let text = '';
+  for (const block of blocks) {
+    offsets.push(text.length);
+    if (block.type === 'text' && typeof block.text === 'string') text += block.text;
+  }
+  const citations: ChatCitation[] = (response.message?.citations ?? []).map((c) => {
+    const shift = offsets[c.contentIndex ?? 0] ?? 0;
+    return {
+      start: (c.start ?? 0) + shift,
+      end: (c.end ?? 0) + shift,
+      text: c.text ?? '',
+      // Tool sources cannot back an answer built from documents; only document ids are kept.
+      documentIds: (c.sources ?? []).flatMap((s) => (s.type === 'document' && s.id ? [s.id] : [])),
+    };
+  });
+  const billed = response.usage?.billedUnits;
+  return {
+    text,
+    citations,
+    billedUnits: { inputTokens: billed?.inputTokens ?? 0, outputTokens: billed?.outputTokens ?? 0 },
+  };
+}
+
+const KIND_BY_STATUS: Record<number, FailureKind> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'unauthorized',
+  404: 'not_found',
+  408: 'timeout',
+  422: 'bad_request',
+  429: 'rate_limited',
+  498: 'unauthorized',
+  504: 'timeout',
+};
+
+/** Maps whatever cohere-ai threw into a ChatError with a kind ops can act on; the token is redacted from the text. */
+export function translateCohereChatError(error: unknown, where: string, token: string): ChatError {
+  const clean = (text: string) => truncate(redact(text, [token]));
+  if (error instanceof CohereTimeoutError) return new ChatError(`${where} timed out`, 'timeout', { cause: error });
+  if (error instanceof CohereError && error.statusCode !== undefined) {
+    const status = error.statusCode;
+    const kind = KIND_BY_STATUS[status] ?? (status >= 500 ? 'unavailable' : 'unexpected');
+    const body = error.body as { message?: unknown } | undefined;
+    const said = typeof body?.message === 'string' ? body.message : JSON.stringify(error.body ?? '');
+    const retryAfter = Number.parseInt(error.rawResponse?.headers.get('retry-after') ?? '', 10);
+    return new ChatError(`${where} failed with HTTP ${status}: ${clean(said)}`, kind, {
+      status,
+      cause: error,
+      ...(Number.isFinite(retryAfter) ? { retryAfterSeconds: retryAfter } : {}),
+    });
+  }
+  if (error instanceof CohereError && error.cause === 'timeout') {
+    // cohere-ai aborts with the reason "timeout"; Node's fetch rejects with that string rather than an AbortError,
+    // so the SDK reports a status-less CohereError instead of its CohereTimeoutError.
+    return new ChatError(`${where} timed out`, 'timeout', { cause: error });
+  }
+  if (error instanceof CohereError) {
+    // No status: the request never got an answer (connection refused, reset, DNS).
+    return new ChatError(`${where} is unreachable: ${clean(error.message)}`, 'unavailable', { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ChatError(`${where} failed unexpectedly: ${clean(message)}`, 'unexpected', { cause: error });
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'an invalid URL';
+  }
+}

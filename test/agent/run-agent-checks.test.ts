@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { ChatError } from '../../functions/core/errors.ts';
+import { GroundingReport, runAgentChecks } from '../../functions/core/grounding-report.ts';
+import type { ChatModel, ChatReply } from '../../functions/core/ports.ts';
+import { createRetrievalTool } from '../../functions/core/retrieval-tool.ts';
+import { createFakeClock, createFakeEmbedder, createFakeIndex, createIdSequence, hit } from './fakes.ts';
+
+const TEXT = 'Topics carry messages between nodes.';
+const GROUNDED: ChatReply = {
+  text: TEXT,
+  citations: [{ start: 0, end: TEXT.length, text: TEXT, documentIds: ['c1'] }],
+  billedUnits: { inputTokens: 100, outputTokens: 10 },
+};
+const UNCITED: ChatReply = { ...GROUNDED, citations: [] };
+const ABSTAINED: ChatReply = {
+  text: 'I could not find information about that in the provided documents.',
+  citations: [],
+  billedUnits: { inputTokens: 90, outputTokens: 12 },
+};
+
+/** A chat model that answers each question as scripted. */
+function scriptedChat(script: Record<string, ChatReply | Error>): ChatModel & { asked: string[] } {
+  const asked: string[] = [];
+  return {
+    model: 'scripted',
+    asked,
+    async chat({ question }) {
+      asked.push(question);
+      const reply = script[question];
+      if (reply === undefined) throw new Error(`no script for "${question}"`);
+      if (reply instanceof Error) throw reply;
+      return reply;
+    },
+  };
+}
+
+function query(id: string, overrides: { agent?: boolean; expect_answer?: boolean } = {}) {
+  return {
+    id,
+    query_text: `question ${id}`,
+    agent: overrides.agent ?? true,
+    expect_answer: overrides.expect_answer ?? true,
+    top_k: 5,
+    min_similarity: 0.5,
+    filters: {},
+  };
+}
+
+function deps(chat: ChatModel) {
+  const clock = createFakeClock();
+  const tool = createRetrievalTool({
+    embedder: createFakeEmbedder(),
+    index: createFakeIndex([hit('c1', 0.9, TEXT)]),
+    clock,
+  });
+  return { tool, chat, clock, newId: createIdSequence('id') };
+}
+
+describe('runAgentChecks', () => {
+  it('runs only queries marked agent, the first maxAgentQueries of them in suite order, and counts the rest as capped', async () => {
+    // Prepare
+    const chat = scriptedChat({ 'question a': GROUNDED, 'question c': GROUNDED });
+    const queries = [query('a'), query('b', { agent: false }), query('c'), query('d'), query('e')];
+
+    // Act
+    const { report } = await runAgentChecks({ ...deps(chat), queries, maxAgentQueries: 2 });
+
+    // Assess
+    expect(chat.asked).toEqual(['question a', 'question c']);
+    expect(report).toMatchObject({ agent_queries: 4, evaluated: 2, capped: 2, max_agent_queries: 2 });
+  });
+
+  it('sorts every outcome into exactly one count and computes both rates over their own questions', async () => {
+    // Prepare
+    const chat = scriptedChat({
+      'question grounded': GROUNDED,
+      'question uncited': UNCITED,
+      'question gave-up': ABSTAINED,
+      'question refused': ABSTAINED,
+      'question invented': GROUNDED,
+      'question down': new ChatError('Cohere chat (scripted) failed with HTTP 500: boom', 'unavailable'),
+    });
+    const queries = [
+      query('grounded'),
+      query('uncited'),
+      query('gave-up'),
+      query('refused', { expect_answer: false }),
+      query('invented', { expect_answer: false }),
+      query('down'),
+    ];
+
+    // Act
+    const { report } = await runAgentChecks({ ...deps(chat), queries, maxAgentQueries: 10 });
+
+    // Assess
+    expect(report).toMatchObject({
+      grounded: 1,
+      ungrounded: 1,
+      unnecessary_abstentions: 1,
+      abstentions_correct: 1,
+      abstentions_incorrect: 1,
+      errors: 1,
+      abstention_correct_rate: 50,
+    });
+    expect(report.grounded_rate).toBeCloseTo(100 / 3);
+  });
+
+  it('turns each failing outcome into a ValidationError with its type and severity, and passing ones into none', async () => {
+    // Prepare
+    const chat = scriptedChat({
+      'question grounded': GROUNDED,
+      'question uncited': UNCITED,
+      'question gave-up': ABSTAINED,
+      'question refused': ABSTAINED,
+      'question invented': GROUNDED,
+      'question slow': new ChatError('Cohere chat (scripted) timed out', 'timeout'),
+      'question limited': new ChatError('Cohere chat (scripted) failed with HTTP 429: slow down', 'rate_limited'),
+    });
+    const queries = ['grounded', 'uncited', 'gave-up', 'slow', 'limited'].map((id) => query(id));
+    queries.push(query('refused', { expect_answer: false }), query('invented', { expect_answer: false }));
+
+    // Act
+    const { errors } = await runAgentChecks({ ...deps(chat), queries, maxAgentQueries: 10 });
+
+    // Assess
+    expect(errors.map((e) => [e.validation_id, e.error_type, e.severity])).toEqual([
+      ['uncited', 'GROUNDING_FAILED', 'HIGH'],
+      ['gave-up', 'NO_RELEVANT_DOCUMENTS', 'MEDIUM'],
+      ['slow', 'TIMEOUT', 'HIGH'],
+      ['limited', 'RETRIEVAL_FAILED', 'HIGH'],
+      ['invented', 'GROUNDING_FAILED', 'HIGH'],
+    ]);
+  });
+
+  it('says in the message what broke, for which query, and why', async () => {
+    // Prepare
+    const chat = scriptedChat({ 'question uncited': UNCITED, 'question invented': GROUNDED });
+    const queries = [query('uncited'), query('invented', { expect_answer: false })];
+
+    // Act
+    const { errors } = await runAgentChecks({ ...deps(chat), queries, maxAgentQueries: 10 });
+
+    // Assess
+    expect(errors.map((e) => e.message)).toEqual([
+      'The answer to agent query "uncited" is not grounded: the answer cites no retrieved chunk; 0 of 1 sentences carry a valid citation (coverage under 0.5)',
+      'The agent did not abstain on agent query "invented", which the book cannot answer: the agent answered a question the book cannot answer',
+    ]);
+  });
+
+  it('records a chat failure’s stage and kind in the error details', async () => {
+    // Prepare
+    const chat = scriptedChat({ 'question a': new ChatError('Cohere chat failed with HTTP 429', 'rate_limited') });
+
+    // Act
+    const { errors } = await runAgentChecks({ ...deps(chat), queries: [query('a')], maxAgentQueries: 10 });
+
+    // Assess
+    expect(errors[0]).toMatchObject({
+      id: 'id2',
+      validation_id: 'a',
+      message: 'Chat failed (rate_limited) for agent query "a": Cohere chat failed with HTTP 429',
+      details: { query_id: 'a', response_id: 'id1', status: 'CHAT_FAILED', stage: 'chat', kind: 'rate_limited' },
+    });
+  });
+
+  it('abstains without chat when retrieval finds nothing relevant, and says so in the error for an answerable question', async () => {
+    // Prepare
+    const chat = scriptedChat({});
+
+    // Act
+    const { report, errors } = await runAgentChecks({
+      ...deps(chat),
+      queries: [query('a')],
+      maxAgentQueries: 10,
+      minRelevance: 0.95,
+    });
+
+    // Assess
+    expect(chat.asked).toEqual([]);
+    expect(report.unnecessary_abstentions).toBe(1);
+    expect(errors[0]?.message).toBe(
+      'No retrieved chunk reached relevance 0.95 for agent query "a", which the book can answer',
+    );
+  });
+
+  it('sums billed tokens over every chat call', async () => {
+    // Prepare
+    const chat = scriptedChat({ 'question a': GROUNDED, 'question b': ABSTAINED });
+
+    // Act
+    const { report } = await runAgentChecks({ ...deps(chat), queries: [query('a'), query('b')], maxAgentQueries: 10 });
+
+    // Assess
+    expect(report.token_usage).toEqual({ input_tokens: 190, output_tokens: 22 });
+  });
+
+  it('leaves both rates null when no agent query produced a verdict of their kind', async () => {
+    // Prepare
+    const chat = scriptedChat({});
+
+    // Act
+    const { report } = await runAgentChecks({ ...deps(chat), queries: [query('a')], maxAgentQueries: 0 });
+
+    // Assess
+    expect(report).toMatchObject({ evaluated: 0, capped: 1, grounded_rate: null, abstention_correct_rate: null });
+  });
+
+  it('produces a report that its own schema accepts', async () => {
+    // Prepare
+    const chat = scriptedChat({ 'question a': GROUNDED, 'question b': new ChatError('down', 'unavailable') });
+
+    // Act
+    const { report } = await runAgentChecks({ ...deps(chat), queries: [query('a'), query('b')], maxAgentQueries: 10 });
+
+    // Assess
+    expect(GroundingReport.safeParse(report).error).toBeUndefined();
+  });
+});
