@@ -27,7 +27,8 @@ export interface CohereChatOptions {
   maxRetries?: number;
 }
 
-interface CohereChatResponse {
+/** The part of cohere-ai's V2ChatResponse the adapter reads. */
+export interface CohereChatResponse {
   finishReason?: string;
   message?: {
     content?: { type: string; text?: string }[];
@@ -66,7 +67,8 @@ export function createCohereChat(options: CohereChatOptions): ChatModel {
               { role: 'user', content: question },
             ],
             documents: documents.map((d: ChatDocument) => ({ id: d.id, data: { text: d.text } })),
-            citationOptions: { mode: 'ACCURATE' },
+            // No citationOptions: citations are on by default for every model that has them, and the modes differ by
+            // model (command-a-03-2025 refuses ACCURATE; the current API calls "on" ENABLED).
             // The monitor compares nights: the least random sampling Cohere offers.
             temperature: 0,
           })) as CohereChatResponse;
@@ -75,13 +77,13 @@ export function createCohereChat(options: CohereChatOptions): ChatModel {
         }
       };
       const response = await retryTransient(call, { retries: options.maxRetries ?? 2 });
-      return readReply(response, where);
+      return readCohereReply(response, where);
     },
   };
 }
 
 /** Joins the text blocks and moves each citation's offsets from its block into the joined text. */
-function readReply(response: CohereChatResponse, where: string): ChatReply {
+export function readCohereReply(response: CohereChatResponse, where: string): ChatReply {
   if (response.finishReason === 'ERROR')
     throw new ChatError(`${where} stopped with finish_reason ERROR`, 'unavailable');
   if (response.finishReason === 'TIMEOUT')

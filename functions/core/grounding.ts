@@ -21,7 +21,7 @@ export const ABSTENTION_PATTERNS: readonly RegExp[] = [
   /\bi (?:do not|don't) know\b/,
   /\bi (?:could not|couldn't|cannot|can't|was unable to|am unable to|did not|didn't) find\b/,
   /\b(?:cannot|can't|unable to|not able to) answer\b/,
-  /\bno (?:relevant )?(?:information|documents?|context) (?:about|on|regarding|for|in|was|were)\b/,
+  /\bno (?:relevant )?information (?:about|on|regarding|for|in|was)\b/,
   /\bno relevant (?:information|documents?|context)\b/,
   /\b(?:not enough|insufficient) information\b/,
   /\b(?:documents?|context|book|sources?|passages?) (?:do|does|did) ?(?:not|n't) (?:contain|include|provide|mention|cover|say|discuss|address|answer)\b/,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCohereChat, DEFAULT_CHAT_MODEL } from '../../functions/adapters/cohere-chat.ts';
+import { createCohereChat, DEFAULT_CHAT_MODEL, readCohereReply } from '../../functions/adapters/cohere-chat.ts';
 import { ChatError } from '../../functions/core/errors.ts';
 import type { ChatDocument } from '../../functions/core/ports.ts';
 import { type CohereStandIn, startCohereStandIn } from '../../sandbox/cohere/index.ts';
@@ -208,5 +208,58 @@ describe('createCohereChat against the Cohere stand-in', () => {
     expect(error.kind).toBe('unavailable');
     expect(error.message).toMatch(/is unreachable/);
     expect(error.message).not.toContain(API_KEY);
+  });
+});
+
+describe('readCohereReply', () => {
+  it('skips thinking blocks and shifts each citation by the length of the text blocks before its own', () => {
+    // Prepare
+    const response = {
+      finishReason: 'COMPLETE',
+      message: {
+        content: [
+          { type: 'thinking', thinking: 'The user asks about topics.' },
+          { type: 'text', text: 'Topics carry messages. ' },
+          { type: 'text', text: 'Subscribers get copies.' },
+        ],
+        citations: [
+          {
+            start: 0,
+            end: 22,
+            text: 'Topics carry messages.',
+            contentIndex: 1,
+            sources: [{ type: 'document', id: 'c1' }],
+          },
+          {
+            start: 0,
+            end: 23,
+            text: 'Subscribers get copies.',
+            contentIndex: 2,
+            sources: [{ type: 'tool', id: 't1' }],
+          },
+        ],
+      },
+    };
+
+    // Act
+    const reply = readCohereReply(response, 'Cohere chat');
+
+    // Assess
+    expect(reply).toEqual({
+      text: 'Topics carry messages. Subscribers get copies.',
+      citations: [
+        { start: 0, end: 22, text: 'Topics carry messages.', documentIds: ['c1'] },
+        { start: 23, end: 46, text: 'Subscribers get copies.', documentIds: [] },
+      ],
+      billedUnits: { inputTokens: 0, outputTokens: 0 },
+    });
+  });
+
+  it('turns a generation that stopped with finish_reason ERROR into an unavailable ChatError', () => {
+    // Act
+    const act = () => readCohereReply({ finishReason: 'ERROR', message: { content: [] } }, 'Cohere chat');
+
+    // Assess
+    expect(act).toThrow(expect.objectContaining({ name: 'ChatError', kind: 'unavailable' }));
   });
 });

@@ -284,6 +284,7 @@ describe('detectAbstention', () => {
     'I cannot answer that from the book.',
     'There is no relevant information in the documents.',
     'This is not covered in the provided documents.',
+    'There is no information about pricing in the book.',
   ])('reads "%s" as an abstention', (text) => {
     // Act
     const abstained = detectAbstention(text, 0);
@@ -295,6 +296,14 @@ describe('detectAbstention', () => {
   it('does not read an answer that mentions "does not contain" about its subject as an abstention', () => {
     // Act
     const abstained = detectAbstention('A Qdrant point does not contain its vector in a scroll response.', 0);
+
+    // Assess
+    expect(abstained).toBe(false);
+  });
+
+  it('does not read an answer saying a search returns no documents as an abstention', () => {
+    // Act
+    const abstained = detectAbstention('With that filter the search returns no documents for the query.', 0);
 
     // Assess
     expect(abstained).toBe(false);
