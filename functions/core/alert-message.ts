@@ -64,15 +64,16 @@ function buildSubject(
   severity: Severity,
   stored: boolean,
 ): string {
-  const what: string[] = [];
-  if (report.status === 'ERROR') what.push(`run ERROR: ${report.status_reason}`);
+  // A report only the log holds comes first: it is the one thing ops must act on before the next run.
+  const what: string[] = stored ? [] : ['report NOT stored'];
+  if (report.status === 'ERROR')
+    what.push(`run ERROR: ${report.status_reason.replace(/^the run could not complete:\s*/i, '')}`);
   else
     what.push(
       ...breached.map(
         (c) => `${label(c.name)} ${formatValue(c, c.value)} ${breachSign(c)} ${formatValue(c, c.threshold)}`,
       ),
     );
-  if (!stored) what.push('report NOT stored');
   const text = `[${severity}] RagWatch ${report.environment}/${report.collection}: ${what.join(', ') || report.status}`;
   return toSubject(text);
 }

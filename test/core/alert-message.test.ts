@@ -35,7 +35,7 @@ describe('buildAlertMessage', () => {
     // Assess
     expect(alert?.severity).toBe('HIGH');
     expect(alert?.subject).toBe(
-      '[HIGH] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, metadata completeness 97....',
+      '[HIGH] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%',
     );
   });
 
@@ -69,7 +69,7 @@ describe('buildAlertMessage', () => {
       'WHAT BROKE (value vs threshold)',
       '- pass rate: 40% (must be >= 90%) [HIGH]',
       '- coverage: 7.41% (must be >= 100%) [HIGH]',
-      '- metadata completeness: 97.5% (must be >= 100%) [MEDIUM]',
+      '- completeness: 97.5% (must be >= 100%) [MEDIUM]',
       '',
     ]);
   });

@@ -1,0 +1,92 @@
+/**
+ * The nightly Lambda's configuration, parsed once from the environment: the engine's variables (core/config.ts)
+ * plus where the report, metrics and alerts go and which Secrets Manager secrets hold the API keys. Every problem
+ * is listed at once. The keys themselves are never read from the environment here: a COHERE_API_KEY or
+ * QDRANT_API_KEY variable on the function is itself a problem, since it would sit in plain text in the template.
+ */
+import { type EngineConfig, EnvReader, parseEngineConfig } from '../core/config.ts';
+import { InputError } from '../core/errors.ts';
+
+export type SuiteLocation = { kind: 's3'; uri: string; bucket: string; key: string } | { kind: 'file'; path: string };
+
+export interface NightlyConfig {
+  /** The engine's settings; `secrets` stays empty until the keys are fetched for a run. */
+  engine: EngineConfig;
+  reportBucket: string;
+  alertTopicArn: string;
+  metricNamespace: string;
+  cohereSecretId: string;
+  /** Absent for a Qdrant that takes no API key (e.g. self-hosted inside a VPC). */
+  qdrantSecretId: string | undefined;
+  secretsMaxAgeSeconds: number;
+  suite: SuiteLocation;
+  region: string;
+  /** Where the report goes when S3 will not take it; named in the alert. */
+  logGroupName: string | undefined;
+}
+
+type Env = Record<string, string | undefined>;
+
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
+const NAMESPACE = /^[A-Za-z0-9.\-_/#:]{1,255}$/;
+const S3_URI = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])\/(.+)$/;
+
+/** Parses the Lambda's environment; throws one InputError naming every bad variable. */
+export function parseNightlyConfig(env: Env): NightlyConfig {
+  const read = new EnvReader(env);
+  let engine: EngineConfig | undefined;
+  try {
+    engine = parseEngineConfig(env, { requireCohereKey: false });
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    read.problems.push(...error.problems);
+  }
+  for (const name of ['COHERE_API_KEY', 'QDRANT_API_KEY'])
+    if (read.string(name) !== undefined)
+      read.problems.push(
+        `${name}: must not be set on the function; the key comes from Secrets Manager (${name.replace('_API_KEY', '_SECRET_ID')})`,
+      );
+
+  const reportBucket = read.required('REPORT_BUCKET', 'the S3 bucket for reports');
+  if (reportBucket && !BUCKET.test(reportBucket))
+    read.problems.push(`REPORT_BUCKET: must be an S3 bucket name, got "${reportBucket}"`);
+  const alertTopicArn = read.required('ALERT_TOPIC_ARN', 'the SNS topic ARN for alerts');
+  if (alertTopicArn && !TOPIC_ARN.test(alertTopicArn))
+    read.problems.push(
+      `ALERT_TOPIC_ARN: must be an SNS topic ARN (arn:aws:sns:<region>:<account>:<name>), got "${alertTopicArn}"`,
+    );
+  const metricNamespace = read.string('METRIC_NAMESPACE') ?? 'RagWatch';
+  if (!NAMESPACE.test(metricNamespace) || metricNamespace.startsWith('AWS/'))
+    read.problems.push(
+      `METRIC_NAMESPACE: must be 1..255 of A-Za-z0-9.-_/#: and not start with AWS/, got "${metricNamespace}"`,
+    );
+  const cohereSecretId = read.required(
+    'COHERE_SECRET_ID',
+    'the name or ARN of the Secrets Manager secret holding the Cohere API key',
+  );
+  const qdrantSecretId = read.string('QDRANT_SECRET_ID');
+  const secretsMaxAgeSeconds = read.number('SECRETS_MAX_AGE_SECONDS', { min: 0, max: 86_400, integer: true }) ?? 900;
+
+  const suiteUri = read.string('SUITE_S3_URI');
+  let suite: SuiteLocation = { kind: 'file', path: read.string('SUITE_PATH') ?? 'suite.json' };
+  if (suiteUri !== undefined) {
+    const match = S3_URI.exec(suiteUri);
+    if (match?.[1] && match[2]) suite = { kind: 's3', uri: suiteUri, bucket: match[1], key: match[2] };
+    else read.problems.push(`SUITE_S3_URI: must look like s3://<bucket>/<key>, got "${suiteUri}"`);
+  }
+
+  if (read.problems.length > 0 || engine === undefined) throw new InputError('configuration', read.problems);
+  return {
+    engine,
+    reportBucket,
+    alertTopicArn,
+    metricNamespace,
+    cohereSecretId,
+    qdrantSecretId,
+    secretsMaxAgeSeconds,
+    suite,
+    region: read.string('AWS_REGION') ?? read.string('AWS_DEFAULT_REGION') ?? 'us-east-1',
+    logGroupName: read.string('AWS_LAMBDA_LOG_GROUP_NAME'),
+  };
+}

@@ -1,0 +1,279 @@
+/**
+ * The nightly Lambda: the composition root. EventBridge Scheduler invokes it once a night.
+ *
+ * What happens, in order:
+ * 1. (cold start) The configuration is parsed once and the SDK clients are built once, at module scope.
+ * 2. A run id is drawn and put on every log line.
+ * 3. The API keys are read from Secrets Manager (cached), the suite is loaded, and the engine runs. If any of
+ *    that throws, the run still gets a report: status ERROR with the reason.
+ * 4. The sinks: S3 and CloudWatch in parallel (Promise.allSettled: one failing never stops the other); then the
+ *    SNS alert, which waits for S3 only to say where the report is, or that it is not stored. A report S3 would
+ *    not take goes to the log in full.
+ * 5. The result names each sink and whether it succeeded. Only an invalid configuration makes the invocation
+ *    fail: then nothing can be stored or sent, and the function's Errors alarm is how ops hear of it.
+ */
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { CloudWatchMetrics, type PublishedMetrics } from '../adapters/cloudwatch-metrics.ts';
+import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
+import { S3ReportStore, type StoredReport } from '../adapters/s3-report-store.ts';
+import { SecretsReader } from '../adapters/secrets.ts';
+import { SnsAlerter } from '../adapters/sns-alerter.ts';
+import { systemClock } from '../adapters/system-clock.ts';
+import { type AlertMessage, buildAlertMessage, type ReportPlacement } from '../core/alert-message.ts';
+import type { EngineConfig } from '../core/config.ts';
+import { describeError } from '../core/errors.ts';
+import type { Clock } from '../core/ports.ts';
+import type { ValidationReport } from '../core/report.ts';
+import { runValidation } from '../core/run-validation.ts';
+import { type NightlyConfig, parseNightlyConfig } from './config.ts';
+import { buildRunFailureReport } from './error-report.ts';
+import { type LoadedSuite, loadSuite } from './suite-source.ts';
+
+/** The log calls the handler makes; Powertools' Logger has them, and tests pass a recorder. */
+export interface NightlyLogger {
+  info(message: string, extra: Record<string, unknown>): void;
+  warn(message: string, extra: Record<string, unknown>): void;
+  error(message: string, extra: Record<string, unknown>): void;
+  appendKeys(keys: Record<string, unknown>): void;
+}
+
+/** What one run needs; createNightlyDeps builds the production set, tests swap single parts. */
+export interface NightlyDeps {
+  config: NightlyConfig;
+  logger: NightlyLogger;
+  clock: Clock;
+  newId: () => string;
+  loadApiKeys: () => Promise<{ cohereApiKey: string; qdrantApiKey: string | undefined }>;
+  loadSuite: () => Promise<LoadedSuite>;
+  /** Runs the engine; `newId` hands out the handler's run id first so the report and the logs share it. */
+  runEngine: (engine: EngineConfig, run: LoadedSuite & { newId: () => string }) => Promise<ValidationReport>;
+  reportStore: { save(report: ValidationReport): Promise<StoredReport> };
+  metrics: { publish(report: ValidationReport): Promise<PublishedMetrics> };
+  alerter: {
+    send(alert: AlertMessage, labels: { collection: string; environment: string }): Promise<{ messageId: string }>;
+  };
+}
+
+/** The part of Lambda's context object the handler reads. */
+export interface LambdaContext {
+  awsRequestId?: string;
+}
+
+export type SinkOutcome<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** The invocation's result: the run and what became of each sink. */
+export interface NightlyResult {
+  runId: string;
+  status: ValidationReport['status'];
+  statusReason: string;
+  sinks: {
+    report: SinkOutcome<{ location: string; latestUpdated: boolean }>;
+    metrics: SinkOutcome<PublishedMetrics>;
+    alert: SinkOutcome<{ sent: false } | { sent: true; messageId: string; severity: AlertMessage['severity'] }>;
+  };
+}
+
+export interface AwsClients {
+  s3: S3Client;
+  cloudWatch: CloudWatchClient;
+  sns: SNSClient;
+  secretsManager: SecretsManagerClient;
+}
+
+/** The production dependencies for a configuration and a set of SDK clients. */
+export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, logger: NightlyLogger): NightlyDeps {
+  const secrets = new SecretsReader({ client: clients.secretsManager, maxAgeSeconds: config.secretsMaxAgeSeconds });
+  return {
+    config,
+    logger,
+    clock: systemClock,
+    newId: randomUUID,
+    loadApiKeys: async () => {
+      const [cohereApiKey, qdrantApiKey] = await Promise.all([
+        secrets.getApiKey(config.cohereSecretId),
+        config.qdrantSecretId === undefined ? undefined : secrets.getApiKey(config.qdrantSecretId),
+      ]);
+      return { cohereApiKey, qdrantApiKey };
+    },
+    loadSuite: () => loadSuite(config.suite, clients.s3, process.env.LAMBDA_TASK_ROOT ?? process.cwd()),
+    runEngine: (engine, run) =>
+      runValidation(
+        { ...createEngineAdapters(engine), newId: run.newId },
+        { ...runOptionsFromConfig(engine), suite: run.suite, suiteSource: run.source },
+      ),
+    reportStore: new S3ReportStore({ client: clients.s3, bucket: config.reportBucket }),
+    metrics: new CloudWatchMetrics({ client: clients.cloudWatch, namespace: config.metricNamespace }),
+    alerter: new SnsAlerter({ client: clients.sns, topicArn: config.alertTopicArn }),
+  };
+}
+
+/** Builds the Lambda handler around its dependencies. */
+export function createHandler(deps: NightlyDeps): (event?: unknown, context?: LambdaContext) => Promise<NightlyResult> {
+  return async (_event, context) => {
+    const { config, logger } = deps;
+    const runId = deps.newId();
+    logger.appendKeys({
+      run_id: runId,
+      collection: config.engine.collection,
+      environment: config.engine.environment,
+      ...(context?.awsRequestId ? { aws_request_id: context.awsRequestId } : {}),
+    });
+    logger.info('validation started', { suite: config.suite.kind === 's3' ? config.suite.uri : config.suite.path });
+
+    const report = await produceReport(deps, runId);
+    if (report.run_id !== runId) logger.appendKeys({ run_id: report.run_id });
+    logger.info('validation finished', {
+      status: report.status,
+      status_reason: report.status_reason,
+      pass_rate: report.pass_rate,
+      coverage_percentage: report.coverage_report?.coverage_percentage ?? null,
+      duration_seconds: report.duration_seconds,
+    });
+
+    const [stored, published] = await Promise.allSettled([deps.reportStore.save(report), deps.metrics.publish(report)]);
+    const placement = placementOf(stored, config);
+    if (stored.status === 'rejected') {
+      // Nothing is lost: the log keeps the whole report when S3 will not.
+      logger.error('validation report (not stored)', { reason: describeError(stored.reason), report });
+    } else if (!stored.value.latest.updated) {
+      logger.warn('latest.json not updated', { key: stored.value.latest.key, reason: stored.value.latest.reason });
+    }
+    if (published.status === 'rejected')
+      logger.error('metrics not published', { reason: describeError(published.reason) });
+
+    const alert = await sendAlert(deps, report, placement, published);
+    const result: NightlyResult = {
+      runId: report.run_id,
+      status: report.status,
+      statusReason: report.status_reason,
+      sinks: {
+        report:
+          stored.status === 'fulfilled'
+            ? { ok: true, value: { location: stored.value.location, latestUpdated: stored.value.latest.updated } }
+            : { ok: false, error: describeError(stored.reason) },
+        metrics:
+          published.status === 'fulfilled'
+            ? { ok: true, value: published.value }
+            : { ok: false, error: describeError(published.reason) },
+        alert,
+      },
+    };
+    logger.info('sinks done', { sinks: result.sinks });
+    return result;
+  };
+}
+
+async function produceReport(deps: NightlyDeps, runId: string): Promise<ValidationReport> {
+  const { config, clock } = deps;
+  const startedAt = clock.now();
+  let stage = 'secrets';
+  let suiteInfo = {
+    name: 'unknown',
+    source: config.suite.kind === 's3' ? config.suite.uri : config.suite.path,
+    query_count: 0,
+  };
+  try {
+    const keys = await deps.loadApiKeys();
+    stage = 'suite';
+    const loaded = await deps.loadSuite();
+    suiteInfo = { name: loaded.suite.name, source: loaded.source, query_count: loaded.suite.queries.length };
+    stage = 'engine';
+    const engine: EngineConfig = {
+      ...config.engine,
+      secrets: { cohereApiKey: keys.cohereApiKey, qdrantApiKey: keys.qdrantApiKey },
+    };
+    return await deps.runEngine(engine, { ...loaded, newId: firstThen(runId, deps.newId) });
+  } catch (error) {
+    deps.logger.error('validation could not run', { stage, reason: describeError(error) });
+    return buildRunFailureReport({
+      runId,
+      errorId: deps.newId(),
+      startedAt,
+      finishedAt: clock.now(),
+      collection: config.engine.collection,
+      environment: config.engine.environment,
+      suite: suiteInfo,
+      embeddingModel: config.engine.embeddingModel,
+      reason: describeError(error),
+      stage,
+    });
+  }
+}
+
+async function sendAlert(
+  deps: NightlyDeps,
+  report: ValidationReport,
+  placement: ReportPlacement,
+  published: PromiseSettledResult<PublishedMetrics>,
+): Promise<NightlyResult['sinks']['alert']> {
+  const failedSinks =
+    published.status === 'rejected' ? [{ sink: 'CloudWatch metrics', reason: describeError(published.reason) }] : [];
+  const alert = buildAlertMessage(report, { placement, failedSinks });
+  if (alert === null) return { ok: true, value: { sent: false } };
+  try {
+    const { messageId } = await deps.alerter.send(alert, {
+      collection: report.collection,
+      environment: report.environment,
+    });
+    deps.logger.info('alert sent', { severity: alert.severity, subject: alert.subject, message_id: messageId });
+    return { ok: true, value: { sent: true, messageId, severity: alert.severity } };
+  } catch (error) {
+    deps.logger.error('alert not sent', {
+      severity: alert.severity,
+      subject: alert.subject,
+      reason: describeError(error),
+    });
+    return { ok: false, error: describeError(error) };
+  }
+}
+
+function placementOf(stored: PromiseSettledResult<StoredReport>, config: NightlyConfig): ReportPlacement {
+  if (stored.status === 'fulfilled')
+    return { stored: true, bucket: stored.value.bucket, key: stored.value.key, region: config.region };
+  return {
+    stored: false,
+    reason: describeError(stored.reason),
+    fallback: `the function's log (${config.logGroupName ?? 'its CloudWatch Logs group'}), message "validation report (not stored)"`,
+  };
+}
+
+/** Hands out `first` once, then fresh ids: the engine's first id is the run id. */
+function firstThen(first: string, next: () => string): () => string {
+  let used = false;
+  return () => {
+    if (used) return next();
+    used = true;
+    return first;
+  };
+}
+
+// ---- module scope: built once per cold start -------------------------------------------------------------------
+
+const logger = new Logger({ serviceName: 'ragwatch-nightly' });
+// The SDK's standard retry mode (3 attempts, backoff with jitter) is what "after retries" means for every sink.
+const clients: AwsClients = {
+  s3: new S3Client({ maxAttempts: 3 }),
+  cloudWatch: new CloudWatchClient({ maxAttempts: 3 }),
+  sns: new SNSClient({ maxAttempts: 3 }),
+  secretsManager: new SecretsManagerClient({ maxAttempts: 3 }),
+};
+
+function buildDefaultHandler(): (event?: unknown, context?: LambdaContext) => Promise<NightlyResult> {
+  try {
+    return createHandler(createNightlyDeps(parseNightlyConfig(process.env), clients, logger));
+  } catch (error) {
+    const problems = (error as { problems?: string[] }).problems ?? [describeError(error)];
+    return async () => {
+      logger.error('invalid configuration', { problems });
+      throw error;
+    };
+  }
+}
+
+/** The Lambda entry point. */
+export const handler = buildDefaultHandler();
