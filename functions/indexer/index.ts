@@ -1,0 +1,67 @@
+/**
+ * The indexer's composition root, called by `ragwatch index` and the demo: reads a Docusaurus docs folder, embeds its
+ * chunks with Cohere and writes them to Qdrant (a real one, or the sandbox's stand-ins).
+ */
+import { CohereEmbedder } from '../adapters/cohere-embedder.ts';
+import { systemClock } from '../adapters/system-clock.ts';
+import type { Clock } from '../core/ports.ts';
+import type { ChunkSizes } from './chunk-markdown.ts';
+import { type IndexProgress, type IndexSummary, indexPages } from './index-book.ts';
+import { QdrantWriter } from './qdrant-writer.ts';
+import { readDocs } from './read-docs.ts';
+
+export type { ChunkSizes } from './chunk-markdown.ts';
+export { DEFAULT_CHUNK_SIZES } from './chunk-markdown.ts';
+export type { IndexProgress, IndexSummary } from './index-book.ts';
+export { PAYLOAD_INDEXES } from './qdrant-writer.ts';
+
+/** Everything one indexing run needs. */
+export interface IndexBookOptions {
+  /** The Docusaurus docs folder, e.g. sandbox/book/docs. */
+  docsDir: string;
+  /** The published site's base URL, e.g. https://book.example.com: source_url values start with it. */
+  baseUrl: string;
+  /** Docusaurus's docs routeBasePath (default `docs`). */
+  routeBasePath?: string;
+  /** `retries`: of transient Qdrant failures (default 2). */
+  qdrant: { url: string; apiKey?: string; collection: string; timeoutMs: number; retries?: number };
+  /** `maxRetries`: the Cohere SDK's own retries of 408, 429 and 5xx (default 2). */
+  cohere: { apiKey: string; baseUrl?: string; model: string; timeoutMs: number; maxRetries?: number };
+  /** Create the keyword/integer payload indexes (false leaves coverage to scroll instead of facet). */
+  payloadIndexes: boolean;
+  /** Drop and recreate the collection first. */
+  recreate: boolean;
+  clock?: Clock;
+  sizes?: ChunkSizes;
+  onProgress?: IndexProgress;
+}
+
+/** What an indexing run did, and where. */
+export interface IndexBookSummary extends IndexSummary {
+  collection: string;
+}
+
+/** Indexes a docs folder into a Qdrant collection; throws InputError, EmbeddingError or IndexError. */
+export async function indexBook(options: IndexBookOptions): Promise<IndexBookSummary> {
+  const pages = await readDocs({
+    docsDir: options.docsDir,
+    baseUrl: options.baseUrl,
+    ...(options.routeBasePath === undefined ? {} : { routeBasePath: options.routeBasePath }),
+  });
+  const embedder = new CohereEmbedder(options.cohere);
+  const sink = new QdrantWriter({
+    ...options.qdrant,
+    payloadIndexes: options.payloadIndexes,
+    recreate: options.recreate,
+  });
+  const summary = await indexPages(
+    {
+      embedder,
+      sink,
+      clock: options.clock ?? systemClock,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    },
+    { pages, ...(options.sizes ? { sizes: options.sizes } : {}) },
+  );
+  return { ...summary, collection: options.qdrant.collection };
+}

@@ -1,0 +1,132 @@
+/**
+ * The indexer's PointSink on Qdrant, through the official REST client: creates (or recreates) the collection with
+ * cosine distance and the embeddings' vector size, creates the payload indexes the validation reads with facets and
+ * filters, and upserts points in batches of 256, waiting for each to be applied. Failures become IndexError through
+ * the same translation as the validation's Qdrant adapter, so messages name the operation and never the API key.
+ */
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { translateQdrantError } from '../adapters/qdrant-index.ts';
+import { retryTransient } from '../adapters/transport.ts';
+import { IndexError } from '../core/errors.ts';
+import { type IndexPoint, type PointSink, UPSERT_BATCH_SIZE } from './index-book.ts';
+
+/** How to reach the collection and how to set it up. */
+export interface QdrantWriterOptions {
+  url: string;
+  apiKey?: string;
+  collection: string;
+  timeoutMs: number;
+  /** Create the keyword and integer payload indexes (off only to demonstrate the scroll fallback of coverage). */
+  payloadIndexes: boolean;
+  /** Delete the collection first, so nothing from an earlier run (stale chunks, other vector sizes) is left. */
+  recreate: boolean;
+  /** Retries of transient failures (429, 5xx, connection reset); upserts are idempotent, ids being deterministic. */
+  retries?: number;
+}
+
+/** The payload indexes created by default: exact facets on the URL, module and chapter, ranges on token counts. */
+export const PAYLOAD_INDEXES = {
+  source_url: 'keyword',
+  module_name: 'keyword',
+  chapter_id: 'keyword',
+  token_count: 'integer',
+} as const;
+
+type CollectionInfo = Awaited<ReturnType<QdrantClient['getCollection']>>;
+type PointStruct = Parameters<QdrantClient['upsert']>[1] extends infer R
+  ? R extends { points: (infer P)[] }
+    ? P
+    : never
+  : never;
+
+/** Writes index points into one Qdrant collection. */
+export class QdrantWriter implements PointSink {
+  readonly #client: QdrantClient;
+  readonly #options: QdrantWriterOptions;
+
+  constructor(options: QdrantWriterOptions) {
+    this.#options = options;
+    // checkCompatibility: false spares a version round trip (and a warning against the stand-in).
+    this.#client = new QdrantClient({
+      url: options.url,
+      timeout: options.timeoutMs,
+      checkCompatibility: false,
+      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    });
+  }
+
+  /** Makes sure the collection exists with vectors of `vectorSize` and cosine distance, and has its payload indexes. */
+  async prepare({ vectorSize }: { vectorSize: number }): Promise<void> {
+    const name = this.#options.collection;
+    let info = await this.#describe();
+    if (info !== undefined && this.#options.recreate) {
+      await this.#call('delete collection', () => this.#client.deleteCollection(name));
+      info = undefined;
+    }
+    if (info === undefined) {
+      await this.#call('create collection', () =>
+        this.#client.createCollection(name, { vectors: { size: vectorSize, distance: 'Cosine' } }),
+      );
+    } else {
+      this.#checkVectors(info, vectorSize);
+    }
+    if (!this.#options.payloadIndexes) return;
+    const existing = info?.payload_schema ?? {};
+    for (const [field, type] of Object.entries(PAYLOAD_INDEXES)) {
+      if (existing[field]?.data_type === type) continue;
+      await this.#call(`create ${type} payload index on "${field}"`, () =>
+        this.#client.createPayloadIndex(name, { field_name: field, field_schema: type, wait: true }),
+      );
+    }
+  }
+
+  /** Upserts points in batches of 256, each applied before the next is sent. */
+  async upsert(points: IndexPoint[]): Promise<void> {
+    for (let start = 0; start < points.length; start += UPSERT_BATCH_SIZE) {
+      const batch: PointStruct[] = points
+        .slice(start, start + UPSERT_BATCH_SIZE)
+        .map((p) => ({ id: p.id, vector: p.vector, payload: { ...p.payload } }));
+      await this.#call(`upsert of ${batch.length} points`, () =>
+        this.#client.upsert(this.#options.collection, { wait: true, points: batch }),
+      );
+    }
+  }
+
+  /** The collection's description, or undefined when it does not exist. */
+  async #describe(): Promise<CollectionInfo | undefined> {
+    try {
+      return await this.#call('get collection', () => this.#client.getCollection(this.#options.collection));
+    } catch (error) {
+      if (error instanceof IndexError && error.kind === 'not_found') return undefined;
+      throw error;
+    }
+  }
+
+  // An existing collection with another vector size would refuse every upsert; another distance would change every
+  // score the validation reads. Both need a deliberate recreate, not a silent one.
+  #checkVectors(info: CollectionInfo, vectorSize: number): void {
+    const vectors = info.config.params.vectors;
+    const size = vectors && 'size' in vectors && typeof vectors.size === 'number' ? vectors.size : undefined;
+    const distance = vectors && 'distance' in vectors ? String(vectors.distance) : undefined;
+    if (size === vectorSize && distance === 'Cosine') return;
+    const found = size === undefined ? 'named vectors' : `vectors of size ${size} with ${distance} distance`;
+    throw new IndexError(
+      `Qdrant collection "${this.#options.collection}" holds ${found}; the embeddings need size ${vectorSize} with ` +
+        'Cosine distance: recreate it (--recreate) or index into another collection',
+      'bad_request',
+    );
+  }
+
+  async #call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    return retryTransient(
+      async () => {
+        try {
+          return await fn();
+        } catch (error) {
+          throw translateQdrantError(error, operation, this.#options);
+        }
+      },
+      { retries: this.#options.retries ?? 2 },
+    );
+  }
+}
