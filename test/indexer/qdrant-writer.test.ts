@@ -163,7 +163,7 @@ describe('QdrantWriter', () => {
   it('turns a server error into an unavailable IndexError that names the operation', async () => {
     // Prepare
     await writer().prepare({ vectorSize: 4 });
-    standIn.inject({ operation: 'upsert_points', status: 500 });
+    standIn.inject({ operationId: 'upsert_points', status: 500 });
 
     // Act
     const error = await caught(writer().upsert([point(0)]));
@@ -179,7 +179,7 @@ describe('QdrantWriter', () => {
   it('retries a transient failure when retries are allowed', async () => {
     // Prepare
     await writer().prepare({ vectorSize: 4 });
-    standIn.inject({ operation: 'upsert_points', status: 503 });
+    standIn.inject({ operationId: 'upsert_points', status: 503 });
 
     // Act
     await writer({ retries: 1 }).upsert([point(0)]);
@@ -203,7 +203,7 @@ describe('QdrantWriter', () => {
 
   it('gives up on a hanging request after its timeout', async () => {
     // Prepare
-    standIn.inject({ operation: 'get_collection', hang: true });
+    standIn.inject({ operationId: 'get_collection', hang: true });
 
     // Act
     const error = await caught(writer({ timeoutMs: 200 }).prepare({ vectorSize: 4 }));
