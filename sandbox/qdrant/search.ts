@@ -1,0 +1,130 @@
+/**
+ * Exact nearest-neighbour search by brute force over the collection's vector slab: one tight loop, a fixed-size
+ * best-k buffer, the filter evaluated only for points that would make it into that buffer.
+ *
+ * Scores as Qdrant reports them, rounded to f32: Cosine = dot product of the normalised vectors, Dot = dot product
+ * (both larger is better), Euclid = L2 distance, Manhattan = L1 distance (both smaller is better). A
+ * `score_threshold` keeps only scores strictly better than it (score > t, or score < t for distances), as
+ * Qdrant 1.19 does. Equal scores keep insertion order.
+ */
+import { type Collection, normaliseInPlace } from './collection.ts';
+import type { PointPredicate } from './filter.ts';
+
+/** One hit: the slot of the point and its score. */
+export interface ScoredSlot {
+  slot: number;
+  score: number;
+}
+
+/** What to search for; `vector` has the collection's size (checked by the caller). */
+export interface NearestOptions {
+  vector: readonly number[];
+  limit: number;
+  offset: number;
+  filter?: PointPredicate | undefined;
+  scoreThreshold?: number | undefined;
+}
+
+/** The `limit` best points after skipping `offset`, best first. */
+export function searchNearest(collection: Collection, options: NearestOptions): ScoredSlot[] {
+  const size = collection.size;
+  const query = prepareQuery(collection, options.vector);
+  const largerIsBetter = collection.distance === 'Cosine' || collection.distance === 'Dot';
+  const score = scorer(collection, query);
+  const wanted = options.limit + options.offset;
+  const best = new BestK(wanted, largerIsBetter);
+  const threshold = options.scoreThreshold === undefined ? undefined : Math.fround(options.scoreThreshold);
+  const filter = options.filter;
+  const count = collection.pointsCount;
+  for (let slot = 0, offset = 0; slot < count; slot++, offset += size) {
+    const value = score(offset);
+    if (threshold !== undefined && !(largerIsBetter ? value > threshold : value < threshold)) continue;
+    if (!best.wouldKeep(value)) continue;
+    if (filter !== undefined && !filter(collection.payloadAt(slot), collection.idAt(slot))) continue;
+    best.add(slot, value);
+  }
+  return best.sorted().slice(options.offset);
+}
+
+function prepareQuery(collection: Collection, vector: readonly number[]): Float32Array {
+  const query = Float32Array.from(vector);
+  if (collection.distance === 'Cosine') {
+    let squares = 0;
+    for (const x of query) squares += x * x;
+    normaliseInPlace(query, 0, query.length, squares);
+  }
+  return query;
+}
+
+function scorer(collection: Collection, query: Float32Array): (offset: number) => number {
+  const slab = collection.vectorSlab;
+  const size = collection.size;
+  switch (collection.distance) {
+    case 'Euclid':
+      return (offset) => {
+        let sum = 0;
+        for (let i = 0; i < size; i++) {
+          const d = (slab[offset + i] as number) - (query[i] as number);
+          sum += d * d;
+        }
+        return Math.fround(Math.sqrt(sum));
+      };
+    case 'Manhattan':
+      return (offset) => {
+        let sum = 0;
+        for (let i = 0; i < size; i++) sum += Math.abs((slab[offset + i] as number) - (query[i] as number));
+        return Math.fround(sum);
+      };
+    default:
+      return (offset) => {
+        let sum = 0;
+        for (let i = 0; i < size; i++) sum += (slab[offset + i] as number) * (query[i] as number);
+        return Math.fround(sum);
+      };
+  }
+}
+
+/** The k best scores seen so far, kept sorted best first. */
+class BestK {
+  readonly #k: number;
+  readonly #largerIsBetter: boolean;
+  readonly #scores: Float64Array;
+  readonly #slots: Int32Array;
+  #filled = 0;
+
+  constructor(k: number, largerIsBetter: boolean) {
+    this.#k = k;
+    this.#largerIsBetter = largerIsBetter;
+    this.#scores = new Float64Array(k);
+    this.#slots = new Int32Array(k);
+  }
+
+  #better(a: number, b: number): boolean {
+    return this.#largerIsBetter ? a > b : a < b;
+  }
+
+  wouldKeep(score: number): boolean {
+    if (this.#filled < this.#k) return true;
+    return this.#better(score, this.#scores[this.#k - 1] as number);
+  }
+
+  add(slot: number, score: number): void {
+    let at = Math.min(this.#filled, this.#k - 1);
+    // Shift worse entries down; an equal score stays ahead, so ties keep insertion order.
+    while (at > 0 && this.#better(score, this.#scores[at - 1] as number)) {
+      this.#scores[at] = this.#scores[at - 1] as number;
+      this.#slots[at] = this.#slots[at - 1] as number;
+      at--;
+    }
+    this.#scores[at] = score;
+    this.#slots[at] = slot;
+    if (this.#filled < this.#k) this.#filled++;
+  }
+
+  sorted(): ScoredSlot[] {
+    const out: ScoredSlot[] = [];
+    for (let i = 0; i < this.#filled; i++)
+      out.push({ slot: this.#slots[i] as number, score: this.#scores[i] as number });
+    return out;
+  }
+}
