@@ -1,13 +1,9 @@
-/**
- * Small fakes of the ports the agent needs, for the pure tests, and an in-memory index of a few book chunks for the
- * end-to-end tests of the agent against the Cohere stand-in.
- */
+/** Small fakes of the ports the agent needs, for the pure tests (the end-to-end tests use the stand-ins). */
 import type {
   ChatModel,
   ChatReply,
   Clock,
   Embedder,
-  FilterCondition,
   Payload,
   SearchHit,
   SearchRequest,
@@ -95,59 +91,4 @@ export function hit(id: string, score: number, text: string, extra: Payload = {}
       ...extra,
     },
   };
-}
-
-export interface BookChunk {
-  id: string;
-  text: string;
-  payload: Payload;
-}
-
-/**
- * An in-memory VectorIndex over chunks embedded with a given function: cosine ranking, Qdrant-style `must`
- * match filters (an array field matches when any element equals the value).
- */
-export function createMemoryIndex(chunks: BookChunk[], embed: (text: string) => number[]): VectorIndex {
-  const points = chunks.map((c) => ({ ...c, vector: embed(c.text) }));
-  const matches = (payload: Payload, condition: FilterCondition) => {
-    if (!('key' in condition) || !('value' in condition.match)) return true;
-    const field = payload[condition.key];
-    const value = condition.match.value;
-    return Array.isArray(field) ? field.includes(value) : field === value;
-  };
-  const refuse = () => Promise.reject(new Error('not used by the agent'));
-  return {
-    async searchBatch(requests) {
-      return requests.map((r) =>
-        points
-          .filter((p) => (r.filter?.must ?? []).every((c) => matches(p.payload, c)))
-          .map((p) => ({ id: p.id, score: cosine(r.vector, p.vector), payload: pick(p, r.payloadFields) }))
-          .sort((a, b) => b.score - a.score)
-          .slice(0, r.limit),
-      );
-    },
-    describe: refuse,
-    count: refuse,
-    facet: refuse,
-    scroll: () => ({
-      [Symbol.asyncIterator]: () => ({ next: refuse }),
-    }),
-  };
-}
-
-function pick(point: BookChunk, fields: string[]): Payload {
-  const all: Payload = { chunk_text: point.text, ...point.payload };
-  return Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]]));
-}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += (a[i] ?? 0) * (b[i] ?? 0);
-    na += (a[i] ?? 0) ** 2;
-    nb += (b[i] ?? 0) ** 2;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
