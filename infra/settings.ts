@@ -1,0 +1,132 @@
+/**
+ * The stack's settings, read from CDK context (cdk.json holds offline-friendly defaults; `-c key=value` overrides).
+ * Every problem is listed at once, like the Lambda's own configuration. Context given on the command line arrives
+ * as strings, from cdk.json as JSON values: both are accepted.
+ */
+
+export interface StackSettings {
+  environment: string;
+  collection: string;
+  qdrantUrl: string;
+  docusaurusBaseUrl: string;
+  sitemapUrl: string | undefined;
+  /** Secrets Manager secret names or full ARNs; the stack only references them, it never creates values. */
+  cohereSecret: string;
+  qdrantSecret: string | undefined;
+  alertEmails: string[];
+  /** An EventBridge Scheduler expression, e.g. cron(0 3 * * ? *). */
+  scheduleExpression: string;
+  scheduleTimeZone: string;
+  metricNamespace: string;
+  thresholds: { minPassRate: number; minCoverage: number; minCompleteness: number };
+  /** The suite bundled next to the handler, relative to the project root. */
+  suitePath: string;
+  suiteS3Uri: string | undefined;
+  reportRetentionDays: number;
+  logRetentionDays: number;
+  logLevel: string;
+}
+
+type Lookup = (key: string) => unknown;
+
+/** The retention periods CloudWatch Logs accepts, in days. */
+const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+];
+
+/** Reads and checks every setting; throws one Error listing all problems. */
+export function readStackSettings(lookup: Lookup): StackSettings {
+  const problems: string[] = [];
+  const text = (key: string, fallback?: string): string | undefined => {
+    const value = lookup(key);
+    if (value === undefined || value === null || value === '') return fallback;
+    if (typeof value !== 'string') {
+      problems.push(`${key}: must be a string, got ${JSON.stringify(value)}`);
+      return fallback;
+    }
+    return value.trim();
+  };
+  const required = (key: string, what: string): string => {
+    const value = text(key);
+    if (value === undefined) problems.push(`${key}: required (${what})`);
+    return value ?? '';
+  };
+  const url = (key: string, value: string | undefined): void => {
+    if (value !== undefined && value !== '' && !/^https?:\/\/[^\s/]+/.test(value))
+      problems.push(`${key}: must be an http(s) URL, got "${value}"`);
+  };
+  const number = (key: string, fallback: number, min: number, max: number): number => {
+    const raw = lookup(key);
+    if (raw === undefined || raw === null || raw === '') return fallback;
+    const value = typeof raw === 'number' ? raw : Number(raw);
+    if (!Number.isFinite(value) || value < min || value > max) {
+      problems.push(`${key}: must be a number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const qdrantUrl = required('qdrantUrl', 'the Qdrant base URL the function searches');
+  url('qdrantUrl', qdrantUrl);
+  const docusaurusBaseUrl = required('docusaurusBaseUrl', 'the book’s base URL, for its sitemap');
+  url('docusaurusBaseUrl', docusaurusBaseUrl);
+  const sitemapUrl = text('sitemapUrl');
+  url('sitemapUrl', sitemapUrl);
+  const scheduleExpression = text('scheduleExpression', 'cron(0 3 * * ? *)') ?? '';
+  if (!/^(cron|rate|at)\(.+\)$/.test(scheduleExpression))
+    problems.push(`scheduleExpression: must be cron(...), rate(...) or at(...), got "${scheduleExpression}"`);
+  const metricNamespace = text('metricNamespace', 'RagWatch') ?? 'RagWatch';
+  if (metricNamespace.startsWith('AWS/')) problems.push('metricNamespace: the AWS/ prefix is reserved');
+  const suiteS3Uri = text('suiteS3Uri');
+  if (suiteS3Uri !== undefined && !/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+$/.test(suiteS3Uri))
+    problems.push(`suiteS3Uri: must look like s3://<bucket>/<key>, got "${suiteS3Uri}"`);
+  const alertEmails = emails(lookup('alertEmails'), problems);
+  const logRetentionDays = number('logRetentionDays', 90, 1, 3653);
+  if (!LOG_RETENTION_DAYS.includes(logRetentionDays))
+    problems.push(`logRetentionDays: must be one of ${LOG_RETENTION_DAYS.join(', ')}, got ${logRetentionDays}`);
+
+  const settings: StackSettings = {
+    environment: text('environment', 'prod') ?? 'prod',
+    collection: text('collection', 'book') ?? 'book',
+    qdrantUrl,
+    docusaurusBaseUrl,
+    sitemapUrl,
+    cohereSecret: required('cohereSecret', 'the name or ARN of the Secrets Manager secret holding the Cohere API key'),
+    qdrantSecret: text('qdrantSecret'),
+    alertEmails,
+    scheduleExpression,
+    scheduleTimeZone: text('scheduleTimeZone', 'Etc/UTC') ?? 'Etc/UTC',
+    metricNamespace,
+    thresholds: {
+      minPassRate: number('minPassRate', 90, 0, 100),
+      minCoverage: number('minCoverage', 100, 0, 100),
+      minCompleteness: number('minCompleteness', 100, 0, 100),
+    },
+    suitePath: text('suitePath', 'sandbox/suite.json') ?? 'sandbox/suite.json',
+    suiteS3Uri,
+    reportRetentionDays: number('reportRetentionDays', 400, 1, 3650),
+    logRetentionDays,
+    logLevel: text('logLevel', 'INFO') ?? 'INFO',
+  };
+  if (problems.length > 0) throw new Error(`CDK context is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  return settings;
+}
+
+function emails(raw: unknown, problems: string[]): string[] {
+  const list =
+    raw === undefined || raw === null || raw === ''
+      ? []
+      : Array.isArray(raw)
+        ? raw
+        : typeof raw === 'string'
+          ? raw.split(',')
+          : [raw];
+  const out: string[] = [];
+  for (const item of list) {
+    const email = typeof item === 'string' ? item.trim() : '';
+    if (/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) out.push(email);
+    else if (email !== '') problems.push(`alertEmails: "${email}" is not an email address`);
+    else problems.push(`alertEmails: must be email addresses, got ${JSON.stringify(item)}`);
+  }
+  return out;
+}
