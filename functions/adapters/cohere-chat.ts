@@ -17,6 +17,7 @@ export const SYSTEM_PROMPT =
   'answer, reply exactly: "I could not find information about that in the provided documents." Do not use ' +
   'outside knowledge.';
 
+/** How to reach Cohere chat; the token is kept only to authenticate and to redact it from messages. */
 export interface CohereChatOptions {
   token: string;
   model?: string;

@@ -13,6 +13,7 @@ import type { RetrievalTool, RetrievedContext } from './retrieval-tool.ts';
 /** What the agent says, without calling chat, when nothing retrieved is relevant enough to answer from. */
 export const NO_RELEVANT_DOCUMENTS_ANSWER = 'I could not find anything in the book that answers this question.';
 
+/** The part of a suite query the agent reads. */
 export interface AgentQuery {
   id: string;
   query_text: string;
@@ -21,6 +22,7 @@ export interface AgentQuery {
   filters?: QueryFilters;
 }
 
+/** What answerQuestion needs: the question, the ports, and the relevance gate. */
 export interface AnswerQuestionOptions {
   query: AgentQuery;
   tool: RetrievalTool;

@@ -12,9 +12,11 @@ import type { ErrorType, Severity, ValidationError } from './report.ts';
 import type { RetrievalTool } from './retrieval-tool.ts';
 import type { ResolvedQuery } from './suite.ts';
 
+/** One check's outcome, cdk-nag style: a verdict as a value. */
 export const CheckVerdict = z.enum(['PASS', 'FAIL', 'NOT_APPLICABLE']);
 export type CheckVerdict = z.infer<typeof CheckVerdict>;
 
+/** The checks behind a grounding verdict, each PASS, FAIL or NOT_APPLICABLE. */
 export const GroundingChecks = z.object({
   citations_present: CheckVerdict.describe('An answer cites at least one chunk; NOT_APPLICABLE to an abstention'),
   citations_retrieved: CheckVerdict.describe('Every cited document id is a chunk retrieved for this query'),
@@ -46,6 +48,7 @@ export const GroundingVerdict = z.object({
 });
 export type GroundingVerdict = z.infer<typeof GroundingVerdict>;
 
+/** A citation as the report keeps it: the answer's span and the chunk ids it cites. */
 export const AgentCitation = z.object({
   start: z.number().int(),
   end: z.number().int(),
@@ -54,8 +57,10 @@ export const AgentCitation = z.object({
 });
 export type AgentCitation = z.infer<typeof AgentCitation>;
 
+/** How the agent's turn ended, before any judging: seed 002's error states plus a chat failure. */
 export const AGENT_STATUSES = ['ANSWERED', 'NO_RELEVANT_DOCUMENTS', 'RETRIEVAL_FAILED', 'CHAT_FAILED'] as const;
 
+/** Billed tokens (Cohere's billed_units). */
 export const TokenUsage = z.object({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
 export type TokenUsage = z.infer<typeof TokenUsage>;
 
@@ -128,6 +133,7 @@ export const GroundingReport = z.object({
 });
 export type GroundingReport = z.infer<typeof GroundingReport>;
 
+/** What runAgentChecks needs: the resolved suite queries, the tool, the chat model and the cap. */
 export interface RunAgentChecksOptions {
   queries: readonly Pick<
     ResolvedQuery,

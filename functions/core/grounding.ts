@@ -28,6 +28,7 @@ export const ABSTENTION_PATTERNS: readonly RegExp[] = [
   /\bis not (?:mentioned|covered|discussed|addressed) in the (?:provided )?(?:documents?|context|book|sources?)\b/,
 ];
 
+/** A half-open range of UTF-16 offsets into the response text. */
 export interface Span {
   start: number;
   end: number;
@@ -83,6 +84,7 @@ export function locateCitation(text: string, citation: AgentCitation): Span | nu
   return null;
 }
 
+/** What checkGrounding judges: a response, what was retrieved for it, and what the suite expects. */
 export interface CheckGroundingOptions {
   response: { response_text: string; citations: AgentCitation[] };
   /** The chunks retrieved for this query and given to the model: it cannot honestly cite any other. */

@@ -63,6 +63,7 @@ const RetrievalArguments = z
       .default({}),
   })
   .strict();
+/** Tool arguments after validation and defaults. */
 export type RetrievalArguments = z.infer<typeof RetrievalArguments>;
 
 /** Validates tool arguments (from a suite or a model's tool call); one InputError lists every problem. */
@@ -72,6 +73,7 @@ export function parseRetrievalArguments(args: unknown): RetrievalArguments {
   return parsed.data;
 }
 
+/** One retrieved chunk with the seed's metadata and its similarity score. */
 export interface DocumentChunk {
   id: string;
   text: string;
@@ -99,6 +101,7 @@ export interface RetrievedContext {
   };
 }
 
+/** The tool: its definition and the call behind it. */
 export interface RetrievalTool {
   readonly definition: typeof RETRIEVAL_TOOL_DEFINITION;
   /** Throws InputError on bad arguments, and the ports' EmbeddingError / IndexError on a service failure. */
