@@ -72,8 +72,8 @@ export function judgeQuery(options: {
     top_results: results,
     best_similarity: scores.length === 0 ? null : Math.max(...scores),
     avg_similarity: scores.length === 0 ? null : roundTo(scores.reduce((a, b) => a + b, 0) / scores.length, 4),
-    module_match: query.expected_module === null ? null : results.some((r) => onModule(query, r)),
-    chapter_match: query.expected_chapter === null ? null : results.some((r) => onChapter(query, r)),
+    module_match: query.expected_module === null ? null : onTopic(query, results).some((r) => onModule(query, r)),
+    chapter_match: query.expected_chapter === null ? null : onTopic(query, results).some((r) => onChapter(query, r)),
     expected_sources_found: found.length,
     total_expected_sources: total,
     sources_match_ratio: total === 0 ? null : roundTo(found.length / total, 4),
@@ -110,31 +110,36 @@ function evaluateChecks(
       details: { best_similarity: best, min_similarity: query.min_similarity },
     }),
   ];
+  const topical = onTopic(query, results);
+  const among =
+    topical.length === results.length
+      ? `in top ${n}`
+      : `among the ${topical.length} of top ${n} scoring >= ${formatScore(query.min_similarity)}`;
   if (query.expected_module !== null) {
-    const got = distinctValues(results.map((r) => r.module_name));
+    const got = distinctValues(topical.map((r) => r.module_name));
     checks.push(
       check(
         'module',
-        results.some((r) => onModule(query, r)),
+        topical.some((r) => onModule(query, r)),
         'METADATA_MISMATCH',
         'MEDIUM',
         {
-          reason: `expected module '${query.expected_module}' not in top ${n} (got: ${got.join(', ') || 'none'})`,
+          reason: `expected module '${query.expected_module}' not ${among} (got: ${got.join(', ') || 'none'})`,
           details: { expected_module: query.expected_module, found_modules: got },
         },
       ),
     );
   }
   if (query.expected_chapter !== null) {
-    const got = distinctValues(results.map((r) => r.chapter_id));
+    const got = distinctValues(topical.map((r) => r.chapter_id));
     checks.push(
       check(
         'chapter',
-        results.some((r) => onChapter(query, r)),
+        topical.some((r) => onChapter(query, r)),
         'METADATA_MISMATCH',
         'MEDIUM',
         {
-          reason: `expected chapter '${query.expected_chapter}' not in top ${n} (got: ${got.join(', ') || 'none'})`,
+          reason: `expected chapter '${query.expected_chapter}' not ${among} (got: ${got.join(', ') || 'none'})`,
           details: { expected_chapter: query.expected_chapter, found_chapters: got },
         },
       ),
@@ -257,6 +262,14 @@ function judgmentsOf(query: ResolvedQuery): Relevance[] | null {
 }
 
 type Row = Pick<QueryResult, 'module_name' | 'chapter_id'>;
+/**
+ * The results a module or chapter match is judged on: those scoring at least min_similarity, since an off-topic
+ * chunk at rank 5 must not make a stale expectation pass; all of them when none does (LOW_RELEVANCE says that).
+ */
+function onTopic(q: ResolvedQuery, results: QueryResult[]): QueryResult[] {
+  const topical = results.filter((r) => r.similarity_score >= q.min_similarity);
+  return topical.length > 0 ? topical : results;
+}
 const onModule = (q: ResolvedQuery, r: Row) =>
   q.expected_module === null || matchesModule(q.expected_module, r.module_name, r.chapter_id);
 const onChapter = (q: ResolvedQuery, r: Row) =>

@@ -156,6 +156,22 @@ describe('judgeQuery', () => {
     expect(result.top_results[0]?.module_name).toBeNull();
   });
 
+  it('does not let an off-topic chunk under min_similarity make the module match', () => {
+    // Prepare: the expected module appears only at rank 2, scoring under the query's 0.70.
+    const query = makeQuery({ expected_module: 'Module 3 Isaac' });
+    const isaac = { ...ROS_BASICS, module_name: 'Module 3 Isaac', chapter_id: 'module-3-isaac/ch1-sim' };
+
+    // Act
+    const { result } = judge(query, [hit('c1', 0.9, ROS_BASICS), hit('c2', 0.4, isaac)]);
+
+    // Assess
+    expect(result).toMatchObject({
+      status: 'FAIL',
+      module_match: false,
+      fail_reason: "expected module 'Module 3 Isaac' not among the 1 of top 2 scoring >= 0.70 (got: Module 1 Ros2)",
+    });
+  });
+
   it('fails with METADATA_MISMATCH when the expected chapter is not in the results', () => {
     // Prepare
     const query = makeQuery({ expected_chapter: 'ch2-nodes' });

@@ -1,0 +1,54 @@
+/**
+ * `ragwatch demo` (what `npm start` runs): the full validation end to end against the local sandbox, with no
+ * account, no key and no network. It starts the stand-ins, indexes the sample book through the real clients,
+ * seeds the index drift it wants to show, runs the same engine as `run` and always stops the servers.
+ */
+
+import { indexSampleBook, SAMPLE_SUITE_PATH, seedIndexDrift, startSandbox } from '../../sandbox/start-sandbox.ts';
+import { parseEngineConfig } from '../core/config.ts';
+import { executeRun, loadSuite } from './run-command.ts';
+
+export interface DemoFlags {
+  out: string;
+  latency: number;
+  payloadIndexes: boolean;
+  strict?: boolean;
+  progress: boolean;
+}
+
+/** Runs the demo; returns 0 once a report was produced (or `run`'s exit code with --strict). */
+export async function runDemo(flags: DemoFlags): Promise<number> {
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const suite = await loadSuite(SAMPLE_SUITE_PATH);
+  const sandbox = await startSandbox({ latencyMs: flags.latency });
+  try {
+    log('ragwatch demo: the full validation against a local sandbox (no account, no key, no network)');
+    log(`  Qdrant stand-in   ${sandbox.qdrant.url}`);
+    log(`  Cohere stand-in   ${sandbox.cohere.url}`);
+    log(`  book sitemap      ${sandbox.env.SITEMAP_URL}`);
+    const indexed = await indexSampleBook(sandbox, { payloadIndexes: flags.payloadIndexes });
+    log(
+      `Indexed the sample book: ${indexed.documents} pages, ${indexed.chunks} chunks${flags.payloadIndexes ? '' : ' (no payload indexes: coverage and quality will scroll)'}`,
+    );
+    await seedIndexDrift(sandbox);
+    log('Seeded deliberate drift: 2 chunks of a removed page (orphans) lacking chapter_id and heading_hierarchy');
+    log(`Running the suite ${SAMPLE_SUITE_PATH} (${suite.queries.length} queries)\n`);
+    const config = parseEngineConfig(sandbox.env);
+    const code = await executeRun({
+      config,
+      suite,
+      suiteSource: SAMPLE_SUITE_PATH,
+      out: flags.out,
+      json: false,
+      progress: flags.progress,
+    });
+    if (code !== 0 && !flags.strict) {
+      log('\nThe sample suite and book breach some criteria on purpose, to show each kind of failure;');
+      log('`ragwatch run` exits 1 on such a run (use `demo --strict` to get that exit code here).');
+      return 0;
+    }
+    return code;
+  } finally {
+    await sandbox.stop();
+  }
+}
