@@ -1,0 +1,407 @@
+/**
+ * The nightly stack, synthesized from a real (small) app the way `cdk synth` builds it: context in, template out,
+ * with cdk-nag's AwsSolutions pack as a validation plugin. The handler is really bundled by the local esbuild.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { App, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildNightlyApp } from '../../infra/nightly-app.ts';
+import { NightlyStack } from '../../infra/nightly-stack.ts';
+import { readStackSettings } from '../../infra/settings.ts';
+
+const SUITE = 'test/nightly/fixtures/suite.json';
+const CONTEXT = {
+  environment: 'staging',
+  collection: 'book',
+  qdrantUrl: 'https://qdrant.internal.example:6333',
+  docusaurusBaseUrl: 'https://book.example.org',
+  cohereSecret: 'ragwatch/cohere',
+  qdrantSecret: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:ragwatch/qdrant-AbCdEf',
+  alertEmails: ['ops@example.org', 'oncall@example.org'],
+  scheduleExpression: 'cron(30 2 * * ? *)',
+  scheduleTimeZone: 'Europe/Paris',
+  minPassRate: 85,
+  suitePath: SUITE,
+  logRetentionDays: 180,
+  reportRetentionDays: 365,
+};
+
+let outdir: string;
+let template: Template;
+let json: { Resources: Record<string, { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string }> };
+
+beforeAll(() => {
+  outdir = mkdtempSync(path.join(tmpdir(), 'ragwatch-cdk-'));
+  const { app, stack } = buildNightlyApp({ outdir, context: CONTEXT });
+  app.synth();
+  template = Template.fromStack(stack);
+  json = template.toJSON() as typeof json;
+});
+
+afterAll(() => {
+  rmSync(outdir, { recursive: true, force: true });
+});
+
+const ref = (type: string): string => {
+  const id = Object.keys(json.Resources).find((k) => json.Resources[k]?.Type === type);
+  if (id === undefined) throw new Error(`no ${type}`);
+  return id;
+};
+
+describe('the nightly function', () => {
+  it('runs on Node.js 24, ARM64, 512 MB, 10 minutes, one at a time', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      MemorySize: 512,
+      Timeout: 600,
+      ReservedConcurrentExecutions: 1,
+      Handler: 'index.handler',
+    });
+  });
+
+  it('gets its settings from the environment, with secrets by name or ARN and never a key', () => {
+    const fn = Object.values(json.Resources).find((r) => r.Type === 'AWS::Lambda::Function');
+    const variables = (
+      (fn as (typeof json.Resources)[string]).Properties.Environment as { Variables: Record<string, unknown> }
+    ).Variables;
+    expect(variables).toMatchObject({
+      ENVIRONMENT: 'staging',
+      QDRANT_URL: 'https://qdrant.internal.example:6333',
+      QDRANT_COLLECTION: 'book',
+      DOCUSAURUS_BASE_URL: 'https://book.example.org',
+      REPORT_BUCKET: { Ref: ref('AWS::S3::Bucket') },
+      ALERT_TOPIC_ARN: { Ref: ref('AWS::SNS::Topic') },
+      METRIC_NAMESPACE: 'RagWatch',
+      COHERE_SECRET_ID: 'ragwatch/cohere',
+      QDRANT_SECRET_ID: CONTEXT.qdrantSecret,
+      MIN_PASS_RATE: '85',
+      MIN_COVERAGE: '100',
+      MIN_COMPLETENESS: '100',
+    });
+    expect(Object.keys(variables)).not.toContain('COHERE_API_KEY');
+    expect(Object.keys(variables)).not.toContain('QDRANT_API_KEY');
+  });
+
+  it('keeps its log for the configured number of days', () => {
+    template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 180 });
+  });
+
+  it('sends a failed async invocation straight to the dead-letter queue', () => {
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      MaximumRetryAttempts: 0,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [ref('AWS::SQS::Queue'), 'Arn'] } } },
+    });
+  });
+
+  it('is bundled by the local esbuild as one ESM file with the suite beside it', () => {
+    const assets = readdirSync(outdir).filter((d) => d.startsWith('asset.'));
+    const bundle = assets.map((d) => path.join(outdir, d)).find((d) => readdirSync(d).includes('index.mjs'));
+    expect(bundle).toBeDefined();
+    expect(readFileSync(path.join(bundle ?? '', 'suite.json'), 'utf8')).toBe(readFileSync(SUITE, 'utf8'));
+  });
+});
+
+describe('the schedule', () => {
+  it('runs nightly on the configured cron and time zone, with retries and a dead-letter queue', () => {
+    template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'cron(30 2 * * ? *)',
+      ScheduleExpressionTimezone: 'Europe/Paris',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      State: 'ENABLED',
+      Target: {
+        Arn: { 'Fn::GetAtt': [ref('AWS::Lambda::Function'), 'Arn'] },
+        RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 7200 },
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [ref('AWS::SQS::Queue'), 'Arn'] } },
+      },
+    });
+  });
+
+  it('keeps dead letters encrypted, over TLS only, for 14 days', () => {
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 1_209_600,
+    });
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('the report bucket', () => {
+  it('blocks public access, encrypts, versions and is kept when the stack goes', () => {
+    template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+        VersioningConfiguration: { Status: 'Enabled' },
+      }),
+    });
+  });
+
+  it('ages out old reports and old versions of latest.json', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: {
+        Rules: [
+          Match.objectLike({
+            Prefix: 'reports/',
+            Status: 'Enabled',
+            ExpirationInDays: 365,
+            NoncurrentVersionExpiration: { NoncurrentDays: 30 },
+            AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+          }),
+        ],
+      },
+    });
+  });
+
+  it('refuses any request not made over TLS 1.2 or later', () => {
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({ Effect: 'Deny', Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('the alert topic', () => {
+  it('is encrypted with a rotating key that CloudWatch alarms may use', () => {
+    template.hasResourceProperties('AWS::SNS::Topic', {
+      KmsMasterKeyId: { 'Fn::GetAtt': [ref('AWS::KMS::Key'), 'Arn'] },
+    });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('refuses publishing over plain HTTP', () => {
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('has one email subscription per address from context', () => {
+    template.resourceCountIs('AWS::SNS::Subscription', 2);
+    for (const email of CONTEXT.alertEmails)
+      template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: email });
+  });
+});
+
+describe('the function’s permissions', () => {
+  const statements = () => {
+    const policy = Object.entries(json.Resources).find(
+      ([id, r]) => r.Type === 'AWS::IAM::Policy' && id.startsWith('RoleDefaultPolicy'),
+    )?.[1];
+    return (
+      (policy as (typeof json.Resources)[string]).Properties.PolicyDocument as { Statement: Record<string, unknown>[] }
+    ).Statement;
+  };
+
+  it('may put objects under reports/ only', () => {
+    expect(statements()).toContainEqual({
+      Sid: 'WriteReports',
+      Effect: 'Allow',
+      Action: 's3:PutObject',
+      Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [ref('AWS::S3::Bucket'), 'Arn'] }, '/reports/*']] },
+    });
+  });
+
+  it('may put metric data only in its namespace', () => {
+    expect(statements()).toContainEqual({
+      Sid: 'PutMetricsInOwnNamespace',
+      Effect: 'Allow',
+      Action: 'cloudwatch:PutMetricData',
+      Resource: '*',
+      Condition: { StringEquals: { 'cloudwatch:namespace': 'RagWatch' } },
+    });
+  });
+
+  it('may publish to the alert topic only', () => {
+    expect(statements()).toContainEqual({
+      Sid: 'PublishAlerts',
+      Effect: 'Allow',
+      Action: 'sns:Publish',
+      Resource: { Ref: ref('AWS::SNS::Topic') },
+    });
+  });
+
+  it('may read the two secrets only: a name with Secrets Manager’s suffix, an ARN as given', () => {
+    expect(statements()).toContainEqual({
+      Sid: 'ReadApiKeys',
+      Effect: 'Allow',
+      Action: 'secretsmanager:GetSecretValue',
+      Resource: [
+        {
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              ':secretsmanager:',
+              { Ref: 'AWS::Region' },
+              ':',
+              { Ref: 'AWS::AccountId' },
+              ':secret:ragwatch/cohere-??????',
+            ],
+          ],
+        },
+        CONTEXT.qdrantSecret,
+      ],
+    });
+  });
+
+  it('uses no managed policy and no wildcard action outside KMS data keys', () => {
+    template.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: Match.objectLike({
+        Statement: [Match.objectLike({ Principal: { Service: 'lambda.amazonaws.com' } })],
+      }),
+      ManagedPolicyArns: Match.absent(),
+    });
+    const actions = statements().flatMap((s) => [s.Action].flat() as string[]);
+    expect(actions.filter((a) => a.includes('*'))).toEqual(['kms:GenerateDataKey*']);
+  });
+
+  it('creates no secret: the keys are only referenced', () => {
+    template.resourceCountIs('AWS::SecretsManager::Secret', 0);
+  });
+});
+
+describe('the alarms', () => {
+  const dimensions = [
+    { Name: 'Collection', Value: 'book' },
+    { Name: 'Environment', Value: 'staging' },
+  ];
+  const toTopic = () => ({ AlarmActions: [{ Ref: ref('AWS::SNS::Topic') }] });
+
+  it.each([
+    ['PassRate', 85],
+    ['CoveragePercent', 100],
+    ['MetadataCompletenessPercent', 100],
+  ])('alarms to the topic when %s falls under %d', (metricName, threshold) => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      ...toTopic(),
+      Namespace: 'RagWatch',
+      MetricName: metricName,
+      Dimensions: dimensions,
+      ComparisonOperator: 'LessThanThreshold',
+      Threshold: threshold,
+      Statistic: 'Minimum',
+    });
+  });
+
+  it('alarms when no RunSucceeded datapoint arrived for 26 hours', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      ...toTopic(),
+      MetricName: 'RunSucceeded',
+      Dimensions: dimensions,
+      Statistic: 'SampleCount',
+      Period: 3600,
+      EvaluationPeriods: 26,
+      DatapointsToAlarm: 26,
+      ComparisonOperator: 'LessThanThreshold',
+      Threshold: 1,
+      TreatMissingData: 'breaching',
+    });
+  });
+
+  it('alarms on function errors and on anything in the dead-letter queue', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      ...toTopic(),
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      ...toTopic(),
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+    });
+  });
+});
+
+describe('the dashboard', () => {
+  it('graphs pass rate, coverage, completeness, latency percentiles, failed queries and run duration', () => {
+    const dashboard = Object.values(json.Resources).find((r) => r.Type === 'AWS::CloudWatch::Dashboard');
+    const body = JSON.stringify(dashboard?.Properties.DashboardBody);
+    for (const metric of [
+      'PassRate',
+      'CoveragePercent',
+      'MetadataCompletenessPercent',
+      'QueryLatency',
+      'EmbeddingLatency',
+      'SearchLatency',
+      'QueriesFailed',
+      'RunDurationSeconds',
+    ])
+      expect(body).toContain(`\\"${metric}\\"`);
+    for (const stat of ['p50', 'p95', 'p99']) expect(body).toContain(`\\"stat\\":\\"${stat}\\"`);
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('leaves no unacknowledged finding on the stack', () => {
+    const report = JSON.parse(readFileSync(path.join(outdir, 'validation-report.json'), 'utf8')) as {
+      pluginReports: { violations: unknown[] }[];
+    };
+    expect(report.pluginReports.flatMap((p) => p.violations)).toEqual([]);
+  });
+
+  it('finds exactly the acknowledged findings when the acknowledgments are left out', () => {
+    // Prepare
+    const app = new App({
+      outdir: mkdtempSync(path.join(tmpdir(), 'ragwatch-nag-')),
+      context: { ...CONTEXT, 'aws:cdk:bundling-stacks': [] },
+    });
+    new NightlyStack(app, 'Bare', { settings: readStackSettings((k) => app.node.tryGetContext(k)) });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+
+    // Act
+    let message = '';
+    try {
+      app.synth();
+    } catch (error) {
+      message = String((error as Error).message);
+    }
+
+    // Assess
+    const findings = [...new Set(message.match(/AwsSolutions-[A-Z0-9]+(\[[^\]\s]+\])?/g))].sort();
+    expect(findings).toEqual([
+      'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
+      'AwsSolutions-IAM5[Resource::*]',
+      'AwsSolutions-IAM5[Resource::<NightlyC44EE0A7.Arn>:*]',
+      'AwsSolutions-IAM5[Resource::<Reports65402A0A.Arn>/reports/*]',
+      'AwsSolutions-S1',
+      'AwsSolutions-SQS3',
+    ]);
+  });
+});
