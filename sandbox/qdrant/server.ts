@@ -12,15 +12,14 @@ import type { Collection } from './collection.ts';
 import { matchRoute, type OperationId, type Route } from './routes.ts';
 import { formatError, QdrantWireError } from './wire-error.ts';
 
-/** A failure to inject into the next `times` (default 1) requests of one operationId, or of all of them. */
-export type Fault = {
-  operationId?: OperationId | 'all';
-  times?: number;
-} & /** `message` replaces the default error text of the envelope. */
-(
+/**
+ * A failure to inject into the next `times` (default 1) requests of one operationId, or of any: an error status
+ * (`message` replaces the default error text), a 429 with its Retry-After header, or a hang (no answer until
+ * stop(), so a client meets its own timeout).
+ */
+export type Fault = { operationId?: OperationId | 'all'; times?: number } & (
   | { status: 400 | 500 | 503; message?: string }
   | { status: 429; retryAfterSeconds: number; message?: string }
-  /** Never answers (until stop()), so a client meets its own timeout. */
   | { hang: true }
 );
 
