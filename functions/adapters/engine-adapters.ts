@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EngineConfig } from '../core/config.ts';
 import type { EngineDeps } from '../core/run-validation.ts';
+import { createCohereChat } from './cohere-chat.ts';
 import { CohereEmbedder } from './cohere-embedder.ts';
 import { HttpSitemap } from './http-sitemap.ts';
 import { QdrantIndex } from './qdrant-index.ts';
@@ -25,6 +26,12 @@ export function createEngineAdapters(config: EngineConfig): EngineDeps {
       timeoutMs: config.cohereTimeoutMs,
       ...(config.cohereBaseUrl ? { baseUrl: config.cohereBaseUrl } : {}),
     }),
+    chat: createCohereChat({
+      token: config.secrets.cohereApiKey ?? '',
+      model: config.chatModel,
+      timeoutInSeconds: config.cohereTimeoutMs / 1000,
+      ...(config.cohereBaseUrl ? { baseUrl: config.cohereBaseUrl } : {}),
+    }),
     sitemap: new HttpSitemap({ url: config.sitemapUrl, timeoutMs: config.qdrantTimeoutMs }),
     clock: systemClock,
     newId: randomUUID,
@@ -39,6 +46,7 @@ export function runOptionsFromConfig(config: EngineConfig) {
     requiredFields: config.requiredFields,
     coveragePathPrefix: config.coveragePathPrefix,
     searchConcurrency: config.searchConcurrency,
+    maxAgentQueries: config.maxAgentQueries,
     criteria: config.criteria,
     ...(config.topK === undefined ? {} : { topK: config.topK }),
     ...(config.similarityThreshold === undefined ? {} : { minSimilarity: config.similarityThreshold }),

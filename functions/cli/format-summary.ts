@@ -58,6 +58,7 @@ export function formatSummary(
     ...formatCoverage(report, s),
     '',
     ...formatQuality(report, s),
+    ...formatGrounding(report, s),
   );
   const runErrors = report.errors.filter(
     (e) => e.validation_id === report.run_id && e.error_type !== 'CRITERION_BREACHED',
@@ -76,7 +77,7 @@ export function formatSummary(
 function formatCriterion(c: CriterionResult, s: Style): string {
   const mark = c.passed ? s.ok('✔') : s.bad('✘');
   const value = c.value === null ? 'n/a' : String(c.value);
-  return `${mark} ${c.name.padEnd(18)} ${value.padStart(8)} ${c.comparator} ${c.threshold}${c.passed ? '' : s.bad(`  (${c.severity})`)}`;
+  return `${mark} ${c.name.padEnd(24)} ${value.padStart(8)} ${c.comparator} ${c.threshold}${c.passed ? '' : s.bad(`  (${c.severity})`)}`;
 }
 
 function formatQuery(q: QueryValidationResult, s: Style): string {
@@ -125,6 +126,36 @@ function formatQuality(report: ValidationReport, s: Style): string[] {
     `  best similarity    ${formatDistribution(q.similarity_distribution)}`,
     `  ${s.dim(`completeness by ${q.source.completeness}, token distribution by ${q.source.token_distribution}${q.points_scanned ? `, ${q.points_scanned} points scanned` : ''}`)}`,
   ];
+}
+
+function formatGrounding(report: ValidationReport, s: Style): string[] {
+  const g = report.grounding_report;
+  if (!g) return [];
+  const lines = [
+    '',
+    s.bold(
+      `Grounded answers  ${g.grounded}/${g.grounded + g.ungrounded + g.unnecessary_abstentions} grounded${g.grounded_rate === null ? '' : ` (${g.grounded_rate}%)`}, ${g.abstentions_correct}/${g.abstentions_correct + g.abstentions_incorrect} correct abstentions${g.errors ? `, ${g.errors} errored` : ''}`,
+    ),
+  ];
+  for (const r of g.responses) {
+    const v = r.grounding_validation;
+    const ok = v?.passed === true;
+    const verdict = r.error
+      ? s.warn('ERROR')
+      : ok
+        ? s.ok(v?.abstained ? 'ABSTAINED' : 'GROUNDED')
+        : s.bad(v?.abstained ? 'ABSTAINED' : 'UNGROUNDED');
+    const why = r.error
+      ? r.error.message
+      : ok
+        ? `${r.source_chunks.length} chunks cited, coverage ${v?.citation_coverage ?? '-'}`
+        : (v?.reasons ?? []).join('; ');
+    lines.push(`  ${verdict} ${r.query_id} ${s.dim(why)}`);
+  }
+  lines.push(
+    `  ${s.dim(`${g.chat_model} · ${g.token_usage.input_tokens} input + ${g.token_usage.output_tokens} output tokens${g.capped ? ` · ${g.capped} agent queries over the cap of ${g.max_agent_queries} skipped` : ''}`)}`,
+  );
+  return lines;
 }
 
 function formatDistribution(d: Distribution): string {

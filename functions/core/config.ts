@@ -19,6 +19,9 @@ export interface EngineConfig {
   collection: string;
   cohereBaseUrl: string | undefined;
   embeddingModel: string;
+  chatModel: string;
+  /** At most this many agent (grounded-answer) queries per run: the chat calls are billed. */
+  maxAgentQueries: number;
   docusaurusBaseUrl: string;
   sitemapUrl: string;
   coveragePathPrefix: string;
@@ -128,6 +131,8 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     collection: read.string('QDRANT_COLLECTION') ?? 'book',
     cohereBaseUrl: read.url('COHERE_BASE_URL'),
     embeddingModel: read.string('EMBEDDING_MODEL') ?? 'embed-english-v3.0',
+    chatModel: read.string('CHAT_MODEL') ?? 'command-a-03-2025',
+    maxAgentQueries: read.number('MAX_AGENT_QUERIES', { min: 0, max: 100, integer: true }) ?? 10,
     docusaurusBaseUrl,
     sitemapUrl,
     coveragePathPrefix: prefix,

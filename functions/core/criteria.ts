@@ -28,6 +28,7 @@ const UNITS: Record<string, string> = {
   completeness: '%',
   p95_latency_ms: ' ms',
   grounded_rate: '%',
+  abstention_correct_rate: '%',
 };
 
 const medium = (): Severity => 'MEDIUM';
@@ -41,6 +42,7 @@ export function evaluateCriteria(options: {
   mrr?: number | null;
   p95LatencyMs?: number | null;
   groundedRate?: number | null;
+  abstentionCorrectRate?: number | null;
   criteria: SuccessCriteria;
 }): CriterionResult[] {
   const { criteria } = options;
@@ -102,6 +104,17 @@ export function evaluateCriteria(options: {
       threshold: criteria.min_grounded_rate,
       comparator: '>=',
       severity: medium,
+    });
+  if (options.abstentionCorrectRate !== undefined)
+    specs.push({
+      name: 'abstention_correct_rate',
+      description: 'Questions the book cannot answer on which the agent abstained (%)',
+      decimals: 2,
+      value: options.abstentionCorrectRate,
+      threshold: criteria.min_abstention_correct_rate,
+      comparator: '>=',
+      // Answering a question the book cannot answer means inventing: worse than a missed citation.
+      severity: (v) => (v === null || v < 100 ? 'HIGH' : 'MEDIUM'),
     });
   return specs.map(judgeCriterion);
 }

@@ -6,6 +6,7 @@
  * Every time is ISO 8601 (UTC); every percentage is 0..100 and every ratio 0..1, as its name says.
  */
 import { z } from 'zod';
+import { GroundingReport } from './grounding-report.ts';
 
 export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
 export const Severity = z.enum(SEVERITIES);
@@ -249,6 +250,9 @@ export const ValidationReport = z.object({
   query_results: z.array(QueryValidationResult),
   coverage_report: CoverageReport.nullable(),
   quality_metrics: QualityMetrics.nullable(),
+  grounding_report: GroundingReport.nullable().describe(
+    'Grounded answers (seed 002); null when no query is marked agent: true',
+  ),
   validation_metrics: ValidationMetrics,
   success_criteria: z.array(CriterionResult),
   errors: z.array(ValidationError),

@@ -9,6 +9,8 @@
  *    - coverage: fetch the sitemap while the collection's distinct source URLs are read (facet, else scroll);
  *    - quality: completeness by counts, token distribution by facet, else one streaming scroll.
  *    A stage that fails becomes ValidationErrors and a null section; the others go on.
+ *    - grounded answers: for queries marked `agent: true` (up to a cap), the agent answers from retrieved chunks
+ *      and each answer's grounding is checked (only when a chat model is wired).
  * 3. COMPLETED (or FAILED when a stage could not run at all).
  * 4. ANALYZED: aggregates, success criteria, the run's status and its reason.
  * The function never throws for a service failure: whatever broke, a report with a status comes back.
@@ -17,7 +19,8 @@ import { buildValidationMetrics } from './aggregate-metrics.ts';
 import { computeCoverage, coverageErrors } from './coverage.ts';
 import { criteriaErrors, evaluateCriteria } from './criteria.ts';
 import { describeError, isServiceError } from './errors.ts';
-import type { Clock, Embedder, ProgressListener, SitemapSource, VectorIndex } from './ports.ts';
+import type { GroundingReport } from './grounding-report.ts';
+import type { ChatModel, Clock, Embedder, ProgressListener, SitemapSource, VectorIndex } from './ports.ts';
 import { profileCollection } from './profile-collection.ts';
 import { buildQualityMetrics } from './quality.ts';
 import { runQueryStage } from './query-stage.ts';
@@ -29,12 +32,16 @@ import type {
   ValidationError,
   ValidationReport,
 } from './report.ts';
+import { createRetrievalTool } from './retrieval-tool.ts';
+import { runAgentChecks } from './run-agent-checks.ts';
 import { resolveQueries, SuccessCriteria, type Suite } from './suite.ts';
 
 export interface EngineDeps {
   index: VectorIndex;
   embedder: Embedder;
   sitemap: SitemapSource;
+  /** The agent's chat model; without it, grounded answers are not checked (grounding_report: null). */
+  chat?: ChatModel;
   clock: Clock;
   /** A fresh UUID (crypto.randomUUID in production). */
   newId: () => string;
@@ -54,6 +61,8 @@ export interface RunOptions {
   minSimilarity?: number;
   criteria?: { minPassRate?: number; minCoverage?: number; minCompleteness?: number };
   searchConcurrency: number;
+  /** At most this many agent queries per run, so the chat cost is bounded (default 10). */
+  maxAgentQueries?: number;
   /** Scroll page size when the index cannot aggregate (default 1000). */
   scrollPageSize?: number;
 }
@@ -79,7 +88,9 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
   const collectionInfo = described.then((s) => (s.ok ? s.value : Promise.reject(s.error)));
   collectionInfo.catch(() => undefined); // observed by every stage below; this only silences the unhandled rejection
 
-  const [queryStage, sitemapStage, profileStage] = await Promise.all([
+  const chat = deps.chat;
+  const agentWanted = chat !== undefined && queries.some((q) => q.agent);
+  const [queryStage, sitemapStage, profileStage, agentStage] = await Promise.all([
     stage('queries', () =>
       runQueryStage({
         queries,
@@ -101,6 +112,18 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
         pageSize: options.scrollPageSize ?? 1000,
       }),
     ),
+    agentWanted && chat
+      ? stage('agent', () =>
+          runAgentChecks({
+            queries,
+            tool: createRetrievalTool(deps),
+            chat,
+            clock,
+            newId,
+            maxAgentQueries: options.maxAgentQueries ?? 10,
+          }),
+        )
+      : null,
   ]);
 
   const errors: ValidationError[] = [];
@@ -165,6 +188,21 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
   if (quality && quality.chunks_with_complete_metadata < quality.total_chunks)
     errors.push(incompleteMetadataError(quality, newId(), runId));
 
+  let grounding: GroundingReport | null = null;
+  if (agentStage?.ok) {
+    grounding = agentStage.value.report;
+    errors.push(...agentStage.value.errors);
+  } else if (agentStage) {
+    stageFailures.push(`grounded answers: ${describeError(agentStage.error)}`);
+    runError('GROUNDING_FAILED', 'HIGH', `grounded answers could not be checked: ${describeError(agentStage.error)}`);
+  }
+  // A grounding criterion applies only when this run asked that kind of question.
+  const asked = queries.filter((q) => q.agent).slice(0, options.maxAgentQueries ?? 10);
+  const groundedRate =
+    agentStage && asked.some((q) => q.expect_answer) ? (grounding?.grounded_rate ?? null) : undefined;
+  const abstentionRate =
+    agentStage && asked.some((q) => !q.expect_answer) ? (grounding?.abstention_correct_rate ?? null) : undefined;
+
   lifecycle.push({ state: stageFailures.length > 0 ? 'FAILED' : 'COMPLETED', at: clock.now().toISOString() });
 
   const passed = results.filter((r) => r.status === 'PASS').length;
@@ -182,6 +220,8 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
     completeness: quality?.metadata_completeness_rate ?? null,
     mrr: metrics.mrr,
     p95LatencyMs: metrics.p95_latency_ms,
+    ...(groundedRate === undefined ? {} : { groundedRate }),
+    ...(abstentionRate === undefined ? {} : { abstentionCorrectRate: abstentionRate }),
     criteria,
   });
   errors.push(...criteriaErrors(successCriteria, runId, newId));
@@ -210,6 +250,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
           ['queries', queryStage],
           ['sitemap', sitemapStage],
           ['profile', profileStage],
+          ...(agentStage ? [['agent', agentStage] as const] : []),
         ] as const
       ).map(([name, s]) => [name, { status: s.ok ? 'ok' : 'failed', duration_ms: round1(s.ms) }]),
     ),
@@ -235,6 +276,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
     query_results: results,
     coverage_report: coverage,
     quality_metrics: quality,
+    grounding_report: grounding,
     validation_metrics: metrics,
     success_criteria: successCriteria,
     errors,

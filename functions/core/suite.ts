@@ -72,6 +72,7 @@ export const SuccessCriteria = z
     min_mrr: unit('min_mrr').optional(),
     max_p95_latency_ms: z.number().positive().optional(),
     min_grounded_rate: z.number().min(0).max(100, 'must be 0..100').default(95),
+    min_abstention_correct_rate: z.number().min(0).max(100, 'must be 0..100').default(100),
   })
   .strict();
 export type SuccessCriteria = z.infer<typeof SuccessCriteria>;

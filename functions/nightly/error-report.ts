@@ -48,6 +48,7 @@ export function buildRunFailureReport(failure: RunFailure): ValidationReport {
     query_results: [],
     coverage_report: null,
     quality_metrics: null,
+    grounding_report: null,
     validation_metrics: {
       validation_run_id: failure.runId,
       timestamp: started,

@@ -35,6 +35,8 @@ describe('parseEngineConfig', () => {
       collection: 'book',
       cohereBaseUrl: undefined,
       embeddingModel: 'embed-english-v3.0',
+      chatModel: 'command-a-03-2025',
+      maxAgentQueries: 10,
       docusaurusBaseUrl: 'https://book.example.com',
       sitemapUrl: 'https://book.example.com/sitemap.xml',
       coveragePathPrefix: '/docs/',
