@@ -113,6 +113,8 @@ export class Collection {
       // A spread copy keeps the source's compact object layout; only its values are swapped for shared ones.
       const copy: Record<string, unknown> = { ...value };
       for (const key in copy) {
+        // Assigning "__proto__" would set the copy's prototype instead of a field: leave that value as it came.
+        if (key === '__proto__') continue;
         const field = copy[key];
         if (typeof field === 'string' || (typeof field === 'object' && field !== null)) copy[key] = this.#intern(field);
       }

@@ -31,7 +31,9 @@ export function searchNearest(collection: Collection, options: NearestOptions): 
   const query = prepareQuery(collection, options.vector);
   const largerIsBetter = collection.distance === 'Cosine' || collection.distance === 'Dot';
   const score = scorer(collection, query);
-  const wanted = options.limit + options.offset;
+  // Never more than there are points, so a huge limit costs nothing.
+  const wanted = Math.min(options.limit + options.offset, collection.pointsCount);
+  if (wanted === 0) return [];
   const best = new BestK(wanted, largerIsBetter);
   const threshold = options.scoreThreshold === undefined ? undefined : Math.fround(options.scoreThreshold);
   const filter = options.filter;

@@ -120,6 +120,60 @@ describe('Qdrant stand-in: upsert', () => {
   });
 });
 
+describe('Qdrant stand-in: loadPoints (the benchmark’s fast path)', () => {
+  it('stores points as an upsert would: normalised, queryable, replacing known ids', async () => {
+    // Prepare
+    const name = await createCollection();
+    standIn.loadPoints(name, [
+      { id: 2, vector: Float32Array.from([3, 4]), payload: { tags: ['a', 'b'] } },
+      { id: 1, vector: [1, 0], payload: { tags: ['a', 'b'] } },
+    ]);
+
+    // Act
+    standIn.loadPoints(name, [{ id: 1, vector: [0, 2], payload: { tags: ['c'] } }]);
+
+    // Assess
+    const [page, hits] = await Promise.all([
+      client.scroll(name, { with_vector: true }),
+      client.query(name, { query: [0, 1], with_payload: true }),
+    ]);
+    expect({ page: page.points, hits: hits.points.map((p) => [p.id, p.score]) }).toEqual({
+      page: [
+        { id: 1, payload: { tags: ['c'] }, vector: [0, 1] },
+        { id: 2, payload: { tags: ['a', 'b'] }, vector: [expect.closeTo(0.6, 6), expect.closeTo(0.8, 6)] },
+      ],
+      hits: [
+        [1, 1],
+        [2, expect.closeTo(0.8, 6)],
+      ],
+    });
+  });
+
+  it('refuses a collection that does not exist and a vector of the wrong size', async () => {
+    // Prepare
+    const name = await createCollection();
+
+    // Act
+    const attempts = [
+      () => standIn.loadPoints('points-none', [{ id: 1, vector: [1, 0] }]),
+      () => standIn.loadPoints(name, [{ id: 1, vector: [1, 0, 0] }]),
+    ].map((attempt) => {
+      try {
+        attempt();
+        return 'stored';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    });
+
+    // Assess
+    expect(attempts).toEqual([
+      "Not found: Collection `points-none` doesn't exist!",
+      'Wrong input: Vector dimension error: expected dim: 2, got 3',
+    ]);
+  });
+});
+
 describe('Qdrant stand-in: scroll', () => {
   it('pages through every point in id order, with next_page_offset null on the last page', async () => {
     // Prepare

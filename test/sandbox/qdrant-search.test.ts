@@ -95,6 +95,21 @@ describe('Qdrant stand-in: nearest-neighbour query', () => {
     expect(result.points).toHaveLength(10);
   });
 
+  it('returns every point when the limit exceeds the collection, and none from an empty one', async () => {
+    // Prepare
+    const full = await createPlane(COMPASS);
+    const empty = await createPlane([]);
+
+    // Act
+    const [all, none] = await Promise.all([
+      client.query(full, { query: [1, 0], limit: 1_000_000 }),
+      client.query(empty, { query: [1, 0] }),
+    ]);
+
+    // Assess
+    expect([all.points.length, none.points]).toEqual([4, []]);
+  });
+
   it('skips the first `offset` results and then returns `limit`', async () => {
     // Prepare
     const name = await createPlane(COMPASS);
