@@ -145,7 +145,7 @@ export function translateQdrantError(
     data?: unknown;
     retry_after?: number;
     message?: string;
-    cause?: { code?: string };
+    cause?: { code?: string; message?: string };
   };
   if (e?.name === 'QdrantClientTimeoutError') return new IndexError(`${where} timed out`, 'timeout', { cause: error });
   if (e?.name === 'QdrantClientResourceExhaustedError') {
@@ -170,8 +170,11 @@ export function translateQdrantError(
               : 'bad_request';
     return new IndexError(`${where} failed with ${status}: ${detail}`, kind, { status, cause: error });
   }
-  const code = e?.cause?.code;
-  if (code) return new IndexError(`${where} is unreachable (${code})`, 'unavailable', { cause: error });
+  // fetch reports a network failure as TypeError('fetch failed') with the reason (ECONNREFUSED, bad port...) in cause.
+  const reason =
+    e?.cause?.code ??
+    (e?.message === 'fetch failed' ? (e.cause as { message?: string } | undefined)?.message : undefined);
+  if (reason) return new IndexError(`${where} is unreachable (${reason})`, 'unavailable', { cause: error });
   return new IndexError(`${where} failed: ${redact(truncate(String(e?.message ?? error)), secrets)}`, 'unexpected', {
     cause: error,
   });

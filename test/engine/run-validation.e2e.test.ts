@@ -1,0 +1,306 @@
+/**
+ * The engine end to end: the real Qdrant and Cohere clients over HTTP to the sandbox's stand-ins, the sample book
+ * indexed through them, and the sitemap served by the book server. One sandbox for the file; each test arranges
+ * the faults it needs and clears them.
+ */
+
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
+import { loadSuite } from '../../functions/cli/run-command.ts';
+import { parseEngineConfig } from '../../functions/core/config.ts';
+import { ERROR_TYPES, type ErrorType, ValidationReport } from '../../functions/core/report.ts';
+import { runValidation } from '../../functions/core/run-validation.ts';
+import { parseSuite, type Suite } from '../../functions/core/suite.ts';
+import {
+  indexSampleBook,
+  SAMPLE_SUITE_PATH,
+  type Sandbox,
+  seedIndexDrift,
+  startSandbox,
+} from '../../sandbox/start-sandbox.ts';
+
+/** A port nothing listens on: bound by the OS, then released. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+let sandbox: Sandbox;
+let sampleSuite: Suite;
+const seen = new Set<ErrorType>();
+
+async function run(options: { suite?: Suite; env?: Record<string, string>; minCoverage?: number } = {}) {
+  const config = parseEngineConfig({
+    ...sandbox.env,
+    QDRANT_TIMEOUT_MS: '1000',
+    COHERE_TIMEOUT_MS: '1000',
+    ...options.env,
+  });
+  const report = await runValidation(createEngineAdapters(config), {
+    ...runOptionsFromConfig(config),
+    ...(options.minCoverage === undefined ? {} : { criteria: { minCoverage: options.minCoverage } }),
+    suite: options.suite ?? sampleSuite,
+    suiteSource: 'test',
+  });
+  for (const e of report.errors) seen.add(e.error_type);
+  expect(ValidationReport.parse(report)).toEqual(report);
+  return report;
+}
+
+const ONE_QUERY = parseSuite(
+  JSON.stringify({ queries: [{ id: 'vslam', query_text: 'What is visual SLAM in Isaac ROS?', min_similarity: 0.2 }] }),
+  'one.json',
+);
+
+beforeAll(async () => {
+  sampleSuite = await loadSuite(SAMPLE_SUITE_PATH);
+  sandbox = await startSandbox();
+  await indexSampleBook(sandbox);
+  await seedIndexDrift(sandbox);
+});
+afterEach(() => {
+  sandbox.qdrant.clearFaults();
+  sandbox.cohere.clearFaults();
+  sandbox.cohere.setChatBehaviour('normal');
+  sandbox.book.setFault('/sitemap-index.xml', null);
+});
+afterAll(async () => {
+  await sandbox.stop();
+});
+
+describe('runValidation against the sandbox', () => {
+  it('reports the sample suite’s deliberate failures, coverage gap, orphans and incomplete metadata', async () => {
+    // Act
+    const report = await run();
+
+    // Assess
+    expect(report).toMatchObject({
+      status: 'FAILED',
+      total_queries: 19,
+      passed_queries: 13,
+      failed_queries: 6,
+      error_queries: 0,
+      pass_rate: 68.42,
+      lifecycle: [{ state: 'CREATED' }, { state: 'EXECUTING' }, { state: 'COMPLETED' }, { state: 'ANALYZED' }],
+    });
+    expect(report.coverage_report).toMatchObject({
+      total_sitemap_urls: 14,
+      missing_urls: ['https://book.example.com/docs/module-4-vla/ch4-safety-and-ethics'],
+      extra_urls: ['https://book.example.com/docs/module-1-ros2/ch0-legacy-setup'],
+      coverage_percentage: 92.86,
+      matched_by: 'url',
+      source: 'facet',
+    });
+    expect(report.quality_metrics).toMatchObject({
+      total_chunks: 92,
+      chunks_with_complete_metadata: 90,
+      metadata_completeness_rate: 97.83,
+      source: { completeness: 'count', token_distribution: 'facet' },
+      points_scanned: 0,
+    });
+    expect(report.success_criteria.map((c) => [c.name, c.passed])).toEqual([
+      ['pass_rate', false],
+      ['coverage', false],
+      ['completeness', false],
+      ['grounded_rate', true],
+      ['abstention_correct_rate', true],
+    ]);
+    const failed = Object.fromEntries(report.query_results.filter((q) => !q.passed).map((q) => [q.id, q.error_types]));
+    expect(failed).toEqual({
+      'off-topic-sourdough': ['LOW_RELEVANCE'],
+      'stale-expectation': ['METADATA_MISMATCH'],
+      'unindexed-page': ['LOW_RELEVANCE', 'MISSING_EXPECTED_SOURCE'],
+      'missing-module': ['NO_RESULTS'],
+      'strict-precision': ['LOW_PRECISION'],
+      'latency-budget': ['LATENCY_EXCEEDED'],
+    });
+  });
+
+  it('costs one embed call and one query-batch call for the whole suite, and aggregates by facet and count', async () => {
+    // Prepare
+    sandbox.qdrant.resetCounts();
+    sandbox.cohere.resetCounts();
+    const suite = { ...sampleSuite, queries: sampleSuite.queries.map((q) => ({ ...q, agent: false })) };
+
+    // Act
+    await run({ suite });
+
+    // Assess: 19 queries fit one embed call (<= 96) and one query batch (<= 100); 6 required fields -> 2 + 6 counts.
+    expect(sandbox.cohere.requestCounts()).toMatchObject({ embed: 1 });
+    expect(sandbox.qdrant.requestCounts()).toEqual({
+      get_collection: 1,
+      query_batch_points: 1,
+      facet: 2,
+      count_points: 8,
+    });
+  });
+
+  it('finds the same coverage and quality by one scroll when the collection has no payload index', async () => {
+    // Prepare
+    await indexSampleBook(sandbox, { payloadIndexes: false });
+    await seedIndexDrift(sandbox);
+    sandbox.qdrant.resetCounts();
+
+    // Act
+    const report = await run();
+    await indexSampleBook(sandbox);
+    await seedIndexDrift(sandbox);
+
+    // Assess
+    expect(report.coverage_report).toMatchObject({ coverage_percentage: 92.86, source: 'scroll' });
+    expect(report.quality_metrics).toMatchObject({
+      metadata_completeness_rate: 97.83,
+      source: { completeness: 'count', token_distribution: 'scroll' },
+      points_scanned: 92,
+    });
+    expect(sandbox.qdrant.requestCounts().scroll_points).toBe(1);
+    expect(sandbox.qdrant.requestCounts().facet).toBeUndefined();
+  });
+
+  it('passes when every criterion holds', async () => {
+    // Prepare: the passing queries only, and coverage allowed to miss the one unindexed page.
+    const suite = {
+      ...sampleSuite,
+      queries: sampleSuite.queries.filter((q) => !q.description?.startsWith('Deliberate')),
+    };
+
+    // Act
+    const report = await run({
+      suite,
+      minCoverage: 90,
+      env: { REQUIRED_FIELDS: 'source_url,module_name,token_count,chunk_index' },
+    });
+
+    // Assess
+    expect(report.status).toBe('PASSED');
+    expect(report.status_reason).toBe('all 4 success criteria hold');
+  });
+
+  it('ends with an ERROR report when Cohere refuses every embedding, and still checks coverage', async () => {
+    // Prepare
+    sandbox.cohere.inject({ status: 400, message: 'invalid request', endpoint: 'embed', times: 50 });
+
+    // Act
+    const report = await run({ suite: ONE_QUERY });
+
+    // Assess
+    expect(report.status).toBe('ERROR');
+    expect(report.status_reason).toMatch(
+      /^the run could not complete: queries: no query could be run: Cohere embed .*400/,
+    );
+    expect(report.query_results[0]).toMatchObject({ status: 'ERROR', error_types: ['EMBEDDING_FAILED'] });
+    expect(report.coverage_report?.coverage_percentage).toBe(92.86);
+    expect(report.lifecycle.map((l) => l.state)).toEqual(['CREATED', 'EXECUTING', 'FAILED', 'ANALYZED']);
+  });
+
+  it('reports TIMEOUT when Qdrant does not answer the search in time', async () => {
+    // Prepare
+    sandbox.qdrant.inject({ operationId: 'query_batch_points', hang: true });
+
+    // Act
+    const report = await run({ suite: ONE_QUERY });
+
+    // Assess
+    expect(report.query_results[0]).toMatchObject({ status: 'ERROR', error_types: ['TIMEOUT'] });
+    expect(report.query_results[0]?.fail_reason).toMatch(
+      /Qdrant query batch on collection "book" at http:\/\/127\.0\.0\.1:\d+ timed out/,
+    );
+  });
+
+  it('reports SITEMAP_FAILED and no coverage when the sitemap is gone', async () => {
+    // Prepare
+    sandbox.book.setFault('/sitemap-index.xml', 404);
+
+    // Act
+    const report = await run({ suite: ONE_QUERY });
+
+    // Assess
+    expect(report.status).toBe('ERROR');
+    expect(report.coverage_report).toBeNull();
+    expect(report.errors.find((e) => e.error_type === 'SITEMAP_FAILED')?.message).toBe(
+      `could not read the sitemap ${sandbox.env.SITEMAP_URL}: fetching sitemap ${sandbox.env.SITEMAP_URL} failed with 404`,
+    );
+    expect(report.success_criteria.find((c) => c.name === 'coverage')).toMatchObject({ value: null, passed: false });
+  });
+
+  it('ends with an ERROR report naming Qdrant when it cannot be reached at all', async () => {
+    // Prepare: a loopback port that was just freed, so nothing listens there.
+    const closed = await freePort();
+
+    // Act
+    const report = await run({ suite: ONE_QUERY, env: { QDRANT_URL: `http://127.0.0.1:${closed}` } });
+
+    // Assess
+    expect(report.status).toBe('ERROR');
+    expect(report.query_results[0]?.error_types).toEqual(['RETRIEVAL_FAILED']);
+    expect(
+      report.errors.find((e) => e.validation_id === report.run_id && e.error_type === 'RETRIEVAL_FAILED')?.message,
+    ).toBe(
+      `could not read the collection: Qdrant get collection on collection "book" at http://127.0.0.1:${closed} is unreachable (ECONNREFUSED)`,
+    );
+    expect(report.coverage_report).toBeNull();
+    expect(report.quality_metrics).toBeNull();
+  });
+
+  it('searches nothing and reports DIMENSION_MISMATCH when the collection holds other vectors', async () => {
+    // Prepare
+    const client = new QdrantClient({ url: sandbox.qdrant.url, checkCompatibility: false });
+    await client.createCollection('small', { vectors: { size: 8, distance: 'Cosine' } });
+    sandbox.qdrant.resetCounts();
+
+    // Act
+    const report = await run({ suite: ONE_QUERY, env: { QDRANT_COLLECTION: 'small' } });
+
+    // Assess
+    expect(sandbox.qdrant.requestCounts().query_batch_points).toBeUndefined();
+    expect(report.errors.find((e) => e.error_type === 'DIMENSION_MISMATCH')).toMatchObject({
+      severity: 'CRITICAL',
+      message: "embedding dimension 1024 does not match the collection's vector size 8",
+    });
+  });
+
+  it('flags an answer without citations as ungrounded and a question with nothing relevant as such', async () => {
+    // Prepare
+    sandbox.cohere.setChatBehaviour('no_citations');
+    const suite = parseSuite(
+      JSON.stringify({
+        defaults: { min_similarity: 0.2 },
+        queries: [
+          { id: 'vslam', query_text: 'What is visual SLAM in Isaac ROS?', agent: true },
+          { id: 'bread', query_text: 'How long should sourdough bread proof?', agent: true },
+        ],
+      }),
+      'agent.json',
+    );
+
+    // Act
+    const report = await run({ suite });
+
+    // Assess
+    expect(report.grounding_report).toMatchObject({
+      grounded: 0,
+      ungrounded: 1,
+      unnecessary_abstentions: 1,
+      grounded_rate: 0,
+    });
+    const agentErrors = report.errors.filter((e) =>
+      ['GROUNDING_FAILED', 'NO_RELEVANT_DOCUMENTS'].includes(e.error_type),
+    );
+    expect(agentErrors.map((e) => [e.validation_id, e.error_type])).toEqual([
+      ['vslam', 'GROUNDING_FAILED'],
+      ['bread', 'NO_RELEVANT_DOCUMENTS'],
+    ]);
+    expect(report.success_criteria.find((c) => c.name === 'grounded_rate')).toMatchObject({ value: 0, passed: false });
+  });
+
+  it('has produced every error type the engine owns across these runs', () => {
+    // RUN_FAILED belongs to the composition roots (a run that could not start); test/nightly covers it.
+    expect([...seen].sort()).toEqual(ERROR_TYPES.filter((t) => t !== 'RUN_FAILED').sort());
+  });
+});
