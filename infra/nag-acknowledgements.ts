@@ -30,6 +30,11 @@ export function acknowledgeNagFindings(stack: NightlyStack): void {
     );
     ack(
       policy,
+      `IAM5[Resource::<${logicalId(stack, stack.bucket.node.defaultChild)}.Arn>/reports/*/latest.json]`,
+      'GetObject is limited to each collection’s latest.json, read once per run for the alert’s "previous run" line; the collection is in the key, hence the one wildcard segment.',
+    );
+    ack(
+      policy,
       'IAM5[Resource::*]',
       'cloudwatch:PutMetricData supports no resource-level permission; the statement is narrowed by the cloudwatch:namespace condition to this stack’s metric namespace.',
     );

@@ -192,6 +192,21 @@ export class NightlyStack extends Stack {
         resources: [this.bucket.arnForObjects(`${REPORTS_PREFIX}/*`)],
       }),
     );
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        sid: 'ReadPreviousReport',
+        actions: ['s3:GetObject'],
+        resources: [this.bucket.arnForObjects(`${REPORTS_PREFIX}/*/latest.json`)],
+      }),
+    );
+    // Without ListBucket, S3 answers a missing latest.json (the first night) with 403 instead of 404.
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        sid: 'TellMissingFromForbidden',
+        actions: ['s3:ListBucket'],
+        resources: [this.bucket.bucketArn],
+      }),
+    );
     if (settings.suiteS3Uri !== undefined) {
       const [, bucket, key] = /^s3:\/\/([^/]+)\/(.+)$/.exec(settings.suiteS3Uri) ?? [];
       role.addToPolicy(

@@ -3,7 +3,7 @@
  * the bucket's lifecycle ages out) and a copy at reports/<collection>/latest.json (what a person opens first).
  * Objects are JSON, encrypted at rest by S3 (SSE-S3, or SSE-KMS when a key is given).
  */
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { SinkError } from '../core/errors.ts';
 import type { ReportStore } from '../core/ports.ts';
 import type { ValidationReport } from '../core/report.ts';
@@ -24,6 +24,13 @@ export interface StoredReport {
   key: string;
   /** latest.json is a convenience copy: failing to update it does not lose the report, so it is reported, not thrown. */
   latest: { key: string; updated: true } | { key: string; updated: false; reason: string };
+}
+
+/** The headline of the run before this one, for an alert's "since when". */
+export interface PreviousRun {
+  runId: string;
+  status: string;
+  startedAt: string;
 }
 
 /** Where a run's archived report lives in the bucket. */
@@ -63,6 +70,40 @@ export class S3ReportStore implements ReportStore {
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       return { location: `s3://${bucket}/${key}`, bucket, key, latest: { key: latestKey, updated: false, reason } };
+    }
+  }
+
+  /** The previous run's headline from latest.json (before this run overwrites it), or null when there is none. */
+  async readLatest(collection: string): Promise<PreviousRun | null> {
+    const { client, bucket, prefix } = this.#options;
+    const key = buildLatestKey(collection, prefix);
+    let text: string;
+    try {
+      const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      text = (await object.Body?.transformToString('utf8')) ?? '';
+    } catch (error) {
+      const failure = classifyAwsError(error);
+      if (failure.kind === 'not_found') return null;
+      throw new SinkError(
+        `S3 GetObject s3://${bucket}/${key} failed (${failure.kind}): ${failure.summary}`,
+        failure.kind,
+        {
+          cause: error,
+          status: failure.status,
+        },
+      );
+    }
+    try {
+      const previous = JSON.parse(text) as Partial<Record<'run_id' | 'status' | 'timestamp', unknown>>;
+      if (
+        typeof previous.run_id !== 'string' ||
+        typeof previous.status !== 'string' ||
+        typeof previous.timestamp !== 'string'
+      )
+        return null;
+      return { runId: previous.run_id, status: previous.status, startedAt: previous.timestamp };
+    } catch {
+      return null;
     }
   }
 

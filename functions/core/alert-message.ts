@@ -21,6 +21,8 @@ export interface AlertContext {
   placement: ReportPlacement;
   /** Other sinks that failed this run (e.g. metrics), each with a one-line reason. */
   failedSinks?: { sink: string; reason: string }[];
+  /** The run before this one (from latest.json), null when there was none, undefined when it could not be read. */
+  previous?: { runId: string; status: string; startedAt: string } | null;
   /** Body budget in UTF-8 bytes; SNS allows 262,144 for the whole message, subject and attributes included. */
   maxBodyBytes?: number;
 }
@@ -104,7 +106,8 @@ function buildBody(
       : report.status === 'FAILED'
         ? `The nightly validation of "${report.collection}" (${report.environment}) breached ${breached.length} success criteria.`
         : `The nightly validation of "${report.collection}" (${report.environment}) passed, but its report could not be stored.`;
-  lines.push(headline, `Severity: ${severity}`, `Run started: ${report.timestamp} (run id ${report.run_id})`, '');
+  lines.push(headline, `Severity: ${severity}`, `Run started: ${report.timestamp} (run id ${report.run_id})`);
+  lines.push(sinceLine(context.previous), '');
 
   if (report.status === 'ERROR') {
     lines.push('WHAT FAILED', `- ${truncate(report.status_reason, 500)}`);
@@ -144,6 +147,14 @@ function buildBody(
   }
   lines.push('SUMMARY', ...summaryLines(report));
   return lines;
+}
+
+/** "Since when": whether the night before was fine, so ops know a fresh break from an ongoing one. */
+function sinceLine(previous: AlertContext['previous']): string {
+  if (previous === undefined) return 'Previous run: unknown (its report could not be read)';
+  if (previous === null) return 'Previous run: none on record (this is the first stored report)';
+  const verdict = previous.status === 'PASSED' ? 'PASSED, so this broke since then' : `${previous.status} too`;
+  return `Previous run: ${previous.startedAt} (run id ${previous.runId}) ${verdict}`;
 }
 
 function placementLines(placement: ReportPlacement): string[] {

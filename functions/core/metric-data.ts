@@ -50,6 +50,7 @@ export const METRIC_NAMES = {
   mrr: 'MRR',
   ndcg: 'NdcgAtK',
   hitRate: 'HitRate',
+  groundedRate: 'GroundedRate',
   runDuration: 'RunDurationSeconds',
   runSucceeded: 'RunSucceeded',
   queryLatency: 'QueryLatency',
@@ -88,6 +89,7 @@ export function buildMetricData(report: ValidationReport): MetricDatum[] {
     single(METRIC_NAMES.mrr, 'None', vm.mrr),
     single(METRIC_NAMES.ndcg, 'None', vm.ndcg_at_k),
     single(METRIC_NAMES.hitRate, 'None', vm.hit_rate),
+    single(METRIC_NAMES.groundedRate, 'Percent', report.grounding_report?.grounded_rate),
   ];
   const perCategory = Object.entries(completed ? vm.by_category : {}).map(([category, figures]) =>
     single(METRIC_NAMES.passRate, 'Percent', figures.pass_rate, [

@@ -20,11 +20,16 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { CloudWatchMetrics, type PublishedMetrics } from '../adapters/cloudwatch-metrics.ts';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
-import { S3ReportStore, type StoredReport } from '../adapters/s3-report-store.ts';
+import { type PreviousRun, S3ReportStore, type StoredReport } from '../adapters/s3-report-store.ts';
 import { SecretsReader } from '../adapters/secrets.ts';
 import { SnsAlerter } from '../adapters/sns-alerter.ts';
 import { systemClock } from '../adapters/system-clock.ts';
-import { type AlertMessage, buildAlertMessage, type ReportPlacement } from '../core/alert-message.ts';
+import {
+  type AlertContext,
+  type AlertMessage,
+  buildAlertMessage,
+  type ReportPlacement,
+} from '../core/alert-message.ts';
 import type { EngineConfig } from '../core/config.ts';
 import { describeError } from '../core/errors.ts';
 import type { Clock } from '../core/ports.ts';
@@ -52,7 +57,10 @@ export interface NightlyDeps {
   loadSuite: () => Promise<LoadedSuite>;
   /** Runs the engine; `newId` hands out the handler's run id first so the report and the logs share it. */
   runEngine: (engine: EngineConfig, run: LoadedSuite & { newId: () => string }) => Promise<ValidationReport>;
-  reportStore: { save(report: ValidationReport): Promise<StoredReport> };
+  reportStore: {
+    save(report: ValidationReport): Promise<StoredReport>;
+    readLatest(collection: string): Promise<PreviousRun | null>;
+  };
   metrics: { publish(report: ValidationReport): Promise<PublishedMetrics> };
   alerter: {
     send(alert: AlertMessage, labels: { collection: string; environment: string }): Promise<{ messageId: string }>;
@@ -135,6 +143,11 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
       duration_seconds: report.duration_seconds,
     });
 
+    // Read before this run overwrites latest.json: the alert's "since when". Its failure only costs that line.
+    const previous = await deps.reportStore.readLatest(report.collection).catch((error: unknown) => {
+      logger.warn('previous report not read', { reason: describeError(error) });
+      return undefined;
+    });
     const [stored, published] = await Promise.allSettled([deps.reportStore.save(report), deps.metrics.publish(report)]);
     const placement = placementOf(stored, config);
     if (stored.status === 'rejected') {
@@ -146,7 +159,7 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
     if (published.status === 'rejected')
       logger.error('metrics not published', { reason: describeError(published.reason) });
 
-    const alert = await sendAlert(deps, report, placement, published);
+    const alert = await sendAlert(deps, report, { placement, previous }, published);
     const result: NightlyResult = {
       runId: report.run_id,
       status: report.status,
@@ -208,12 +221,12 @@ async function produceReport(deps: NightlyDeps, runId: string): Promise<Validati
 async function sendAlert(
   deps: NightlyDeps,
   report: ValidationReport,
-  placement: ReportPlacement,
+  context: Pick<AlertContext, 'placement' | 'previous'>,
   published: PromiseSettledResult<PublishedMetrics>,
 ): Promise<NightlyResult['sinks']['alert']> {
   const failedSinks =
     published.status === 'rejected' ? [{ sink: 'CloudWatch metrics', reason: describeError(published.reason) }] : [];
-  const alert = buildAlertMessage(report, { placement, failedSinks });
+  const alert = buildAlertMessage(report, { ...context, failedSinks });
   if (alert === null) return { ok: true, value: { sent: false } };
   try {
     const { messageId } = await deps.alerter.send(alert, {

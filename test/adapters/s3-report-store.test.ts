@@ -93,6 +93,20 @@ describe('S3ReportStore', () => {
     expect(sent[0]?.headers['x-amz-server-side-encryption-aws-kms-key-id']).toBe(kmsKeyId);
   });
 
+  it('reads the previous run’s headline from latest.json, and null before any run', async () => {
+    // Prepare
+    const store = new S3ReportStore({ client: clients.s3, bucket: aws.bucket });
+    const before = await store.readLatest('book');
+    await store.save(buildFailedReport());
+
+    // Act
+    const after = await store.readLatest('book');
+
+    // Assess
+    expect(before).toBeNull();
+    expect(after).toEqual({ runId: RUN_ID, status: 'FAILED', startedAt: '2026-03-14T02:00:00.000Z' });
+  });
+
   it('throws a not_found SinkError naming the bucket and key when the bucket does not exist', async () => {
     // Prepare
     const store = new S3ReportStore({ client: clients.s3, bucket: 'no-such-bucket' });

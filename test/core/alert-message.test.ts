@@ -57,20 +57,45 @@ describe('buildAlertMessage', () => {
   });
 
   it('opens the body with what broke, how badly and since when, before any detail', () => {
+    // Prepare
+    const previous = {
+      runId: '11111111-2222-4333-8444-555555555555',
+      status: 'PASSED',
+      startedAt: '2026-03-13T02:00:00.000Z',
+    };
+
     // Act
-    const alert = buildAlertMessage(buildFailedReport(), STORED);
+    const alert = buildAlertMessage(buildFailedReport(), { ...STORED, previous });
 
     // Assess
-    expect(alert?.body.split('\n').slice(0, 9)).toEqual([
+    expect(alert?.body.split('\n').slice(0, 10)).toEqual([
       'The nightly validation of "book" (prod) breached 3 success criteria.',
       'Severity: HIGH',
       `Run started: 2026-03-14T02:00:00.000Z (run id ${RUN_ID})`,
+      'Previous run: 2026-03-13T02:00:00.000Z (run id 11111111-2222-4333-8444-555555555555) PASSED, so this broke since then',
       '',
       'WHAT BROKE (value vs threshold)',
       '- pass rate: 40% (must be >= 90%) [HIGH]',
       '- coverage: 7.41% (must be >= 100%) [HIGH]',
       '- completeness: 97.5% (must be >= 100%) [MEDIUM]',
       '',
+    ]);
+  });
+
+  it('says when the previous run failed too, or that there was none', () => {
+    // Prepare
+    const failedBefore = { runId: 'r0', status: 'FAILED', startedAt: '2026-03-13T02:00:00.000Z' };
+
+    // Act
+    const ongoing = buildAlertMessage(buildFailedReport(), { ...STORED, previous: failedBefore });
+    const first = buildAlertMessage(buildFailedReport(), { ...STORED, previous: null });
+    const unknown = buildAlertMessage(buildFailedReport(), STORED);
+
+    // Assess
+    expect([ongoing, first, unknown].map((a) => a?.body.split('\n')[3])).toEqual([
+      'Previous run: 2026-03-13T02:00:00.000Z (run id r0) FAILED too',
+      'Previous run: none on record (this is the first stored report)',
+      'Previous run: unknown (its report could not be read)',
     ]);
   });
 

@@ -157,6 +157,18 @@ describe('buildMetricData', () => {
     expect(total.flatMap((d) => d.Counts ?? []).reduce((a, b) => a + b, 0)).toBe(400);
   });
 
+  it('sends GroundedRate when the run checked grounded answers', () => {
+    // Prepare
+    const report = buildPassedReport();
+    report.grounding_report = { grounded_rate: 87.5 } as unknown as NonNullable<typeof report.grounding_report>;
+
+    // Act
+    const data = buildMetricData(report);
+
+    // Assess
+    expect(scalar(data, 'GroundedRate')).toBe(87.5);
+  });
+
   it('never sends NaN or Infinity: such a figure is left out', () => {
     // Prepare
     const report = buildPassedReport();

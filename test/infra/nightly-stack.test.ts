@@ -237,6 +237,22 @@ describe('the function’s permissions', () => {
     });
   });
 
+  it('may read each collection’s latest.json, and list the bucket so a first night reads as missing, not forbidden', () => {
+    const bucket = ref('AWS::S3::Bucket');
+    expect(statements()).toContainEqual({
+      Sid: 'ReadPreviousReport',
+      Effect: 'Allow',
+      Action: 's3:GetObject',
+      Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucket, 'Arn'] }, '/reports/*/latest.json']] },
+    });
+    expect(statements()).toContainEqual({
+      Sid: 'TellMissingFromForbidden',
+      Effect: 'Allow',
+      Action: 's3:ListBucket',
+      Resource: { 'Fn::GetAtt': [bucket, 'Arn'] },
+    });
+  });
+
   it('may put metric data only in its namespace', () => {
     expect(statements()).toContainEqual({
       Sid: 'PutMetricsInOwnNamespace',
@@ -399,6 +415,7 @@ describe('cdk-nag AwsSolutions', () => {
       'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
       'AwsSolutions-IAM5[Resource::*]',
       'AwsSolutions-IAM5[Resource::<NightlyC44EE0A7.Arn>:*]',
+      'AwsSolutions-IAM5[Resource::<Reports65402A0A.Arn>/reports/*/latest.json]',
       'AwsSolutions-IAM5[Resource::<Reports65402A0A.Arn>/reports/*]',
       'AwsSolutions-S1',
       'AwsSolutions-SQS3',

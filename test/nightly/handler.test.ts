@@ -190,6 +190,20 @@ describe('the nightly handler on a breaching run', () => {
     });
   });
 
+  it('tells from the previous latest.json whether this broke since the night before', async () => {
+    // Prepare
+    const cleanNight = await handlerWith({ runEngine: engineReturning(buildPassedReport) })();
+    const handler = handlerWith({ runEngine: engineReturning(buildFailedReport) });
+
+    // Act
+    await handler();
+
+    // Assess
+    expect(aws.deliveredAlerts()[0]?.message.split('\n')[3]).toBe(
+      `Previous run: 2026-03-14T02:00:00.000Z (run id ${cleanNight.runId}) PASSED, so this broke since then`,
+    );
+  });
+
   it('sends the failing figures to CloudWatch too', async () => {
     // Prepare
     const handler = handlerWith({ runEngine: engineReturning(buildFailedReport) });
