@@ -12,7 +12,7 @@ import { writeSchema } from './schema-command.ts';
 
 export const EXIT = { ok: 0, breached: 1, badInput: 2 } as const;
 
-function buildProgram(): Command {
+function buildProgram(env: Record<string, string | undefined>): Command {
   const program = new Command()
     .name('ragwatch')
     .description("Validates a RAG system's retrieval: golden queries, sitemap coverage, metadata quality.")
@@ -22,12 +22,8 @@ function buildProgram(): Command {
   program
     .command('run')
     .description('run the full validation against the Qdrant and Cohere named by the environment')
-    .option(
-      '-s, --suite <path>',
-      'golden-query suite, JSON or YAML (env SUITE_PATH)',
-      process.env.SUITE_PATH ?? 'suite.json',
-    )
-    .option('-o, --out <dir>', 'directory for reports (env REPORT_DIR)', process.env.REPORT_DIR ?? 'reports')
+    .option('-s, --suite <path>', 'golden-query suite, JSON or YAML (env SUITE_PATH)', env.SUITE_PATH ?? 'suite.json')
+    .option('-o, --out <dir>', 'directory for reports (env REPORT_DIR)', env.REPORT_DIR ?? 'reports')
     .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
     .option(
       '--sitemap-url <url>',
@@ -36,7 +32,7 @@ function buildProgram(): Command {
     .option('--json', 'print the report JSON on stdout instead of the summary')
     .option('--no-progress', 'no progress bar')
     .action(async (opts) => {
-      process.exitCode = await runCheck(opts);
+      process.exitCode = await runCheck(opts, env);
     });
 
   program
@@ -62,14 +58,14 @@ function buildProgram(): Command {
     .requiredOption(
       '-b, --base-url <url>',
       "the book's public base URL (env DOCUSAURUS_BASE_URL)",
-      process.env.DOCUSAURUS_BASE_URL,
+      env.DOCUSAURUS_BASE_URL,
     )
     .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
     .option('--recreate', 'drop and recreate the collection first')
     .option('--no-payload-indexes', 'do not create payload indexes')
     .action(async (opts) => {
       const { runIndex } = await import('./index-command.ts');
-      process.exitCode = await runIndex(opts);
+      process.exitCode = await runIndex(opts, env);
     });
 
   program
@@ -82,11 +78,11 @@ function buildProgram(): Command {
   return program;
 }
 
-/** Runs the CLI with the given argv; returns the exit code instead of exiting, for tests. */
-export async function main(argv: string[]): Promise<number> {
+/** Runs the CLI with the given argv and environment; returns the exit code instead of exiting, for tests. */
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   process.exitCode = undefined;
   try {
-    await buildProgram().parseAsync(argv, { from: 'user' });
+    await buildProgram(env).parseAsync(argv, { from: 'user' });
     return Number(process.exitCode ?? EXIT.ok);
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -1,0 +1,162 @@
+/**
+ * The CLI as a developer meets it: exit codes, the messages for bad input, the report file and the summary,
+ * against the sandbox's stand-ins through the real clients.
+ */
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../functions/cli/main.ts';
+import { ValidationReport } from '../../functions/core/report.ts';
+import { indexSampleBook, SAMPLE_SUITE_PATH, type Sandbox, startSandbox } from '../../sandbox/start-sandbox.ts';
+
+let sandbox: Sandbox;
+let dir: string;
+let out: string[];
+let err: string[];
+
+const PASSING_SUITE = {
+  defaults: { min_similarity: 0.2 },
+  queries: [
+    { id: 'vslam', query_text: 'What is visual SLAM in Isaac ROS?', expected_module: 'Module 3 Nvidia Isaac' },
+    { id: 'unity', query_text: 'Why use Unity for human-robot interaction?', expected_module: 'Module 2 Digital Twin' },
+  ],
+};
+
+async function cli(args: string[], env: Record<string, string> = sandbox.env): Promise<number> {
+  return main(args, { ...env, REPORT_DIR: path.join(dir, 'reports') });
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'ragwatch-cli-'));
+  await writeFile(path.join(dir, 'passing.json'), JSON.stringify(PASSING_SUITE));
+  sandbox = await startSandbox();
+  await indexSampleBook(sandbox);
+});
+afterAll(async () => {
+  await sandbox.stop();
+});
+beforeAll(() => {
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    out.push(String(chunk));
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    err.push(String(chunk));
+    return true;
+  });
+});
+afterEach(() => {
+  out = [];
+  err = [];
+});
+out = [];
+err = [];
+
+describe('ragwatch run', () => {
+  it('exits 0 when every criterion holds, and says where the report is', async () => {
+    // Act
+    const code = await cli(['run', '--suite', path.join(dir, 'passing.json'), '--no-progress'], {
+      ...sandbox.env,
+      MIN_COVERAGE: '90',
+    });
+
+    // Assess
+    expect(code).toBe(0);
+    const summary = out.join('');
+    expect(summary).toMatch(/^ragwatch PASSED {2}collection book/);
+    expect(summary).toContain('✔ coverage');
+    const location = summary.match(/Full report: (.+\.json)/)?.[1] ?? '';
+    const report = ValidationReport.parse(JSON.parse(await readFile(location, 'utf8')));
+    expect(report).toMatchObject({ status: 'PASSED', total_queries: 2 });
+  });
+
+  it('exits 1 on a breach and keeps a latest.json beside the run’s own file', async () => {
+    // Act
+    const code = await cli(['run', '--suite', SAMPLE_SUITE_PATH, '--no-progress']);
+
+    // Assess
+    expect(code).toBe(1);
+    expect(out.join('')).toContain('✘ coverage');
+    const files = await readdir(path.join(dir, 'reports', 'book'));
+    expect(files).toContain('latest.json');
+    expect(files.filter((f) => f.endsWith('.json')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('prints the report JSON itself with --json', async () => {
+    await cli(['run', '--suite', path.join(dir, 'passing.json'), '--json', '--no-progress']);
+
+    expect(ValidationReport.parse(JSON.parse(out.join(''))).suite.query_count).toBe(2);
+  });
+
+  it('exits 2 naming every bad variable, and runs nothing', async () => {
+    // Prepare
+    sandbox.qdrant.resetCounts();
+
+    // Act
+    const code = await cli(['run', '--suite', SAMPLE_SUITE_PATH], { QDRANT_URL: 'not a url', TOP_K_RESULTS: '99' });
+
+    // Assess
+    expect(code).toBe(2);
+    expect(err.join('')).toBe(
+      [
+        'ragwatch: configuration is invalid:',
+        '  - QDRANT_URL: must be an http(s) URL, got "not a url"',
+        '  - DOCUSAURUS_BASE_URL: required (the book’s base URL)',
+        '  - COHERE_API_KEY: required (the Cohere API key)',
+        '  - TOP_K_RESULTS: must be a whole number from 1 to 50, got "99"',
+        '',
+      ].join('\n'),
+    );
+    expect(sandbox.qdrant.requestCounts()).toEqual({});
+  });
+
+  it('exits 2 naming the suite file and each bad field', async () => {
+    // Prepare
+    const bad = path.join(dir, 'bad.json');
+    await writeFile(bad, JSON.stringify({ queries: [{ query_text: 'ok' }, { query_text: '', top_k: 0 }] }));
+
+    // Act
+    const code = await cli(['run', '--suite', bad]);
+
+    // Assess
+    expect(code).toBe(2);
+    expect(err.join('')).toBe(
+      `ragwatch: ${bad} is invalid:\n  - queries[1].query_text: must not be empty\n  - queries[1].top_k: must be 1..50\n`,
+    );
+  });
+
+  it('exits 2 when the suite file does not exist', async () => {
+    const code = await cli(['run', '--suite', path.join(dir, 'nope.json')]);
+
+    expect(code).toBe(2);
+    expect(err.join('')).toContain('nope.json is invalid:\n  - file not found');
+  });
+
+  it('exits 2 on an unknown flag', async () => {
+    expect(await cli(['run', '--frobnicate'])).toBe(2);
+  });
+
+  it('never prints the API keys', async () => {
+    // Prepare
+    const env = { ...sandbox.env, COHERE_API_KEY: 'co-super-secret-0001', QDRANT_API_KEY: 'qd-super-secret-0002' };
+
+    // Act
+    await cli(['run', '--suite', path.join(dir, 'passing.json'), '--json'], env);
+
+    // Assess
+    const everything = out.join('') + err.join('');
+    expect(everything).not.toContain('co-super-secret-0001');
+    expect(everything).not.toContain('qd-super-secret-0002');
+  });
+});
+
+describe('ragwatch schema', () => {
+  it('prints the report’s JSON Schema', async () => {
+    expect(await cli(['schema'])).toBe(0);
+    expect(JSON.parse(out.join(''))).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['run_id', 'status']),
+    });
+  });
+});
