@@ -3,7 +3,9 @@
  * and SNS, this project's CloudWatch and Secrets Manager servers), with a fake engine standing in for
  * runValidation so each kind of run can be produced on demand.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EngineConfig } from '../../functions/core/config.ts';
 import { IndexError } from '../../functions/core/errors.ts';
@@ -358,6 +360,42 @@ describe('the nightly handler when the run itself fails', () => {
     expect(result.status).toBe('ERROR');
     expect(result.statusReason).toContain('the run could not complete: suite:');
     expect(result.statusReason).toContain('not valid JSON');
+  });
+
+  it('reads the suite from S3 when SUITE_S3_URI names one, and records that source in the report', async () => {
+    // Prepare
+    const suiteText = readFileSync(SUITE, 'utf8');
+    await clients.s3.send(new PutObjectCommand({ Bucket: aws.bucket, Key: 'suites/nightly.json', Body: suiteText }));
+    const seen: string[] = [];
+    const handler = handlerWith({
+      env: { SUITE_S3_URI: `s3://${aws.bucket}/suites/nightly.json` },
+      runEngine: async (engine, run) => {
+        seen.push(`${run.source} ${run.suite.name} ${run.suite.queries.length}`);
+        return engineReturning(buildPassedReport)(engine, run);
+      },
+    });
+
+    // Act
+    await handler();
+
+    // Assess
+    expect(seen).toEqual([`s3://${aws.bucket}/suites/nightly.json nightly-test-suite 2`]);
+  });
+
+  it('ends in an ERROR report naming the S3 suite that could not be read', async () => {
+    // Prepare
+    const handler = handlerWith({
+      env: { SUITE_S3_URI: `s3://${aws.bucket}/suites/missing.json` },
+      runEngine: engineReturning(buildPassedReport),
+    });
+
+    // Act
+    const result = await handler();
+
+    // Assess
+    expect(result.statusReason).toBe(
+      `the run could not complete: suite: s3://${aws.bucket}/suites/missing.json is invalid: - could not be read from S3 (not_found): NoSuchKey: The specified key does not exist.`,
+    );
   });
 
   it('never lets an API key into the report, the logs or the alert', async () => {
