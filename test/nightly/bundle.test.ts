@@ -22,8 +22,10 @@ let sandbox: Sandbox;
 let aws: AwsStandIns;
 let restoreDns: () => void;
 let result: NightlyResult;
+let bundleDir: string;
 
-beforeAll(async () => {
+// Three steps, three hooks: synthesizing (bundling included), starting the servers, running the handler.
+beforeAll(() => {
   outdir = mkdtempSync(path.join(tmpdir(), 'ragwatch-bundle-'));
   const { app } = buildNightlyApp({
     outdir,
@@ -35,12 +37,15 @@ beforeAll(async () => {
     },
   });
   app.synth();
-  const bundleDir = readdirSync(outdir)
+  const found = readdirSync(outdir)
     .filter((d) => d.startsWith('asset.'))
     .map((d) => path.join(outdir, d))
     .find((d) => readdirSync(d).includes('index.mjs'));
-  if (bundleDir === undefined) throw new Error('no bundled handler in the cloud assembly');
+  if (found === undefined) throw new Error('no bundled handler in the cloud assembly');
+  bundleDir = found;
+});
 
+beforeAll(async () => {
   sandbox = await startSandbox();
   await indexSampleBook(sandbox);
   aws = await startAwsStandIns({ secrets: { 'ragwatch/cohere': sandbox.env.COHERE_API_KEY ?? '' } });
@@ -62,6 +67,9 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_SECRETS_MANAGER: aws.endpoints.secretsManager,
     POWERTOOLS_LOG_LEVEL: 'SILENT',
   });
+});
+
+beforeAll(async () => {
   const bundle = (await import(pathToFileURL(path.join(bundleDir, 'index.mjs')).href)) as {
     handler: (event: unknown, context: unknown) => Promise<NightlyResult>;
   };
