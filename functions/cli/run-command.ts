@@ -5,8 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
 import { FileReportStore } from '../adapters/file-report-store.ts';
+import { redact } from '../adapters/transport.ts';
 import { type EngineConfig, parseEngineConfig } from '../core/config.ts';
-import { InputError } from '../core/errors.ts';
+import { describeError, InputError } from '../core/errors.ts';
+import { buildRunFailureReport } from '../core/failure-report.ts';
 import type { ValidationReport } from '../core/report.ts';
 import { runValidation } from '../core/run-validation.ts';
 import { parseSuite, type Suite } from '../core/suite.ts';
@@ -66,12 +68,27 @@ export async function executeRun(options: {
 }): Promise<number> {
   const deps = createEngineAdapters(options.config);
   const progress = options.progress && process.stderr.isTTY ? createProgressReporter(process.stderr) : undefined;
+  const startedAt = deps.clock.now();
   let report: ValidationReport;
   try {
     report = await runValidation(progress ? { ...deps, progress: progress.listener } : deps, {
       ...runOptionsFromConfig(options.config),
       suite: options.suite,
       suiteSource: options.suiteSource,
+    });
+  } catch (error) {
+    // The engine turns service failures into data; anything thrown here is a defect, and still leaves a report.
+    report = buildRunFailureReport({
+      runId: deps.newId(),
+      errorId: deps.newId(),
+      startedAt,
+      finishedAt: deps.clock.now(),
+      collection: options.config.collection,
+      environment: options.config.environment,
+      suite: { name: options.suite.name, source: options.suiteSource, query_count: options.suite.queries.length },
+      embeddingModel: options.config.embeddingModel,
+      reason: redact(describeError(error), [options.config.secrets.cohereApiKey, options.config.secrets.qdrantApiKey]),
+      stage: 'engine',
     });
   } finally {
     progress?.stop();

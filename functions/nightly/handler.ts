@@ -32,11 +32,11 @@ import {
 } from '../core/alert-message.ts';
 import type { EngineConfig } from '../core/config.ts';
 import { describeError } from '../core/errors.ts';
+import { buildRunFailureReport } from '../core/failure-report.ts';
 import type { Clock } from '../core/ports.ts';
 import type { ValidationReport } from '../core/report.ts';
 import { runValidation } from '../core/run-validation.ts';
 import { type NightlyConfig, parseNightlyConfig } from './config.ts';
-import { buildRunFailureReport } from './error-report.ts';
 import { type LoadedSuite, loadSuite } from './suite-source.ts';
 
 /** The log calls the handler makes; Powertools' Logger has them, and tests pass a recorder. */

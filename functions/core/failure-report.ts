@@ -3,7 +3,7 @@
  * the engine threw): status ERROR with the reason, so such a night still leaves a report, a RunSucceeded = 0
  * datum and a CRITICAL alert. Pure.
  */
-import type { ValidationReport } from '../core/report.ts';
+import type { ValidationReport } from './report.ts';
 
 export interface RunFailure {
   runId: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { buildRunFailureReport } from '../../functions/core/failure-report.ts';
 import { ValidationReport } from '../../functions/core/report.ts';
-import { buildRunFailureReport } from '../../functions/nightly/error-report.ts';
 
 describe('buildRunFailureReport', () => {
   it('builds a schema-valid ERROR report with one CRITICAL RUN_FAILED error naming the stage', () => {
