@@ -1,14 +1,14 @@
 /**
  * The verdict on one golden query: its hits as report rows with relevance, the figures (best and mean similarity,
  * module and chapter match, expected sources, IR metrics), and PASS / FAIL / ERROR with a reason and typed errors.
- * Relevance of a row: by the query's `relevant` judgments when it has some; else by its expected_sources (grade 1);
- * else the row is on topic (expected module and chapter, when given) and scores at least min_similarity.
- * Scores are rounded to 4 decimals before anything is compared, so the verdict agrees with the figures reported.
+ * Rows and their relevance come from query-results.ts, with scores rounded to 4 decimals before anything is
+ * compared, so the verdict agrees with the figures reported.
  */
 import { roundTo } from './distribution.ts';
-import { computeIrMetrics, gradeRanking } from './ir-metrics.ts';
-import { matchesChapter, matchesModule, matchesSource } from './matching.ts';
-import type { Payload, SearchHit } from './ports.ts';
+import { computeIrMetrics } from './ir-metrics.ts';
+import { matchesSource } from './matching.ts';
+import type { SearchHit } from './ports.ts';
+import { judgmentsOf, onChapter, onModule, onTopic, toQueryResults } from './query-results.ts';
 import type {
   ErrorType,
   LatencyBreakdown,
@@ -17,7 +17,7 @@ import type {
   Severity,
   ValidationError,
 } from './report.ts';
-import type { Relevance, ResolvedQuery } from './suite.ts';
+import type { ResolvedQuery } from './suite.ts';
 
 export interface QueryFailure {
   errorType: 'EMBEDDING_FAILED' | 'RETRIEVAL_FAILED' | 'TIMEOUT';
@@ -231,50 +231,6 @@ function describePass(query: ResolvedQuery, results: QueryResult[], checks: Chec
   return parts.join('; ');
 }
 
-function toQueryResults(query: ResolvedQuery, hits: readonly SearchHit[]): QueryResult[] {
-  const rows = hits.map((hit, i) => ({
-    rank: i + 1,
-    chunk_id: hit.id,
-    chunk_text: stringOf(hit.payload, 'chunk_text') ?? '',
-    similarity_score: roundTo(hit.score, 4),
-    source_url: stringOf(hit.payload, 'source_url'),
-    chapter_id: stringOf(hit.payload, 'chapter_id'),
-    module_name: stringOf(hit.payload, 'module_name'),
-    heading_hierarchy: stringsOf(hit.payload, 'heading_hierarchy'),
-    token_count: numberOf(hit.payload, 'token_count'),
-    chunk_index: numberOf(hit.payload, 'chunk_index'),
-  }));
-  const judgments = judgmentsOf(query);
-  const grades = judgments
-    ? gradeRanking({ ranking: rows, judgments })
-    : rows.map((r) =>
-        onModule(query, r) && onChapter(query, r) && r.similarity_score >= query.min_similarity ? 1 : 0,
-      );
-  return rows.map((row, i) => ({ ...row, relevance: (grades[i] ?? 0) > 0, relevance_grade: grades[i] ?? 0 }));
-}
-
-/** The query's relevance judgments: its `relevant` list, else its expected sources at grade 1, else none. */
-function judgmentsOf(query: ResolvedQuery): Relevance[] | null {
-  if (query.relevant !== null && query.relevant.length > 0) return query.relevant;
-  if (query.expected_sources.length > 0)
-    return query.expected_sources.map((target) => ({ kind: 'url' as const, target, grade: 1 }));
-  return null;
-}
-
-type Row = Pick<QueryResult, 'module_name' | 'chapter_id'>;
-/**
- * The results a module or chapter match is judged on: those scoring at least min_similarity, since an off-topic
- * chunk at rank 5 must not make a stale expectation pass; all of them when none does (LOW_RELEVANCE says that).
- */
-function onTopic(q: ResolvedQuery, results: QueryResult[]): QueryResult[] {
-  const topical = results.filter((r) => r.similarity_score >= q.min_similarity);
-  return topical.length > 0 ? topical : results;
-}
-const onModule = (q: ResolvedQuery, r: Row) =>
-  q.expected_module === null || matchesModule(q.expected_module, r.module_name, r.chapter_id);
-const onChapter = (q: ResolvedQuery, r: Row) =>
-  q.expected_chapter === null || matchesChapter(q.expected_chapter, r.chapter_id);
-
 /** Two decimals, as people write similarities, unless that would hide a difference (0.6999 is not 0.70). */
 function formatScore(value: number): string {
   const short = value.toFixed(2);
@@ -283,19 +239,4 @@ function formatScore(value: number): string {
 
 function distinctValues(values: (string | null)[]): string[] {
   return [...new Set(values.filter((v): v is string => v !== null))];
-}
-
-function stringOf(payload: Payload, key: string): string | null {
-  const value = payload[key];
-  return typeof value === 'string' ? value : null;
-}
-
-function numberOf(payload: Payload, key: string): number | null {
-  const value = payload[key];
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-function stringsOf(payload: Payload, key: string): string[] | null {
-  const value = payload[key];
-  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : null;
 }
