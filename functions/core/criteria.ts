@@ -154,3 +154,19 @@ function judgeCriterion(spec: CriterionSpec): CriterionResult {
     severity: spec.severity(value),
   };
 }
+
+/** The run's status: ERROR when a stage could not run, FAILED when a criterion is breached, else PASSED. */
+export function decideRunStatus(
+  stageFailures: readonly string[],
+  criteria: readonly CriterionResult[],
+): { status: 'PASSED' | 'FAILED' | 'ERROR'; statusReason: string } {
+  if (stageFailures.length > 0)
+    return { status: 'ERROR', statusReason: `the run could not complete: ${stageFailures.join('; ')}` };
+  const breached = criteria.filter((c) => !c.passed);
+  if (breached.length === 0) return { status: 'PASSED', statusReason: `all ${criteria.length} success criteria hold` };
+  const what = breached.map((c) => `${c.name} ${c.value ?? 'n/a'} ${c.comparator === '>=' ? '<' : '>'} ${c.threshold}`);
+  return {
+    status: 'FAILED',
+    statusReason: `${breached.length} of ${criteria.length} success criteria breached: ${what.join('; ')}`,
+  };
+}

@@ -4,7 +4,7 @@
  */
 import { summarise, summariseHistogram } from './distribution.ts';
 import type { CollectionProfile } from './profile-collection.ts';
-import type { QualityMetrics, QueryValidationResult } from './report.ts';
+import type { QualityMetrics, QueryValidationResult, ValidationError } from './report.ts';
 
 /** Builds QualityMetrics; similarity figures use each answered query's best similarity. */
 export function buildQualityMetrics(options: {
@@ -30,4 +30,25 @@ export function buildQualityMetrics(options: {
     points_scanned: profile.pointsScanned,
     timestamp: options.timestamp,
   };
+}
+
+/** INCOMPLETE_METADATA when any chunk lacks a required field, with the count missing per field. */
+export function qualityErrors(quality: QualityMetrics, runId: string, newId: () => string): ValidationError[] {
+  if (quality.chunks_with_complete_metadata >= quality.total_chunks) return [];
+  const id = newId();
+  const incomplete = quality.field_completeness.filter((f) => f.missing > 0);
+  return [
+    {
+      id,
+      validation_id: runId,
+      error_type: 'INCOMPLETE_METADATA',
+      severity: quality.metadata_completeness_rate < 90 ? 'HIGH' : 'MEDIUM',
+      message: `${quality.total_chunks - quality.chunks_with_complete_metadata} of ${quality.total_chunks} chunks lack required metadata (${incomplete.map((f) => `${f.field}: ${f.missing} missing`).join(', ')})`,
+      details: {
+        chunks_with_complete_metadata: quality.chunks_with_complete_metadata,
+        total_chunks: quality.total_chunks,
+        fields: incomplete,
+      },
+    },
+  ];
 }

@@ -17,12 +17,12 @@
  */
 import { buildValidationMetrics } from './aggregate-metrics.ts';
 import { computeCoverage, coverageErrors } from './coverage.ts';
-import { criteriaErrors, evaluateCriteria } from './criteria.ts';
+import { criteriaErrors, decideRunStatus, evaluateCriteria } from './criteria.ts';
 import { describeError, isServiceError } from './errors.ts';
 import type { GroundingReport } from './grounding-report.ts';
 import type { ChatModel, Clock, Embedder, ProgressListener, SitemapSource, VectorIndex } from './ports.ts';
 import { profileCollection } from './profile-collection.ts';
-import { buildQualityMetrics } from './quality.ts';
+import { buildQualityMetrics, qualityErrors } from './quality.ts';
 import { runQueryStage } from './query-stage.ts';
 import type {
   CoverageReport,
@@ -185,8 +185,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
   const quality: QualityMetrics | null = profile
     ? buildQualityMetrics({ profile, requiredFields: options.requiredFields, results, timestamp })
     : null;
-  if (quality && quality.chunks_with_complete_metadata < quality.total_chunks)
-    errors.push(incompleteMetadataError(quality, newId(), runId));
+  if (quality) errors.push(...qualityErrors(quality, runId, newId));
 
   let grounding: GroundingReport | null = null;
   if (agentStage?.ok) {
@@ -228,14 +227,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
   const finishedAt = clock.now();
   lifecycle.push({ state: 'ANALYZED', at: finishedAt.toISOString() });
 
-  const breached = successCriteria.filter((c) => !c.passed);
-  const status = stageFailures.length > 0 ? 'ERROR' : breached.length > 0 ? 'FAILED' : 'PASSED';
-  const statusReason =
-    status === 'ERROR'
-      ? `the run could not complete: ${stageFailures.join('; ')}`
-      : status === 'FAILED'
-        ? `${breached.length} of ${successCriteria.length} success criteria breached: ${breached.map((c) => `${c.name} ${c.value ?? 'n/a'} ${c.comparator === '>=' ? '<' : '>'} ${c.threshold}`).join('; ')}`
-        : `all ${successCriteria.length} success criteria hold`;
+  const { status, statusReason } = decideRunStatus(stageFailures, successCriteria);
 
   const describeStage = await described;
   const execution: Execution = {
@@ -299,22 +291,6 @@ async function timeStage<T>(deps: EngineDeps, name: string, fn: () => Promise<T>
 
 function failureType(error: unknown, fallback: ValidationError['error_type']): ValidationError['error_type'] {
   return isServiceError(error) && error.kind === 'timeout' ? 'TIMEOUT' : fallback;
-}
-
-function incompleteMetadataError(quality: QualityMetrics, id: string, runId: string): ValidationError {
-  const incomplete = quality.field_completeness.filter((f) => f.missing > 0);
-  return {
-    id,
-    validation_id: runId,
-    error_type: 'INCOMPLETE_METADATA',
-    severity: quality.metadata_completeness_rate < 90 ? 'HIGH' : 'MEDIUM',
-    message: `${quality.total_chunks - quality.chunks_with_complete_metadata} of ${quality.total_chunks} chunks lack required metadata (${incomplete.map((f) => `${f.field}: ${f.missing} missing`).join(', ')})`,
-    details: {
-      chunks_with_complete_metadata: quality.chunks_with_complete_metadata,
-      total_chunks: quality.total_chunks,
-      fields: incomplete,
-    },
-  };
 }
 
 function mergeCriteria(suite: SuccessCriteria, overrides: RunOptions['criteria']): SuccessCriteria {

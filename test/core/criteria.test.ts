@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { criteriaErrors, evaluateCriteria } from '../../functions/core/criteria.ts';
+import { criteriaErrors, decideRunStatus, evaluateCriteria } from '../../functions/core/criteria.ts';
 import { CriterionResult } from '../../functions/core/report.ts';
 import { SuccessCriteria } from '../../functions/core/suite.ts';
 
@@ -264,5 +264,43 @@ describe('criteriaErrors', () => {
 
     // Assess
     expect(errors).toEqual([]);
+  });
+});
+
+describe('decideRunStatus', () => {
+  const criterion = (name: string, value: number | null, passed: boolean) => ({
+    name,
+    description: name,
+    value,
+    threshold: 90,
+    comparator: '>=' as const,
+    passed,
+    severity: 'HIGH' as const,
+  });
+
+  it('says ERROR with every stage that failed, whatever the criteria say', () => {
+    expect(decideRunStatus(['sitemap: 404', 'queries: timeout'], [criterion('pass_rate', 95, true)])).toEqual({
+      status: 'ERROR',
+      statusReason: 'the run could not complete: sitemap: 404; queries: timeout',
+    });
+  });
+
+  it('says FAILED with each breached criterion as value against threshold', () => {
+    const result = decideRunStatus(
+      [],
+      [criterion('pass_rate', 80, false), criterion('coverage', null, false), criterion('x', 99, true)],
+    );
+
+    expect(result).toEqual({
+      status: 'FAILED',
+      statusReason: '2 of 3 success criteria breached: pass_rate 80 < 90; coverage n/a < 90',
+    });
+  });
+
+  it('says PASSED when every criterion holds', () => {
+    expect(decideRunStatus([], [criterion('pass_rate', 95, true)])).toEqual({
+      status: 'PASSED',
+      statusReason: 'all 1 success criteria hold',
+    });
   });
 });
