@@ -1,0 +1,155 @@
+/**
+ * What one run asks of Qdrant and Cohere, pinned through the real clients against the stand-ins: a regression to
+ * per-query embed or search calls, or to reading the collection point by point, fails here. These tests count
+ * requests on the wire (the stand-ins' counters); they never look at a clock.
+ */
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSuite, syntheticPoints } from '../../bench/synthetic-book.ts';
+import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
+import { DEFAULT_REQUIRED_FIELDS, parseEngineConfig } from '../../functions/core/config.ts';
+import type { ValidationReport } from '../../functions/core/report.ts';
+import { runValidation } from '../../functions/core/run-validation.ts';
+import { parseSuite } from '../../functions/core/suite.ts';
+import { PAYLOAD_INDEXES } from '../../functions/indexer/qdrant-writer.ts';
+import { type BookServer, startBookServer } from '../../sandbox/book-server.ts';
+import { type CohereStandIn, startCohereStandIn } from '../../sandbox/cohere/index.ts';
+import { type QdrantStandIn, startQdrantStandIn } from '../../sandbox/qdrant/index.ts';
+
+// Small vectors: the counts do not depend on the dimension, and the Cohere stand-in is started with the same one.
+const DIMENSIONS = 8;
+const PAGE_SIZE = 1000;
+const REQUIRED_FIELDS = DEFAULT_REQUIRED_FIELDS.length;
+
+let qdrant: QdrantStandIn;
+let cohere: CohereStandIn;
+let book: BookServer;
+
+beforeAll(async () => {
+  [qdrant, cohere, book] = await Promise.all([
+    startQdrantStandIn({ recordExchanges: true }),
+    startCohereStandIn({ dimensions: DIMENSIONS }),
+    startBookServer(),
+  ]);
+  const client = new QdrantClient({ url: qdrant.url, checkCompatibility: false });
+  for (const [name, points, indexed] of [
+    ['indexed', 2_500, true],
+    ['plain-2500', 2_500, false],
+    ['plain-3000', 3_000, false],
+  ] as const) {
+    await client.createCollection(name, { vectors: { size: DIMENSIONS, distance: 'Cosine' } });
+    for (const batch of syntheticPoints({ total: points, dimensions: DIMENSIONS })) qdrant.loadPoints(name, batch);
+    if (indexed) {
+      for (const [field, type] of Object.entries(PAYLOAD_INDEXES))
+        await client.createPayloadIndex(name, { field_name: field, field_schema: type, wait: true });
+    }
+  }
+});
+
+afterAll(async () => {
+  await Promise.all([qdrant?.stop(), cohere?.stop(), book?.stop()]);
+});
+
+/** Runs the full validation as `ragwatch run` does and returns the report with the requests it made. */
+async function runCounted(options: { collection: string; queries: number }) {
+  const config = parseEngineConfig({
+    QDRANT_URL: qdrant.url,
+    QDRANT_COLLECTION: options.collection,
+    COHERE_API_KEY: 'test-key',
+    COHERE_BASE_URL: cohere.url,
+    DOCUSAURUS_BASE_URL: 'https://book.example.com',
+    SITEMAP_URL: `${book.url}/sitemap-index.xml`,
+  });
+  const suite = parseSuite(JSON.stringify(generateSuite(options.queries)), 'generated.json');
+  qdrant.resetCounts();
+  cohere.resetCounts();
+  const before = qdrant.exchanges().length;
+  const report: ValidationReport = await runValidation(createEngineAdapters(config), {
+    ...runOptionsFromConfig(config),
+    suite,
+    suiteSource: 'generated.json',
+  });
+  return {
+    report,
+    qdrant: qdrant.requestCounts(),
+    cohere: cohere.requestCounts(),
+    exchanges: qdrant.exchanges().slice(before),
+  };
+}
+
+describe('request counts of a run (issue 4: a run costs only its dependent round trips)', () => {
+  it('embeds 200 queries in 3 calls and searches them in 2 query-batch calls', async () => {
+    // Act
+    const run = await runCounted({ collection: 'indexed', queries: 200 });
+
+    // Assess
+    expect(run.report.error_queries).toBe(0);
+    expect(run.cohere).toEqual({ embed: 3, chat: 0 });
+    expect(run.qdrant.query_batch_points).toBe(2);
+    expect(run.qdrant.query_points).toBeUndefined();
+  });
+
+  it('needs a second embed call at 97 queries but still one query-batch call', async () => {
+    const run = await runCounted({ collection: 'indexed', queries: 97 });
+
+    expect(run.report.error_queries).toBe(0);
+    expect(run.cohere.embed).toBe(2);
+    expect(run.qdrant.query_batch_points).toBe(1);
+  });
+
+  it('needs a second query-batch call at 101 queries', async () => {
+    const run = await runCounted({ collection: 'indexed', queries: 101 });
+
+    expect(run.report.error_queries).toBe(0);
+    expect(run.cohere.embed).toBe(2);
+    expect(run.qdrant.query_batch_points).toBe(2);
+  });
+
+  it('reads an indexed collection with one facet per aggregated field and 2 + F counts, without scrolling', async () => {
+    const run = await runCounted({ collection: 'indexed', queries: 20 });
+
+    expect(run.qdrant).toEqual({
+      get_collection: 1,
+      query_batch_points: 1,
+      facet: 2,
+      count_points: 2 + REQUIRED_FIELDS,
+    });
+    const facetKeys = run.exchanges
+      .filter((e) => e.operationId === 'facet')
+      .map((e) => (e.requestBody as { key: string }).key)
+      .sort();
+    expect(facetKeys).toEqual(['source_url', 'token_count']);
+    expect(run.report.quality_metrics?.source).toEqual({ completeness: 'count', token_distribution: 'facet' });
+    expect(run.report.coverage_report?.source).toBe('facet');
+  });
+
+  it('reads a collection without payload indexes in one scroll of ceil(P / 1000) pages, without facets', async () => {
+    const run = await runCounted({ collection: 'plain-2500', queries: 20 });
+
+    expect(run.qdrant).toEqual({
+      get_collection: 1,
+      query_batch_points: 1,
+      count_points: 2 + REQUIRED_FIELDS,
+      scroll_points: Math.ceil(2_500 / PAGE_SIZE),
+    });
+    expect(run.report.quality_metrics?.points_scanned).toBe(2_500);
+  });
+
+  it('asks for no empty last page when the collection is a whole number of pages', async () => {
+    const run = await runCounted({ collection: 'plain-3000', queries: 20 });
+
+    expect(run.qdrant.scroll_points).toBe(3_000 / PAGE_SIZE);
+    expect(run.report.quality_metrics?.points_scanned).toBe(3_000);
+  });
+
+  it('scrolls pages of 1000 without vectors, asking only for the fields the counts could not answer', async () => {
+    const run = await runCounted({ collection: 'plain-2500', queries: 20 });
+
+    const scrolls = run.exchanges.filter((e) => e.operationId === 'scroll_points');
+    expect(scrolls.map((e) => e.requestBody)).toEqual([
+      { limit: PAGE_SIZE, with_payload: ['source_url', 'token_count'], with_vector: false },
+      { limit: PAGE_SIZE, with_payload: ['source_url', 'token_count'], with_vector: false, offset: 1_001 },
+      { limit: PAGE_SIZE, with_payload: ['source_url', 'token_count'], with_vector: false, offset: 2_001 },
+    ]);
+  });
+});
