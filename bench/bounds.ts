@@ -1,0 +1,103 @@
+/**
+ * What a run cannot do with less: the fewest requests per endpoint, and the longest chain of round trips that
+ * depend on each other, for one scenario. The benchmark prints its measurements next to these.
+ *
+ * The chains of one run (stages start together; see functions/core/run-validation.ts):
+ * - queries: embed the N queries in ceil(N/96) calls while the collection is described (in parallel), then search
+ *   in ceil(N/100) query-batch calls. Batches share one limiter of `concurrency`, so each step costs
+ *   ceil(calls / concurrency) waves: at N = 200, 1 + 1 = 2 round trips.
+ * - profile: describe, then every facet and count at once (1 wave), then, without payload indexes, one scroll page
+ *   after another (each page needs the previous page's next offset): 2 + ceil(P / pageSize) round trips.
+ * - sitemap: one fetch per level (a sitemap index adds one).
+ * - grounded answers: per agent query, embed, then search, then (when a retrieved chunk is relevant) chat, one query
+ *   after the other: 2 or 3 per query.
+ * The bound is the longest chain times the injected latency.
+ */
+
+/** Cohere's limit on texts per embed call. */
+export const EMBED_BATCH = 96;
+/** The engine's search batch (functions/core/query-stage.ts). */
+export const SEARCH_BATCH = 100;
+/** Payload fields the profile aggregates by facet when indexed: source_url (keyword) and token_count (integer). */
+export const FACET_FIELDS = 2;
+
+/** One scenario, as far as its cost is concerned. */
+export interface RunShape {
+  queries: number;
+  /** Queries the agent answers (agent: true, capped by MAX_AGENT_QUERIES). */
+  agentQueries: number;
+  /** Of those, the ones whose retrieval found a relevant chunk: only they call chat (known after the run). */
+  agentChats: number;
+  points: number;
+  payloadIndexes: boolean;
+  requiredFields: number;
+  pageSize: number;
+  concurrency: number;
+  /** Sitemap fetches one after the other: 1 for a sitemap, 2 for an index with one child. */
+  sitemapLevels: number;
+}
+
+/** Endpoints as the stand-ins count them (Qdrant by OpenAPI operationId). */
+export const ENDPOINTS = [
+  'embed',
+  'chat',
+  'get_collection',
+  'query_batch_points',
+  'facet',
+  'count_points',
+  'scroll_points',
+  'sitemap',
+] as const;
+export type Endpoint = (typeof ENDPOINTS)[number];
+
+/** The fewest requests per endpoint the run needs. */
+export function requestLowerBounds(shape: RunShape): Record<Endpoint, number> {
+  const { queries, agentQueries: agent } = shape;
+  return {
+    embed: Math.ceil(queries / EMBED_BATCH) + agent,
+    chat: shape.agentChats,
+    get_collection: 1,
+    query_batch_points: Math.ceil(queries / SEARCH_BATCH) + agent,
+    facet: shape.payloadIndexes ? FACET_FIELDS : 0,
+    // The total, the points complete in every field, and the points missing each field: O(fields), never O(points).
+    count_points: 2 + shape.requiredFields,
+    // A last page shorter than pageSize carries next_page_offset null, so no empty page follows; P = 0 still asks once.
+    scroll_points: shape.payloadIndexes ? 0 : Math.max(1, Math.ceil(shape.points / shape.pageSize)),
+    sitemap: shape.sitemapLevels,
+  };
+}
+
+/** One chain of dependent round trips. */
+export interface Chain {
+  name: string;
+  roundTrips: number;
+}
+
+/** Every chain of the run, longest first; the first one is the critical path. */
+export function dependentChains(shape: RunShape): Chain[] {
+  const waves = (calls: number) => Math.ceil(calls / shape.concurrency);
+  const embedWaves = waves(Math.ceil(shape.queries / EMBED_BATCH));
+  const searchWaves = waves(Math.ceil(shape.queries / SEARCH_BATCH));
+  const chains: Chain[] = [
+    { name: 'describe ∥ embed → search', roundTrips: shape.queries === 0 ? 1 : Math.max(1, embedWaves) + searchWaves },
+    {
+      name: shape.payloadIndexes ? 'describe → facets ∥ counts' : 'describe → counts → scroll pages',
+      roundTrips: 2 + requestLowerBounds(shape).scroll_points,
+    },
+    { name: 'sitemap', roundTrips: shape.sitemapLevels },
+  ];
+  if (shape.agentQueries > 0) {
+    chains.push({
+      name: 'agent: (embed → search → chat) × A',
+      roundTrips: 2 * shape.agentQueries + shape.agentChats,
+    });
+  }
+  return chains.sort((a, b) => b.roundTrips - a.roundTrips);
+}
+
+/** The critical path: its round trips and the wall time they cost at this latency. */
+export function criticalPath(shape: RunShape, latencyMs: number): Chain & { boundMs: number } {
+  const [longest] = dependentChains(shape);
+  if (longest === undefined) throw new Error('a run has at least one chain');
+  return { ...longest, boundMs: longest.roundTrips * latencyMs };
+}

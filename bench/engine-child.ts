@@ -1,0 +1,94 @@
+/**
+ * The engine's side of a benchmark scenario, in a process of its own so that its peak RSS is the engine's alone
+ * (the stand-ins and their million points live in the parent). bench/run.ts bundles this file as the Lambda is
+ * bundled and forks the bundle, so the engine runs as plain minified JavaScript, as it does in Lambda.
+ *
+ * Protocol (IPC): the child builds the real adapters from its environment, exactly as `ragwatch run` does, and
+ * sends `ready`; each `run` message runs the full validation once and answers with its figures; `exit` ends it.
+ * The first run is the cold one (a nightly Lambda's only run); later runs show the steady state.
+ */
+import { readFileSync } from 'node:fs';
+import { createEngineAdapters, runOptionsFromConfig } from '../functions/adapters/engine-adapters.ts';
+import { parseEngineConfig } from '../functions/core/config.ts';
+import { runValidation } from '../functions/core/run-validation.ts';
+import { parseSuite } from '../functions/core/suite.ts';
+
+/** What the child reports after each run. */
+export interface EngineFigures {
+  wallMs: number;
+  cpuMs: number;
+  /** The process's peak RSS so far (getrusage ru_maxrss). */
+  peakRssMb: number;
+  /** The V8 heap still in use once the run is over and a full GC has run: what the engine really kept. */
+  liveHeapAfterGcMb: number;
+  status: string;
+  stagesMs: Record<string, number>;
+  p50LatencyMs: number | null;
+  paths: { urls: string | null; completeness: string | null; tokens: string | null };
+  pointsScanned: number;
+  /** Agent queries whose retrieval found a relevant chunk, so the agent called chat (the others abstain at once). */
+  agentChats: number;
+}
+
+/** Messages from the child. */
+export type ChildMessage = { type: 'ready'; baselineRssMb: number } | { type: 'figures'; figures: EngineFigures };
+/** Messages to the child. */
+export type ParentMessage = { type: 'run' } | { type: 'exit' };
+
+const suitePath = process.env.BENCH_SUITE_PATH;
+if (suitePath === undefined || process.send === undefined) {
+  throw new Error('bench/engine-child.ts is forked by bench/run.ts (BENCH_SUITE_PATH and an IPC channel)');
+}
+const send = (message: ChildMessage) => process.send?.(message);
+
+const config = parseEngineConfig(process.env);
+const suite = parseSuite(readFileSync(suitePath, 'utf8'), suitePath);
+const deps = createEngineAdapters(config);
+// The page size is not configuration in ragwatch; the benchmark may vary it (--page-size) to show its effect.
+const pageSize = process.env.BENCH_SCROLL_PAGE_SIZE;
+const options = {
+  ...runOptionsFromConfig(config),
+  suite,
+  suiteSource: suitePath,
+  ...(pageSize === undefined ? {} : { scrollPageSize: Number(pageSize) }),
+};
+
+process.on('message', (message: ParentMessage) => {
+  if (message.type === 'exit') process.exit(0);
+  runOnce().then(
+    (figures) => send({ type: 'figures', figures }),
+    (error: unknown) => {
+      process.stderr.write(`engine run failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+});
+send({ type: 'ready', baselineRssMb: process.memoryUsage().rss / 2 ** 20 });
+
+async function runOnce(): Promise<EngineFigures> {
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const report = await runValidation(deps, options);
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  // Started with --expose-gc by bench/run.ts; the collection runs after the peak is read, so it cannot lower it.
+  (globalThis as { gc?: () => void }).gc?.();
+  const responses = report.grounding_report?.responses ?? [];
+  return {
+    wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRssMb,
+    liveHeapAfterGcMb: process.memoryUsage().heapUsed / 2 ** 20,
+    status: report.status,
+    stagesMs: Object.fromEntries(Object.entries(report.execution.stages).map(([name, s]) => [name, s.duration_ms])),
+    p50LatencyMs: report.validation_metrics.p50_latency_ms,
+    paths: {
+      urls: report.coverage_report?.source ?? null,
+      completeness: report.quality_metrics?.source.completeness ?? null,
+      tokens: report.quality_metrics?.source.token_distribution ?? null,
+    },
+    pointsScanned: report.quality_metrics?.points_scanned ?? 0,
+    agentChats: responses.filter((r) => r.status !== 'NO_RELEVANT_DOCUMENTS' && r.status !== 'RETRIEVAL_FAILED').length,
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * Serves one sitemap over loopback HTTP with the same injected latency as the other stand-ins, so the sitemap
+ * chain costs what it would across a network (the sandbox's book server answers at once).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A running sitemap server. */
+export interface SitemapServer {
+  /** The sitemap's URL. */
+  url: string;
+  setXml(xml: string): void;
+  setLatency(ms: number): void;
+  requestCount(): number;
+  resetCount(): void;
+  stop(): Promise<void>;
+}
+
+/** Starts a server answering GET /sitemap.xml with `xml` after `latencyMs`. */
+export async function startSitemapServer(options: { xml: string; latencyMs: number }): Promise<SitemapServer> {
+  let xml = options.xml;
+  let latencyMs = options.latencyMs;
+  let requests = 0;
+  const server = createServer((req, res) => {
+    requests += 1;
+    const found = new URL(req.url ?? '/', 'http://localhost').pathname === '/sitemap.xml';
+    setTimeout(() => {
+      if (found) res.writeHead(200, { 'content-type': 'application/xml' }).end(xml);
+      else res.writeHead(404).end();
+    }, latencyMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/sitemap.xml`,
+    setXml: (next) => {
+      xml = next;
+    },
+    setLatency: (ms) => {
+      latencyMs = ms;
+    },
+    requestCount: () => requests,
+    resetCount: () => {
+      requests = 0;
+    },
+    stop: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

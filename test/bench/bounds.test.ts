@@ -1,0 +1,77 @@
+/** The lower bounds the benchmark prints its measurements against: requests per endpoint and the critical path. */
+import { describe, expect, it } from 'vitest';
+import { criticalPath, dependentChains, type RunShape, requestLowerBounds } from '../../bench/bounds.ts';
+
+const shape = (overrides: Partial<RunShape> = {}): RunShape => ({
+  queries: 200,
+  agentQueries: 0,
+  agentChats: 0,
+  points: 100_000,
+  payloadIndexes: true,
+  requiredFields: 6,
+  pageSize: 1000,
+  concurrency: 4,
+  sitemapLevels: 1,
+  ...overrides,
+});
+
+describe('requestLowerBounds', () => {
+  it('asks 3 embed and 2 query-batch calls for 200 queries, 2 facets and 2 + F counts on an indexed collection', () => {
+    expect(requestLowerBounds(shape())).toEqual({
+      embed: 3,
+      chat: 0,
+      get_collection: 1,
+      query_batch_points: 2,
+      facet: 2,
+      count_points: 8,
+      scroll_points: 0,
+      sitemap: 1,
+    });
+  });
+
+  it('replaces the facets by ceil(P / pageSize) scroll pages when the payload indexes are missing', () => {
+    const bounds = requestLowerBounds(shape({ payloadIndexes: false, points: 2_500 }));
+
+    expect(bounds.facet).toBe(0);
+    expect(bounds.scroll_points).toBe(3);
+  });
+
+  it('asks one scroll page of an empty collection', () => {
+    expect(requestLowerBounds(shape({ payloadIndexes: false, points: 0 })).scroll_points).toBe(1);
+  });
+
+  it('adds one embed and one search per agent query, and a chat only for those that found a relevant chunk', () => {
+    const bounds = requestLowerBounds(shape({ queries: 19, agentQueries: 5, agentChats: 4 }));
+
+    expect(bounds).toMatchObject({ embed: 6, query_batch_points: 6, chat: 4 });
+  });
+});
+
+describe('dependentChains', () => {
+  it('counts describe beside the embed calls, then the search: 2 round trips at N = 200', () => {
+    expect(criticalPath(shape(), 50)).toEqual({ name: 'describe ∥ embed → search', roundTrips: 2, boundMs: 100 });
+  });
+
+  it('makes the scroll the critical path without payload indexes: describe, counts, then one page after another', () => {
+    expect(criticalPath(shape({ payloadIndexes: false }), 50)).toEqual({
+      name: 'describe → counts → scroll pages',
+      roundTrips: 102,
+      boundMs: 5_100,
+    });
+  });
+
+  it('adds a wave of embed calls when the batches outnumber the concurrency', () => {
+    // 500 queries: 6 embed calls in 2 waves of 4, then 5 searches in 2 waves.
+    const [longest] = dependentChains(shape({ queries: 500, concurrency: 4 }));
+
+    expect(longest).toEqual({ name: 'describe ∥ embed → search', roundTrips: 4 });
+  });
+
+  it('makes the agent the critical path when its queries run one after the other', () => {
+    expect(criticalPath(shape({ queries: 19, agentQueries: 5, agentChats: 4 }), 50)).toEqual({
+      name: 'agent: (embed → search → chat) × A',
+      roundTrips: 14,
+      boundMs: 700,
+    });
+  });
+});
