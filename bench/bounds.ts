@@ -9,8 +9,8 @@
  * - profile: describe, then every facet and count at once (1 wave), then, without payload indexes, one scroll page
  *   after another (each page needs the previous page's next offset): 2 + ceil(P / pageSize) round trips.
  * - sitemap: one fetch per level (a sitemap index adds one).
- * - grounded answers: per agent query, embed, then search, then (when a retrieved chunk is relevant) chat, one query
- *   after the other: 2 or 3 per query.
+ * - grounded answers: the agent reuses the query stage's hits, so after that stage's round trips it costs one chat
+ *   per agent query whose retrieval found a relevant chunk, one after the other.
  * The bound is the longest chain times the injected latency.
  */
 
@@ -52,12 +52,12 @@ export type Endpoint = (typeof ENDPOINTS)[number];
 
 /** The fewest requests per endpoint the run needs. */
 export function requestLowerBounds(shape: RunShape): Record<Endpoint, number> {
-  const { queries, agentQueries: agent } = shape;
+  const { queries } = shape;
   return {
-    embed: Math.ceil(queries / EMBED_BATCH) + agent,
+    embed: Math.ceil(queries / EMBED_BATCH),
     chat: shape.agentChats,
     get_collection: 1,
-    query_batch_points: Math.ceil(queries / SEARCH_BATCH) + agent,
+    query_batch_points: Math.ceil(queries / SEARCH_BATCH),
     facet: shape.payloadIndexes ? FACET_FIELDS : 0,
     // The total, the points complete in every field, and the points missing each field: O(fields), never O(points).
     count_points: 2 + shape.requiredFields,
@@ -78,8 +78,9 @@ export function dependentChains(shape: RunShape): Chain[] {
   const waves = (calls: number) => Math.ceil(calls / shape.concurrency);
   const embedWaves = waves(Math.ceil(shape.queries / EMBED_BATCH));
   const searchWaves = waves(Math.ceil(shape.queries / SEARCH_BATCH));
+  const queryChain = shape.queries === 0 ? 1 : Math.max(1, embedWaves) + searchWaves;
   const chains: Chain[] = [
-    { name: 'describe ∥ embed → search', roundTrips: shape.queries === 0 ? 1 : Math.max(1, embedWaves) + searchWaves },
+    { name: 'describe ∥ embed → search', roundTrips: queryChain },
     {
       name: shape.payloadIndexes ? 'describe → facets ∥ counts' : 'describe → counts → scroll pages',
       roundTrips: 2 + requestLowerBounds(shape).scroll_points,
@@ -88,8 +89,8 @@ export function dependentChains(shape: RunShape): Chain[] {
   ];
   if (shape.agentQueries > 0) {
     chains.push({
-      name: 'agent: (embed → search → chat) × A',
-      roundTrips: 2 * shape.agentQueries + shape.agentChats,
+      name: 'queries → agent chats one by one',
+      roundTrips: queryChain + shape.agentChats,
     });
   }
   return chains.sort((a, b) => b.roundTrips - a.roundTrips);

@@ -7,7 +7,7 @@ import { roundTo } from './distribution.ts';
 import { gradeRanking } from './ir-metrics.ts';
 import { matchesChapter, matchesModule } from './matching.ts';
 import type { Payload, SearchHit } from './ports.ts';
-import type { QueryResult } from './report.ts';
+import type { QueryResult, QueryValidationResult } from './report.ts';
 import type { Relevance, ResolvedQuery } from './suite.ts';
 
 /** Maps hits to ranked rows with relevance flags and grades. */
@@ -68,4 +68,39 @@ function numberOf(payload: Payload, key: string): number | null {
 function stringsOf(payload: Payload, key: string): string[] | null {
   const value = payload[key];
   return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : null;
+}
+
+/**
+ * The query stage's rows, looked up by the arguments a retrieval tool would search with (text, top_k, filters),
+ * as hits again: the grounded-answer stage reuses them instead of embedding and searching a second time.
+ */
+export function indexSearchedHits(results: readonly QueryValidationResult[]) {
+  const byArgs = new Map<string, SearchHit[]>();
+  for (const r of results) {
+    if (r.status === 'ERROR') continue;
+    const q = r.query as Pick<ResolvedQuery, 'top_k' | 'filters'>;
+    byArgs.set(
+      searchKey(r.query_text, q.top_k, q.filters),
+      r.top_results.map((row) => ({
+        id: row.chunk_id,
+        score: row.similarity_score,
+        payload: Object.fromEntries(
+          Object.entries({
+            chunk_text: row.chunk_text,
+            source_url: row.source_url,
+            chapter_id: row.chapter_id,
+            module_name: row.module_name,
+            heading_hierarchy: row.heading_hierarchy,
+          }).filter(([, v]) => v !== null),
+        ),
+      })),
+    );
+  }
+  return (args: { query: string; top_k: number; filters?: ResolvedQuery['filters'] }) =>
+    byArgs.get(searchKey(args.query, args.top_k, args.filters ?? {}));
+}
+
+function searchKey(text: string, topK: number, filters: ResolvedQuery['filters']): string {
+  const f = filters ?? {};
+  return JSON.stringify([text, topK, f.module ?? null, f.chapter ?? null, f.section ?? null, f.url ?? null]);
 }

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { EmbeddingError, InputError } from './errors.ts';
 import { buildPayloadFilter } from './filters.ts';
-import type { Clock, Embedder, Payload, VectorIndex } from './ports.ts';
+import type { Clock, Embedder, Payload, SearchHit, VectorIndex } from './ports.ts';
 import { listIssues } from './suite.ts';
 
 const TOOL_NAME = 'search_book';
@@ -98,6 +98,8 @@ export interface RetrievedContext {
     retrieved_at: string;
     embedding_ms: number;
     search_ms: number;
+    /** True when the hits came from the run's query stage instead of a search of their own. */
+    reused_search: boolean;
   };
 }
 
@@ -125,23 +127,41 @@ function toChunk(id: string, score: number, payload: Payload): DocumentChunk {
   };
 }
 
-/** Builds the retrieval tool on the engine's ports: one embedding, one search, the seed's Retrieved Context. */
-export function createRetrievalTool(deps: { embedder: Embedder; index: VectorIndex; clock: Clock }): RetrievalTool {
+/** Hits the run already has for these arguments (the query stage's), or undefined to search. */
+export type PrefetchedHits = (args: RetrievalArguments) => SearchHit[] | undefined;
+
+/**
+ * Builds the retrieval tool on the engine's ports: one embedding, one search, the seed's Retrieved Context.
+ * With `prefetched`, a query the run has already searched with the same arguments is answered from those hits,
+ * so the grounded-answer stage costs its chat calls and not a second embed and search per question.
+ */
+export function createRetrievalTool(deps: {
+  embedder: Embedder;
+  index: VectorIndex;
+  clock: Clock;
+  prefetched?: PrefetchedHits;
+}): RetrievalTool {
   const { embedder, index, clock } = deps;
   return {
     definition: RETRIEVAL_TOOL_DEFINITION,
     async retrieve(raw) {
       const args = parseRetrievalArguments(raw);
       const t0 = clock.monotonicMs();
-      const { vectors } = await embedder.embedQueries([args.query]);
-      const vector = vectors[0];
-      if (vector === undefined)
-        throw new EmbeddingError(`${embedder.model} returned no vector for the query`, 'unexpected');
-      const t1 = clock.monotonicMs();
-      const filter = buildPayloadFilter(args.filters);
-      const [hits = []] = await index.searchBatch([
-        { vector, limit: args.top_k, payloadFields: CHUNK_FIELDS, ...(filter ? { filter } : {}) },
-      ]);
+      const reused = deps.prefetched?.(args);
+      let t1 = t0;
+      let hits: SearchHit[];
+      if (reused) hits = reused;
+      else {
+        const { vectors } = await embedder.embedQueries([args.query]);
+        const vector = vectors[0];
+        if (vector === undefined)
+          throw new EmbeddingError(`${embedder.model} returned no vector for the query`, 'unexpected');
+        t1 = clock.monotonicMs();
+        const filter = buildPayloadFilter(args.filters);
+        [hits = []] = await index.searchBatch([
+          { vector, limit: args.top_k, payloadFields: CHUNK_FIELDS, ...(filter ? { filter } : {}) },
+        ]);
+      }
       const t2 = clock.monotonicMs();
       const chunks = hits.map((hit) => toChunk(hit.id, hit.score, hit.payload));
       return {
@@ -157,6 +177,7 @@ export function createRetrievalTool(deps: { embedder: Embedder; index: VectorInd
           retrieved_at: clock.now().toISOString(),
           embedding_ms: t1 - t0,
           search_ms: t2 - t1,
+          reused_search: reused !== undefined,
         },
       };
     },

@@ -23,6 +23,7 @@ import type { GroundingReport } from './grounding-report.ts';
 import type { ChatModel, Clock, Embedder, ProgressListener, SitemapSource, VectorIndex } from './ports.ts';
 import { profileCollection } from './profile-collection.ts';
 import { buildQualityMetrics, qualityErrors } from './quality.ts';
+import { indexSearchedHits } from './query-results.ts';
 import { runQueryStage } from './query-stage.ts';
 import type {
   CoverageReport,
@@ -90,19 +91,37 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
 
   const chat = deps.chat;
   const agentWanted = chat !== undefined && queries.some((q) => q.agent);
+  const queriesRun = stage('queries', () =>
+    runQueryStage({
+      queries,
+      embedder: deps.embedder,
+      index: deps.index,
+      collection: collectionInfo,
+      clock,
+      newId,
+      concurrency: options.searchConcurrency,
+      ...(deps.progress ? { progress: deps.progress } : {}),
+    }),
+  );
+  // The agent answers from the hits the query stage already fetched: its chain is then the query stage's two
+  // round trips plus its chat calls, not a second embed and search per question.
+  const agentRun =
+    agentWanted && chat
+      ? stage('agent', async () => {
+          const searched = await queriesRun;
+          const prefetched = searched.ok ? indexSearchedHits(searched.value.results) : undefined;
+          return runAgentChecks({
+            queries,
+            tool: createRetrievalTool({ ...deps, ...(prefetched ? { prefetched } : {}) }),
+            chat,
+            clock,
+            newId,
+            maxAgentQueries: options.maxAgentQueries ?? 10,
+          });
+        })
+      : null;
   const [queryStage, sitemapStage, profileStage, agentStage] = await Promise.all([
-    stage('queries', () =>
-      runQueryStage({
-        queries,
-        embedder: deps.embedder,
-        index: deps.index,
-        collection: collectionInfo,
-        clock,
-        newId,
-        concurrency: options.searchConcurrency,
-        ...(deps.progress ? { progress: deps.progress } : {}),
-      }),
-    ),
+    queriesRun,
     stage('sitemap', () => deps.sitemap.listUrls()),
     stage('profile', async () =>
       profileCollection({
@@ -112,18 +131,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
         pageSize: options.scrollPageSize ?? 1000,
       }),
     ),
-    agentWanted && chat
-      ? stage('agent', () =>
-          runAgentChecks({
-            queries,
-            tool: createRetrievalTool(deps),
-            chat,
-            clock,
-            newId,
-            maxAgentQueries: options.maxAgentQueries ?? 10,
-          }),
-        )
-      : null,
+    agentRun,
   ]);
 
   const errors: ValidationError[] = [];

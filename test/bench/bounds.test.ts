@@ -40,10 +40,10 @@ describe('requestLowerBounds', () => {
     expect(requestLowerBounds(shape({ payloadIndexes: false, points: 0 })).scroll_points).toBe(1);
   });
 
-  it('adds one embed and one search per agent query, and a chat only for those that found a relevant chunk', () => {
+  it('adds no embed or search for agent queries (they reuse the query stage’s hits), and a chat for each that found a relevant chunk', () => {
     const bounds = requestLowerBounds(shape({ queries: 19, agentQueries: 5, agentChats: 4 }));
 
-    expect(bounds).toMatchObject({ embed: 6, query_batch_points: 6, chat: 4 });
+    expect(bounds).toMatchObject({ embed: 1, query_batch_points: 1, chat: 4 });
   });
 });
 
@@ -67,11 +67,11 @@ describe('dependentChains', () => {
     expect(longest).toEqual({ name: 'describe ∥ embed → search', roundTrips: 4 });
   });
 
-  it('makes the agent the critical path when its queries run one after the other', () => {
+  it('makes the agent the critical path: the query stage, then its chats one after the other', () => {
     expect(criticalPath(shape({ queries: 19, agentQueries: 5, agentChats: 4 }), 50)).toEqual({
-      name: 'agent: (embed → search → chat) × A',
-      roundTrips: 14,
-      boundMs: 700,
+      name: 'queries → agent chats one by one',
+      roundTrips: 6,
+      boundMs: 300,
     });
   });
 });

@@ -158,8 +158,30 @@ describe('createRetrievalTool', () => {
         retrieved_at: '2026-03-14T02:00:00.000Z',
         embedding_ms: 0,
         search_ms: 0,
+        reused_search: false,
       },
     });
+  });
+
+  it('answers from hits the run already fetched for the same arguments, without embedding or searching', async () => {
+    // Prepare
+    const embedder = createFakeEmbedder();
+    const index = createFakeIndex([hit('c9', 0.1, 'Not this one.')]);
+    const prefetched = (args: { query: string; top_k: number }) =>
+      args.query === 'How do topics work?' && args.top_k === 5
+        ? [hit('c1', 0.91, 'Topics carry messages.')]
+        : undefined;
+    const tool = createRetrievalTool({ embedder, index, clock: createFakeClock(), prefetched });
+
+    // Act
+    const reused = await tool.retrieve({ query: 'How do topics work?' });
+    const searched = await tool.retrieve({ query: 'How do topics work?', top_k: 3 });
+
+    // Assess
+    expect([reused.chunk_ids, reused.metadata.reused_search]).toEqual([['c1'], true]);
+    expect([searched.chunk_ids, searched.metadata.reused_search]).toEqual([['c9'], false]);
+    expect(embedder.calls).toEqual([['How do topics work?']]);
+    expect(index.requests).toHaveLength(1);
   });
 
   it('times the embedding and the search separately on the monotonic clock', async () => {

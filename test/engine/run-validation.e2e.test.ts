@@ -126,13 +126,14 @@ describe('runValidation against the sandbox', () => {
     // Prepare
     sandbox.qdrant.resetCounts();
     sandbox.cohere.resetCounts();
-    const suite = { ...sampleSuite, queries: sampleSuite.queries.map((q) => ({ ...q, agent: false })) };
 
     // Act
-    await run({ suite });
+    await run();
 
-    // Assess: 19 queries fit one embed call (<= 96) and one query batch (<= 100); 6 required fields -> 2 + 6 counts.
-    expect(sandbox.cohere.requestCounts()).toMatchObject({ embed: 1 });
+    // Assess: 19 queries fit one embed call (<= 96) and one query batch (<= 100); the 5 agent questions reuse those
+    // hits and cost only their chats (4: the off-topic one has nothing relevant, so it abstains without chat);
+    // 6 required fields -> 2 + 6 counts.
+    expect(sandbox.cohere.requestCounts()).toEqual({ embed: 1, chat: 4 });
     expect(sandbox.qdrant.requestCounts()).toEqual({
       get_collection: 1,
       query_batch_points: 1,
