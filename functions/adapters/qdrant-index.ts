@@ -26,19 +26,24 @@ export interface QdrantIndexOptions {
 
 type Schemas = Parameters<QdrantClient['queryBatch']>[1]['searches'][number];
 
+/** The official client as ragwatch uses it: an explicit timeout, and no version check. */
+export function createQdrantClient(options: { url: string; apiKey?: string; timeoutMs: number }): QdrantClient {
+  // checkCompatibility: false avoids an extra version round trip at start-up (and a warning against stand-ins).
+  return new QdrantClient({
+    url: options.url,
+    timeout: options.timeoutMs,
+    checkCompatibility: false,
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+  });
+}
+
 export class QdrantIndex implements VectorIndex {
   readonly #client: QdrantClient;
   readonly #options: QdrantIndexOptions;
 
   constructor(options: QdrantIndexOptions) {
     this.#options = options;
-    // checkCompatibility: false avoids an extra version round trip at start-up (and a warning against stand-ins).
-    this.#client = new QdrantClient({
-      url: options.url,
-      apiKey: options.apiKey,
-      timeout: options.timeoutMs,
-      checkCompatibility: false,
-    });
+    this.#client = createQdrantClient(options);
   }
 
   async describe(): Promise<CollectionInfo> {

@@ -4,15 +4,9 @@
  * serialises the rest of the config can leak them.
  */
 import { InputError } from './errors.ts';
+import { CHUNK_METADATA_FIELDS } from './payload-fields.ts';
 
-export const DEFAULT_REQUIRED_FIELDS = [
-  'source_url',
-  'chapter_id',
-  'module_name',
-  'heading_hierarchy',
-  'token_count',
-  'chunk_index',
-];
+export const DEFAULT_REQUIRED_FIELDS: string[] = [...CHUNK_METADATA_FIELDS];
 
 export interface EngineConfig {
   qdrantUrl: string;

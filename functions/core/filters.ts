@@ -2,18 +2,11 @@
  * Suite filters (module / chapter / section / url) in the vector index's filter language, and the payload
  * fields a search returns. The payload keys are the seeds' (001): module_name, chapter_id, heading_hierarchy, source_url.
  */
+import { CHUNK_METADATA_FIELDS } from './payload-fields.ts';
 import type { PayloadFilter } from './ports.ts';
 
 /** The payload fields every search asks for: what a QueryResult reports, nothing more (no vectors). */
-export const RESULT_FIELDS = [
-  'chunk_text',
-  'source_url',
-  'chapter_id',
-  'module_name',
-  'heading_hierarchy',
-  'token_count',
-  'chunk_index',
-];
+export const RESULT_FIELDS: string[] = ['chunk_text', ...CHUNK_METADATA_FIELDS];
 
 export interface QueryFilters {
   module?: string;

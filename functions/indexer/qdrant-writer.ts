@@ -4,8 +4,8 @@
  * filters, and upserts points in batches of 256, waiting for each to be applied. Failures become IndexError through
  * the same translation as the validation's Qdrant adapter, so messages name the operation and never the API key.
  */
-import { QdrantClient } from '@qdrant/js-client-rest';
-import { translateQdrantError } from '../adapters/qdrant-index.ts';
+import type { QdrantClient } from '@qdrant/js-client-rest';
+import { createQdrantClient, translateQdrantError } from '../adapters/qdrant-index.ts';
 import { retryTransient } from '../adapters/transport.ts';
 import { IndexError } from '../core/errors.ts';
 import { type IndexPoint, type PointSink, UPSERT_BATCH_SIZE } from './index-book.ts';
@@ -46,13 +46,7 @@ export class QdrantWriter implements PointSink {
 
   constructor(options: QdrantWriterOptions) {
     this.#options = options;
-    // checkCompatibility: false spares a version round trip (and a warning against the stand-in).
-    this.#client = new QdrantClient({
-      url: options.url,
-      timeout: options.timeoutMs,
-      checkCompatibility: false,
-      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-    });
+    this.#client = createQdrantClient(options);
   }
 
   /** Makes sure the collection exists with vectors of `vectorSize` and cosine distance, and has its payload indexes. */
