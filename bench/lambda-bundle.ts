@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Metafile } from 'esbuild';
+import { LAMBDA_NODE_OPTIONS } from '../infra/runtime-flags.ts';
 import { BUNDLE_DIR, bundleLikeTheStack, PROJECT_ROOT } from './bundle.ts';
 
 const ENTRY = path.join(PROJECT_ROOT, 'functions/nightly/handler.ts');
@@ -114,7 +115,7 @@ function importOnce(file: string, sourceMaps: boolean): Promise<number> {
     COHERE_SECRET_ID: 'ragwatch/cohere',
     LOG_LEVEL: 'INFO',
     POWERTOOLS_LOG_LEVEL: 'INFO',
-    ...(sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
+    ...(sourceMaps ? { NODE_OPTIONS: LAMBDA_NODE_OPTIONS } : {}),
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', IMPORT_SCRIPT], {

@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { DEFAULT_REQUIRED_FIELDS } from '../functions/core/config.ts';
 import { PAYLOAD_INDEXES } from '../functions/indexer/qdrant-writer.ts';
+import { LAMBDA_V8_FLAGS } from '../infra/runtime-flags.ts';
 import { SAMPLE_BOOK_DIR } from '../sandbox/book-server.ts';
 import { type CohereStandIn, startCohereStandIn } from '../sandbox/cohere/index.ts';
 import { type QdrantStandIn, startQdrantStandIn } from '../sandbox/qdrant/index.ts';
@@ -87,7 +88,8 @@ if (!Number.isFinite(latencyMs) || latencyMs < 0 || !Number.isInteger(pageSize) 
   process.exit(2);
 }
 const profileFlags = flags['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['cpu-prof'])}`] : [];
-const engineFlags = flags['engine-flags']?.split(/\s+/).filter((f) => f !== '') ?? [];
+// By default the engine runs with the V8 flags the Lambda is deployed with (infra/runtime-flags.ts).
+const engineFlags = flags['engine-flags']?.split(/\s+/).filter((f) => f !== '') ?? LAMBDA_V8_FLAGS;
 const settings: BenchSettings = {
   latencyMs,
   latencyStepMs: LATENCY_STEP_MS,

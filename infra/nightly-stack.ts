@@ -29,6 +29,7 @@ import {
   TimeZone,
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { LAMBDA_NODE_OPTIONS } from './runtime-flags.ts';
 import type { StackSettings } from './settings.ts';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -175,7 +176,7 @@ export class NightlyStack extends Stack {
       MIN_COMPLETENESS: String(settings.thresholds.minCompleteness),
       LOG_LEVEL: settings.logLevel,
       POWERTOOLS_LOG_LEVEL: settings.logLevel,
-      NODE_OPTIONS: '--enable-source-maps',
+      NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
     };
     if (settings.qdrantSecret !== undefined) env.QDRANT_SECRET_ID = settings.qdrantSecret;
     if (settings.sitemapUrl !== undefined) env.SITEMAP_URL = settings.sitemapUrl;

@@ -87,6 +87,12 @@ describe('the nightly function', () => {
     expect(Object.keys(variables)).not.toContain('QDRANT_API_KEY');
   });
 
+  it('runs Node with source maps and a small young generation, so the scroll path keeps a flat memory', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps --max-semi-space-size=4' }) },
+    });
+  });
+
   it('keeps its log for the configured number of days', () => {
     template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 180 });
   });
