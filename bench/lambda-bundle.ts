@@ -150,7 +150,7 @@ export type LambdaFigures =
     }
   | { error: string };
 
-/** Bundles the handler both ways and times its initialisation, with and without --enable-source-maps. */
+/** Bundles the handler both ways and times its initialisation, with and without the deployed NODE_OPTIONS. */
 export async function measureLambda(options: { initRuns: number }): Promise<LambdaFigures> {
   let bundle: BundleFigures;
   try {

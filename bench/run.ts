@@ -47,7 +47,8 @@ const USAGE = `usage: npm run bench -- [options]
   --page-size <n>     scroll page size for the engine (default 1000, the engine's own)
   --skip-lambda       skip bundling and timing the Lambda handler
   --cpu-prof <dir>    write a V8 CPU profile of each engine process into <dir> (figures then include the profiler)
-  --engine-flags=<f>  Node/V8 flags for the engine processes, e.g. --engine-flags="--max-semi-space-size=32"`;
+  --engine-flags=<f>  Node/V8 flags for the engine processes instead of the deployed ones (infra/runtime-flags.ts),
+                      e.g. --engine-flags="--optimize-for-size"; --engine-flags= for none`;
 
 const DIMENSIONS = 8;
 const SEARCH_CONCURRENCY = 4;
