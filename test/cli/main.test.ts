@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../functions/cli/main.ts';
 import { ValidationReport } from '../../functions/core/report.ts';
+import { SAMPLE_BOOK_BASE_URL, SAMPLE_BOOK_DIR } from '../../sandbox/book-server.ts';
 import { indexSampleBook, SAMPLE_SUITE_PATH, type Sandbox, startSandbox } from '../../sandbox/start-sandbox.ts';
 
 let sandbox: Sandbox;
@@ -148,6 +149,52 @@ describe('ragwatch run', () => {
     const everything = out.join('') + err.join('');
     expect(everything).not.toContain('co-super-secret-0001');
     expect(everything).not.toContain('qd-super-secret-0002');
+  });
+});
+
+describe('ragwatch index', () => {
+  it('indexes a docs folder into the named collection and says what it did', async () => {
+    // Act
+    const code = await cli([
+      'index',
+      '--docs',
+      path.join(SAMPLE_BOOK_DIR, 'docs'),
+      '--base-url',
+      SAMPLE_BOOK_BASE_URL,
+      '--collection',
+      'cli-book',
+    ]);
+
+    // Assess
+    expect(code).toBe(0);
+    expect(out.join('')).toMatch(
+      /^Indexed 13 pages as \d+ chunks into "cli-book" \(1024 dims, embed-english-v3\.0\) in \d+ ms\n$/,
+    );
+  });
+
+  it('exits 2 without a base URL', async () => {
+    const { DOCUSAURUS_BASE_URL: _omitted, ...env } = sandbox.env;
+
+    expect(await cli(['index', '--docs', path.join(SAMPLE_BOOK_DIR, 'docs')], env)).toBe(2);
+  });
+});
+
+describe('ragwatch demo', () => {
+  it('runs the full validation against a sandbox of its own, exits 0 and leaves the report', async () => {
+    // Act
+    const code = await cli(['demo', '--out', path.join(dir, 'demo-reports'), '--no-progress']);
+
+    // Assess
+    expect(code).toBe(0);
+    const report = ValidationReport.parse(
+      JSON.parse(await readFile(path.join(dir, 'demo-reports', 'book', 'latest.json'), 'utf8')),
+    );
+    expect(report).toMatchObject({ status: 'FAILED', total_queries: 19, environment: 'sandbox' });
+    expect(err.join('')).toContain('breach some criteria on purpose');
+  });
+
+  it('exits 1 on the same run with --strict', async () => {
+    expect(await cli(['demo', '--out', path.join(dir, 'demo-reports'), '--no-progress', '--strict'])).toBe(1);
   });
 });
 
