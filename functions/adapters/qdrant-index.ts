@@ -122,18 +122,27 @@ export class QdrantIndex implements VectorIndex {
     } while (offset !== undefined);
   }
 
-  async #call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
-    return retryTransient(
-      async () => {
-        try {
-          return await fn();
-        } catch (error) {
-          throw translateQdrantError(error, operation, this.#options);
-        }
-      },
-      { retries: this.#options.retries ?? 2 },
-    );
+  #call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    return callQdrant(operation, this.#options, fn);
   }
+}
+
+/** One Qdrant call: its failure translated once into an IndexError, transient ones retried with backoff. */
+export function callQdrant<T>(
+  operation: string,
+  options: { url: string; collection: string; apiKey?: string; retries?: number },
+  fn: () => Promise<T>,
+): Promise<T> {
+  return retryTransient(
+    async () => {
+      try {
+        return await fn();
+      } catch (error) {
+        throw translateQdrantError(error, operation, options);
+      }
+    },
+    { retries: options.retries ?? 2 },
+  );
 }
 
 /** Maps whatever the Qdrant client threw into an IndexError with a kind ops can act on. */

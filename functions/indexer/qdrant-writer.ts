@@ -5,8 +5,7 @@
  * the same translation as the validation's Qdrant adapter, so messages name the operation and never the API key.
  */
 import type { QdrantClient } from '@qdrant/js-client-rest';
-import { createQdrantClient, translateQdrantError } from '../adapters/qdrant-index.ts';
-import { retryTransient } from '../adapters/transport.ts';
+import { callQdrant, createQdrantClient } from '../adapters/qdrant-index.ts';
 import { IndexError } from '../core/errors.ts';
 import { type IndexPoint, type PointSink, UPSERT_BATCH_SIZE } from './index-book.ts';
 
@@ -111,16 +110,7 @@ export class QdrantWriter implements PointSink {
     );
   }
 
-  async #call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
-    return retryTransient(
-      async () => {
-        try {
-          return await fn();
-        } catch (error) {
-          throw translateQdrantError(error, operation, this.#options);
-        }
-      },
-      { retries: this.#options.retries ?? 2 },
-    );
+  #call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    return callQdrant(operation, this.#options, fn);
   }
 }
