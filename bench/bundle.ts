@@ -27,6 +27,7 @@ export async function bundleLikeTheStack(options: {
     target: 'node24',
     minify: true,
     sourcemap: true,
+    sourcesContent: false,
     external: options.external,
     mainFields: ['module', 'main'],
     banner: { js: BANNER },
