@@ -9,6 +9,7 @@ import { redact } from '../adapters/transport.ts';
 import { type EngineConfig, parseEngineConfig } from '../core/config.ts';
 import { describeError, InputError } from '../core/errors.ts';
 import { buildRunFailureReport } from '../core/failure-report.ts';
+import type { ProgressListener } from '../core/ports.ts';
 import type { ValidationReport } from '../core/report.ts';
 import { runValidation } from '../core/run-validation.ts';
 import { parseSuite, type Suite } from '../core/suite.ts';
@@ -68,14 +69,33 @@ export async function executeRun(options: {
 }): Promise<number> {
   const deps = createEngineAdapters(options.config);
   const progress = options.progress && process.stderr.isTTY ? createProgressReporter(process.stderr) : undefined;
+  // LOG_LEVEL=DEBUG: each stage's start and end on stderr, timed, for a developer chasing a slow or failing stage.
+  const debug: ProgressListener | undefined =
+    options.config.logLevel === 'DEBUG'
+      ? (event) => {
+          if (event.kind === 'stage')
+            process.stderr.write(`${new Date().toISOString()} stage ${event.stage} ${event.status}\n`);
+        }
+      : undefined;
+  const listeners = [progress?.listener, debug].filter((l): l is ProgressListener => l !== undefined);
   const startedAt = deps.clock.now();
   let report: ValidationReport;
   try {
-    report = await runValidation(progress ? { ...deps, progress: progress.listener } : deps, {
-      ...runOptionsFromConfig(options.config),
-      suite: options.suite,
-      suiteSource: options.suiteSource,
-    });
+    report = await runValidation(
+      listeners.length > 0
+        ? {
+            ...deps,
+            progress: (e) => {
+              for (const l of listeners) l(e);
+            },
+          }
+        : deps,
+      {
+        ...runOptionsFromConfig(options.config),
+        suite: options.suite,
+        suiteSource: options.suiteSource,
+      },
+    );
   } catch (error) {
     // The engine turns service failures into data; anything thrown here is a defect, and still leaves a report.
     report = buildRunFailureReport({

@@ -207,3 +207,26 @@ describe('ragwatch schema', () => {
     });
   });
 });
+
+describe('LOG_LEVEL=DEBUG', () => {
+  it('traces each stage’s start and end on stderr', async () => {
+    await cli(['run', '--suite', path.join(dir, 'passing.json'), '--no-progress'], {
+      ...sandbox.env,
+      LOG_LEVEL: 'DEBUG',
+    });
+
+    const lines = err
+      .join('')
+      .split('\n')
+      .filter((l) => / stage /.test(l));
+    expect(lines.map((l) => l.replace(/^\S+ /, ''))).toEqual(
+      expect.arrayContaining([
+        'stage describe started',
+        'stage queries finished',
+        'stage sitemap finished',
+        'stage profile finished',
+      ]),
+    );
+    expect(lines.every((l) => /^\d{4}-\d{2}-\d{2}T/.test(l))).toBe(true);
+  });
+});
