@@ -2,20 +2,16 @@ import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CloudWatchMetrics } from '../../functions/adapters/cloudwatch-metrics.ts';
 import { SinkError } from '../../functions/core/errors.ts';
-import { type CloudWatchStandIn, STAND_IN_CREDENTIALS, startCloudWatchStandIn } from '../../sandbox/aws/index.ts';
+import { type CloudWatchStandIn, startCloudWatchStandIn } from '../../sandbox/aws/index.ts';
 import { buildFailedReport, buildPassedReport, buildQuery } from '../nightly/fixtures/reports.ts';
+import { standInClientConfig } from '../nightly/stand-in-clients.ts';
 
 let cloudWatch: CloudWatchStandIn;
 let client: CloudWatchClient;
 
 beforeAll(async () => {
   cloudWatch = await startCloudWatchStandIn();
-  client = new CloudWatchClient({
-    endpoint: cloudWatch.endpoint,
-    region: 'us-east-1',
-    credentials: STAND_IN_CREDENTIALS,
-    maxAttempts: 3,
-  });
+  client = new CloudWatchClient(standInClientConfig(cloudWatch.endpoint, 3));
 });
 
 afterAll(async () => {

@@ -1,11 +1,8 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SecretError, SecretsReader } from '../../functions/adapters/secrets.ts';
-import {
-  type SecretsManagerStandIn,
-  STAND_IN_CREDENTIALS,
-  startSecretsManagerStandIn,
-} from '../../sandbox/aws/index.ts';
+import { type SecretsManagerStandIn, startSecretsManagerStandIn } from '../../sandbox/aws/index.ts';
+import { standInClientConfig } from '../nightly/stand-in-clients.ts';
 
 const COHERE_KEY = 'co-test-0123456789abcdef';
 let secretsManager: SecretsManagerStandIn;
@@ -19,12 +16,7 @@ beforeAll(async () => {
     'ragwatch/wrong-shape': JSON.stringify({ token: 'tok-secret-value' }),
     'ragwatch/empty': '   ',
   });
-  client = new SecretsManagerClient({
-    endpoint: secretsManager.endpoint,
-    region: 'us-east-1',
-    credentials: STAND_IN_CREDENTIALS,
-    maxAttempts: 1,
-  });
+  client = new SecretsManagerClient(standInClientConfig(secretsManager.endpoint, 1));
 });
 
 afterAll(async () => {

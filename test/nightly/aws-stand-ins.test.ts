@@ -1,6 +1,7 @@
 import { CloudWatchClient, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CloudWatchStandIn, STAND_IN_CREDENTIALS, startCloudWatchStandIn } from '../../sandbox/aws/index.ts';
+import { type CloudWatchStandIn, startCloudWatchStandIn } from '../../sandbox/aws/index.ts';
+import { standInClientConfig } from './stand-in-clients.ts';
 
 // The CloudWatch stand-in must refuse what CloudWatch refuses, or the metrics tests could pass on bad requests.
 let cloudWatch: CloudWatchStandIn;
@@ -8,12 +9,7 @@ let client: CloudWatchClient;
 
 beforeAll(async () => {
   cloudWatch = await startCloudWatchStandIn();
-  client = new CloudWatchClient({
-    endpoint: cloudWatch.endpoint,
-    region: 'us-east-1',
-    credentials: STAND_IN_CREDENTIALS,
-    maxAttempts: 1,
-  });
+  client = new CloudWatchClient(standInClientConfig(cloudWatch.endpoint, 1));
 });
 
 afterAll(async () => {

@@ -16,21 +16,22 @@ export interface StandInClients {
   destroy(): void;
 }
 
+/** The settings any SDK client needs to talk to a stand-in at `endpoint`. */
+export function standInClientConfig(endpoint: string, maxAttempts = 3) {
+  return { endpoint, region: STAND_IN_REGION, credentials: STAND_IN_CREDENTIALS, maxAttempts };
+}
+
 /** Builds one client per service against the stand-ins. */
 export function buildStandInClients(
   endpoints: AwsStandIns['endpoints'],
   options: { maxAttempts?: number } = {},
 ): StandInClients {
-  const common = {
-    region: STAND_IN_REGION,
-    credentials: STAND_IN_CREDENTIALS,
-    maxAttempts: options.maxAttempts ?? 3,
-  };
+  const attempts = options.maxAttempts ?? 3;
   const clients = {
-    s3: new S3Client({ ...common, endpoint: endpoints.s3, forcePathStyle: true }),
-    cloudWatch: new CloudWatchClient({ ...common, endpoint: endpoints.cloudWatch }),
-    sns: new SNSClient({ ...common, endpoint: endpoints.sns }),
-    secretsManager: new SecretsManagerClient({ ...common, endpoint: endpoints.secretsManager }),
+    s3: new S3Client({ ...standInClientConfig(endpoints.s3, attempts), forcePathStyle: true }),
+    cloudWatch: new CloudWatchClient(standInClientConfig(endpoints.cloudWatch, attempts)),
+    sns: new SNSClient(standInClientConfig(endpoints.sns, attempts)),
+    secretsManager: new SecretsManagerClient(standInClientConfig(endpoints.secretsManager, attempts)),
   };
   return {
     ...clients,
