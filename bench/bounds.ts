@@ -16,7 +16,7 @@
 
 /** Cohere's limit on texts per embed call. */
 export const EMBED_BATCH = 96;
-/** The engine's search batch (functions/core/query-stage.ts). */
+/** The engine's search batch (functions/core/queries/query-stage.ts). */
 export const SEARCH_BATCH = 100;
 /** Payload fields the profile aggregates by facet when indexed: source_url (keyword) and token_count (integer). */
 export const FACET_FIELDS = 2;

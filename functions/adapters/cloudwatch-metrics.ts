@@ -1,11 +1,11 @@
 /**
  * Publishes a report's metric datums to CloudWatch with PutMetricData, in as many calls as the API's limits need
- * (see core/metric-data.ts). The SDK retries each call; a call that still fails becomes a SinkError.
+ * (see core/delivery/metric-data.ts). The SDK retries each call; a call that still fails becomes a SinkError.
  */
 import { type CloudWatchClient, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
+import { buildMetricData, chunkMetricData } from '../core/delivery/metric-data.ts';
 import { SinkError } from '../core/errors.ts';
-import { buildMetricData, chunkMetricData } from '../core/metric-data.ts';
-import type { ValidationReport } from '../core/report.ts';
+import type { ValidationReport } from '../core/report/report.ts';
 import { classifyAwsError } from './aws-error.ts';
 
 export interface CloudWatchMetricsOptions {

@@ -5,7 +5,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReportStore } from '../core/ports.ts';
-import type { ValidationReport } from '../core/report.ts';
+import type { ValidationReport } from '../core/report/report.ts';
 
 export class FileReportStore implements ReportStore {
   readonly #dir: string;

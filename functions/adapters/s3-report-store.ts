@@ -6,7 +6,7 @@
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { SinkError } from '../core/errors.ts';
 import type { ReportStore } from '../core/ports.ts';
-import type { ValidationReport } from '../core/report.ts';
+import type { ValidationReport } from '../core/report/report.ts';
 import { classifyAwsError } from './aws-error.ts';
 
 export interface S3ReportStoreOptions {

@@ -3,7 +3,7 @@
  * message, and severity (plus collection and environment) as message attributes so subscriptions can filter.
  */
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
-import type { AlertMessage } from '../core/alert-message.ts';
+import type { AlertMessage } from '../core/delivery/alert-message.ts';
 import { SinkError } from '../core/errors.ts';
 import { classifyAwsError } from './aws-error.ts';
 

@@ -8,11 +8,11 @@ import { FileReportStore } from '../adapters/file-report-store.ts';
 import { redact } from '../adapters/transport.ts';
 import { type EngineConfig, parseEngineConfig } from '../core/config.ts';
 import { describeError, InputError } from '../core/errors.ts';
-import { buildRunFailureReport } from '../core/failure-report.ts';
 import type { ProgressListener } from '../core/ports.ts';
-import type { ValidationReport } from '../core/report.ts';
+import { buildRunFailureReport } from '../core/report/failure-report.ts';
+import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
-import { parseSuite, type Suite } from '../core/suite.ts';
+import { parseSuite, type Suite } from '../core/suite/suite.ts';
 import { ansiStyle, formatSummary, plainStyle } from './format-summary.ts';
 import { createProgressReporter } from './progress.ts';
 

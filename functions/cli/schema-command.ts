@@ -1,6 +1,6 @@
 /** `ragwatch schema`: the ValidationReport's JSON Schema, generated from the same zod schema the engine fills. */
 import { writeFile } from 'node:fs/promises';
-import { buildReportJsonSchema } from '../core/report.ts';
+import { buildReportJsonSchema } from '../core/report/report.ts';
 
 /** Prints the schema, or writes it to `out`; returns the exit code. */
 export async function writeSchema(options: { out?: string }): Promise<number> {

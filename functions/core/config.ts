@@ -4,7 +4,7 @@
  * serialises the rest of the config can leak them.
  */
 import { InputError } from './errors.ts';
-import { CHUNK_METADATA_FIELDS } from './payload-fields.ts';
+import { CHUNK_METADATA_FIELDS } from './quality/payload-fields.ts';
 
 export const DEFAULT_REQUIRED_FIELDS: string[] = [...CHUNK_METADATA_FIELDS];
 

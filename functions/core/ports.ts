@@ -87,7 +87,7 @@ export interface Clock {
 
 /** Where a finished report goes (a file, S3). */
 export interface ReportStore {
-  save(report: import('./report.ts').ValidationReport): Promise<{ location: string }>;
+  save(report: import('./report/report.ts').ValidationReport): Promise<{ location: string }>;
 }
 
 /** Progress events for a terminal progress bar or a log line. */

@@ -15,16 +15,19 @@
  * 4. ANALYZED: aggregates, success criteria, the run's status and its reason.
  * The function never throws for a service failure: whatever broke, a report with a status comes back.
  */
-import { buildValidationMetrics } from './aggregate-metrics.ts';
-import { computeCoverage, coverageErrors } from './coverage.ts';
-import { criteriaErrors, decideRunStatus, evaluateCriteria } from './criteria.ts';
+
+import { computeCoverage, coverageErrors } from './coverage/coverage.ts';
+import { criteriaErrors, decideRunStatus, evaluateCriteria } from './criteria/criteria.ts';
 import { describeError, isServiceError } from './errors.ts';
-import type { GroundingReport } from './grounding-report.ts';
+import type { GroundingReport } from './grounding/grounding-report.ts';
+import { createRetrievalTool } from './grounding/retrieval-tool.ts';
+import { runAgentChecks } from './grounding/run-agent-checks.ts';
 import type { ChatModel, Clock, Embedder, ProgressListener, SitemapSource, VectorIndex } from './ports.ts';
-import { profileCollection } from './profile-collection.ts';
-import { buildQualityMetrics, qualityErrors } from './quality.ts';
-import { indexSearchedHits } from './query-results.ts';
-import { runQueryStage } from './query-stage.ts';
+import { profileCollection } from './quality/profile-collection.ts';
+import { buildQualityMetrics, qualityErrors } from './quality/quality.ts';
+import { buildValidationMetrics } from './queries/aggregate-metrics.ts';
+import { indexSearchedHits } from './queries/query-results.ts';
+import { runQueryStage } from './queries/query-stage.ts';
 import type {
   CoverageReport,
   Execution,
@@ -32,10 +35,8 @@ import type {
   QualityMetrics,
   ValidationError,
   ValidationReport,
-} from './report.ts';
-import { createRetrievalTool } from './retrieval-tool.ts';
-import { runAgentChecks } from './run-agent-checks.ts';
-import { resolveQueries, SuccessCriteria, type Suite } from './suite.ts';
+} from './report/report.ts';
+import { resolveQueries, SuccessCriteria, type Suite } from './suite/suite.ts';
 
 export interface EngineDeps {
   index: VectorIndex;

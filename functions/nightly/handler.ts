@@ -24,17 +24,17 @@ import { type PreviousRun, S3ReportStore, type StoredReport } from '../adapters/
 import { SecretsReader } from '../adapters/secrets.ts';
 import { SnsAlerter } from '../adapters/sns-alerter.ts';
 import { systemClock } from '../adapters/system-clock.ts';
+import type { EngineConfig } from '../core/config.ts';
 import {
   type AlertContext,
   type AlertMessage,
   buildAlertMessage,
   type ReportPlacement,
-} from '../core/alert-message.ts';
-import type { EngineConfig } from '../core/config.ts';
+} from '../core/delivery/alert-message.ts';
 import { describeError } from '../core/errors.ts';
-import { buildRunFailureReport } from '../core/failure-report.ts';
 import type { Clock } from '../core/ports.ts';
-import type { ValidationReport } from '../core/report.ts';
+import { buildRunFailureReport } from '../core/report/failure-report.ts';
+import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
 import { type NightlyConfig, parseNightlyConfig } from './config.ts';
 import { type LoadedSuite, loadSuite } from './suite-source.ts';

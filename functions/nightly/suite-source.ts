@@ -7,7 +7,7 @@ import path from 'node:path';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { classifyAwsError } from '../adapters/aws-error.ts';
 import { InputError } from '../core/errors.ts';
-import { parseSuite, type Suite } from '../core/suite.ts';
+import { parseSuite, type Suite } from '../core/suite/suite.ts';
 import type { SuiteLocation } from './config.ts';
 
 export interface LoadedSuite {

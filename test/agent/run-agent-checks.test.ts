@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ChatError } from '../../functions/core/errors.ts';
-import { GroundingReport } from '../../functions/core/grounding-report.ts';
+import { GroundingReport } from '../../functions/core/grounding/grounding-report.ts';
+import { createRetrievalTool } from '../../functions/core/grounding/retrieval-tool.ts';
+import { runAgentChecks } from '../../functions/core/grounding/run-agent-checks.ts';
 import type { ChatModel, ChatReply } from '../../functions/core/ports.ts';
-import { createRetrievalTool } from '../../functions/core/retrieval-tool.ts';
-import { runAgentChecks } from '../../functions/core/run-agent-checks.ts';
 import { createFakeClock, createFakeEmbedder, createFakeIndex, createIdSequence, hit } from './fakes.ts';
 
 const TEXT = 'Topics carry messages between nodes.';

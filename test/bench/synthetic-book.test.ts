@@ -7,7 +7,7 @@ import {
   syntheticPoints,
   syntheticSitemapXml,
 } from '../../bench/synthetic-book.ts';
-import { parseSuite } from '../../functions/core/suite.ts';
+import { parseSuite } from '../../functions/core/suite/suite.ts';
 
 describe('syntheticPoints', () => {
   it('yields ids 1..P in batches, with vectors of the asked size and the seven payload fields', () => {

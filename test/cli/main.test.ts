@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../functions/cli/main.ts';
-import { ValidationReport } from '../../functions/core/report.ts';
+import { ValidationReport } from '../../functions/core/report/report.ts';
 import { SAMPLE_BOOK_BASE_URL, SAMPLE_BOOK_DIR } from '../../sandbox/book-server.ts';
 import { indexSampleBook, SAMPLE_SUITE_PATH, type Sandbox, startSandbox } from '../../sandbox/start-sandbox.ts';
 

@@ -11,9 +11,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
 import { loadSuite } from '../../functions/cli/run-command.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
-import { ERROR_TYPES, type ErrorType, ValidationReport } from '../../functions/core/report.ts';
+import { ERROR_TYPES, type ErrorType, ValidationReport } from '../../functions/core/report/report.ts';
 import { runValidation } from '../../functions/core/run-validation.ts';
-import { parseSuite, type Suite } from '../../functions/core/suite.ts';
+import { parseSuite, type Suite } from '../../functions/core/suite/suite.ts';
 import {
   indexSampleBook,
   SAMPLE_SUITE_PATH,

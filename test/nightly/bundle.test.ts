@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { interceptLocalhostDns } from 'fauxqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ValidationReport } from '../../functions/core/report.ts';
+import { ValidationReport } from '../../functions/core/report/report.ts';
 import type { NightlyResult } from '../../functions/nightly/handler.ts';
 import { buildNightlyApp } from '../../infra/nightly-app.ts';
 import { type AwsStandIns, STAND_IN_CREDENTIALS, startAwsStandIns } from '../../sandbox/aws/index.ts';

@@ -5,7 +5,7 @@
  * the AWS stand-ins. The sample book is indexed with the demo's deliberate drift, so the run breaches criteria.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ValidationReport } from '../../functions/core/report.ts';
+import { ValidationReport } from '../../functions/core/report/report.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { createHandler, createNightlyDeps, type NightlyResult } from '../../functions/nightly/handler.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';

@@ -9,7 +9,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EngineConfig } from '../../functions/core/config.ts';
 import { IndexError } from '../../functions/core/errors.ts';
-import { ValidationReport } from '../../functions/core/report.ts';
+import { ValidationReport } from '../../functions/core/report/report.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { createHandler, createNightlyDeps, type NightlyDeps } from '../../functions/nightly/handler.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';

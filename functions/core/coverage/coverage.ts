@@ -1,0 +1,117 @@
+/**
+ * Coverage (seed 001): the book's sitemap pages under a path prefix against the distinct source_url values in the
+ * index. Both sides are normalised (matching.ts). When no page matches by full URL but some match by path, the book
+ * has moved host (or is served from a sandbox): pages are then matched by path, and the report says so.
+ * Orphans (extra_urls) are indexed URLs with no page anywhere in the sitemap, whatever their path: an indexed page
+ * outside the prefix that the sitemap lists is not an orphan, it is simply not counted.
+ */
+import { roundTo } from '../quality/distribution.ts';
+import { normaliseUrl, urlPath } from '../queries/matching.ts';
+import type { CoverageReport, ValidationError } from '../report/report.ts';
+
+const LISTED_IN_DETAILS = 20;
+
+/** Compares sitemap pages under the prefix with the indexed URLs; never reports 100% of nothing. */
+export function computeCoverage(options: {
+  sitemapUrls: readonly string[];
+  indexedUrls: readonly string[];
+  pathPrefix: string;
+  sitemapUrl: string;
+  source: CoverageReport['source'];
+  timestamp: string;
+}): CoverageReport {
+  const { pathPrefix } = options;
+  const sitemap = distinct(options.sitemapUrls);
+  const indexed = distinct(options.indexedUrls);
+  const pages = sitemap.filter((url) => isUnderPrefix(urlPath(url), pathPrefix));
+  const notes: string[] = [];
+
+  const indexedSet = new Set(indexed);
+  const byUrl = pages.some((url) => indexedSet.has(url));
+  const indexedPaths = new Set(indexed.map(urlPath));
+  const byPath = !byUrl && pages.some((url) => indexedPaths.has(urlPath(url)));
+  const key = byPath ? urlPath : (url: string) => url;
+  if (byPath) {
+    notes.push(
+      `No indexed URL matched a sitemap URL exactly, so pages were matched by path alone (sitemap hosts: ${hostsOf(pages)}; indexed hosts: ${hostsOf(indexed)})`,
+    );
+  }
+
+  const indexedKeys = new Set(indexed.map(key));
+  const sitemapKeys = new Set(sitemap.map(key));
+  const found = pages.filter((url) => indexedKeys.has(key(url)));
+  const missing = pages.filter((url) => !indexedKeys.has(key(url)));
+  const extra = indexed.filter((url) => !sitemapKeys.has(key(url)));
+
+  if (sitemap.length === 0) notes.push('The sitemap lists no URL: coverage is 0%');
+  else if (pages.length === 0)
+    notes.push(`None of the sitemap's ${sitemap.length} URLs is under ${pathPrefix}: coverage is 0%`);
+  if (indexed.length === 0) notes.push('The index holds no source_url');
+
+  return {
+    sitemap_url: options.sitemapUrl,
+    path_prefix: pathPrefix,
+    total_sitemap_urls: pages.length,
+    indexed_urls: found.sort(),
+    missing_urls: missing.sort(),
+    extra_urls: extra.sort(),
+    distinct_indexed_urls: indexed.length,
+    coverage_percentage: pages.length === 0 ? 0 : roundTo((found.length / pages.length) * 100, 2),
+    matched_by: byPath ? 'path' : 'url',
+    source: options.source,
+    notes,
+    timestamp: options.timestamp,
+  };
+}
+
+/** COVERAGE_GAP (HIGH under 90%, else MEDIUM) when pages are missing or none is under the prefix; ORPHAN_URLS (LOW) for extras. */
+export function coverageErrors(report: CoverageReport, runId: string, newId: () => string): ValidationError[] {
+  const errors: ValidationError[] = [];
+  const missing = report.missing_urls;
+  if (missing.length > 0 || report.total_sitemap_urls === 0) {
+    const what =
+      report.total_sitemap_urls === 0
+        ? `No sitemap URL under ${report.path_prefix} in ${report.sitemap_url}`
+        : `${missing.length} of ${report.total_sitemap_urls} sitemap pages under ${report.path_prefix} ${missing.length === 1 ? 'is' : 'are'} not indexed`;
+    errors.push({
+      id: newId(),
+      validation_id: runId,
+      error_type: 'COVERAGE_GAP',
+      message: `${what} (coverage ${report.coverage_percentage}%)${missing[0] === undefined ? '' : `; first missing: ${missing[0]}`}`,
+      severity: report.coverage_percentage < 90 ? 'HIGH' : 'MEDIUM',
+      details: {
+        coverage_percentage: report.coverage_percentage,
+        total_sitemap_urls: report.total_sitemap_urls,
+        missing_count: missing.length,
+        missing_urls: missing.slice(0, LISTED_IN_DETAILS),
+        matched_by: report.matched_by,
+      },
+    });
+  }
+  if (report.extra_urls.length > 0) {
+    errors.push({
+      id: newId(),
+      validation_id: runId,
+      error_type: 'ORPHAN_URLS',
+      message: `${report.extra_urls.length} indexed ${report.extra_urls.length === 1 ? 'URL has' : 'URLs have'} no page in the sitemap; first: ${report.extra_urls[0]}`,
+      severity: 'LOW',
+      details: { extra_count: report.extra_urls.length, extra_urls: report.extra_urls.slice(0, LISTED_IN_DETAILS) },
+    });
+  }
+  return errors;
+}
+
+/** Path-prefix test on segment boundaries: "/docs/" takes "/docs" and "/docs/intro", not "/docsearch". */
+function isUnderPrefix(path: string, prefix: string): boolean {
+  const base = prefix.replace(/\/+$/, '');
+  return base === '' || path === base || path.startsWith(`${base}/`);
+}
+
+function distinct(urls: readonly string[]): string[] {
+  return [...new Set(urls.filter((url) => url.trim() !== '').map(normaliseUrl))];
+}
+
+function hostsOf(urls: readonly string[]): string {
+  const hosts = new Set(urls.map((url) => /^https?:\/\/([^/]+)/.exec(url)?.[1] ?? '(no host)'));
+  return [...hosts].sort().join(', ');
+}

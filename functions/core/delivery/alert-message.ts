@@ -1,0 +1,229 @@
+/**
+ * Report -> the alert ops read in a mail client: a subject that says how bad and what broke, and a plain-text body,
+ * most important first. Pure: no SDK, no clock. SNS limits honoured: subject ASCII, no control characters, under
+ * 100 characters; the whole message under 256 KB (the body is cut at a line with a note when it would not fit).
+ */
+import { truncate } from '../errors.ts';
+import type { CriterionResult, Severity, ValidationReport } from '../report/report.ts';
+
+export interface AlertMessage {
+  subject: string;
+  body: string;
+  severity: Severity;
+}
+
+/** Where the report went: its S3 object, or why it could not be stored (and where the copy is instead). */
+export type ReportPlacement =
+  | { stored: true; bucket: string; key: string; region: string }
+  | { stored: false; reason: string; fallback: string };
+
+export interface AlertContext {
+  placement: ReportPlacement;
+  /** Other sinks that failed this run (e.g. metrics), each with a one-line reason. */
+  failedSinks?: { sink: string; reason: string }[];
+  /** The run before this one (from latest.json), null when there was none, undefined when it could not be read. */
+  previous?: { runId: string; status: string; startedAt: string } | null;
+  /** Body budget in UTF-8 bytes; SNS allows 262,144 for the whole message, subject and attributes included. */
+  maxBodyBytes?: number;
+}
+
+export const ALERT_LIMITS = { subjectMaxChars: 99, bodyMaxBytes: 240_000, failingQueries: 10, urls: 20 } as const;
+
+const SEVERITY_ORDER: Severity[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
+
+/**
+ * Builds the alert for a run, or null when nobody needs to hear about it. An alert goes out when the run failed
+ * (CRITICAL), a criterion is breached (the worst breached criterion's severity), or the report could not be stored
+ * (HIGH at least: its only copy is then the log).
+ */
+export function buildAlertMessage(report: ValidationReport, context: AlertContext): AlertMessage | null {
+  const breached = report.success_criteria.filter((c) => !c.passed);
+  const severity = alertSeverity(report, breached, context.placement.stored);
+  if (severity === null) return null;
+  const subject = buildSubject(report, breached, severity, context.placement.stored);
+  const body = fitBody(buildBody(report, breached, severity, context), context, context.maxBodyBytes);
+  return { subject, body, severity };
+}
+
+/** The S3 console page of one object. */
+export function buildS3ConsoleUrl(bucket: string, key: string, region: string): string {
+  const query = new URLSearchParams({ region, bucketType: 'general', prefix: key });
+  return `https://${region}.console.aws.amazon.com/s3/object/${encodeURIComponent(bucket)}?${query.toString()}`;
+}
+
+function alertSeverity(report: ValidationReport, breached: CriterionResult[], stored: boolean): Severity | null {
+  if (report.status === 'ERROR') return 'CRITICAL';
+  const candidates: Severity[] = breached.map((c) => c.severity);
+  if (report.status === 'FAILED' && candidates.length === 0) candidates.push('HIGH');
+  if (!stored) candidates.push('HIGH');
+  if (candidates.length === 0) return null;
+  return SEVERITY_ORDER.find((s) => candidates.includes(s)) ?? 'HIGH';
+}
+
+function buildSubject(
+  report: ValidationReport,
+  breached: CriterionResult[],
+  severity: Severity,
+  stored: boolean,
+): string {
+  // A report only the log holds comes first: it is the one thing ops must act on before the next run.
+  const what: string[] = stored ? [] : ['report NOT stored'];
+  if (report.status === 'ERROR')
+    what.push(`run ERROR: ${report.status_reason.replace(/^the run could not complete:\s*/i, '')}`);
+  else
+    what.push(
+      ...breached.map(
+        (c) => `${label(c.name)} ${formatValue(c, c.value)} ${breachSign(c)} ${formatValue(c, c.threshold)}`,
+      ),
+    );
+  const text = `[${severity}] RagWatch ${report.environment}/${report.collection}: ${what.join(', ') || report.status}`;
+  return toSubject(text);
+}
+
+/** SNS subjects: ASCII, no line breaks or control characters, under 100 characters. */
+function toSubject(text: string): string {
+  const ascii = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return ascii.length <= ALERT_LIMITS.subjectMaxChars
+    ? ascii
+    : `${ascii.slice(0, ALERT_LIMITS.subjectMaxChars - 3)}...`;
+}
+
+function buildBody(
+  report: ValidationReport,
+  breached: CriterionResult[],
+  severity: Severity,
+  context: AlertContext,
+): string[] {
+  const lines: string[] = [];
+  const headline =
+    report.status === 'ERROR'
+      ? `The nightly validation of "${report.collection}" (${report.environment}) could not complete.`
+      : report.status === 'FAILED'
+        ? `The nightly validation of "${report.collection}" (${report.environment}) breached ${breached.length} success criteria.`
+        : `The nightly validation of "${report.collection}" (${report.environment}) passed, but its report could not be stored.`;
+  lines.push(headline, `Severity: ${severity}`, `Run started: ${report.timestamp} (run id ${report.run_id})`);
+  lines.push(sinceLine(context.previous), '');
+
+  if (report.status === 'ERROR') {
+    lines.push('WHAT FAILED', `- ${truncate(report.status_reason, 500)}`);
+    for (const error of report.errors.filter((e) => e.severity === 'CRITICAL' || e.severity === 'HIGH').slice(0, 5))
+      lines.push(`- ${error.error_type} [${error.severity}]: ${truncate(error.message, 300)}`);
+    lines.push('');
+  }
+  if (breached.length > 0) {
+    lines.push('WHAT BROKE (value vs threshold)');
+    for (const c of breached)
+      lines.push(
+        `- ${label(c.name)}: ${formatValue(c, c.value)} (must be ${c.comparator} ${formatValue(c, c.threshold)}) [${c.severity}]`,
+      );
+    lines.push('');
+  }
+  lines.push('FULL REPORT', ...placementLines(context.placement), '');
+  for (const failure of context.failedSinks ?? [])
+    lines.push(`Also failed: ${failure.sink}: ${truncate(failure.reason)}`);
+  if ((context.failedSinks ?? []).length > 0) lines.push('');
+
+  const failing = report.query_results.filter((q) => q.status !== 'PASS');
+  if (failing.length > 0) {
+    const shown = failing.slice(0, ALERT_LIMITS.failingQueries);
+    lines.push(
+      `FAILING QUERIES (${failing.length} of ${report.total_queries}${failing.length > shown.length ? `, first ${shown.length}` : ''})`,
+    );
+    for (const q of shown)
+      lines.push(
+        `- ${q.id} [${q.status}] "${truncate(q.query_text, 120)}": ${truncate(q.fail_reason ?? 'no reason given', 300)}`,
+      );
+    lines.push('');
+  }
+  const coverage = report.coverage_report;
+  if (coverage !== null) {
+    lines.push(...urlSection('MISSING URLS (in the sitemap, not indexed)', coverage.missing_urls));
+    lines.push(...urlSection('ORPHAN URLS (indexed, not in the sitemap)', coverage.extra_urls));
+  }
+  lines.push('SUMMARY', ...summaryLines(report));
+  return lines;
+}
+
+/** "Since when": whether the night before was fine, so ops know a fresh break from an ongoing one. */
+function sinceLine(previous: AlertContext['previous']): string {
+  if (previous === undefined) return 'Previous run: unknown (its report could not be read)';
+  if (previous === null) return 'Previous run: none on record (this is the first stored report)';
+  const verdict = previous.status === 'PASSED' ? 'PASSED, so this broke since then' : `${previous.status} too`;
+  return `Previous run: ${previous.startedAt} (run id ${previous.runId}) ${verdict}`;
+}
+
+function placementLines(placement: ReportPlacement): string[] {
+  if (placement.stored)
+    return [
+      `- s3://${placement.bucket}/${placement.key}`,
+      `- Console: ${buildS3ConsoleUrl(placement.bucket, placement.key, placement.region)}`,
+    ];
+  return [`- NOT STORED in S3: ${truncate(placement.reason)}`, `- The full report is in ${placement.fallback}`];
+}
+
+function urlSection(title: string, urls: string[]): string[] {
+  if (urls.length === 0) return [];
+  const shown = urls.slice(0, ALERT_LIMITS.urls);
+  const more = urls.length > shown.length ? `, first ${shown.length}` : '';
+  return [`${title}: ${urls.length}${more}`, ...shown.map((u) => `- ${truncate(u, 300)}`), ''];
+}
+
+function summaryLines(report: ValidationReport): string[] {
+  const vm = report.validation_metrics;
+  const pct = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : `${round(v)}%`);
+  const num = (v: number | null | undefined, unit = '') =>
+    v === null || v === undefined ? 'n/a' : `${round(v)}${unit}`;
+  return [
+    `- Status: ${report.status} (${truncate(report.status_reason, 300)})`,
+    `- Queries: ${report.total_queries} run, ${report.passed_queries} passed, ${report.failed_queries} failed, ${report.error_queries} errors; pass rate ${pct(report.pass_rate)}`,
+    `- Coverage: ${pct(report.coverage_report?.coverage_percentage)}; metadata completeness: ${pct(report.quality_metrics?.metadata_completeness_rate)}`,
+    `- MRR ${num(vm.mrr)}, recall@k ${num(vm.overall_recall)}, nDCG@k ${num(vm.ndcg_at_k)}, avg similarity ${num(vm.avg_similarity)}`,
+    `- Latency p50 ${num(vm.p50_latency_ms, ' ms')}, p95 ${num(vm.p95_latency_ms, ' ms')}; run took ${num(report.duration_seconds, ' s')}`,
+    `- Suite: ${report.suite.name} (${report.suite.source}); finished ${report.finished_at}`,
+  ];
+}
+
+/** Cuts the body at a line boundary so it fits, and says so (and where the rest is). */
+function fitBody(lines: string[], context: AlertContext, maxBytes: number = ALERT_LIMITS.bodyMaxBytes): string {
+  const encoder = new TextEncoder();
+  const full = lines.join('\n');
+  if (encoder.encode(full).length <= maxBytes) return full;
+  const where = context.placement.stored
+    ? `s3://${context.placement.bucket}/${context.placement.key}`
+    : context.placement.fallback;
+  const note = `\n[truncated to fit the 256 KB SNS limit; the full report is at ${where}]`;
+  const budget = maxBytes - encoder.encode(note).length;
+  const kept: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    const size = encoder.encode(line).length + 1;
+    if (used + size > budget) break;
+    kept.push(line);
+    used += size;
+  }
+  return `${kept.join('\n')}${note}`;
+}
+
+function label(name: string): string {
+  return name.replace(/_/g, ' ');
+}
+
+function breachSign(c: CriterionResult): string {
+  return c.comparator === '>=' ? '<' : '>';
+}
+
+/** Percent-like criteria get a %, latency ones ms; a figure that could not be computed reads n/a. */
+function formatValue(c: CriterionResult, value: number | null): string {
+  if (value === null) return 'n/a';
+  const unit = /latency|_ms$/i.test(c.name) ? ' ms' : /rate|coverage|completeness|percent/i.test(c.name) ? '%' : '';
+  return `${round(value)}${unit}`;
+}
+
+function round(value: number): string {
+  return String(Math.round(value * 100) / 100);
+}

@@ -1,0 +1,147 @@
+/**
+ * The retrieval agent of seed 002, as the nightly job runs it: retrieve, keep what is relevant, ask the chat model
+ * for an answer built from those chunks only (cited by id), and attach the grounding verdict.
+ * The tool is called on every question rather than left to the model's choice: a monitor must be reproducible.
+ */
+import { describeError, isServiceError } from '../errors.ts';
+import type { ChatModel, ChatReply, Clock } from '../ports.ts';
+import type { QueryFilters } from '../queries/filters.ts';
+import { checkGrounding } from './grounding.ts';
+import type { AgentCitation, AgentResponse } from './grounding-report.ts';
+import type { RetrievalTool, RetrievedContext } from './retrieval-tool.ts';
+
+/** What the agent says, without calling chat, when nothing retrieved is relevant enough to answer from. */
+export const NO_RELEVANT_DOCUMENTS_ANSWER = 'I could not find anything in the book that answers this question.';
+
+/** The part of a suite query the agent reads. */
+export interface AgentQuery {
+  id: string;
+  query_text: string;
+  /** false for a question the book cannot answer: the agent must abstain. */
+  expect_answer: boolean;
+  filters?: QueryFilters;
+}
+
+/** What answerQuestion needs: the question, the ports, and the relevance gate. */
+export interface AnswerQuestionOptions {
+  query: AgentQuery;
+  tool: RetrievalTool;
+  chat: ChatModel;
+  clock: Clock;
+  newId: () => string;
+  topK: number;
+  /** Chunks scoring under this never reach the chat model; with none left, the agent abstains. */
+  minRelevance: number;
+  minCoverage?: number;
+}
+
+const distinct = (ids: string[]) => [...new Set(ids)];
+
+/**
+ * Answers one question and judges the answer. Never throws for a service failure: a failed retrieval or chat is a
+ * response with status RETRIEVAL_FAILED / CHAT_FAILED, the error's kind, and no verdict.
+ */
+export async function answerQuestion(options: AnswerQuestionOptions): Promise<AgentResponse> {
+  const { query, tool, chat, clock, minRelevance } = options;
+  const t0 = clock.monotonicMs();
+  const base = { response_id: options.newId(), query_id: query.id, query_text: query.query_text };
+  const respond = (fields: Partial<AgentResponse> & Pick<AgentResponse, 'status'>): AgentResponse => ({
+    ...base,
+    response_text: '',
+    source_chunks: [],
+    confidence_score: 0,
+    grounding_validation: null,
+    error: null,
+    citations: [],
+    retrieved: { chunk_ids: [], relevance_scores: [], min_relevance: minRelevance, relevant_chunk_ids: [] },
+    token_usage: { input_tokens: 0, output_tokens: 0 },
+    latency: { retrieval_ms: 0, chat_ms: 0, total_ms: clock.monotonicMs() - t0 },
+    ...fields,
+    timestamp: clock.now().toISOString(),
+  });
+  const failure = (stage: 'retrieval' | 'chat', error: unknown) => ({
+    stage,
+    kind: isServiceError(error) ? error.kind : null,
+    message: describeError(error),
+  });
+
+  let context: RetrievedContext;
+  try {
+    context = await tool.retrieve({ query: query.query_text, top_k: options.topK, filters: query.filters ?? {} });
+  } catch (error) {
+    return respond({ status: 'RETRIEVAL_FAILED', error: failure('retrieval', error) });
+  }
+  const t1 = clock.monotonicMs();
+  // Seed 002: chunk content must be non-empty; an empty chunk is no evidence, whatever its score.
+  const relevant = context.document_chunks.filter((c) => c.score >= minRelevance && c.text.trim().length > 0);
+  const retrieved = {
+    chunk_ids: context.chunk_ids,
+    relevance_scores: context.relevance_scores,
+    min_relevance: minRelevance,
+    relevant_chunk_ids: relevant.map((c) => c.id),
+  };
+  const judge = (text: string, citations: AgentCitation[]) =>
+    checkGrounding({
+      response: { response_text: text, citations },
+      retrievedChunkIds: retrieved.relevant_chunk_ids,
+      expectAnswer: query.expect_answer,
+      ...(options.minCoverage === undefined ? {} : { minCoverage: options.minCoverage }),
+    });
+
+  if (relevant.length === 0) {
+    return respond({
+      status: 'NO_RELEVANT_DOCUMENTS',
+      response_text: NO_RELEVANT_DOCUMENTS_ANSWER,
+      retrieved,
+      grounding_validation: judge(NO_RELEVANT_DOCUMENTS_ANSWER, []),
+      latency: { retrieval_ms: t1 - t0, chat_ms: 0, total_ms: t1 - t0 },
+    });
+  }
+
+  let reply: ChatReply;
+  try {
+    reply = await chat.chat({
+      question: query.query_text,
+      documents: relevant.map((c) => ({ id: c.id, text: c.text })),
+    });
+  } catch (error) {
+    const t2 = clock.monotonicMs();
+    return respond({
+      status: 'CHAT_FAILED',
+      error: failure('chat', error),
+      retrieved,
+      latency: { retrieval_ms: t1 - t0, chat_ms: t2 - t1, total_ms: t2 - t0 },
+    });
+  }
+  const t2 = clock.monotonicMs();
+  const citations = reply.citations.map((c) => ({
+    start: c.start,
+    end: c.end,
+    text: c.text,
+    document_ids: c.documentIds,
+  }));
+  const sourceChunks = distinct(citations.flatMap((c) => c.document_ids));
+  return respond({
+    status: 'ANSWERED',
+    response_text: reply.text,
+    source_chunks: sourceChunks,
+    confidence_score: scoreConfidence(sourceChunks, relevant),
+    grounding_validation: judge(reply.text, citations),
+    citations,
+    retrieved,
+    token_usage: { input_tokens: reply.billedUnits.inputTokens, output_tokens: reply.billedUnits.outputTokens },
+    latency: { retrieval_ms: t1 - t0, chat_ms: t2 - t1, total_ms: t2 - t0 },
+  });
+}
+
+/**
+ * Confidence: the mean relevance score of the cited chunks the model was given, clamped to 0..1; 0 when it cites
+ * none of them. It says how closely the evidence an answer rests on matches the question, without asking a model
+ * to rate itself.
+ */
+export function scoreConfidence(citedIds: string[], given: { id: string; score: number }[]): number {
+  const scores = citedIds.flatMap((id) => given.find((c) => c.id === id)?.score ?? []);
+  if (scores.length === 0) return 0;
+  const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
+  return Math.min(1, Math.max(0, mean));
+}

@@ -1,0 +1,167 @@
+/**
+ * The grounded-answer stage (seed 002): the agent answers each suite query marked `agent: true`, up to a cap so
+ * the cost of a run is bounded, and every answer's grounding is checked; the outcome is a GroundingReport.
+ */
+
+import { truncate } from '../errors.ts';
+import type { ChatModel, Clock } from '../ports.ts';
+import type { ErrorType, Severity, ValidationError } from '../report/report.ts';
+import type { ResolvedQuery } from '../suite/suite.ts';
+import { answerQuestion } from './agent.ts';
+import { DEFAULT_MIN_COVERAGE } from './grounding.ts';
+import type { AgentResponse, GroundingReport, TokenUsage } from './grounding-report.ts';
+import type { RetrievalTool } from './retrieval-tool.ts';
+
+/** What runAgentChecks needs: the resolved suite queries, the tool, the chat model and the cap. */
+export interface RunAgentChecksOptions {
+  queries: readonly Pick<
+    ResolvedQuery,
+    'id' | 'query_text' | 'agent' | 'expect_answer' | 'top_k' | 'min_similarity' | 'filters'
+  >[];
+  tool: RetrievalTool;
+  chat: ChatModel;
+  clock: Clock;
+  newId: () => string;
+  /** Bounds the chat cost of a run: the first N agent queries in suite order run, the rest are counted as capped. */
+  maxAgentQueries: number;
+  /** The relevance gate; by default each query's own min_similarity, the engine's threshold for "relevant". */
+  minRelevance?: number;
+  minCoverage?: number;
+}
+
+/**
+ * Runs the agent on the suite's agent queries and judges every answer. In order:
+ * 1. keeps the queries marked `agent: true`, the first `maxAgentQueries` of them (suite order, so nights compare);
+ * 2. answers them one at a time (chat is the slow, rate-limited, billed call: no burst);
+ * 3. sorts each verdict into exactly one count and turns every non-passing one into a ValidationError;
+ * 4. sums the billed tokens.
+ */
+export async function runAgentChecks(
+  options: RunAgentChecksOptions,
+): Promise<{ report: GroundingReport; errors: ValidationError[] }> {
+  const agentQueries = options.queries.filter((q) => q.agent);
+  const chosen = agentQueries.slice(0, Math.max(0, options.maxAgentQueries));
+  const responses: AgentResponse[] = [];
+  for (const query of chosen) {
+    responses.push(
+      await answerQuestion({
+        query,
+        tool: options.tool,
+        chat: options.chat,
+        clock: options.clock,
+        newId: options.newId,
+        topK: query.top_k,
+        minRelevance: options.minRelevance ?? query.min_similarity,
+        ...(options.minCoverage === undefined ? {} : { minCoverage: options.minCoverage }),
+      }),
+    );
+  }
+  const tally = {
+    grounded: 0,
+    ungrounded: 0,
+    unnecessary_abstentions: 0,
+    abstentions_correct: 0,
+    abstentions_incorrect: 0,
+    errors: 0,
+  };
+  const errors: ValidationError[] = [];
+  for (const response of responses) {
+    const bucket = classify(response);
+    tally[bucket] += 1;
+    const finding = describeFinding(response, bucket);
+    if (finding) {
+      errors.push({
+        id: options.newId(),
+        validation_id: response.query_id,
+        ...finding,
+        details: {
+          query_id: response.query_id,
+          response_id: response.response_id,
+          status: response.status,
+          reasons: response.grounding_validation?.reasons ?? [],
+          citation_coverage: response.grounding_validation?.citation_coverage ?? null,
+          unknown_chunk_ids: response.grounding_validation?.unknown_chunk_ids ?? [],
+          ...(response.error ? { stage: response.error.stage, kind: response.error.kind } : {}),
+        },
+      });
+    }
+  }
+  const rate = (part: number, whole: number) => (whole === 0 ? null : (100 * part) / whole);
+  const sum = (key: keyof TokenUsage) => responses.reduce((total, r) => total + r.token_usage[key], 0);
+  const report: GroundingReport = {
+    chat_model: options.chat.model,
+    agent_queries: agentQueries.length,
+    evaluated: chosen.length,
+    capped: agentQueries.length - chosen.length,
+    max_agent_queries: Math.max(0, options.maxAgentQueries),
+    min_coverage: options.minCoverage ?? DEFAULT_MIN_COVERAGE,
+    ...tally,
+    grounded_rate: rate(tally.grounded, tally.grounded + tally.ungrounded + tally.unnecessary_abstentions),
+    abstention_correct_rate: rate(tally.abstentions_correct, tally.abstentions_correct + tally.abstentions_incorrect),
+    token_usage: { input_tokens: sum('input_tokens'), output_tokens: sum('output_tokens') },
+    responses,
+  };
+  return { report, errors };
+}
+
+type Bucket =
+  | 'grounded'
+  | 'ungrounded'
+  | 'unnecessary_abstentions'
+  | 'abstentions_correct'
+  | 'abstentions_incorrect'
+  | 'errors';
+
+function classify(response: AgentResponse): Bucket {
+  const verdict = response.grounding_validation;
+  if (verdict === null) return 'errors';
+  if (!verdict.expect_answer) return verdict.passed ? 'abstentions_correct' : 'abstentions_incorrect';
+  if (verdict.passed) return 'grounded';
+  return verdict.abstained ? 'unnecessary_abstentions' : 'ungrounded';
+}
+
+/**
+ * The ValidationError for a response that did not pass, or null. A chat failure has no error type of its own in
+ * report.ts: a timeout is TIMEOUT, any other chat failure RETRIEVAL_FAILED (seed 002's "retrieval system is
+ * unavailable"), with details.stage = "chat" and the failure kind.
+ */
+function describeFinding(
+  response: AgentResponse,
+  bucket: Bucket,
+): { error_type: ErrorType; severity: Severity; message: string } | null {
+  const q = `agent query "${response.query_id}"`;
+  const why = truncate((response.grounding_validation?.reasons ?? []).join('; '), 300);
+  switch (bucket) {
+    case 'grounded':
+    case 'abstentions_correct':
+      return null;
+    case 'ungrounded':
+      return {
+        error_type: 'GROUNDING_FAILED',
+        severity: 'HIGH',
+        message: `The answer to ${q} is not grounded: ${why}`,
+      };
+    case 'abstentions_incorrect':
+      return {
+        error_type: 'GROUNDING_FAILED',
+        severity: 'HIGH',
+        message: `The agent did not abstain on ${q}, which the book cannot answer: ${why}`,
+      };
+    case 'unnecessary_abstentions':
+      return {
+        error_type: 'NO_RELEVANT_DOCUMENTS',
+        severity: 'MEDIUM',
+        message:
+          response.status === 'NO_RELEVANT_DOCUMENTS'
+            ? `No retrieved chunk reached relevance ${response.retrieved.min_relevance} for ${q}, which the book can answer`
+            : `The agent abstained on ${q}, which the book can answer`,
+      };
+    case 'errors': {
+      const error = response.error;
+      const kind = error?.kind ?? 'unexpected';
+      const message = `${error?.stage === 'chat' ? 'Chat' : 'Retrieval'} failed (${kind}) for ${q}: ${error?.message ?? ''}`;
+      const type: ErrorType = error?.stage === 'chat' && kind === 'timeout' ? 'TIMEOUT' : 'RETRIEVAL_FAILED';
+      return { error_type: type, severity: 'HIGH', message };
+    }
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * The verdict on one golden query: its hits as report rows with relevance, the figures (best and mean similarity,
+ * module and chapter match, expected sources, IR metrics), and PASS / FAIL / ERROR with a reason and typed errors.
+ * Rows and their relevance come from query-results.ts, with scores rounded to 4 decimals before anything is
+ * compared, so the verdict agrees with the figures reported.
+ */
+
+import type { SearchHit } from '../ports.ts';
+import { roundTo } from '../quality/distribution.ts';
+import type {
+  ErrorType,
+  LatencyBreakdown,
+  QueryResult,
+  QueryValidationResult,
+  Severity,
+  ValidationError,
+} from '../report/report.ts';
+import type { ResolvedQuery } from '../suite/suite.ts';
+import { computeIrMetrics } from './ir-metrics.ts';
+import { matchesSource } from './matching.ts';
+import { judgmentsOf, onChapter, onModule, onTopic, toQueryResults } from './query-results.ts';
+
+export interface QueryFailure {
+  errorType: 'EMBEDDING_FAILED' | 'RETRIEVAL_FAILED' | 'TIMEOUT';
+  message: string;
+}
+
+/** One evaluated criterion; a failed one becomes a reason and a ValidationError. */
+interface Check {
+  name: string;
+  passed: boolean;
+  errorType: ErrorType;
+  severity: Severity;
+  reason: string;
+  details: Record<string, unknown>;
+}
+
+/** Judges one query from its hits (or its failure); hits null without a failure is treated as no results. */
+export function judgeQuery(options: {
+  query: ResolvedQuery;
+  hits: readonly SearchHit[] | null;
+  failure?: QueryFailure;
+  latency: LatencyBreakdown;
+  timestamp: string;
+  newId: () => string;
+}): { result: QueryValidationResult; errors: ValidationError[] } {
+  const { query, latency, failure } = options;
+  const results = toQueryResults(query, options.hits ?? []);
+  const scores = results.map((r) => r.similarity_score);
+  const found = query.expected_sources.filter((s) => results.some((r) => matchesSource(s, r.source_url)));
+  const total = query.expected_sources.length;
+  // A judged query that returned nothing still scores (zeros), so run means count it as trec_eval does.
+  const metrics = computeIrMetrics({ ranking: results, judgments: judgmentsOf(query), k: query.top_k });
+
+  const checks: Check[] = failure
+    ? [failureCheck(failure, latency)]
+    : results.length === 0
+      ? [noResultsCheck(query)]
+      : evaluateChecks(query, results, latency, found, metrics?.precision_at_k);
+  const failed = checks.filter((c) => !c.passed);
+  const status = failure ? 'ERROR' : failed.length > 0 ? 'FAIL' : 'PASS';
+
+  const result: QueryValidationResult = {
+    id: query.id,
+    query_text: query.query_text,
+    query_category: query.category,
+    description: query.description,
+    query: structuredClone({ ...query }),
+    status,
+    passed: status === 'PASS',
+    pass_reason: status === 'PASS' ? describePass(query, results, checks, found.length) : null,
+    fail_reason: status === 'PASS' ? null : failed.map((c) => c.reason).join('; '),
+    top_results: results,
+    best_similarity: scores.length === 0 ? null : Math.max(...scores),
+    avg_similarity: scores.length === 0 ? null : roundTo(scores.reduce((a, b) => a + b, 0) / scores.length, 4),
+    module_match: query.expected_module === null ? null : onTopic(query, results).some((r) => onModule(query, r)),
+    chapter_match: query.expected_chapter === null ? null : onTopic(query, results).some((r) => onChapter(query, r)),
+    expected_sources_found: found.length,
+    total_expected_sources: total,
+    sources_match_ratio: total === 0 ? null : roundTo(found.length / total, 4),
+    missing_expected_sources: query.expected_sources.filter((s) => !found.includes(s)),
+    metrics,
+    latency,
+    criteria_evaluations: failure ? {} : Object.fromEntries(checks.map((c) => [c.name, c.passed])),
+    error_types: [...new Set(failed.map((c) => c.errorType))],
+    timestamp: options.timestamp,
+  };
+  const errors = failed.map((c) => ({
+    id: options.newId(),
+    validation_id: query.id,
+    error_type: c.errorType,
+    message: `Query '${query.id}': ${c.reason}`,
+    severity: c.severity,
+    details: { query_text: query.query_text, ...c.details },
+  }));
+  return { result, errors };
+}
+
+function evaluateChecks(
+  query: ResolvedQuery,
+  results: QueryResult[],
+  latency: LatencyBreakdown,
+  found: string[],
+  judgedPrecision: number | undefined,
+): Check[] {
+  const best = Math.max(...results.map((r) => r.similarity_score));
+  const n = results.length;
+  const checks: Check[] = [
+    check('similarity', best >= query.min_similarity, 'LOW_RELEVANCE', 'MEDIUM', {
+      reason: `best similarity ${formatScore(best)} < ${formatScore(query.min_similarity)}`,
+      details: { best_similarity: best, min_similarity: query.min_similarity },
+    }),
+  ];
+  const topical = onTopic(query, results);
+  const among =
+    topical.length === results.length
+      ? `in top ${n}`
+      : `among the ${topical.length} of top ${n} scoring >= ${formatScore(query.min_similarity)}`;
+  if (query.expected_module !== null) {
+    const got = distinctValues(topical.map((r) => r.module_name));
+    checks.push(
+      check(
+        'module',
+        topical.some((r) => onModule(query, r)),
+        'METADATA_MISMATCH',
+        'MEDIUM',
+        {
+          reason: `expected module '${query.expected_module}' not ${among} (got: ${got.join(', ') || 'none'})`,
+          details: { expected_module: query.expected_module, found_modules: got },
+        },
+      ),
+    );
+  }
+  if (query.expected_chapter !== null) {
+    const got = distinctValues(topical.map((r) => r.chapter_id));
+    checks.push(
+      check(
+        'chapter',
+        topical.some((r) => onChapter(query, r)),
+        'METADATA_MISMATCH',
+        'MEDIUM',
+        {
+          reason: `expected chapter '${query.expected_chapter}' not ${among} (got: ${got.join(', ') || 'none'})`,
+          details: { expected_chapter: query.expected_chapter, found_chapters: got },
+        },
+      ),
+    );
+  }
+  if (query.criteria.require_expected_sources === true) {
+    const missing = query.expected_sources.filter((s) => !found.includes(s));
+    const total = query.expected_sources.length;
+    checks.push(
+      check('expected_sources', missing.length === 0, 'MISSING_EXPECTED_SOURCE', 'MEDIUM', {
+        reason: `expected sources not in top ${n}: ${missing.join(', ')} (${found.length}/${total} found)`,
+        details: {
+          missing_expected_sources: missing,
+          expected_sources_found: found.length,
+          total_expected_sources: total,
+        },
+      }),
+    );
+  }
+  const minPrecision = query.criteria.min_precision;
+  if (minPrecision !== undefined) {
+    // Without judgments, precision is that of the rows judged relevant by module and similarity.
+    const precision = judgedPrecision ?? roundTo(results.filter((r) => r.relevance).length / query.top_k, 4);
+    checks.push(
+      check('precision', precision >= minPrecision, 'LOW_PRECISION', 'MEDIUM', {
+        reason: `precision@${query.top_k} ${formatScore(precision)} < ${formatScore(minPrecision)}`,
+        details: { precision_at_k: precision, min_precision: minPrecision, k: query.top_k },
+      }),
+    );
+  }
+  const maxLatency = query.criteria.max_latency_ms;
+  if (maxLatency !== undefined) {
+    checks.push(
+      check('latency', latency.total_ms <= maxLatency, 'LATENCY_EXCEEDED', 'LOW', {
+        reason: `latency ${roundTo(latency.total_ms, 1)} ms > ${maxLatency} ms`,
+        details: { ...latency, max_latency_ms: maxLatency },
+      }),
+    );
+  }
+  return checks;
+}
+
+function failureCheck(failure: QueryFailure, latency: LatencyBreakdown): Check {
+  return check('retrieval', false, failure.errorType, 'HIGH', {
+    reason: failure.message,
+    details: { total_ms: latency.total_ms },
+  });
+}
+
+function noResultsCheck(query: ResolvedQuery): Check {
+  return check('results', false, 'NO_RESULTS', 'HIGH', {
+    reason: `no results returned (top_k=${query.top_k})`,
+    details: { top_k: query.top_k, filters: query.filters },
+  });
+}
+
+function check(
+  name: string,
+  passed: boolean,
+  errorType: ErrorType,
+  severity: Severity,
+  what: { reason: string; details: Record<string, unknown> },
+): Check {
+  return { name, passed, errorType, severity, ...what };
+}
+
+function describePass(query: ResolvedQuery, results: QueryResult[], checks: Check[], found: number): string {
+  const { expected_module: module, expected_chapter: chapter } = query;
+  const top = results.filter((r) => r.relevance).sort((a, b) => b.similarity_score - a.similarity_score)[0];
+  const best = Math.max(...results.map((r) => r.similarity_score));
+  // Seed 001's wording when one relevant chunk is itself on topic; otherwise each criterion is named on its own.
+  const moduleHere = module !== null && top !== undefined && onModule(query, top);
+  const chapterHere = chapter !== null && top !== undefined && onChapter(query, top);
+  const where = [moduleHere ? `expected module '${module}'` : '', chapterHere ? `chapter '${chapter}'` : '']
+    .filter((s) => s !== '')
+    .join(', ');
+  const lead = top
+    ? `Found relevant chunk (similarity=${formatScore(top.similarity_score)})`
+    : `Best similarity ${formatScore(best)} >= ${formatScore(query.min_similarity)}`;
+  const parts = [where === '' ? lead : `${lead} in ${where}`];
+  if (module !== null && !moduleHere) parts.push(`expected module '${module}' in top ${results.length}`);
+  if (chapter !== null && !chapterHere) parts.push(`expected chapter '${chapter}' in top ${results.length}`);
+  if (top === undefined) parts.push('no chunk judged relevant');
+  if (query.expected_sources.length > 0) parts.push(`${found}/${query.expected_sources.length} expected sources found`);
+  for (const c of checks) {
+    if (c.name === 'precision') parts.push(`precision@${query.top_k}=${formatScore(Number(c.details.precision_at_k))}`);
+    if (c.name === 'latency') parts.push(`latency ${roundTo(Number(c.details.total_ms), 1)} ms`);
+  }
+  return parts.join('; ');
+}
+
+/** Two decimals, as people write similarities, unless that would hide a difference (0.6999 is not 0.70). */
+function formatScore(value: number): string {
+  const short = value.toFixed(2);
+  return Number(short) === value ? short : String(value);
+}
+
+function distinctValues(values: (string | null)[]): string[] {
+  return [...new Set(values.filter((v): v is string => v !== null))];
+}

@@ -1,0 +1,107 @@
+/**
+ * A query's hits as report rows (seed 001 QueryResult), each with its relevance: by the query's `relevant`
+ * judgments when it has some; else by its expected_sources (grade 1); else the row is on topic (expected module
+ * and chapter, when given) and scores at least min_similarity. Scores are rounded to 4 decimals here, once.
+ */
+
+import type { Payload, SearchHit } from '../ports.ts';
+import { roundTo } from '../quality/distribution.ts';
+import type { QueryResult, QueryValidationResult } from '../report/report.ts';
+import type { Relevance, ResolvedQuery } from '../suite/suite.ts';
+import { gradeRanking } from './ir-metrics.ts';
+import { matchesChapter, matchesModule } from './matching.ts';
+
+/** Maps hits to ranked rows with relevance flags and grades. */
+export function toQueryResults(query: ResolvedQuery, hits: readonly SearchHit[]): QueryResult[] {
+  const rows = hits.map((hit, i) => ({
+    rank: i + 1,
+    chunk_id: hit.id,
+    chunk_text: stringOf(hit.payload, 'chunk_text') ?? '',
+    similarity_score: roundTo(hit.score, 4),
+    source_url: stringOf(hit.payload, 'source_url'),
+    chapter_id: stringOf(hit.payload, 'chapter_id'),
+    module_name: stringOf(hit.payload, 'module_name'),
+    heading_hierarchy: stringsOf(hit.payload, 'heading_hierarchy'),
+    token_count: numberOf(hit.payload, 'token_count'),
+    chunk_index: numberOf(hit.payload, 'chunk_index'),
+  }));
+  const judgments = judgmentsOf(query);
+  const grades = judgments
+    ? gradeRanking({ ranking: rows, judgments })
+    : rows.map((r) =>
+        onModule(query, r) && onChapter(query, r) && r.similarity_score >= query.min_similarity ? 1 : 0,
+      );
+  return rows.map((row, i) => ({ ...row, relevance: (grades[i] ?? 0) > 0, relevance_grade: grades[i] ?? 0 }));
+}
+
+/** The query's relevance judgments: its `relevant` list, else its expected sources at grade 1, else none. */
+export function judgmentsOf(query: ResolvedQuery): Relevance[] | null {
+  if (query.relevant !== null && query.relevant.length > 0) return query.relevant;
+  if (query.expected_sources.length > 0)
+    return query.expected_sources.map((target) => ({ kind: 'url' as const, target, grade: 1 }));
+  return null;
+}
+
+type Row = Pick<QueryResult, 'module_name' | 'chapter_id'>;
+/**
+ * The results a module or chapter match is judged on: those scoring at least min_similarity, since an off-topic
+ * chunk at rank 5 must not make a stale expectation pass; all of them when none does (LOW_RELEVANCE says that).
+ */
+export function onTopic(q: ResolvedQuery, results: QueryResult[]): QueryResult[] {
+  const topical = results.filter((r) => r.similarity_score >= q.min_similarity);
+  return topical.length > 0 ? topical : results;
+}
+export const onModule = (q: ResolvedQuery, r: Row) =>
+  q.expected_module === null || matchesModule(q.expected_module, r.module_name, r.chapter_id);
+export const onChapter = (q: ResolvedQuery, r: Row) =>
+  q.expected_chapter === null || matchesChapter(q.expected_chapter, r.chapter_id);
+
+function stringOf(payload: Payload, key: string): string | null {
+  const value = payload[key];
+  return typeof value === 'string' ? value : null;
+}
+
+function numberOf(payload: Payload, key: string): number | null {
+  const value = payload[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function stringsOf(payload: Payload, key: string): string[] | null {
+  const value = payload[key];
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : null;
+}
+
+/**
+ * The query stage's rows, looked up by the arguments a retrieval tool would search with (text, top_k, filters),
+ * as hits again: the grounded-answer stage reuses them instead of embedding and searching a second time.
+ */
+export function indexSearchedHits(results: readonly QueryValidationResult[]) {
+  const byArgs = new Map<string, SearchHit[]>();
+  for (const r of results) {
+    if (r.status === 'ERROR') continue;
+    const q = r.query as Pick<ResolvedQuery, 'top_k' | 'filters'>;
+    byArgs.set(
+      searchKey(r.query_text, q.top_k, q.filters),
+      r.top_results.map((row) => ({
+        id: row.chunk_id,
+        score: row.similarity_score,
+        payload: Object.fromEntries(
+          Object.entries({
+            chunk_text: row.chunk_text,
+            source_url: row.source_url,
+            chapter_id: row.chapter_id,
+            module_name: row.module_name,
+            heading_hierarchy: row.heading_hierarchy,
+          }).filter(([, v]) => v !== null),
+        ),
+      })),
+    );
+  }
+  return (args: { query: string; top_k: number; filters?: ResolvedQuery['filters'] }) =>
+    byArgs.get(searchKey(args.query, args.top_k, args.filters ?? {}));
+}
+
+function searchKey(text: string, topK: number, filters: ResolvedQuery['filters']): string {
+  const f = filters ?? {};
+  return JSON.stringify([text, topK, f.module ?? null, f.chapter ?? null, f.section ?? null, f.url ?? null]);
+}

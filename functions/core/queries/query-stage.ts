@@ -1,0 +1,177 @@
+/**
+ * Query validation for the whole suite at the cost of its dependent round trips only: every query is embedded
+ * in ceil(N/96) calls and searched in ceil(N/100) query-batch calls, batches running concurrently (bounded).
+ * A failed call turns only the queries it carried into ERROR results; the others go on.
+ */
+import pLimit from 'p-limit';
+import { describeError, isServiceError } from '../errors.ts';
+import type { Clock, CollectionInfo, Embedder, ProgressListener, SearchHit, VectorIndex } from '../ports.ts';
+import type { QueryValidationResult, ValidationError } from '../report/report.ts';
+import type { ResolvedQuery } from '../suite/suite.ts';
+import { buildPayloadFilter, RESULT_FIELDS } from './filters.ts';
+import { judgeQuery } from './judge-query.ts';
+
+/** Qdrant accepts large batches, but 100 searches keep one request's body and answer comfortably small. */
+export const SEARCH_BATCH_SIZE = 100;
+
+type Failure = { errorType: 'EMBEDDING_FAILED' | 'RETRIEVAL_FAILED' | 'TIMEOUT'; message: string };
+
+interface QueryState {
+  query: ResolvedQuery;
+  vector?: number[];
+  hits?: SearchHit[];
+  failure?: Failure;
+  embeddingMs: number;
+  searchMs: number;
+}
+
+export interface QueryStageOptions {
+  queries: ResolvedQuery[];
+  embedder: Embedder;
+  index: VectorIndex;
+  /** The collection's description, awaited only once embeddings are ready so both round trips overlap. */
+  collection: Promise<CollectionInfo>;
+  clock: Clock;
+  newId: () => string;
+  concurrency: number;
+  progress?: ProgressListener;
+}
+
+export interface QueryStageResult {
+  results: QueryValidationResult[];
+  errors: ValidationError[];
+  embedCalls: number;
+  searchCalls: number;
+  billedInputTokens: number;
+  durationMs: number;
+  /** Set when no query could be searched at all (the stage failed as a whole). */
+  stageFailure: string | null;
+  dimensionMismatch: { embedding: number; collection: number } | null;
+}
+
+/** Embeds, searches and judges every query of the suite. */
+export async function runQueryStage(options: QueryStageOptions): Promise<QueryStageResult> {
+  const { queries, embedder, index, clock } = options;
+  const started = clock.monotonicMs();
+  const limit = pLimit(options.concurrency);
+  const states: QueryState[] = queries.map((query) => ({ query, embeddingMs: 0, searchMs: 0 }));
+  const stats = { embedCalls: 0, searchCalls: 0, billedInputTokens: 0 };
+  let stageFailure: string | null = null;
+  let dimensionMismatch: QueryStageResult['dimensionMismatch'] = null;
+
+  await Promise.all(
+    chunk(states, embedder.maxBatchSize).map((batch) =>
+      limit(async () => {
+        stats.embedCalls += 1;
+        const t = clock.monotonicMs();
+        try {
+          const embedded = await embedder.embedQueries(batch.map((s) => s.query.query_text));
+          stats.billedInputTokens += embedded.billedInputTokens ?? 0;
+          batch.forEach((s, i) => {
+            s.vector = embedded.vectors[i];
+          });
+        } catch (error) {
+          fail(batch, 'EMBEDDING_FAILED', error);
+        }
+        for (const s of batch) s.embeddingMs = clock.monotonicMs() - t;
+      }),
+    ),
+  );
+
+  const embedded = states.filter((s) => s.vector !== undefined);
+  if (embedded.length > 0) {
+    try {
+      const info = await options.collection;
+      const dimension = embedded[0]?.vector?.length ?? 0;
+      if (dimension !== info.vectorSize) {
+        dimensionMismatch = { embedding: dimension, collection: info.vectorSize };
+        stageFailure = `embedding dimension ${dimension} (${embedder.model}) does not match the collection's vector size ${info.vectorSize}`;
+        fail(embedded, 'RETRIEVAL_FAILED', new Error(`not searched: ${stageFailure}`));
+      }
+    } catch (error) {
+      fail(embedded, 'RETRIEVAL_FAILED', error);
+    }
+  }
+
+  let searched = 0;
+  const searchable = states.filter((s) => s.vector !== undefined && s.failure === undefined);
+  await Promise.all(
+    chunk(searchable, SEARCH_BATCH_SIZE).map((batch) =>
+      limit(async () => {
+        stats.searchCalls += 1;
+        const t = clock.monotonicMs();
+        try {
+          const hits = await index.searchBatch(
+            batch.map((s) => {
+              const filter = buildPayloadFilter(s.query.filters);
+              return {
+                vector: s.vector ?? [],
+                limit: s.query.top_k,
+                payloadFields: RESULT_FIELDS,
+                ...(filter ? { filter } : {}),
+              };
+            }),
+          );
+          batch.forEach((s, i) => {
+            s.hits = hits[i] ?? [];
+          });
+        } catch (error) {
+          fail(batch, 'RETRIEVAL_FAILED', error);
+        }
+        for (const s of batch) s.searchMs = clock.monotonicMs() - t;
+        searched += batch.length;
+        options.progress?.({ kind: 'queries', done: searched, total: states.length });
+      }),
+    ),
+  );
+
+  const results: QueryValidationResult[] = [];
+  const errors: ValidationError[] = [];
+  for (const s of states) {
+    const t = clock.monotonicMs();
+    const timestamp = clock.now().toISOString();
+    // Judged on the time the query waited for the services; the judging itself is added once measured.
+    const waited = round1(s.embeddingMs + s.searchMs);
+    const latency = {
+      embedding_ms: round1(s.embeddingMs),
+      search_ms: round1(s.searchMs),
+      post_processing_ms: 0,
+      total_ms: waited,
+    };
+    const judged = judgeQuery({
+      query: s.query,
+      hits: s.hits ?? null,
+      ...(s.failure ? { failure: s.failure } : {}),
+      latency,
+      timestamp,
+      newId: options.newId,
+    });
+    const post = round1(clock.monotonicMs() - t);
+    judged.result.latency = {
+      ...latency,
+      post_processing_ms: post,
+      total_ms: round1(latency.embedding_ms + latency.search_ms + post),
+    };
+    results.push(judged.result);
+    errors.push(...judged.errors);
+  }
+  if (stageFailure === null && states.length > 0 && states.every((s) => s.failure !== undefined)) {
+    stageFailure = `no query could be run: ${states[0]?.failure?.message ?? 'unknown failure'}`;
+  }
+  return { results, errors, ...stats, durationMs: clock.monotonicMs() - started, stageFailure, dimensionMismatch };
+}
+
+function fail(batch: QueryState[], errorType: Failure['errorType'], error: unknown): void {
+  const timedOut = isServiceError(error) && error.kind === 'timeout';
+  for (const s of batch) s.failure = { errorType: timedOut ? 'TIMEOUT' : errorType, message: describeError(error) };
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function round1(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}

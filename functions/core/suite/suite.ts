@@ -1,0 +1,196 @@
+/**
+ * The suite of golden queries: its schema (the union of seeds 000, 001, 003 and 004), parsing from JSON or YAML,
+ * and resolution of suite-level defaults. A bad suite yields one InputError listing every problem with its path.
+ */
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { InputError } from '../errors.ts';
+
+const unit = (name: string) =>
+  z
+    .number({ error: `${name}: must be a number from 0 to 1` })
+    .min(0, 'must be 0..1')
+    .max(1, 'must be 0..1');
+const topK = z.number().int('must be a whole number').min(1, 'must be 1..50').max(50, 'must be 1..50');
+
+const RelevantItem = z.union([
+  z.string().min(1, 'must not be empty'),
+  z
+    .object({
+      chunk_id: z.string().min(1).optional(),
+      url: z.string().min(1).optional(),
+      grade: z.number().int('must be 1, 2 or 3').min(1, 'must be 1, 2 or 3').max(3, 'must be 1, 2 or 3').default(1),
+    })
+    .strict()
+    .refine((r) => (r.chunk_id === undefined) !== (r.url === undefined), 'give exactly one of chunk_id or url'),
+]);
+
+const Filters = z
+  .object({
+    module: z.string().min(1).optional(),
+    chapter: z.string().min(1).optional(),
+    section: z.string().min(1).optional(),
+    url: z.string().min(1).optional(),
+  })
+  .strict();
+
+const QueryCriteria = z
+  .object({
+    min_precision: unit('min_precision').optional(),
+    max_latency_ms: z.number().positive('must be > 0').optional(),
+    require_expected_sources: z.boolean().optional(),
+  })
+  .strict();
+
+export const SuiteQuery = z
+  .object({
+    id: z.string().min(1).max(100).optional(),
+    query_text: z
+      .string({ error: 'required: the query string' })
+      .transform((s) => s.trim())
+      .pipe(z.string().min(1, 'must not be empty').max(1000, 'must be at most 1000 characters')),
+    category: z.string().min(1).optional(),
+    description: z.string().optional(),
+    expected_module: z.string().min(1).optional(),
+    expected_chapter: z.string().min(1).optional(),
+    expected_sources: z.array(z.string().min(1, 'must not be empty')).default([]),
+    relevant: z.array(RelevantItem).optional(),
+    min_similarity: unit('min_similarity').optional(),
+    top_k: topK.optional(),
+    filters: Filters.default({}),
+    criteria: QueryCriteria.default({}),
+    agent: z.boolean().default(false),
+    expect_answer: z.boolean().default(true),
+  })
+  .strict();
+
+export const SuccessCriteria = z
+  .object({
+    min_pass_rate: z.number().min(0).max(100, 'must be 0..100').default(90),
+    min_coverage: z.number().min(0).max(100, 'must be 0..100').default(100),
+    min_completeness: z.number().min(0).max(100, 'must be 0..100').default(100),
+    min_mrr: unit('min_mrr').optional(),
+    max_p95_latency_ms: z.number().positive().optional(),
+    min_grounded_rate: z.number().min(0).max(100, 'must be 0..100').default(95),
+    min_abstention_correct_rate: z.number().min(0).max(100, 'must be 0..100').default(100),
+  })
+  .strict();
+export type SuccessCriteria = z.infer<typeof SuccessCriteria>;
+
+export const Suite = z
+  .object({
+    name: z.string().min(1).default('golden-queries'),
+    description: z.string().optional(),
+    defaults: z
+      .object({
+        top_k: topK.default(5),
+        min_similarity: unit('min_similarity').default(0.7),
+        category: z.string().min(1).optional(),
+      })
+      .strict()
+      .default({ top_k: 5, min_similarity: 0.7 }),
+    success_criteria: SuccessCriteria.default(SuccessCriteria.parse({})),
+    queries: z.array(SuiteQuery).min(1, 'must hold at least one query'),
+  })
+  .strict()
+  .superRefine((suite, ctx) => {
+    const seen = new Map<string, number>();
+    suite.queries.forEach((q, i) => {
+      if (q.id === undefined) return;
+      const first = seen.get(q.id);
+      if (first !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['queries', i, 'id'],
+          message: `duplicates queries[${first}].id "${q.id}"`,
+        });
+      else seen.set(q.id, i);
+    });
+  });
+export type Suite = z.infer<typeof Suite>;
+
+export interface Relevance {
+  kind: 'chunk_id' | 'url';
+  target: string;
+  grade: number;
+}
+
+/** A query with every default applied: what the engine runs. */
+export interface ResolvedQuery {
+  id: string;
+  query_text: string;
+  category: string;
+  description: string | null;
+  expected_module: string | null;
+  expected_chapter: string | null;
+  expected_sources: string[];
+  relevant: Relevance[] | null;
+  min_similarity: number;
+  top_k: number;
+  filters: z.infer<typeof Filters>;
+  criteria: z.infer<typeof QueryCriteria>;
+  agent: boolean;
+  expect_answer: boolean;
+}
+
+/** Formats a zod path the way a person reads it: queries[3].top_k */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)),
+    '',
+  );
+}
+
+/** Lists zod issues as "path: message" lines. */
+export function listIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${formatPath(issue.path) || '(root)'}: ${issue.message}`);
+}
+
+function looksLikeUrl(value: string): boolean {
+  return /^https?:\/\//i.test(value) || value.startsWith('/');
+}
+
+/** Parses suite text (JSON, or YAML when the source name ends in .yaml/.yml) and validates it. */
+export function parseSuite(text: string, sourceName: string): Suite {
+  let raw: unknown;
+  try {
+    raw = /\.ya?ml$/i.test(sourceName) ? parseYaml(text) : JSON.parse(text);
+  } catch (error) {
+    throw new InputError(sourceName, [
+      `not valid ${/\.ya?ml$/i.test(sourceName) ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
+    ]);
+  }
+  const parsed = Suite.safeParse(raw);
+  if (!parsed.success) throw new InputError(sourceName, listIssues(parsed.error));
+  return parsed.data;
+}
+
+/** Applies suite defaults (and optional overrides from config) to every query. */
+export function resolveQueries(
+  suite: Suite,
+  overrides: { top_k?: number; min_similarity?: number } = {},
+): ResolvedQuery[] {
+  return suite.queries.map((q, i) => ({
+    id: q.id ?? `q${i + 1}`,
+    query_text: q.query_text,
+    category: q.category ?? suite.defaults.category ?? 'semantic',
+    description: q.description ?? null,
+    expected_module: q.expected_module ?? null,
+    expected_chapter: q.expected_chapter ?? null,
+    expected_sources: q.expected_sources,
+    relevant:
+      q.relevant?.map((r) =>
+        typeof r === 'string'
+          ? { kind: looksLikeUrl(r) ? 'url' : 'chunk_id', target: r, grade: 1 }
+          : r.url !== undefined
+            ? { kind: 'url', target: r.url, grade: r.grade }
+            : { kind: 'chunk_id', target: r.chunk_id ?? '', grade: r.grade },
+      ) ?? null,
+    min_similarity: q.min_similarity ?? overrides.min_similarity ?? suite.defaults.min_similarity,
+    top_k: q.top_k ?? overrides.top_k ?? suite.defaults.top_k,
+    filters: q.filters,
+    criteria: q.criteria,
+    agent: q.agent,
+    expect_answer: q.expect_answer,
+  }));
+}

@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { computeCoverage, coverageErrors } from '../../../functions/core/coverage/coverage.ts';
+import { CoverageReport } from '../../../functions/core/report/report.ts';
+
+const BOOK = 'https://book.example.com';
+const SITEMAP = `${BOOK}/sitemap.xml`;
+const AT = '2026-01-01T02:00:00.000Z';
+
+function cover(sitemapUrls: string[], indexedUrls: string[], pathPrefix = '/docs/'): CoverageReport {
+  return computeCoverage({ sitemapUrls, indexedUrls, pathPrefix, sitemapUrl: SITEMAP, source: 'facet', timestamp: AT });
+}
+
+function ids(): () => string {
+  let n = 0;
+  return () => `e${++n}`;
+}
+
+describe('computeCoverage', () => {
+  it('compares sitemap pages under the prefix with indexed URLs, normalising both', () => {
+    // Prepare: three pages under /docs/ (one listed twice), a blog page outside the prefix;
+    // the index has intro with a trailing slash and ch1 with a fragment.
+    const sitemap = [
+      `${BOOK}/docs/intro`,
+      `${BOOK}/docs/ch2`,
+      `${BOOK}/docs/ch1`,
+      `${BOOK}/docs/ch1/`,
+      `${BOOK}/blog/news`,
+    ];
+    const indexed = [`${BOOK}/docs/intro/`, `${BOOK}/docs/ch1#setup`, `${BOOK}/docs/ch1`];
+
+    // Act
+    const report = cover(sitemap, indexed);
+
+    // Assess: 2 of 3 pages indexed = 66.666... -> 66.67.
+    expect(report).toEqual({
+      sitemap_url: SITEMAP,
+      path_prefix: '/docs/',
+      total_sitemap_urls: 3,
+      indexed_urls: [`${BOOK}/docs/ch1`, `${BOOK}/docs/intro`],
+      missing_urls: [`${BOOK}/docs/ch2`],
+      extra_urls: [],
+      distinct_indexed_urls: 2,
+      coverage_percentage: 66.67,
+      matched_by: 'url',
+      source: 'facet',
+      notes: [],
+      timestamp: AT,
+    });
+    expect(CoverageReport.parse(report)).toEqual(report);
+  });
+
+  it('matches by path and says so when the book has moved host', () => {
+    // Prepare: the sitemap is the public book; the index was built from a local copy.
+    const sitemap = [`${BOOK}/docs/intro`, `${BOOK}/docs/ch1`];
+    const indexed = ['http://localhost:3000/docs/intro/'];
+
+    // Act
+    const report = cover(sitemap, indexed);
+
+    // Assess: 1 of 2 = 50%.
+    expect(report).toMatchObject({
+      matched_by: 'path',
+      indexed_urls: [`${BOOK}/docs/intro`],
+      missing_urls: [`${BOOK}/docs/ch1`],
+      extra_urls: [],
+      coverage_percentage: 50,
+      notes: [
+        'No indexed URL matched a sitemap URL exactly, so pages were matched by path alone (sitemap hosts: book.example.com; indexed hosts: localhost:3000)',
+      ],
+    });
+  });
+
+  it('keeps matching by URL when the hosts differ and no path matches either', () => {
+    // Act
+    const report = cover([`${BOOK}/docs/intro`], ['http://localhost:3000/docs/other']);
+
+    // Assess
+    expect(report).toMatchObject({ matched_by: 'url', coverage_percentage: 0, notes: [] });
+  });
+
+  it('lists indexed URLs with no sitemap page as orphans, sorted, but not indexed pages outside the prefix', () => {
+    // Prepare: /blog/news is in the sitemap (outside the prefix); the two /docs/old-* pages are in no sitemap.
+    const sitemap = [`${BOOK}/docs/intro`, `${BOOK}/blog/news`];
+    const indexed = [`${BOOK}/docs/intro`, `${BOOK}/docs/old-b`, `${BOOK}/blog/news`, `${BOOK}/docs/old-a/`];
+
+    // Act
+    const report = cover(sitemap, indexed);
+
+    // Assess
+    expect(report).toMatchObject({
+      total_sitemap_urls: 1,
+      coverage_percentage: 100,
+      extra_urls: [`${BOOK}/docs/old-a`, `${BOOK}/docs/old-b`],
+      distinct_indexed_urls: 4,
+    });
+  });
+
+  it('reports 0% with a note when no sitemap URL is under the prefix', () => {
+    // Act
+    const report = cover([`${BOOK}/blog/news`, `${BOOK}/docsearch`], [`${BOOK}/blog/news`]);
+
+    // Assess: /docsearch is not under /docs/.
+    expect(report).toMatchObject({
+      total_sitemap_urls: 0,
+      coverage_percentage: 0,
+      missing_urls: [],
+      notes: ["None of the sitemap's 2 URLs is under /docs/: coverage is 0%"],
+    });
+  });
+
+  it('reports 0% with notes when the sitemap and the index are empty', () => {
+    // Act
+    const report = cover([], []);
+
+    // Assess
+    expect(report).toMatchObject({
+      total_sitemap_urls: 0,
+      coverage_percentage: 0,
+      notes: ['The sitemap lists no URL: coverage is 0%', 'The index holds no source_url'],
+    });
+  });
+
+  it('counts the prefix page itself as under the prefix', () => {
+    // Act
+    const report = cover([`${BOOK}/docs/`, `${BOOK}/docs/intro`], [`${BOOK}/docs`]);
+
+    // Assess: 1 of 2.
+    expect(report).toMatchObject({ total_sitemap_urls: 2, indexed_urls: [`${BOOK}/docs`], coverage_percentage: 50 });
+  });
+});
+
+describe('coverageErrors', () => {
+  it('raises a HIGH coverage gap under 90% with the first 20 missing URLs', () => {
+    // Prepare: 25 pages, 5 indexed: 5 / 25 = 20%.
+    const pages = Array.from({ length: 25 }, (_, i) => `${BOOK}/docs/p${String(i).padStart(2, '0')}`);
+    const report = cover(pages, pages.slice(0, 5));
+
+    // Act
+    const errors = coverageErrors(report, 'run-1', ids());
+
+    // Assess
+    expect(errors).toEqual([
+      {
+        id: 'e1',
+        validation_id: 'run-1',
+        error_type: 'COVERAGE_GAP',
+        message: `20 of 25 sitemap pages under /docs/ are not indexed (coverage 20%); first missing: ${BOOK}/docs/p05`,
+        severity: 'HIGH',
+        details: {
+          coverage_percentage: 20,
+          total_sitemap_urls: 25,
+          missing_count: 20,
+          missing_urls: pages.slice(5, 25),
+          matched_by: 'url',
+        },
+      },
+    ]);
+  });
+
+  it('raises a MEDIUM coverage gap at 90% or more', () => {
+    // Prepare: 9 of 10 = 90%.
+    const pages = Array.from({ length: 10 }, (_, i) => `${BOOK}/docs/p${i}`);
+    const report = cover(pages, pages.slice(1));
+
+    // Act
+    const [gap] = coverageErrors(report, 'run-1', ids());
+
+    // Assess
+    expect(gap).toMatchObject({ error_type: 'COVERAGE_GAP', severity: 'MEDIUM', details: { missing_count: 1 } });
+  });
+
+  it('raises a HIGH coverage gap when no sitemap URL is under the prefix', () => {
+    // Act
+    const errors = coverageErrors(cover([], []), 'run-1', ids());
+
+    // Assess
+    expect(errors).toMatchObject([
+      {
+        error_type: 'COVERAGE_GAP',
+        severity: 'HIGH',
+        message: `No sitemap URL under /docs/ in ${SITEMAP} (coverage 0%)`,
+      },
+    ]);
+  });
+
+  it('raises a LOW orphan error for indexed URLs with no sitemap page', () => {
+    // Prepare
+    const report = cover([`${BOOK}/docs/intro`], [`${BOOK}/docs/intro`, `${BOOK}/docs/old`]);
+
+    // Act
+    const errors = coverageErrors(report, 'run-1', ids());
+
+    // Assess
+    expect(errors).toEqual([
+      {
+        id: 'e1',
+        validation_id: 'run-1',
+        error_type: 'ORPHAN_URLS',
+        message: `1 indexed URL has no page in the sitemap; first: ${BOOK}/docs/old`,
+        severity: 'LOW',
+        details: { extra_count: 1, extra_urls: [`${BOOK}/docs/old`] },
+      },
+    ]);
+  });
+
+  it('raises nothing for full coverage without orphans', () => {
+    // Act
+    const errors = coverageErrors(cover([`${BOOK}/docs/intro`], [`${BOOK}/docs/intro/`]), 'run-1', ids());
+
+    // Assess
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,306 @@
+import { describe, expect, it } from 'vitest';
+import { criteriaErrors, decideRunStatus, evaluateCriteria } from '../../../functions/core/criteria/criteria.ts';
+import { CriterionResult } from '../../../functions/core/report/report.ts';
+import { SuccessCriteria } from '../../../functions/core/suite/suite.ts';
+
+const DEFAULTS = SuccessCriteria.parse({});
+
+function ids(): () => string {
+  let n = 0;
+  return () => `e${++n}`;
+}
+
+function find(results: CriterionResult[], name: string): CriterionResult | undefined {
+  return results.find((r) => r.name === name);
+}
+
+describe('evaluateCriteria', () => {
+  it('passes seed 001 defaults exactly at their thresholds', () => {
+    // Act
+    const results = evaluateCriteria({ passRate: 90, coverage: 100, completeness: 100, criteria: DEFAULTS });
+
+    // Assess
+    expect(results).toEqual([
+      {
+        name: 'pass_rate',
+        description: 'Share of golden queries that pass (%)',
+        value: 90,
+        threshold: 90,
+        comparator: '>=',
+        passed: true,
+        severity: 'HIGH',
+      },
+      {
+        name: 'coverage',
+        description: 'Sitemap pages under the path prefix that are indexed (%)',
+        value: 100,
+        threshold: 100,
+        comparator: '>=',
+        passed: true,
+        severity: 'MEDIUM',
+      },
+      {
+        name: 'completeness',
+        description: 'Points whose payload has every required metadata field (%)',
+        value: 100,
+        threshold: 100,
+        comparator: '>=',
+        passed: true,
+        severity: 'MEDIUM',
+      },
+    ]);
+    expect(results.map((r) => CriterionResult.parse(r))).toEqual(results);
+  });
+
+  it('breaches each default just below its threshold', () => {
+    // Act
+    const results = evaluateCriteria({ passRate: 89.99, coverage: 99.99, completeness: 99.99, criteria: DEFAULTS });
+
+    // Assess
+    expect(results.map((r) => [r.name, r.value, r.passed, r.severity])).toEqual([
+      ['pass_rate', 89.99, false, 'HIGH'],
+      ['coverage', 99.99, false, 'MEDIUM'],
+      ['completeness', 99.99, false, 'MEDIUM'],
+    ]);
+  });
+
+  it('passes just above the thresholds', () => {
+    // Act
+    const results = evaluateCriteria({
+      passRate: 90.01,
+      coverage: 100,
+      completeness: 100,
+      criteria: { ...DEFAULTS, min_coverage: 95, min_completeness: 99.5 },
+    });
+
+    // Assess
+    expect(results.every((r) => r.passed)).toBe(true);
+  });
+
+  it('rounds float noise to 2 decimals before comparing, so 99.999999999 is 100', () => {
+    // Prepare: 99.999999999 rounds to 100.00; 99.994 rounds to 99.99.
+    const criteria = DEFAULTS;
+
+    // Act
+    const results = evaluateCriteria({ passRate: 100, coverage: 99.999999999, completeness: 99.994, criteria });
+
+    // Assess
+    expect([find(results, 'coverage'), find(results, 'completeness')]).toMatchObject([
+      { value: 100, passed: true },
+      { value: 99.99, passed: false },
+    ]);
+  });
+
+  it('makes a pass rate under half its threshold CRITICAL', () => {
+    // Act: half of 90 is 45.
+    const below = evaluateCriteria({ passRate: 44.99, coverage: 100, completeness: 100, criteria: DEFAULTS });
+    const atHalf = evaluateCriteria({ passRate: 45, coverage: 100, completeness: 100, criteria: DEFAULTS });
+
+    // Assess
+    expect([find(below, 'pass_rate')?.severity, find(atHalf, 'pass_rate')?.severity]).toEqual(['CRITICAL', 'HIGH']);
+  });
+
+  it('makes coverage and completeness under 90% HIGH', () => {
+    // Act
+    const results = evaluateCriteria({ passRate: 100, coverage: 89.99, completeness: 90, criteria: DEFAULTS });
+
+    // Assess
+    expect([find(results, 'coverage')?.severity, find(results, 'completeness')?.severity]).toEqual(['HIGH', 'MEDIUM']);
+  });
+
+  it('counts a figure that could not be computed as breached at the worst severity', () => {
+    // Act
+    const results = evaluateCriteria({ passRate: null, coverage: null, completeness: null, criteria: DEFAULTS });
+
+    // Assess
+    expect(results.map((r) => [r.name, r.value, r.passed, r.severity])).toEqual([
+      ['pass_rate', null, false, 'CRITICAL'],
+      ['coverage', null, false, 'HIGH'],
+      ['completeness', null, false, 'HIGH'],
+    ]);
+  });
+
+  it('leaves out optional criteria that have no threshold or no figure', () => {
+    // Act: no min_mrr or max_p95_latency_ms; no grounded rate given though min_grounded_rate defaults to 95.
+    const results = evaluateCriteria({
+      passRate: 100,
+      coverage: 100,
+      completeness: 100,
+      mrr: 0.1,
+      p95LatencyMs: 9000,
+      criteria: DEFAULTS,
+    });
+
+    // Assess
+    expect(results.map((r) => r.name)).toEqual(['pass_rate', 'coverage', 'completeness']);
+  });
+
+  it('evaluates MRR, p95 latency and grounded rate when they have a threshold and a figure', () => {
+    // Prepare: MRR 0.69995 rounds to 4 decimals as 0.7 (at threshold); p95 1500.004 rounds to 1500 (at threshold);
+    // grounded rate 94.99 is under 95.
+    const criteria = { ...DEFAULTS, min_mrr: 0.7, max_p95_latency_ms: 1500 };
+
+    // Act
+    const results = evaluateCriteria({
+      passRate: 100,
+      coverage: 100,
+      completeness: 100,
+      mrr: 0.69995,
+      p95LatencyMs: 1500.004,
+      groundedRate: 94.99,
+      criteria,
+    });
+
+    // Assess
+    expect(results.slice(3)).toEqual([
+      {
+        name: 'mrr',
+        description: 'Mean reciprocal rank over judged queries',
+        value: 0.7,
+        threshold: 0.7,
+        comparator: '>=',
+        passed: true,
+        severity: 'MEDIUM',
+      },
+      {
+        name: 'p95_latency_ms',
+        description: '95th percentile of per-query latency (ms)',
+        value: 1500,
+        threshold: 1500,
+        comparator: '<=',
+        passed: true,
+        severity: 'MEDIUM',
+      },
+      {
+        name: 'grounded_rate',
+        description: 'Agent answers grounded in their retrieved chunks (%)',
+        value: 94.99,
+        threshold: 95,
+        comparator: '>=',
+        passed: false,
+        severity: 'MEDIUM',
+      },
+    ]);
+  });
+
+  it('breaches a latency ceiling just above it', () => {
+    // Act
+    const results = evaluateCriteria({
+      passRate: 100,
+      coverage: 100,
+      completeness: 100,
+      p95LatencyMs: 1500.01,
+      criteria: { ...DEFAULTS, max_p95_latency_ms: 1500 },
+    });
+
+    // Assess
+    expect(find(results, 'p95_latency_ms')).toMatchObject({ value: 1500.01, passed: false });
+  });
+
+  it('breaches an MRR criterion when no query was judged', () => {
+    // Act
+    const results = evaluateCriteria({
+      passRate: 100,
+      coverage: 100,
+      completeness: 100,
+      mrr: null,
+      criteria: { ...DEFAULTS, min_mrr: 0.5 },
+    });
+
+    // Assess
+    expect(find(results, 'mrr')).toMatchObject({ value: null, passed: false });
+  });
+});
+
+describe('criteriaErrors', () => {
+  it('turns each breached criterion into a CRITERION_BREACHED error with value and threshold', () => {
+    // Prepare
+    const results = evaluateCriteria({
+      passRate: 85.71,
+      coverage: 100,
+      completeness: null,
+      p95LatencyMs: 2100,
+      criteria: { ...DEFAULTS, max_p95_latency_ms: 1500 },
+    });
+
+    // Act
+    const errors = criteriaErrors(results, 'run-1', ids());
+
+    // Assess
+    expect(errors).toEqual([
+      {
+        id: 'e1',
+        validation_id: 'run-1',
+        error_type: 'CRITERION_BREACHED',
+        message: 'pass_rate is 85.71%, required >= 90%',
+        severity: 'HIGH',
+        details: { criterion: 'pass_rate', value: 85.71, threshold: 90, comparator: '>=' },
+      },
+      {
+        id: 'e2',
+        validation_id: 'run-1',
+        error_type: 'CRITERION_BREACHED',
+        message: 'completeness could not be computed, required >= 100%',
+        severity: 'HIGH',
+        details: { criterion: 'completeness', value: null, threshold: 100, comparator: '>=' },
+      },
+      {
+        id: 'e3',
+        validation_id: 'run-1',
+        error_type: 'CRITERION_BREACHED',
+        message: 'p95_latency_ms is 2100 ms, required <= 1500 ms',
+        severity: 'MEDIUM',
+        details: { criterion: 'p95_latency_ms', value: 2100, threshold: 1500, comparator: '<=' },
+      },
+    ]);
+  });
+
+  it('raises nothing when every criterion holds', () => {
+    // Prepare
+    const results = evaluateCriteria({ passRate: 100, coverage: 100, completeness: 100, criteria: DEFAULTS });
+
+    // Act
+    const errors = criteriaErrors(results, 'run-1', ids());
+
+    // Assess
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('decideRunStatus', () => {
+  const criterion = (name: string, value: number | null, passed: boolean) => ({
+    name,
+    description: name,
+    value,
+    threshold: 90,
+    comparator: '>=' as const,
+    passed,
+    severity: 'HIGH' as const,
+  });
+
+  it('says ERROR with every stage that failed, whatever the criteria say', () => {
+    expect(decideRunStatus(['sitemap: 404', 'queries: timeout'], [criterion('pass_rate', 95, true)])).toEqual({
+      status: 'ERROR',
+      statusReason: 'the run could not complete: sitemap: 404; queries: timeout',
+    });
+  });
+
+  it('says FAILED with each breached criterion as value against threshold', () => {
+    const result = decideRunStatus(
+      [],
+      [criterion('pass_rate', 80, false), criterion('coverage', null, false), criterion('x', 99, true)],
+    );
+
+    expect(result).toEqual({
+      status: 'FAILED',
+      statusReason: '2 of 3 success criteria breached: pass_rate 80 < 90; coverage n/a < 90',
+    });
+  });
+
+  it('says PASSED when every criterion holds', () => {
+    expect(decideRunStatus([], [criterion('pass_rate', 95, true)])).toEqual({
+      status: 'PASSED',
+      statusReason: 'all 1 success criteria hold',
+    });
+  });
+});

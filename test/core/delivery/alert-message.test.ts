@@ -1,0 +1,248 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AlertContext,
+  buildAlertMessage,
+  buildS3ConsoleUrl,
+} from '../../../functions/core/delivery/alert-message.ts';
+import { buildErrorReport, buildFailedReport, buildPassedReport, RUN_ID } from '../../nightly/fixtures/reports.ts';
+
+const KEY = `reports/book/2026/03/14/${RUN_ID}.json`;
+const STORED: AlertContext = { placement: { stored: true, bucket: 'ragwatch-reports', key: KEY, region: 'eu-west-1' } };
+const NOT_STORED: AlertContext = {
+  placement: {
+    stored: false,
+    reason: 'NoSuchBucket: The specified bucket does not exist',
+    fallback: 'the function log (/aws/lambda/ragwatch-nightly), message "validation report (not stored)"',
+  },
+};
+
+function sectionOf(body: string, title: string): string[] {
+  const lines = body.split('\n');
+  const start = lines.findIndex((l) => l.startsWith(title));
+  const end = lines.indexOf('', start);
+  return lines.slice(start, end === -1 ? undefined : end);
+}
+
+describe('buildAlertMessage', () => {
+  it('sends nothing for a clean run whose report was stored', () => {
+    // Act
+    const alert = buildAlertMessage(buildPassedReport(), STORED);
+
+    // Assess
+    expect(alert).toBeNull();
+  });
+
+  it('names severity, collection and every breached criterion with value and threshold in the subject', () => {
+    // Act
+    const alert = buildAlertMessage(buildFailedReport(), STORED);
+
+    // Assess
+    expect(alert?.severity).toBe('HIGH');
+    expect(alert?.subject).toBe(
+      '[HIGH] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%',
+    );
+  });
+
+  it('keeps every subject ASCII, on one line and under 100 characters', () => {
+    // Prepare
+    const report = buildErrorReport();
+    report.collection = 'bücher—ünd\tmehr';
+    report.status_reason = `Qdrant said ${'x'.repeat(300)}\n`;
+
+    // Act
+    const alert = buildAlertMessage(report, STORED);
+
+    // Assess
+    expect(alert?.subject.length).toBeLessThan(100);
+    expect(alert?.subject).toMatch(/^[\x20-\x7e]+$/);
+    expect(alert?.subject.startsWith('[CRITICAL] RagWatch prod/bucher und mehr: run ERROR: Qdrant said xxx')).toBe(
+      true,
+    );
+  });
+
+  it('opens the body with what broke, how badly and since when, before any detail', () => {
+    // Prepare
+    const previous = {
+      runId: '11111111-2222-4333-8444-555555555555',
+      status: 'PASSED',
+      startedAt: '2026-03-13T02:00:00.000Z',
+    };
+
+    // Act
+    const alert = buildAlertMessage(buildFailedReport(), { ...STORED, previous });
+
+    // Assess
+    expect(alert?.body.split('\n').slice(0, 10)).toEqual([
+      'The nightly validation of "book" (prod) breached 3 success criteria.',
+      'Severity: HIGH',
+      `Run started: 2026-03-14T02:00:00.000Z (run id ${RUN_ID})`,
+      'Previous run: 2026-03-13T02:00:00.000Z (run id 11111111-2222-4333-8444-555555555555) PASSED, so this broke since then',
+      '',
+      'WHAT BROKE (value vs threshold)',
+      '- pass rate: 40% (must be >= 90%) [HIGH]',
+      '- coverage: 7.41% (must be >= 100%) [HIGH]',
+      '- completeness: 97.5% (must be >= 100%) [MEDIUM]',
+      '',
+    ]);
+  });
+
+  it('says when the previous run failed too, or that there was none', () => {
+    // Prepare
+    const failedBefore = { runId: 'r0', status: 'FAILED', startedAt: '2026-03-13T02:00:00.000Z' };
+
+    // Act
+    const ongoing = buildAlertMessage(buildFailedReport(), { ...STORED, previous: failedBefore });
+    const first = buildAlertMessage(buildFailedReport(), { ...STORED, previous: null });
+    const unknown = buildAlertMessage(buildFailedReport(), STORED);
+
+    // Assess
+    expect([ongoing, first, unknown].map((a) => a?.body.split('\n')[3])).toEqual([
+      'Previous run: 2026-03-13T02:00:00.000Z (run id r0) FAILED too',
+      'Previous run: none on record (this is the first stored report)',
+      'Previous run: unknown (its report could not be read)',
+    ]);
+  });
+
+  it('says where the full report is: the S3 key and a console link', () => {
+    // Act
+    const alert = buildAlertMessage(buildFailedReport(), STORED);
+
+    // Assess
+    expect(sectionOf(alert?.body ?? '', 'FULL REPORT')).toEqual([
+      'FULL REPORT',
+      `- s3://ragwatch-reports/${KEY}`,
+      `- Console: https://eu-west-1.console.aws.amazon.com/s3/object/ragwatch-reports?region=eu-west-1&bucketType=general&prefix=reports%2Fbook%2F2026%2F03%2F14%2F${RUN_ID}.json`,
+    ]);
+  });
+
+  it('lists the first 10 failing queries with their reasons and the total count', () => {
+    // Act
+    const alert = buildAlertMessage(buildFailedReport(), STORED);
+
+    // Assess
+    const section = sectionOf(alert?.body ?? '', 'FAILING QUERIES');
+    expect(section[0]).toBe('FAILING QUERIES (12 of 20, first 10)');
+    expect(section).toHaveLength(11);
+    expect(section[1]).toBe(
+      '- fail-1 [FAIL] "What does fail-1 cover?": best similarity 0.41 is under min_similarity 0.70',
+    );
+  });
+
+  it('lists up to 20 missing URLs and the orphans, each section with its count', () => {
+    // Act
+    const alert = buildAlertMessage(buildFailedReport(), STORED);
+
+    // Assess
+    const missing = sectionOf(alert?.body ?? '', 'MISSING URLS');
+    expect(missing[0]).toBe('MISSING URLS (in the sitemap, not indexed): 25, first 20');
+    expect(missing).toHaveLength(21);
+    expect(sectionOf(alert?.body ?? '', 'ORPHAN URLS')).toEqual([
+      'ORPHAN URLS (indexed, not in the sitemap): 2',
+      '- https://book.example.org/docs/old-page',
+      '- https://book.example.org/docs/removed',
+    ]);
+  });
+
+  it('raises a CRITICAL alert for a run that could not complete, with what failed first', () => {
+    // Act
+    const alert = buildAlertMessage(buildErrorReport(), STORED);
+
+    // Assess
+    expect(alert?.severity).toBe('CRITICAL');
+    expect(alert?.subject).toBe(
+      '[CRITICAL] RagWatch prod/book: run ERROR: the vector index is unreachable: connect ECONNREFUSED ...',
+    );
+    expect(sectionOf(alert?.body ?? '', 'WHAT FAILED')).toEqual([
+      'WHAT FAILED',
+      '- the vector index is unreachable: connect ECONNREFUSED 10.0.0.5:6333',
+      '- RUN_FAILED [CRITICAL]: the vector index is unreachable: connect ECONNREFUSED 10.0.0.5:6333',
+    ]);
+  });
+
+  it('alerts on a clean run whose report could not be stored, and says where the copy is', () => {
+    // Act
+    const alert = buildAlertMessage(buildPassedReport(), NOT_STORED);
+
+    // Assess
+    expect(alert?.severity).toBe('HIGH');
+    expect(alert?.subject).toBe('[HIGH] RagWatch prod/book: report NOT stored');
+    expect(sectionOf(alert?.body ?? '', 'FULL REPORT')).toEqual([
+      'FULL REPORT',
+      '- NOT STORED in S3: NoSuchBucket: The specified bucket does not exist',
+      '- The full report is in the function log (/aws/lambda/ragwatch-nightly), message "validation report (not stored)"',
+    ]);
+  });
+
+  it('carries the summary when the report could not be stored', () => {
+    // Act
+    const alert = buildAlertMessage(buildFailedReport(), NOT_STORED);
+
+    // Assess
+    expect(sectionOf(alert?.body ?? '', 'SUMMARY')).toEqual([
+      'SUMMARY',
+      '- Status: FAILED (3 success criteria breached)',
+      '- Queries: 20 run, 8 passed, 12 failed, 0 errors; pass rate 40%',
+      '- Coverage: 7.41%; metadata completeness: 97.5%',
+      '- MRR 0.8, recall@k 0.75, nDCG@k 0.7, avg similarity 0.8',
+      '- Latency p50 53 ms, p95 60 ms; run took 42.5 s',
+      '- Suite: golden-queries (suite.json); finished 2026-03-14T02:00:42.500Z',
+    ]);
+  });
+
+  it('mentions the other sinks that failed', () => {
+    // Act
+    const alert = buildAlertMessage(buildFailedReport(), {
+      ...STORED,
+      failedSinks: [{ sink: 'metrics', reason: 'CloudWatch PutMetricData failed: InternalServiceError' }],
+    });
+
+    // Assess
+    expect(alert?.body).toContain('Also failed: metrics: CloudWatch PutMetricData failed: InternalServiceError');
+  });
+
+  it('cuts an oversized body at a line and says where the full report is', () => {
+    // Prepare
+    const report = buildFailedReport();
+    report.status_reason = 'é'.repeat(2_000);
+
+    // Act
+    const alert = buildAlertMessage(report, { ...STORED, maxBodyBytes: 1_500 });
+
+    // Assess
+    const body = alert?.body ?? '';
+    expect(new TextEncoder().encode(body).length).toBeLessThanOrEqual(1_500);
+    expect(
+      body.endsWith(`[truncated to fit the 256 KB SNS limit; the full report is at s3://ragwatch-reports/${KEY}]`),
+    ).toBe(true);
+    expect(body.startsWith('The nightly validation of "book" (prod) breached 3 success criteria.')).toBe(true);
+  });
+
+  it('keeps the default body under 256 KB even when every field is huge', () => {
+    // Prepare
+    const report = buildFailedReport();
+    for (const q of report.query_results) q.fail_reason = 'r'.repeat(100_000);
+    if (report.coverage_report)
+      report.coverage_report.missing_urls = Array.from(
+        { length: 5_000 },
+        (_, i) => `https://b/${'p'.repeat(2_000)}${i}`,
+      );
+
+    // Act
+    const alert = buildAlertMessage(report, STORED);
+
+    // Assess
+    expect(new TextEncoder().encode(`${alert?.subject}${alert?.body}`).length).toBeLessThan(256 * 1024);
+  });
+});
+
+describe('buildS3ConsoleUrl', () => {
+  it('links to the object page in the bucket’s region with the key encoded', () => {
+    // Act
+    const url = buildS3ConsoleUrl('my-bucket', 'reports/a b/latest.json', 'us-east-1');
+
+    // Assess
+    expect(url).toBe(
+      'https://us-east-1.console.aws.amazon.com/s3/object/my-bucket?region=us-east-1&bucketType=general&prefix=reports%2Fa+b%2Flatest.json',
+    );
+  });
+});

@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest';
+import { buildMetricData, chunkMetricData, type MetricDatum } from '../../../functions/core/delivery/metric-data.ts';
+import { buildErrorReport, buildFailedReport, buildPassedReport, buildQuery } from '../../nightly/fixtures/reports.ts';
+
+const BASE = [
+  { Name: 'Collection', Value: 'book' },
+  { Name: 'Environment', Value: 'prod' },
+];
+
+function scalar(data: MetricDatum[], name: string): number | undefined {
+  return data.find((d) => d.MetricName === name && d.Dimensions.length === 2)?.Value;
+}
+
+describe('buildMetricData', () => {
+  it('sends the run-level figures of a clean run with the Collection and Environment dimensions', () => {
+    // Prepare
+    const report = buildPassedReport();
+
+    // Act
+    const data = buildMetricData(report);
+
+    // Assess
+    const scalars = Object.fromEntries(
+      data.filter((d) => d.Value !== undefined && d.Dimensions.length === 2).map((d) => [d.MetricName, d.Value]),
+    );
+    expect(scalars).toEqual({
+      RunSucceeded: 1,
+      RunDurationSeconds: 42.5,
+      QueriesTotal: 10,
+      QueriesFailed: 0,
+      QueryErrors: 0,
+      PassRate: 100,
+      CoveragePercent: 100,
+      MissingUrls: 0,
+      OrphanUrls: 0,
+      MetadataCompletenessPercent: 100,
+      AvgSimilarity: 0.8,
+      PrecisionAtK: 0.6,
+      RecallAtK: 0.75,
+      MRR: 0.8,
+      NdcgAtK: 0.7,
+      HitRate: 0.9,
+    });
+  });
+
+  it('stamps every datum with the run start time and the base dimensions first', () => {
+    // Prepare
+    const report = buildPassedReport();
+
+    // Act
+    const data = buildMetricData(report);
+
+    // Assess
+    for (const datum of data) {
+      expect(datum.Timestamp).toEqual(new Date('2026-03-14T02:00:00.000Z'));
+      expect(datum.Dimensions.slice(0, 2)).toEqual(BASE);
+    }
+  });
+
+  it('keeps the heartbeat at 1 on a run whose criteria are breached', () => {
+    // Prepare
+    const report = buildFailedReport();
+
+    // Act
+    const data = buildMetricData(report);
+
+    // Assess
+    expect(scalar(data, 'RunSucceeded')).toBe(1);
+    expect(scalar(data, 'QueriesFailed')).toBe(12);
+    expect(scalar(data, 'MissingUrls')).toBe(25);
+    expect(scalar(data, 'OrphanUrls')).toBe(2);
+  });
+
+  it('sends RunSucceeded 0 and leaves out every figure an ERROR run could not compute', () => {
+    // Prepare
+    const report = buildErrorReport();
+
+    // Act
+    const data = buildMetricData(report);
+
+    // Assess
+    expect(data.map((d) => [d.MetricName, d.Value])).toEqual([
+      ['RunSucceeded', 0],
+      ['RunDurationSeconds', 42.5],
+      ['QueriesTotal', 2],
+      ['QueriesFailed', 0],
+      ['QueryErrors', 2],
+    ]);
+  });
+
+  it('sends one PassRate per query category with a QueryCategory dimension', () => {
+    // Prepare
+    const report = buildFailedReport();
+
+    // Act
+    const data = buildMetricData(report);
+
+    // Assess
+    const perCategory = data.filter((d) => d.Dimensions.length === 3);
+    expect(perCategory).toEqual([
+      {
+        MetricName: 'PassRate',
+        Dimensions: [...BASE, { Name: 'QueryCategory', Value: 'keyword' }],
+        Timestamp: new Date('2026-03-14T02:00:00.000Z'),
+        Unit: 'Percent',
+        Value: 100,
+      },
+      {
+        MetricName: 'PassRate',
+        Dimensions: [...BASE, { Name: 'QueryCategory', Value: 'semantic' }],
+        Timestamp: new Date('2026-03-14T02:00:00.000Z'),
+        Unit: 'Percent',
+        Value: 0,
+      },
+    ]);
+  });
+
+  it('sends latencies as Values and Counts so CloudWatch can compute percentiles', () => {
+    // Prepare
+    const report = buildPassedReport();
+    report.query_results = [
+      buildQuery({ id: 'a', latency: { embedding_ms: 40, search_ms: 12, post_processing_ms: 1, total_ms: 53 } }),
+      buildQuery({ id: 'b', latency: { embedding_ms: 40, search_ms: 15.04, post_processing_ms: 1, total_ms: 56 } }),
+      buildQuery({ id: 'c', latency: { embedding_ms: 40, search_ms: 12, post_processing_ms: 1, total_ms: 53 } }),
+      buildQuery({
+        id: 'd',
+        status: 'ERROR',
+        latency: { embedding_ms: 0, search_ms: 0, post_processing_ms: 0, total_ms: 9 },
+      }),
+    ];
+
+    // Act
+    const data = buildMetricData(report);
+
+    // Assess
+    const latencies = data.filter((d) => d.Values !== undefined);
+    expect(latencies.map((d) => ({ name: d.MetricName, unit: d.Unit, values: d.Values, counts: d.Counts }))).toEqual([
+      { name: 'QueryLatency', unit: 'Milliseconds', values: [53, 56], counts: [2, 1] },
+      { name: 'EmbeddingLatency', unit: 'Milliseconds', values: [40], counts: [3] },
+      { name: 'SearchLatency', unit: 'Milliseconds', values: [12, 15], counts: [2, 1] },
+    ]);
+  });
+
+  it('splits a latency distribution with more than 150 distinct values into several datums', () => {
+    // Prepare
+    const report = buildPassedReport();
+    report.query_results = Array.from({ length: 400 }, (_, i) =>
+      buildQuery({ id: `q${i}`, latency: { embedding_ms: 1, search_ms: 1, post_processing_ms: 0, total_ms: 10 + i } }),
+    );
+
+    // Act
+    const data = buildMetricData(report);
+
+    // Assess
+    const total = data.filter((d) => d.MetricName === 'QueryLatency');
+    expect(total.map((d) => d.Values?.length)).toEqual([150, 150, 100]);
+    expect(total.flatMap((d) => d.Counts ?? []).reduce((a, b) => a + b, 0)).toBe(400);
+  });
+
+  it('sends GroundedRate when the run checked grounded answers', () => {
+    // Prepare
+    const report = buildPassedReport();
+    report.grounding_report = { grounded_rate: 87.5 } as unknown as NonNullable<typeof report.grounding_report>;
+
+    // Act
+    const data = buildMetricData(report);
+
+    // Assess
+    expect(scalar(data, 'GroundedRate')).toBe(87.5);
+  });
+
+  it('never sends NaN or Infinity: such a figure is left out', () => {
+    // Prepare
+    const report = buildPassedReport();
+    report.duration_seconds = Number.NaN;
+    report.validation_metrics.mrr = Number.POSITIVE_INFINITY;
+    report.query_results = [
+      buildQuery({ id: 'a', latency: { embedding_ms: Number.NaN, search_ms: 1, post_processing_ms: 0, total_ms: 5 } }),
+    ];
+
+    // Act
+    const data = buildMetricData(report);
+
+    // Assess
+    expect(data.map((d) => d.MetricName)).not.toContain('RunDurationSeconds');
+    expect(data.map((d) => d.MetricName)).not.toContain('MRR');
+    expect(data.map((d) => d.MetricName)).not.toContain('EmbeddingLatency');
+    const numbers = data.flatMap((d) => [d.Value ?? 0, ...(d.Values ?? [])]);
+    expect(numbers.every(Number.isFinite)).toBe(true);
+  });
+});
+
+describe('chunkMetricData', () => {
+  const datum = (i: number): MetricDatum => ({
+    MetricName: `M${i}`,
+    Dimensions: BASE,
+    Timestamp: new Date(0),
+    Unit: 'Count',
+    Value: i,
+  });
+
+  it('puts at most 1,000 datums in one call', () => {
+    // Prepare
+    const data = Array.from({ length: 2500 }, (_, i) => datum(i));
+
+    // Act
+    const calls = chunkMetricData(data);
+
+    // Assess
+    expect(calls.map((c) => c.length)).toEqual([1000, 1000, 500]);
+    expect(calls.flat()).toEqual(data);
+  });
+
+  it('starts a new call before the payload passes the byte limit', () => {
+    // Prepare
+    const data = Array.from({ length: 10 }, (_, i) => datum(i));
+    const oneSize = new TextEncoder().encode(JSON.stringify(datum(0))).length + 1;
+
+    // Act
+    const calls = chunkMetricData(data, { maxDatumsPerCall: 1000, maxBytesPerCall: oneSize * 3 + 2 });
+
+    // Assess
+    expect(calls.map((c) => c.length)).toEqual([3, 3, 3, 1]);
+  });
+
+  it('returns no call at all when there is nothing to send', () => {
+    // Act
+    const calls = chunkMetricData([]);
+
+    // Assess
+    expect(calls).toEqual([]);
+  });
+});

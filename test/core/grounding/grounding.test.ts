@@ -1,0 +1,372 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkGrounding,
+  detectAbstention,
+  locateCitation,
+  splitSentences,
+} from '../../../functions/core/grounding/grounding.ts';
+import type { AgentCitation } from '../../../functions/core/grounding/grounding-report.ts';
+
+const ANSWER =
+  'A ROS 2 node publishes messages on a topic. Subscribers receive every message published on that topic. ' +
+  'Quality of service settings decide what happens when a subscriber falls behind.';
+
+/** A citation of `fragment`, at its first occurrence in `text`. */
+function cite(text: string, fragment: string, ...ids: string[]): AgentCitation {
+  const start = text.indexOf(fragment);
+  if (start < 0) throw new Error(`"${fragment}" is not in the text`);
+  return { start, end: start + fragment.length, text: fragment, document_ids: ids };
+}
+
+const GROUNDED_CITATIONS = [
+  cite(ANSWER, 'publishes messages on a topic', 'c1'),
+  cite(ANSWER, 'receive every message published', 'c2'),
+  cite(ANSWER, 'Quality of service settings', 'c1', 'c3'),
+];
+
+describe('checkGrounding', () => {
+  it('passes an answer whose citations all name retrieved chunks, hold their text and cover every sentence', () => {
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: ANSWER, citations: GROUNDED_CITATIONS },
+      retrievedChunkIds: ['c1', 'c2', 'c3'],
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict).toEqual({
+      passed: true,
+      grounded: true,
+      abstained: false,
+      abstention_correct: true,
+      expect_answer: true,
+      citation_coverage: 1,
+      min_coverage: 0.5,
+      sentences: 3,
+      covered_sentences: 3,
+      unknown_chunk_ids: [],
+      checks: {
+        citations_present: 'PASS',
+        citations_retrieved: 'PASS',
+        spans_match: 'PASS',
+        sentence_coverage: 'PASS',
+        abstention: 'PASS',
+      },
+      reasons: [],
+      error_type: null,
+    });
+  });
+
+  it('fails an answer with no citation as GROUNDING_FAILED', () => {
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: ANSWER, citations: [] },
+      retrievedChunkIds: ['c1'],
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({
+      passed: false,
+      grounded: false,
+      abstained: false,
+      citation_coverage: 0,
+      checks: { citations_present: 'FAIL', sentence_coverage: 'FAIL' },
+      error_type: 'GROUNDING_FAILED',
+    });
+    expect(verdict.reasons).toContain('the answer cites no retrieved chunk');
+  });
+
+  it('fails a citation of a chunk that was not retrieved for the query and names that chunk', () => {
+    // Prepare
+    const citations = [...GROUNDED_CITATIONS.slice(0, 2), cite(ANSWER, 'Quality of service settings', 'c9')];
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: ANSWER, citations },
+      retrievedChunkIds: ['c1', 'c2'],
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({
+      passed: false,
+      grounded: false,
+      unknown_chunk_ids: ['c9'],
+      checks: { citations_retrieved: 'FAIL' },
+      error_type: 'GROUNDING_FAILED',
+    });
+    expect(verdict.reasons[0]).toMatch(/citation 3 .* cites c9, not retrieved for this query/);
+  });
+
+  it('fails a citation that names no document at all', () => {
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: ANSWER, citations: [cite(ANSWER, 'publishes messages on a topic')] },
+      retrievedChunkIds: ['c1'],
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict.checks.citations_retrieved).toBe('FAIL');
+    expect(verdict.reasons[0]).toMatch(/citation 1 .* names no document/);
+  });
+
+  it('fails a citation whose offsets do not hold its text and says where the text really is', () => {
+    // Prepare
+    const honest = cite(ANSWER, 'publishes messages on a topic', 'c1');
+    const shifted = { ...honest, start: honest.start + 1, end: honest.end + 1 };
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: ANSWER, citations: [shifted, ...GROUNDED_CITATIONS.slice(1)] },
+      retrievedChunkIds: ['c1', 'c2', 'c3'],
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({ passed: false, checks: { spans_match: 'FAIL' }, error_type: 'GROUNDING_FAILED' });
+    expect(verdict.reasons).toEqual([
+      `citation 1 (${shifted.start}..${shifted.end}): its text "publishes messages on a topic" is in the response at ${honest.start}, not at its offsets`,
+    ]);
+  });
+
+  it('fails a citation whose text does not appear in the response at all', () => {
+    // Prepare
+    const invented = { start: 0, end: 10, text: 'DDS vendors', document_ids: ['c1'] };
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: ANSWER, citations: [invented, ...GROUNDED_CITATIONS] },
+      retrievedChunkIds: ['c1', 'c2', 'c3'],
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict.checks.spans_match).toBe('FAIL');
+    expect(verdict.reasons).toEqual(['citation 1 (0..10): its text "DDS vendors" does not appear in the response']);
+  });
+
+  it('fails an answer whose citations cover fewer sentences than the minimum coverage', () => {
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: ANSWER, citations: [GROUNDED_CITATIONS[0] as AgentCitation] },
+      retrievedChunkIds: ['c1'],
+      expectAnswer: true,
+      minCoverage: 0.5,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({
+      passed: false,
+      covered_sentences: 1,
+      sentences: 3,
+      checks: { sentence_coverage: 'FAIL', citations_present: 'PASS', spans_match: 'PASS' },
+      error_type: 'GROUNDING_FAILED',
+    });
+    expect(verdict.citation_coverage).toBeCloseTo(1 / 3);
+  });
+
+  it('does not count a sentence as covered by a citation of a chunk that was not retrieved', () => {
+    // Act
+    const verdict = checkGrounding({
+      response: {
+        response_text: ANSWER,
+        citations: [cite(ANSWER, 'publishes messages', 'c1'), cite(ANSWER, 'Subscribers', 'c9')],
+      },
+      retrievedChunkIds: ['c1'],
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict.covered_sentences).toBe(1);
+  });
+
+  it('passes a correct abstention on a question the book cannot answer', () => {
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: 'I could not find information about that in the provided documents.', citations: [] },
+      retrievedChunkIds: ['c1'],
+      expectAnswer: false,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({
+      passed: true,
+      grounded: true,
+      abstained: true,
+      abstention_correct: true,
+      checks: {
+        citations_present: 'NOT_APPLICABLE',
+        citations_retrieved: 'PASS',
+        spans_match: 'PASS',
+        sentence_coverage: 'NOT_APPLICABLE',
+        abstention: 'PASS',
+      },
+      error_type: null,
+    });
+  });
+
+  it('fails an abstention on a question the book can answer as NO_RELEVANT_DOCUMENTS', () => {
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: "I don't know: the documents do not cover it.", citations: [] },
+      retrievedChunkIds: ['c1'],
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({
+      passed: false,
+      grounded: true,
+      abstained: true,
+      abstention_correct: false,
+      checks: { abstention: 'FAIL' },
+      reasons: ['the agent abstained on a question the book can answer'],
+      error_type: 'NO_RELEVANT_DOCUMENTS',
+    });
+  });
+
+  it('fails a grounded answer to a question the book cannot answer as GROUNDING_FAILED', () => {
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: ANSWER, citations: GROUNDED_CITATIONS },
+      retrievedChunkIds: ['c1', 'c2', 'c3'],
+      expectAnswer: false,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({
+      passed: false,
+      grounded: true,
+      abstained: false,
+      abstention_correct: false,
+      checks: { abstention: 'FAIL' },
+      reasons: ['the agent answered a question the book cannot answer'],
+      error_type: 'GROUNDING_FAILED',
+    });
+  });
+
+  it('reports a broken citation in an abstention as GROUNDING_FAILED rather than NO_RELEVANT_DOCUMENTS', () => {
+    // Prepare
+    const text = 'I could not find the answer. The book covers topics.';
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: text, citations: [cite(text, 'covers topics', 'c9')] },
+      retrievedChunkIds: ['c1'],
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({ abstained: true, grounded: false, error_type: 'GROUNDING_FAILED' });
+  });
+
+  it('fails an empty answer and says it is empty', () => {
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: '', citations: [] },
+      retrievedChunkIds: [],
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({
+      passed: false,
+      sentences: 0,
+      citation_coverage: 0,
+      reasons: ['the response is empty'],
+    });
+  });
+});
+
+describe('detectAbstention', () => {
+  it.each([
+    'I could not find information about that in the provided documents.',
+    'I could not find anything in the book that answers this question.',
+    'I don’t know.',
+    'The provided documents do not mention pricing.',
+    'I cannot answer that from the book.',
+    'There is no relevant information in the documents.',
+    'This is not covered in the provided documents.',
+    'There is no information about pricing in the book.',
+  ])('reads "%s" as an abstention', (text) => {
+    // Act
+    const abstained = detectAbstention(text, 0);
+
+    // Assess
+    expect(abstained).toBe(true);
+  });
+
+  it('does not read an answer that mentions "does not contain" about its subject as an abstention', () => {
+    // Act
+    const abstained = detectAbstention('A Qdrant point does not contain its vector in a scroll response.', 0);
+
+    // Assess
+    expect(abstained).toBe(false);
+  });
+
+  it('does not read an answer saying a search returns no documents as an abstention', () => {
+    // Act
+    const abstained = detectAbstention('With that filter the search returns no documents for the query.', 0);
+
+    // Assess
+    expect(abstained).toBe(false);
+  });
+
+  it('ignores a refusal phrase after the first sentence of a cited answer', () => {
+    // Act
+    const abstained = detectAbstention('Topics carry messages. Beyond that, I cannot answer for DDS vendors.', 1);
+
+    // Assess
+    expect(abstained).toBe(false);
+  });
+
+  it('reads a refusal phrase anywhere in an uncited response as an abstention', () => {
+    // Act
+    const abstained = detectAbstention('Hmm. I cannot answer that from these pages.', 0);
+
+    // Assess
+    expect(abstained).toBe(true);
+  });
+});
+
+describe('splitSentences', () => {
+  it('splits after sentence punctuation and at line breaks, not inside numbers, and drops bare punctuation', () => {
+    // Prepare
+    const text = 'Scores are 0.7 or more. Really?\n- \n## Setup\nRun it!';
+
+    // Act
+    const sentences = splitSentences(text).map((s) => text.slice(s.start, s.end));
+
+    // Assess
+    expect(sentences).toEqual(['Scores are 0.7 or more.', 'Really?', '## Setup', 'Run it!']);
+  });
+});
+
+describe('locateCitation', () => {
+  it('accepts offsets counted in code points when the text holds characters outside the BMP', () => {
+    // Prepare
+    const text = 'Robots 🤖 publish on topics.';
+    const points = Array.from(text);
+    const start = points.indexOf('p');
+    const citation = { start, end: start + 'publish'.length, text: 'publish', document_ids: ['c1'] };
+
+    // Act
+    const span = locateCitation(text, citation);
+
+    // Assess
+    expect(span).toEqual({ start: text.indexOf('publish'), end: text.indexOf('publish') + 7 });
+  });
+
+  it('refuses an empty or inverted span', () => {
+    // Act
+    const spans = [
+      locateCitation('abc', { start: 1, end: 1, text: '', document_ids: ['c1'] }),
+      locateCitation('abc', { start: 2, end: 1, text: 'b', document_ids: ['c1'] }),
+    ];
+
+    // Assess
+    expect(spans).toEqual([null, null]);
+  });
+});

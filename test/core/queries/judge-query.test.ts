@@ -1,0 +1,435 @@
+import { describe, expect, it } from 'vitest';
+import type { Payload, SearchHit } from '../../../functions/core/ports.ts';
+import { judgeQuery } from '../../../functions/core/queries/judge-query.ts';
+import { type LatencyBreakdown, QueryValidationResult } from '../../../functions/core/report/report.ts';
+import type { ResolvedQuery } from '../../../functions/core/suite/suite.ts';
+
+const BOOK = 'https://book.example.com/docs';
+const AT = '2026-01-01T02:00:00.000Z';
+const LATENCY: LatencyBreakdown = { embedding_ms: 120, search_ms: 30, post_processing_ms: 1, total_ms: 151 };
+
+function makeQuery(overrides: Partial<ResolvedQuery> = {}): ResolvedQuery {
+  return {
+    id: 'q1',
+    query_text: 'What is ROS 2?',
+    category: 'semantic',
+    description: null,
+    expected_module: 'Module 1 Ros2',
+    expected_chapter: null,
+    expected_sources: [],
+    relevant: null,
+    min_similarity: 0.7,
+    top_k: 5,
+    filters: {},
+    criteria: {},
+    agent: false,
+    expect_answer: true,
+    ...overrides,
+  };
+}
+
+const ROS_BASICS: Payload = {
+  chunk_text: 'ROS 2 is a robotics middleware...',
+  source_url: `${BOOK}/module-1-ros2/ch1-ros2-basics`,
+  chapter_id: 'module-1-ros2/ch1-ros2-basics',
+  module_name: 'Module 1 Ros2',
+  heading_hierarchy: ['ROS 2 Basics', 'Introduction'],
+  token_count: 512,
+  chunk_index: 0,
+};
+const GAZEBO: Payload = {
+  chunk_text: 'Gazebo simulates...',
+  source_url: `${BOOK}/module-2-simulation/ch3-gazebo`,
+  chapter_id: 'module-2-simulation/ch3-gazebo',
+  module_name: 'Module 2 Simulation',
+  heading_hierarchy: ['Gazebo'],
+  token_count: 300,
+  chunk_index: 2,
+};
+
+function hit(id: string, score: number, payload: Payload): SearchHit {
+  return { id, score, payload };
+}
+
+function judge(query: ResolvedQuery, hits: SearchHit[] | null, extra: Partial<Parameters<typeof judgeQuery>[0]> = {}) {
+  let n = 0;
+  return judgeQuery({ query, hits, latency: LATENCY, timestamp: AT, newId: () => `e${++n}`, ...extra });
+}
+
+describe('judgeQuery', () => {
+  it('passes a query whose best chunk is in the expected module, as seed 001 reports it', () => {
+    // Prepare
+    const query = makeQuery();
+    const hits = [hit('c1', 0.85, ROS_BASICS), hit('c2', 0.612345, GAZEBO)];
+
+    // Act
+    const { result, errors } = judge(query, hits);
+
+    // Assess: avg = (0.85 + 0.6123) / 2 = 0.73115 -> 0.7312 (scores are rounded to 4 decimals first).
+    expect(result).toEqual({
+      id: 'q1',
+      query_text: 'What is ROS 2?',
+      query_category: 'semantic',
+      description: null,
+      query: { ...query },
+      status: 'PASS',
+      passed: true,
+      pass_reason: "Found relevant chunk (similarity=0.85) in expected module 'Module 1 Ros2'",
+      fail_reason: null,
+      top_results: [
+        { rank: 1, chunk_id: 'c1', similarity_score: 0.85, relevance: true, relevance_grade: 1, ...ROS_BASICS },
+        { rank: 2, chunk_id: 'c2', similarity_score: 0.6123, relevance: false, relevance_grade: 0, ...GAZEBO },
+      ],
+      best_similarity: 0.85,
+      avg_similarity: 0.7312,
+      module_match: true,
+      chapter_match: null,
+      expected_sources_found: 0,
+      total_expected_sources: 0,
+      sources_match_ratio: null,
+      missing_expected_sources: [],
+      metrics: null,
+      latency: LATENCY,
+      criteria_evaluations: { similarity: true, module: true },
+      error_types: [],
+      timestamp: AT,
+    });
+    expect(errors).toEqual([]);
+    expect(QueryValidationResult.parse(result)).toEqual(result);
+  });
+
+  it('fails with every failed criterion in the reason and one error each', () => {
+    // Prepare
+    const query = makeQuery({ id: 'q3', expected_module: 'Module 3 Isaac' });
+
+    // Act
+    const { result, errors } = judge(query, [hit('c1', 0.52, ROS_BASICS)]);
+
+    // Assess
+    expect(result).toMatchObject({
+      status: 'FAIL',
+      passed: false,
+      pass_reason: null,
+      fail_reason: "best similarity 0.52 < 0.70; expected module 'Module 3 Isaac' not in top 1 (got: Module 1 Ros2)",
+      module_match: false,
+      criteria_evaluations: { similarity: false, module: false },
+      error_types: ['LOW_RELEVANCE', 'METADATA_MISMATCH'],
+    });
+    expect(errors).toEqual([
+      {
+        id: 'e1',
+        validation_id: 'q3',
+        error_type: 'LOW_RELEVANCE',
+        message: "Query 'q3': best similarity 0.52 < 0.70",
+        severity: 'MEDIUM',
+        details: { query_text: 'What is ROS 2?', best_similarity: 0.52, min_similarity: 0.7 },
+      },
+      {
+        id: 'e2',
+        validation_id: 'q3',
+        error_type: 'METADATA_MISMATCH',
+        message: "Query 'q3': expected module 'Module 3 Isaac' not in top 1 (got: Module 1 Ros2)",
+        severity: 'MEDIUM',
+        details: { query_text: 'What is ROS 2?', expected_module: 'Module 3 Isaac', found_modules: ['Module 1 Ros2'] },
+      },
+    ]);
+    expect(QueryValidationResult.parse(result)).toEqual(result);
+  });
+
+  it('does not round a near miss up to the threshold in the reason', () => {
+    // Act
+    const { result } = judge(makeQuery(), [hit('c1', 0.69994, ROS_BASICS)]);
+
+    // Assess: 0.69994 -> 0.6999, shown as is because 0.70 would hide the miss.
+    expect(result.fail_reason).toBe('best similarity 0.6999 < 0.70');
+  });
+
+  it('matches the module through the chapter folder when the payload lacks a module name', () => {
+    // Prepare
+    const payload = { ...ROS_BASICS, module_name: undefined, chapter_id: 'module1-ros2/ch1-ros2-basics' };
+
+    // Act
+    const { result } = judge(makeQuery(), [hit('c1', 0.8, payload)]);
+
+    // Assess
+    expect(result).toMatchObject({ status: 'PASS', module_match: true });
+    expect(result.top_results[0]?.module_name).toBeNull();
+  });
+
+  it('does not let an off-topic chunk under min_similarity make the module match', () => {
+    // Prepare: the expected module appears only at rank 2, scoring under the query's 0.70.
+    const query = makeQuery({ expected_module: 'Module 3 Isaac' });
+    const isaac = { ...ROS_BASICS, module_name: 'Module 3 Isaac', chapter_id: 'module-3-isaac/ch1-sim' };
+
+    // Act
+    const { result } = judge(query, [hit('c1', 0.9, ROS_BASICS), hit('c2', 0.4, isaac)]);
+
+    // Assess
+    expect(result).toMatchObject({
+      status: 'FAIL',
+      module_match: false,
+      fail_reason: "expected module 'Module 3 Isaac' not among the 1 of top 2 scoring >= 0.70 (got: Module 1 Ros2)",
+    });
+  });
+
+  it('fails with METADATA_MISMATCH when the expected chapter is not in the results', () => {
+    // Prepare
+    const query = makeQuery({ expected_chapter: 'ch2-nodes' });
+
+    // Act
+    const { result, errors } = judge(query, [hit('c1', 0.9, ROS_BASICS)]);
+
+    // Assess
+    expect(result).toMatchObject({
+      status: 'FAIL',
+      chapter_match: false,
+      fail_reason: "expected chapter 'ch2-nodes' not in top 1 (got: module-1-ros2/ch1-ros2-basics)",
+      criteria_evaluations: { similarity: true, module: true, chapter: false },
+      error_types: ['METADATA_MISMATCH'],
+    });
+    expect(errors.map((e) => [e.error_type, e.severity])).toEqual([['METADATA_MISMATCH', 'MEDIUM']]);
+  });
+
+  it('reports missing expected sources without failing when they are not required', () => {
+    // Prepare: the doc file is found, the path is not.
+    const query = makeQuery({ expected_sources: ['ch1-ros2-basics.md', '/docs/module-1-ros2/ch2-nodes'] });
+
+    // Act
+    const { result, errors } = judge(query, [hit('c1', 0.9, ROS_BASICS)]);
+
+    // Assess
+    expect(result).toMatchObject({
+      status: 'PASS',
+      pass_reason:
+        "Found relevant chunk (similarity=0.90) in expected module 'Module 1 Ros2'; 1/2 expected sources found",
+      expected_sources_found: 1,
+      total_expected_sources: 2,
+      sources_match_ratio: 0.5,
+      missing_expected_sources: ['/docs/module-1-ros2/ch2-nodes'],
+      criteria_evaluations: { similarity: true, module: true },
+    });
+    expect(errors).toEqual([]);
+  });
+
+  it('fails with MISSING_EXPECTED_SOURCE when expected sources are required', () => {
+    // Prepare
+    const query = makeQuery({
+      expected_sources: ['ch1-ros2-basics', 'ch2-nodes'],
+      criteria: { require_expected_sources: true },
+    });
+
+    // Act
+    const { result, errors } = judge(query, [hit('c1', 0.9, ROS_BASICS)]);
+
+    // Assess
+    expect(result).toMatchObject({
+      status: 'FAIL',
+      fail_reason: 'expected sources not in top 1: ch2-nodes (1/2 found)',
+      error_types: ['MISSING_EXPECTED_SOURCE'],
+    });
+    expect(errors[0]).toMatchObject({
+      error_type: 'MISSING_EXPECTED_SOURCE',
+      severity: 'MEDIUM',
+      details: { missing_expected_sources: ['ch2-nodes'], expected_sources_found: 1, total_expected_sources: 2 },
+    });
+  });
+
+  it('judges relevance and IR metrics by expected sources when there are no judgments', () => {
+    // Prepare: two chunks of the same expected page, then an unexpected page; k = 5.
+    const query = makeQuery({ expected_sources: ['ch1-ros2-basics'] });
+    const hits = [hit('c1', 0.9, ROS_BASICS), hit('c2', 0.8, ROS_BASICS), hit('c3', 0.7, GAZEBO)];
+
+    // Act
+    const { result } = judge(query, hits);
+
+    // Assess: the page is credited once. P@5 = 1/5, recall 1/1, RR 1, nDCG 1/1.
+    expect(result.top_results.map((r) => r.relevance)).toEqual([true, false, false]);
+    expect(result.metrics).toEqual({
+      k: 5,
+      judged_relevant: 1,
+      retrieved_relevant: 1,
+      precision_at_k: 0.2,
+      recall_at_k: 1,
+      reciprocal_rank: 1,
+      ndcg_at_k: 1,
+      hit: true,
+    });
+  });
+
+  it('grades relevance by the query’s judgments when it has some', () => {
+    // Prepare: c2 is judged grade 3, the Gazebo page grade 2 by URL.
+    const query = makeQuery({
+      relevant: [
+        { kind: 'chunk_id', target: 'c2', grade: 3 },
+        { kind: 'url', target: `${BOOK}/module-2-simulation/ch3-gazebo/`, grade: 2 },
+      ],
+    });
+    const hits = [hit('c1', 0.9, ROS_BASICS), hit('c2', 0.8, ROS_BASICS), hit('c3', 0.7, GAZEBO)];
+
+    // Act
+    const { result } = judge(query, hits);
+
+    // Assess
+    // DCG = 0 + 3/log2(3) + 2/log2(4) = 1.8928 + 1 = 2.8928; IDCG = 3 + 2/log2(3) = 4.2619; nDCG = 0.6788.
+    expect(result.top_results.map((r) => r.relevance_grade)).toEqual([0, 3, 2]);
+    expect(result.metrics).toMatchObject({ reciprocal_rank: 0.5, ndcg_at_k: 0.6788, precision_at_k: 0.4 });
+  });
+
+  it('fails with LOW_PRECISION when too few results are relevant', () => {
+    // Prepare: without judgments, relevant = in the expected module and >= 0.70: only c1. P@5 = 1/5 = 0.2.
+    const query = makeQuery({ criteria: { min_precision: 0.4 } });
+    const hits = [hit('c1', 0.9, ROS_BASICS), hit('c2', 0.8, GAZEBO), hit('c3', 0.6, ROS_BASICS)];
+
+    // Act
+    const { result, errors } = judge(query, hits);
+
+    // Assess
+    expect(result).toMatchObject({
+      status: 'FAIL',
+      fail_reason: 'precision@5 0.20 < 0.40',
+      criteria_evaluations: { similarity: true, module: true, precision: false },
+    });
+    expect(errors[0]).toMatchObject({
+      error_type: 'LOW_PRECISION',
+      details: { precision_at_k: 0.2, min_precision: 0.4, k: 5 },
+    });
+  });
+
+  it('fails with a LOW severity LATENCY_EXCEEDED when the query was too slow', () => {
+    // Prepare: total 151 ms against a 150 ms ceiling.
+    const query = makeQuery({ criteria: { max_latency_ms: 150 } });
+
+    // Act
+    const { result, errors } = judge(query, [hit('c1', 0.9, ROS_BASICS)]);
+
+    // Assess
+    expect(result).toMatchObject({ status: 'FAIL', fail_reason: 'latency 151 ms > 150 ms' });
+    expect(errors[0]).toMatchObject({ error_type: 'LATENCY_EXCEEDED', severity: 'LOW' });
+  });
+
+  it('mentions evaluated precision and latency in the pass reason', () => {
+    // Prepare
+    const query = makeQuery({ criteria: { min_precision: 0.2, max_latency_ms: 200 } });
+
+    // Act
+    const { result } = judge(query, [hit('c1', 0.9, ROS_BASICS)]);
+
+    // Assess
+    expect(result.pass_reason).toBe(
+      "Found relevant chunk (similarity=0.90) in expected module 'Module 1 Ros2'; precision@5=0.20; latency 151 ms",
+    );
+  });
+
+  it('names module and chapter in the pass reason when the relevant chunk is in both', () => {
+    // Act
+    const { result } = judge(makeQuery({ expected_chapter: 'ch1-ros2-basics' }), [hit('c1', 0.88, ROS_BASICS)]);
+
+    // Assess
+    expect(result.pass_reason).toBe(
+      "Found relevant chunk (similarity=0.88) in expected module 'Module 1 Ros2', chapter 'ch1-ros2-basics'",
+    );
+  });
+
+  it('does not claim a relevant chunk when the query passes without one', () => {
+    // Prepare: the judged chunk z was not retrieved; similarity and module still hold.
+    const query = makeQuery({ relevant: [{ kind: 'chunk_id', target: 'z', grade: 1 }] });
+
+    // Act
+    const { result } = judge(query, [hit('c1', 0.85, ROS_BASICS)]);
+
+    // Assess
+    expect(result).toMatchObject({
+      status: 'PASS',
+      pass_reason: "Best similarity 0.85 >= 0.70; expected module 'Module 1 Ros2' in top 1; no chunk judged relevant",
+      metrics: { hit: false },
+    });
+  });
+
+  it('fails with a HIGH NO_RESULTS when the index returns nothing', () => {
+    // Act
+    const { result, errors } = judge(makeQuery({ relevant: [{ kind: 'chunk_id', target: 'c1', grade: 1 }] }), []);
+
+    // Assess: a judged query with no results scores zero.
+    expect(result).toMatchObject({
+      status: 'FAIL',
+      fail_reason: 'no results returned (top_k=5)',
+      best_similarity: null,
+      avg_similarity: null,
+      module_match: false,
+      criteria_evaluations: { results: false },
+      error_types: ['NO_RESULTS'],
+      metrics: { retrieved_relevant: 0, precision_at_k: 0, hit: false },
+    });
+    expect(errors).toMatchObject([{ error_type: 'NO_RESULTS', severity: 'HIGH', validation_id: 'q1' }]);
+    expect(QueryValidationResult.parse(result)).toEqual(result);
+  });
+
+  it('reports ERROR with the failure’s type and message when the query could not run', () => {
+    // Prepare
+    const failure = { errorType: 'TIMEOUT' as const, message: 'Qdrant did not answer within 10000 ms' };
+
+    // Act
+    const { result, errors } = judge(makeQuery(), null, { failure });
+
+    // Assess
+    expect(result).toMatchObject({
+      status: 'ERROR',
+      passed: false,
+      pass_reason: null,
+      fail_reason: 'Qdrant did not answer within 10000 ms',
+      top_results: [],
+      criteria_evaluations: {},
+      error_types: ['TIMEOUT'],
+    });
+    expect(errors).toEqual([
+      {
+        id: 'e1',
+        validation_id: 'q1',
+        error_type: 'TIMEOUT',
+        message: "Query 'q1': Qdrant did not answer within 10000 ms",
+        severity: 'HIGH',
+        details: { query_text: 'What is ROS 2?', total_ms: 151 },
+      },
+    ]);
+    expect(QueryValidationResult.parse(result)).toEqual(result);
+  });
+
+  it('fills payload fields that are missing or of the wrong type with null', () => {
+    // Prepare
+    const payload = { source_url: 42, heading_hierarchy: 'ROS 2 > Basics', token_count: '512' };
+
+    // Act
+    const { result } = judge(makeQuery({ expected_module: null }), [hit('c1', 0.9, payload)]);
+
+    // Assess
+    expect(result.top_results).toEqual([
+      {
+        rank: 1,
+        chunk_id: 'c1',
+        chunk_text: '',
+        similarity_score: 0.9,
+        source_url: null,
+        chapter_id: null,
+        module_name: null,
+        heading_hierarchy: null,
+        token_count: null,
+        chunk_index: null,
+        relevance: true,
+        relevance_grade: 1,
+      },
+    ]);
+    expect(result).toMatchObject({ status: 'PASS', module_match: null, criteria_evaluations: { similarity: true } });
+  });
+
+  it('copies the query so later changes to the suite entry do not reach the report', () => {
+    // Prepare
+    const query = makeQuery({ expected_sources: ['ch1-ros2-basics'] });
+
+    // Act
+    const { result } = judge(query, [hit('c1', 0.9, ROS_BASICS)]);
+    query.expected_sources.push('changed');
+
+    // Assess
+    expect(result.query.expected_sources).toEqual(['ch1-ros2-basics']);
+  });
+});

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { EmbeddingError, IndexError } from '../../../functions/core/errors.ts';
+import type { Clock } from '../../../functions/core/ports.ts';
+import { runQueryStage } from '../../../functions/core/queries/query-stage.ts';
+import { resolveQueries, Suite } from '../../../functions/core/suite/suite.ts';
+import { FakeEmbedder } from '../../fakes/fake-embedder.ts';
+import { MemoryIndex } from '../../fakes/memory-index.ts';
+
+const clock: Clock = { now: () => new Date('2026-11-22T00:00:00Z'), monotonicMs: () => 0 };
+let ids = 0;
+const newId = () => `id-${++ids}`;
+
+const POINTS = [
+  {
+    id: 'p1',
+    vector: [1, 0, 0],
+    payload: {
+      chunk_text: 'ROS 2 nodes',
+      source_url: 'https://b/docs/m1/a',
+      module_name: 'Module 1 Ros2',
+      chapter_id: 'm1/a',
+    },
+  },
+  {
+    id: 'p2',
+    vector: [0, 1, 0],
+    payload: {
+      chunk_text: 'Gazebo physics',
+      source_url: 'https://b/docs/m2/b',
+      module_name: 'Module 2 Digital Twin',
+      chapter_id: 'm2/b',
+    },
+  },
+];
+
+function queries(n: number) {
+  const suite = Suite.parse({
+    queries: Array.from({ length: n }, (_, i) => ({
+      id: `q${i}`,
+      query_text: `question ${i}`,
+      expected_module: 'Module 1 Ros2',
+      min_similarity: 0.5,
+    })),
+  });
+  return resolveQueries(suite);
+}
+
+function run(options: { n: number; embedder?: FakeEmbedder; index?: MemoryIndex; vectorSize?: number }) {
+  const index = options.index ?? new MemoryIndex(POINTS, { vectorSize: options.vectorSize ?? 3 });
+  const embedder = options.embedder ?? new FakeEmbedder();
+  const stage = runQueryStage({
+    queries: queries(options.n),
+    embedder,
+    index,
+    collection: index.describe(),
+    clock,
+    newId,
+    concurrency: 4,
+  });
+  return { stage, index, embedder };
+}
+
+describe('runQueryStage', () => {
+  it('embeds 200 queries in 3 calls and searches them in 2 batch calls', async () => {
+    // Act
+    const { stage, index, embedder } = run({ n: 200 });
+    const result = await stage;
+
+    // Assess: ceil(200/96) = 3 embed calls, ceil(200/100) = 2 query-batch calls.
+    expect(embedder.calls.map((c) => c.length)).toEqual([96, 96, 8]);
+    expect(index.calls.filter((c) => c === 'searchBatch')).toHaveLength(2);
+    expect(result).toMatchObject({
+      embedCalls: 3,
+      searchCalls: 2,
+      billedInputTokens: 200,
+      stageFailure: null,
+      dimensionMismatch: null,
+    });
+    expect(result.results.every((r) => r.status === 'PASS')).toBe(true);
+  });
+
+  it('turns only the queries of a failed embedding call into ERROR results', async () => {
+    // Prepare
+    const embedder = new FakeEmbedder({ maxBatchSize: 2 });
+    embedder.failOnCall.set(1, new EmbeddingError('Cohere embed failed with 500', 'unavailable', { status: 500 }));
+
+    // Act
+    const { results, errors } = await run({ n: 5, embedder }).stage;
+
+    // Assess
+    expect(results.map((r) => r.status)).toEqual(['PASS', 'PASS', 'ERROR', 'ERROR', 'PASS']);
+    expect(results[2]?.fail_reason).toBe('Cohere embed failed with 500');
+    expect(errors.map((e) => [e.validation_id, e.error_type])).toEqual([
+      ['q2', 'EMBEDDING_FAILED'],
+      ['q3', 'EMBEDDING_FAILED'],
+    ]);
+  });
+
+  it('reports a timed-out search as TIMEOUT for the queries it carried', async () => {
+    // Prepare
+    const index = new MemoryIndex(POINTS);
+    index.failWith.searchBatch = new IndexError('Qdrant query batch on collection "book" timed out', 'timeout');
+
+    // Act
+    const result = await run({ n: 2, index }).stage;
+
+    // Assess
+    expect(result.results.map((r) => [r.status, r.error_types])).toEqual([
+      ['ERROR', ['TIMEOUT']],
+      ['ERROR', ['TIMEOUT']],
+    ]);
+    expect(result.stageFailure).toBe('no query could be run: Qdrant query batch on collection "book" timed out');
+  });
+
+  it('searches nothing when the embedding dimension differs from the collection', async () => {
+    // Act
+    const { stage, index } = run({ n: 3, vectorSize: 1024 });
+    const result = await stage;
+
+    // Assess
+    expect(index.calls).not.toContain('searchBatch');
+    expect(result.dimensionMismatch).toEqual({ embedding: 3, collection: 1024 });
+    expect(result.stageFailure).toBe(
+      "embedding dimension 3 (fake-embed) does not match the collection's vector size 1024",
+    );
+    expect(result.results.every((r) => r.status === 'ERROR')).toBe(true);
+  });
+
+  it('marks every query ERROR with the reason when the collection cannot be described', async () => {
+    // Prepare
+    const index = new MemoryIndex(POINTS);
+    const embedder = new FakeEmbedder();
+    const missing = new IndexError(
+      'Qdrant get collection on collection "book" failed with 404: Not found',
+      'not_found',
+      { status: 404 },
+    );
+
+    // Act
+    const result = await runQueryStage({
+      queries: queries(2),
+      embedder,
+      index,
+      collection: Promise.reject(missing),
+      clock,
+      newId,
+      concurrency: 2,
+    });
+
+    // Assess
+    expect(result.results.map((r) => r.fail_reason)).toEqual([missing.message, missing.message]);
+    expect(result.errors.map((e) => e.error_type)).toEqual(['RETRIEVAL_FAILED', 'RETRIEVAL_FAILED']);
+  });
+
+  it('sends each query its own top_k and filter', async () => {
+    // Prepare
+    const suite = Suite.parse({
+      queries: [{ query_text: 'gazebo', top_k: 1, filters: { module: 'Module 2 Digital Twin' } }],
+    });
+    const index = new MemoryIndex(POINTS);
+
+    // Act
+    const { results } = await runQueryStage({
+      queries: resolveQueries(suite),
+      embedder: new FakeEmbedder(),
+      index,
+      collection: index.describe(),
+      clock,
+      newId,
+      concurrency: 1,
+    });
+
+    // Assess: the filter keeps p2 although p1 is the nearer vector.
+    expect(results[0]?.top_results.map((r) => r.chunk_id)).toEqual(['p2']);
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../../functions/core/errors.ts';
+import { parseSuite, resolveQueries } from '../../../functions/core/suite/suite.ts';
+
+function problemsOf(text: string, source = 'suite.json'): string[] {
+  try {
+    parseSuite(text, source);
+  } catch (error) {
+    if (error instanceof InputError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('parseSuite', () => {
+  it('lists every problem at once, each with its path', () => {
+    // Prepare
+    const suite = {
+      defaults: { top_k: 0 },
+      queries: [
+        { query_text: 'What is ROS 2?', min_similarity: 1.5 },
+        { query_text: '   ', top_k: 51 },
+        { query_text: 'x'.repeat(1001), relevant: [{ url: 'https://b/docs/a', grade: 4 }], filters: { modul: 'x' } },
+        { query_text: 'ok', criteria: { max_latency_ms: -1 }, relevant: [{ grade: 2 }] },
+      ],
+    };
+
+    // Act
+    const problems = problemsOf(JSON.stringify(suite));
+
+    // Assess
+    expect(problems).toEqual([
+      'defaults.top_k: must be 1..50',
+      'queries[0].min_similarity: must be 0..1',
+      'queries[1].query_text: must not be empty',
+      'queries[1].top_k: must be 1..50',
+      'queries[2].query_text: must be at most 1000 characters',
+      'queries[2].relevant[0].grade: must be 1, 2 or 3',
+      'queries[2].filters: Unrecognized key: "modul"',
+      'queries[3].relevant[0]: give exactly one of chunk_id or url',
+      'queries[3].criteria.max_latency_ms: must be > 0',
+    ]);
+  });
+
+  it('names the file and says when the JSON itself is broken', () => {
+    expect(() => parseSuite('{"queries": [', 'golden.json')).toThrow(
+      /^golden\.json is invalid:\n {2}- not valid JSON: /,
+    );
+  });
+
+  it('rejects duplicate query ids, pointing at the first', () => {
+    const problems = problemsOf(
+      JSON.stringify({
+        queries: [
+          { id: 'a', query_text: 'x' },
+          { id: 'a', query_text: 'y' },
+        ],
+      }),
+    );
+
+    expect(problems).toEqual(['queries[1].id: duplicates queries[0].id "a"']);
+  });
+
+  it('requires at least one query', () => {
+    expect(problemsOf('{"queries": []}')).toEqual(['queries: must hold at least one query']);
+  });
+
+  it('reads YAML when the file name says so', () => {
+    const suite = parseSuite(
+      'name: nightly\nqueries:\n  - query_text: What is ROS 2?\n    expected_module: Module 1 Ros2\n',
+      'suite.yaml',
+    );
+
+    expect(suite.queries[0]?.expected_module).toBe('Module 1 Ros2');
+  });
+});
+
+describe('resolveQueries', () => {
+  it('applies query values first, then configuration overrides, then suite defaults', () => {
+    // Prepare
+    const suite = parseSuite(
+      JSON.stringify({
+        defaults: { top_k: 3, min_similarity: 0.4, category: 'keyword' },
+        queries: [
+          {
+            query_text: ' What is ROS 2? ',
+            top_k: 7,
+            relevant: ['https://b/docs/a', 'chunk-9', { chunk_id: 'c1', grade: 3 }],
+          },
+          { id: 'custom', query_text: 'Gazebo', category: 'semantic' },
+        ],
+      }),
+      'suite.json',
+    );
+
+    // Act
+    const [first, second] = resolveQueries(suite, { min_similarity: 0.6 });
+
+    // Assess
+    expect(first).toMatchObject({
+      id: 'q1',
+      query_text: 'What is ROS 2?',
+      category: 'keyword',
+      top_k: 7,
+      min_similarity: 0.6,
+      relevant: [
+        { kind: 'url', target: 'https://b/docs/a', grade: 1 },
+        { kind: 'chunk_id', target: 'chunk-9', grade: 1 },
+        { kind: 'chunk_id', target: 'c1', grade: 3 },
+      ],
+    });
+    expect(second).toMatchObject({
+      id: 'custom',
+      category: 'semantic',
+      top_k: 3,
+      relevant: null,
+      expected_sources: [],
+    });
+  });
+});
