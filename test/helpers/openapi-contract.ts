@@ -1,5 +1,5 @@
 /**
- * Qdrant's own OpenAPI document (../shared/reference/qdrant-openapi-1.19.json) as a checker: does a request body
+ * Qdrant's own OpenAPI document (reference/qdrant-openapi-1.19.json, Apache-2.0: see reference/NOTICE.md) as a checker: does a request body
  * match an operation's requestBody schema, does a response body match its schema for a status code?
  *
  * The document is OpenAPI 3.0, so it is first turned into plain JSON Schema for ajv: `nullable: true` becomes a
@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 
-const DOCUMENT_URL = new URL('../../../shared/reference/qdrant-openapi-1.19.json', import.meta.url);
+const DOCUMENT_URL = new URL('../../reference/qdrant-openapi-1.19.json', import.meta.url);
 const COMPONENTS_ID = 'qdrant-openapi-components.json';
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
@@ -33,7 +33,7 @@ export interface QdrantContract {
   checkResponse(operationId: string, status: number, body: unknown): string[];
 }
 
-/** Loads the document from ../shared/reference and prepares the checker. */
+/** Loads the project's copy of the document from reference/ and prepares the checker. */
 export function loadQdrantContract(): QdrantContract {
   const document = JSON.parse(readFileSync(DOCUMENT_URL, 'utf8')) as Json;
   const operations = collectOperations(document);

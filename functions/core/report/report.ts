@@ -1,7 +1,7 @@
 /**
  * The ValidationReport: what one run computed, as data. The zod schemas are the single source of truth:
  * the TypeScript types are inferred from them and `docs/report.schema.json` is generated from them.
- * Field names follow the seeds in ../shared/seeds (001 for the report's skeleton, 000 for errors,
+ * Field names follow the seeds in docs/seeds (001 for the report's skeleton, 000 for errors,
  * 003 for aggregate metrics, 004 for the latency split); where seeds overlap one name is used per idea.
  * Every time is ISO 8601 (UTC); every percentage is 0..100 and every ratio 0..1, as its name says.
  */
