@@ -95,8 +95,10 @@ function formatCoverage(report: ValidationReport, s: Style): string[] {
     s.bold(
       `Coverage  ${c.indexed_urls.length}/${c.total_sitemap_urls} sitemap pages under ${c.path_prefix} indexed (${c.coverage_percentage}%)`,
     ),
-    `  ${s.dim(`${c.distinct_indexed_urls} distinct indexed URLs, read by ${c.source}${c.matched_by === 'path' ? '; matched by path: the book moved host' : ''}`)}`,
+    `  ${s.dim(`${c.distinct_indexed_urls} distinct indexed URLs, read by ${c.source}${c.matched_by === 'path' ? '; matched by path: the book moved host' : ''}; ${c.outside_prefix_urls} sitemap URLs outside ${c.path_prefix}`)}`,
   ];
+  if (c.suggested_prefix !== null)
+    lines.push(`  ${s.warn(`no page under ${c.path_prefix}: COVERAGE_PATH_PREFIX=${c.suggested_prefix} would match`)}`);
   if (c.missing_urls.length > 0)
     lines.push(`  ${s.bad(`missing (${c.missing_urls.length}):`)}`, ...listUrls(c.missing_urls));
   if (c.extra_urls.length > 0)
