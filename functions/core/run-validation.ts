@@ -26,6 +26,7 @@ import type { ChatModel, Clock, Embedder, ProgressListener, SitemapSource, Vecto
 import { profileCollection } from './quality/profile-collection.ts';
 import { buildQualityMetrics, qualityErrors } from './quality/quality.ts';
 import { buildValidationMetrics } from './queries/aggregate-metrics.ts';
+import { namesModulesOrChapters, readBookCatalog } from './queries/catalog.ts';
 import { indexSearchedHits } from './queries/query-results.ts';
 import { runQueryStage } from './queries/query-stage.ts';
 import type {
@@ -90,6 +91,14 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
   const collectionInfo = described.then((s) => (s.ok ? s.value : Promise.reject(s.error)));
   collectionInfo.catch(() => undefined); // observed by every stage below; this only silences the unhandled rejection
 
+  // What the suite names (modules, chapters) is resolved against what the index holds (queries/catalog.ts).
+  const catalog = namesModulesOrChapters(queries)
+    ? collectionInfo.then((info) =>
+        readBookCatalog({ index: deps.index, info, pageSize: options.scrollPageSize ?? 1000 }),
+      )
+    : undefined;
+  catalog?.catch(() => undefined); // observed by the query stage; this only silences the unhandled rejection
+
   const chat = deps.chat;
   const agentWanted = chat !== undefined && queries.some((q) => q.agent);
   const queriesRun = stage('queries', () =>
@@ -98,6 +107,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
       embedder: deps.embedder,
       index: deps.index,
       collection: collectionInfo,
+      ...(catalog ? { catalog } : {}),
       clock,
       newId,
       concurrency: options.searchConcurrency,
