@@ -52,8 +52,11 @@ export function formatSummary(
       `  ${s.dim(`IR @k over ${m.judged_queries} judged: precision ${m.overall_precision} · recall ${m.overall_recall} · MRR ${m.mrr} · nDCG ${m.ndcg_at_k} · hit rate ${m.hit_rate}`)}`,
     );
   }
+  // No figures for a stage in which no query ran: zeros and a rate would read as measurements.
   lines.push(
-    `  ${s.dim(`latency p50 ${m.p50_latency_ms ?? '-'} ms · p95 ${m.p95_latency_ms ?? '-'} ms · p99 ${m.p99_latency_ms ?? '-'} ms · ${m.throughput_qps ?? '-'} queries/s`)}`,
+    m.throughput_qps === null
+      ? `  ${s.dim('no query ran: no IR, latency or throughput figures')}`
+      : `  ${s.dim(`latency p50 ${m.p50_latency_ms ?? '-'} ms · p95 ${m.p95_latency_ms ?? '-'} ms · p99 ${m.p99_latency_ms ?? '-'} ms · ${m.throughput_qps} queries/s`)}`,
     '',
     ...formatCoverage(report, s),
     '',

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
+import { formatSummary } from '../../functions/cli/format-summary.ts';
 import { loadSuite } from '../../functions/cli/run-command.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
 import { ERROR_TYPES, type ErrorType, ValidationReport } from '../../functions/core/report/report.ts';
@@ -184,6 +185,25 @@ describe('runValidation against the sandbox', () => {
     // Assess
     expect(report.status).toBe('PASSED');
     expect(report.status_reason).toBe('all 4 success criteria hold');
+  });
+
+  it('gives no IR, latency or throughput figures when Cohere is down and no query ran', async () => {
+    // Prepare: the sample suite has judged queries; every embed call is refused.
+    sandbox.cohere.inject({ status: 400, message: 'invalid request', endpoint: 'embed', times: 50 });
+
+    // Act
+    const report = await run();
+    const summary = formatSummary(report);
+
+    // Assess
+    expect(report.validation_metrics).toMatchObject({
+      judged_queries: 0,
+      mrr: null,
+      p95_latency_ms: null,
+      throughput_qps: null,
+    });
+    expect(summary).toContain('no query ran: no IR, latency or throughput figures');
+    expect(summary).not.toMatch(/queries\/s|judged/);
   });
 
   it('ends with an ERROR report when Cohere refuses every embedding, and still checks coverage', async () => {

@@ -55,8 +55,10 @@ export function judgeQuery(options: {
   const scores = results.map((r) => r.similarity_score);
   const found = query.expected_sources.filter((s) => results.some((r) => matchesSource(s, r.source_url)));
   const total = query.expected_sources.length;
-  // A judged query that returned nothing still scores (zeros), so run means count it as trec_eval does.
-  const metrics = computeIrMetrics({ ranking: results, judgments: judgmentsOf(query), k: query.top_k });
+  // A judged query that returned nothing still scores (zeros), so run means count it as trec_eval does; a query
+  // that could not run or was not searched has no ranking to score, and no figures.
+  const ran = failure === undefined && unknownFilters.length === 0;
+  const metrics = ran ? computeIrMetrics({ ranking: results, judgments: judgmentsOf(query), k: query.top_k }) : null;
 
   const checks: Check[] = failure
     ? [failureCheck(failure, latency)]
@@ -188,10 +190,13 @@ function evaluateChecks(
   }
   const maxLatency = query.criteria.max_latency_ms;
   if (maxLatency !== undefined) {
+    // What the watched system spent answering: embedding + search. ragwatch's own judging (post_processing_ms) is
+    // not the system's latency, so it is left out of the budget (it is in total_ms, reported beside).
+    const retrieval = roundTo(latency.embedding_ms + latency.search_ms, 1);
     checks.push(
-      check('latency', latency.total_ms <= maxLatency, 'LATENCY_EXCEEDED', 'LOW', {
-        reason: `latency ${roundTo(latency.total_ms, 1)} ms > ${maxLatency} ms`,
-        details: { ...latency, max_latency_ms: maxLatency },
+      check('latency', retrieval <= maxLatency, 'LATENCY_EXCEEDED', 'LOW', {
+        reason: `embedding + search latency ${retrieval} ms > ${maxLatency} ms`,
+        details: { ...latency, retrieval_ms: retrieval, max_latency_ms: maxLatency },
       }),
     );
   }
@@ -250,7 +255,7 @@ function describePass(query: ResolvedQuery, results: QueryResult[], checks: Chec
   if (query.expected_sources.length > 0) parts.push(`${found}/${query.expected_sources.length} expected sources found`);
   for (const c of checks) {
     if (c.name === 'precision') parts.push(`precision@${query.top_k}=${formatScore(Number(c.details.precision_at_k))}`);
-    if (c.name === 'latency') parts.push(`latency ${roundTo(Number(c.details.total_ms), 1)} ms`);
+    if (c.name === 'latency') parts.push(`embedding + search latency ${c.details.retrieval_ms} ms`);
   }
   return parts.join('; ');
 }
