@@ -15,6 +15,8 @@ import { RUN_METRICS, type RunDigest, type RunMetric } from './run-digest.ts';
 /** Runs a baseline is built from, and the fewest with which regressions are judged at all. */
 export const BASELINE_RUNS = 7;
 export const MIN_BASELINE_RUNS = 3;
+/** Runs read from history: twice the baseline, so a week with ERROR nights among it still yields 7 with figures. */
+export const HISTORY_RUNS = 2 * BASELINE_RUNS;
 
 export interface MetricBaseline {
   median: number;
