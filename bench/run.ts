@@ -37,7 +37,7 @@ import { formatCount, formatNumber } from './format-table.ts';
 import { type LambdaFigures, measureLambda, median } from './lambda-bundle.ts';
 import type { Measured, Scenario } from './measured.ts';
 import { type BenchSettings, printLambda, printMachine, printResults, printTargets } from './print-results.ts';
-import { type SitemapServer, startSitemapServer } from './sitemap-server.ts';
+import { type SitemapServer, startSitemapServer } from '../sandbox/sitemap-server.ts';
 import { generateSuite, SYNTHETIC_PAGES, syntheticPoints, syntheticSitemapXml } from './synthetic-book.ts';
 
 const USAGE = `usage: npm run bench -- [options]
