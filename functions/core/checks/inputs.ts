@@ -4,7 +4,7 @@
  */
 import { createRetrievalTool } from '../grounding/retrieval-tool.ts';
 import { runAgentChecks } from '../grounding/run-agent-checks.ts';
-import type { CollectionInfo } from '../ports.ts';
+import type { CollectionInfo, SitemapListing } from '../ports.ts';
 import { type CollectionProfile, profileCollection } from '../quality/profile-collection.ts';
 import { indexSearchedHits } from '../queries/query-results.ts';
 import { type QueryStageResult, runQueryStage } from '../queries/query-stage.ts';
@@ -28,8 +28,9 @@ export const searchedQueries = (ctx: RunContext): Promise<QueryStageResult> =>
     }),
   );
 
-export const sitemapUrls = (ctx: RunContext): Promise<string[]> =>
-  ctx.step('sitemap', () => ctx.deps.sitemap.listUrls());
+/** The sitemap's pages (with their lastmod when given) and what the source refused or cut on the way. */
+export const sitemapListing = (ctx: RunContext): Promise<SitemapListing> =>
+  ctx.step('sitemap', () => ctx.deps.sitemap.list(ctx.signal ? { signal: ctx.signal } : {}));
 
 /** Distinct source URLs, completeness by counts and token distribution (facets, else one streaming scroll). */
 export const collectionProfile = (ctx: RunContext): Promise<CollectionProfile> =>

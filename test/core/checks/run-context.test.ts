@@ -13,7 +13,7 @@ function context(extra: Partial<EngineDeps> = {}) {
   const deps: EngineDeps = {
     index: new MemoryIndex([]),
     embedder: new FakeEmbedder(),
-    sitemap: { location: 'https://b/sitemap.xml', listUrls: async () => [] },
+    sitemap: { location: 'https://b/sitemap.xml', list: async () => ({ entries: [], issues: [] }) },
     clock: { now: () => new Date('2026-11-23T00:00:00Z'), monotonicMs: () => (ms += 5) },
     newId: () => `id-${++ids}`,
     ...extra,

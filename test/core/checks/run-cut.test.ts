@@ -18,9 +18,9 @@ describe('a run whose signal aborts', () => {
         sitemap: {
           location: 'https://b/sitemap.xml',
           // The sitemap never answers; the run's deadline fires while it waits.
-          listUrls: () => {
+          list: () => {
             setTimeout(() => abort.abort(), 1);
-            return new Promise<string[]>(() => undefined);
+            return new Promise<never>(() => undefined);
           },
         },
         clock: { now: () => new Date('2026-11-23T00:00:00Z'), monotonicMs: () => 0 },
