@@ -52,6 +52,10 @@ export function formatSummary(
       `  ${s.dim(`IR @k over ${m.judged_queries} judged: precision ${m.overall_precision} · recall ${m.overall_recall} · MRR ${m.mrr} · nDCG ${m.ndcg_at_k} · hit rate ${m.hit_rate}`)}`,
     );
   }
+  if (m.benchmark) {
+    const figures = Object.entries(m.benchmark).map(([name, value]) => `${name} ${value}`);
+    lines.push(`  ${s.dim(`benchmark: ${figures.join(' · ')}`)}`);
+  }
   // No figures for a stage in which no query ran: zeros and a rate would read as measurements.
   lines.push(
     m.throughput_qps === null

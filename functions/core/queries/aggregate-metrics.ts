@@ -4,6 +4,7 @@
  */
 import { percentile, summarise } from '../quality/distribution.ts';
 import type { QueryValidationResult, ValidationMetrics } from '../report/report.ts';
+import { meanBenchmarkMetrics } from './benchmark-metrics.ts';
 import { meanIrMetrics } from './ir-metrics.ts';
 
 /** Aggregates per-query results; `queryStageMs` is the wall time of the query stage, for throughput. */
@@ -46,6 +47,9 @@ export function buildValidationMetrics(options: {
     p95_latency_ms: roundOrNull(percentile(latencies, 95)),
     p99_latency_ms: roundOrNull(percentile(latencies, 99)),
     throughput_qps: ran === 0 || seconds <= 0 ? null : round2(ran / seconds),
+    ...(results.some((r) => r.benchmark_metrics !== undefined)
+      ? { benchmark: meanBenchmarkMetrics(results.map((r) => r.benchmark_metrics ?? null)) }
+      : {}),
     by_category: byCategory,
   };
 }

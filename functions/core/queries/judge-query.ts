@@ -16,6 +16,7 @@ import type {
   ValidationError,
 } from '../report/report.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
+import { computeBenchmarkMetrics } from './benchmark-metrics.ts';
 import { type BookCatalog, describeUnknown, resolveChapter, resolveModule } from './catalog.ts';
 import { computeIrMetrics } from './ir-metrics.ts';
 import { matchesSource } from './matching.ts';
@@ -51,7 +52,9 @@ export function judgeQuery(options: {
 }): { result: QueryValidationResult; errors: ValidationError[] } {
   const { query, latency, failure, catalog } = options;
   const unknownFilters = options.unknownFilters ?? [];
-  const results = toQueryResults(query, options.hits ?? []);
+  const searched = options.hits ?? [];
+  // Searched deeper than top_k for a benchmark cut-off: the verdict still looks at the top_k results only.
+  const results = toQueryResults(query, searched.slice(0, query.top_k));
   const scores = results.map((r) => r.similarity_score);
   const found = query.expected_sources.filter((s) => results.some((r) => matchesSource(s, r.source_url)));
   const total = query.expected_sources.length;
@@ -59,6 +62,15 @@ export function judgeQuery(options: {
   // that could not run or was not searched has no ranking to score, and no figures.
   const ran = failure === undefined && unknownFilters.length === 0;
   const metrics = ran ? computeIrMetrics({ ranking: results, judgments: judgmentsOf(query), k: query.top_k }) : null;
+  const benchmark =
+    ran && query.benchmark_metrics !== undefined
+      ? computeBenchmarkMetrics({
+          metrics: query.benchmark_metrics,
+          ranking: toQueryResults(query, searched),
+          judgments: judgmentsOf(query),
+          depth: query.search_limit ?? query.top_k,
+        })
+      : null;
 
   const checks: Check[] = failure
     ? [failureCheck(failure, latency)]
@@ -90,6 +102,7 @@ export function judgeQuery(options: {
     sources_match_ratio: total === 0 ? null : roundTo(found.length / total, 4),
     missing_expected_sources: query.expected_sources.filter((s) => !found.includes(s)),
     metrics,
+    ...(query.benchmark_metrics === undefined ? {} : { benchmark_metrics: benchmark }),
     latency,
     criteria_evaluations: failure ? {} : Object.fromEntries(checks.map((c) => [c.name, c.passed])),
     error_types: [...new Set(failed.map((c) => c.errorType))],

@@ -124,7 +124,7 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
               const filter = filters.get(s)?.filter;
               return {
                 vector: s.vector ?? [],
-                limit: s.query.top_k,
+                limit: s.query.search_limit ?? s.query.top_k,
                 payloadFields: RESULT_FIELDS,
                 ...(filter ? { filter } : {}),
               };

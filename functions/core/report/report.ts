@@ -114,6 +114,11 @@ export const QueryValidationResult = z.object({
   sources_match_ratio: z.number().min(0).max(1).nullable(),
   missing_expected_sources: z.array(z.string()),
   metrics: IrMetrics.nullable(),
+  benchmark_metrics: z
+    .record(z.string(), z.number().min(0).max(1))
+    .nullable()
+    .optional()
+    .describe('The suite’s benchmark metrics (seed 004), each at its own cut-off; null when not judged or not run'),
   latency: LatencyBreakdown,
   criteria_evaluations: z.record(z.string(), z.boolean()),
   error_types: z.array(ErrorType),
@@ -200,6 +205,11 @@ export const ValidationMetrics = z.object({
   p95_latency_ms: z.number().min(0).nullable(),
   p99_latency_ms: z.number().min(0).nullable(),
   throughput_qps: z.number().min(0).nullable(),
+  benchmark: z
+    .record(z.string(), z.number().min(0).max(1))
+    .nullable()
+    .optional()
+    .describe('Mean of each benchmark metric over the judged queries that ran; null when none'),
   by_category: z.record(
     z.string(),
     z.object({ total: z.number().int(), passed: z.number().int(), pass_rate: z.number().min(0).max(100) }),

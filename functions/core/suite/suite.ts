@@ -5,6 +5,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../errors.ts';
+import { benchmarkDepth, parseBenchmarkMetric } from '../queries/benchmark-metrics.ts';
 
 const unit = (name: string) =>
   z
@@ -90,6 +91,17 @@ export const Suite = z
       .strict()
       .default({ top_k: 5, min_similarity: 0.7 }),
     success_criteria: SuccessCriteria.default(SuccessCriteria.parse({})),
+    metrics: z
+      .array(
+        z
+          .string()
+          .refine(
+            (m) => parseBenchmarkMetric(m) !== null,
+            'must be precision@k, recall@k, ndcg@k, hit_rate@k (k 1..50), mrr or mrr@k',
+          ),
+      )
+      .optional()
+      .describe('benchmark metrics (seed 004), each at its own cut-off; queries are searched to the deepest'),
     queries: z.array(SuiteQuery).min(1, 'must hold at least one query'),
   })
   .strict()
@@ -131,6 +143,10 @@ export interface ResolvedQuery {
   criteria: z.infer<typeof QueryCriteria>;
   agent: boolean;
   expect_answer: boolean;
+  /** The suite's benchmark metrics (benchmark-metrics.ts), when it lists some. */
+  benchmark_metrics?: string[];
+  /** How many results to ask for: top_k, or the deepest benchmark cut-off when deeper. */
+  search_limit?: number;
 }
 
 /** Formats a zod path the way a person reads it: queries[3].top_k */
@@ -192,5 +208,11 @@ export function resolveQueries(
     criteria: q.criteria,
     agent: q.agent,
     expect_answer: q.expect_answer,
+    ...(suite.metrics === undefined || suite.metrics.length === 0
+      ? {}
+      : {
+          benchmark_metrics: suite.metrics,
+          search_limit: Math.max(q.top_k ?? overrides.top_k ?? suite.defaults.top_k, benchmarkDepth(suite.metrics)),
+        }),
   }));
 }
