@@ -51,6 +51,36 @@ function buildProgram(env: Record<string, string | undefined>): Command {
       process.exitCode = await runDemo(opts);
     });
 
+  const suite = program.command('suite').description('make and maintain golden-query suites');
+  suite
+    .command('generate')
+    .description(
+      'write a known-item suite from the index named by the environment (or from --docs): questions from each page’s headings and text, expected module and chapter, out-of-domain probes',
+    )
+    .option('-o, --out <file>', 'the suite file to write (.json, or .yaml/.yml)', 'suite.json')
+    .addOption(new Option('--per-page <n>', 'questions per page, at most').default(2).argParser(Number))
+    .addOption(new Option('--probes <n>', 'out-of-domain probes (0 to 5)').default(3).argParser(Number))
+    .option('-d, --docs <dir>', 'read the pages from this docs folder instead of the index')
+    .option('-b, --base-url <url>', "with --docs: the book's public base URL (env DOCUSAURUS_BASE_URL)")
+    .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
+    .action(async (opts) => {
+      const { runSuiteGenerate } = await import('./suite-command.ts');
+      process.exitCode = await runSuiteGenerate(opts, env);
+    });
+
+  program
+    .command('calibrate')
+    .description(
+      'run a suite and propose thresholds from what it observed (min_similarity per category, the p95 latency budget); --write puts them into the suite',
+    )
+    .requiredOption('-s, --suite <path>', 'the suite to calibrate (JSON or YAML)')
+    .option('--write', 'write the proposed thresholds into the suite file')
+    .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
+    .action(async (opts) => {
+      const { runCalibrate } = await import('./calibrate-command.ts');
+      process.exitCode = await runCalibrate(opts, env);
+    });
+
   program
     .command('sandbox')
     .description(

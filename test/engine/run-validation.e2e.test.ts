@@ -359,6 +359,29 @@ describe('runValidation against the sandbox', () => {
     expect(report.success_criteria.find((c) => c.name === 'grounded_rate')).toMatchObject({ value: 0, passed: false });
   });
 
+  it('fails an out-of-domain probe that matches the book with UNEXPECTED_MATCH, and passes one that does not', async () => {
+    // Prepare: one probe the book answers (so it must fail), one it cannot.
+    const suite = parseSuite(
+      JSON.stringify({
+        defaults: { min_similarity: 0.2 },
+        queries: [
+          { id: 'in-domain', query_text: 'What is a ROS 2 node?', expect_match: false },
+          { id: 'sourdough', query_text: 'How long should sourdough bread proof?', expect_match: false },
+        ],
+      }),
+      'probes.json',
+    );
+
+    // Act
+    const report = await run({ suite });
+
+    // Assess
+    expect(report.query_results.map((q) => [q.id, q.status, q.error_types])).toEqual([
+      ['in-domain', 'FAIL', ['UNEXPECTED_MATCH']],
+      ['sourdough', 'PASS', []],
+    ]);
+  });
+
   it('has produced every error type the engine owns across these runs', () => {
     // RUN_FAILED belongs to the composition roots (a run that could not start); test/nightly covers it.
     expect([...seen].sort()).toEqual(ERROR_TYPES.filter((t) => t !== 'RUN_FAILED').sort());

@@ -76,9 +76,11 @@ export function judgeQuery(options: {
     ? [failureCheck(failure, latency)]
     : unknownFilters.length > 0
       ? [unknownFilterCheck(query, unknownFilters)]
-      : results.length === 0
-        ? [noResultsCheck(query)]
-        : evaluateChecks(query, results, latency, found, metrics?.precision_at_k, catalog);
+      : query.expect_match === false
+        ? [probeCheck(query, results)]
+        : results.length === 0
+          ? [noResultsCheck(query)]
+          : evaluateChecks(query, results, latency, found, metrics?.precision_at_k, catalog);
   const failed = checks.filter((c) => !c.passed);
   const status = failure ? 'ERROR' : failed.length > 0 ? 'FAIL' : 'PASS';
 
@@ -231,6 +233,16 @@ function unknownFilterCheck(query: ResolvedQuery, unknown: string[]): Check {
   });
 }
 
+// An out-of-domain probe: the book cannot answer it, so no result may look like an answer. One that does means
+// min_similarity no longer separates the book's pages from everything else.
+function probeCheck(query: ResolvedQuery, results: QueryResult[]): Check {
+  const best = results.length === 0 ? null : Math.max(...results.map((r) => r.similarity_score));
+  return check('probe', best === null || best < query.min_similarity, 'UNEXPECTED_MATCH', 'MEDIUM', {
+    reason: `out-of-domain probe matched: best similarity ${formatScore(best ?? 0)} >= ${formatScore(query.min_similarity)} (${results[0]?.source_url ?? 'no URL'})`,
+    details: { best_similarity: best, min_similarity: query.min_similarity },
+  });
+}
+
 function noResultsCheck(query: ResolvedQuery): Check {
   return check('results', false, 'NO_RESULTS', 'HIGH', {
     reason: `no results returned (top_k=${query.top_k})`,
@@ -249,6 +261,12 @@ function check(
 }
 
 function describePass(query: ResolvedQuery, results: QueryResult[], checks: Check[], found: number): string {
+  if (query.expect_match === false) {
+    const best = results.length === 0 ? null : Math.max(...results.map((r) => r.similarity_score));
+    return best === null
+      ? 'Out-of-domain probe: no results'
+      : `Out-of-domain probe: best similarity ${formatScore(best)} < ${formatScore(query.min_similarity)}`;
+  }
   const { expected_module: module, expected_chapter: chapter } = query;
   const top = results.filter((r) => r.relevance).sort((a, b) => b.similarity_score - a.similarity_score)[0];
   const best = Math.max(...results.map((r) => r.similarity_score));

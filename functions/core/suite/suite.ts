@@ -62,6 +62,10 @@ export const SuiteQuery = z
     criteria: QueryCriteria.default({}),
     agent: z.boolean().default(false),
     expect_answer: z.boolean().default(true),
+    expect_match: z
+      .boolean()
+      .default(true)
+      .describe('false for an out-of-domain probe: it passes only when no result reaches min_similarity'),
   })
   .strict();
 
@@ -143,6 +147,8 @@ export interface ResolvedQuery {
   criteria: z.infer<typeof QueryCriteria>;
   agent: boolean;
   expect_answer: boolean;
+  /** False for an out-of-domain probe (suite `expect_match: false`); absent means true. */
+  expect_match?: boolean;
   /** The suite's benchmark metrics (benchmark-metrics.ts), when it lists some. */
   benchmark_metrics?: string[];
   /** How many results to ask for: top_k, or the deepest benchmark cut-off when deeper. */
@@ -208,6 +214,7 @@ export function resolveQueries(
     criteria: q.criteria,
     agent: q.agent,
     expect_answer: q.expect_answer,
+    ...(q.expect_match ? {} : { expect_match: false }),
     ...(suite.metrics === undefined || suite.metrics.length === 0
       ? {}
       : {

@@ -456,3 +456,31 @@ describe('judgeQuery', () => {
     expect(result.query.expected_sources).toEqual(['ch1-ros2-basics']);
   });
 });
+
+describe('an out-of-domain probe (expect_match: false)', () => {
+  const probe = (min: number) => makeQuery({ min_similarity: min, expect_match: false, expected_module: null });
+
+  it('passes when its best result stays under min_similarity', () => {
+    // Act: best 0.69 against 0.7.
+    const { result } = judge(probe(0.7), [hit('c1', 0.69, ROS_BASICS)]);
+
+    // Assess
+    expect(result).toMatchObject({ status: 'PASS', pass_reason: 'Out-of-domain probe: best similarity 0.69 < 0.70' });
+  });
+
+  it('fails with UNEXPECTED_MATCH when its best result reaches min_similarity', () => {
+    // Act: best 0.7 against 0.7.
+    const { result, errors } = judge(probe(0.7), [hit('c1', 0.7, ROS_BASICS)]);
+
+    // Assess
+    expect(result).toMatchObject({ status: 'FAIL', error_types: ['UNEXPECTED_MATCH'] });
+    expect(errors[0]).toMatchObject({ error_type: 'UNEXPECTED_MATCH', severity: 'MEDIUM' });
+  });
+
+  it('passes when nothing comes back at all', () => {
+    expect(judge(probe(0.7), []).result).toMatchObject({
+      status: 'PASS',
+      pass_reason: 'Out-of-domain probe: no results',
+    });
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * `ragwatch calibrate --suite F [--write]`: runs the suite against the services named by the environment, prints
+ * the evidence (best scores per category, the probes' scores, latency) and the thresholds proposed from it
+ * (core/suite/calibrate.ts), and with --write puts them into the suite file.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
+import { parseEngineConfig } from '../core/config.ts';
+import { InputError } from '../core/errors.ts';
+import { runValidation } from '../core/run-validation.ts';
+import { applyCalibration, type Calibration, proposeThresholds } from '../core/suite/calibrate.ts';
+import { parseSuite } from '../core/suite/suite.ts';
+
+export interface CalibrateFlags {
+  suite: string;
+  write?: boolean;
+  collection?: string;
+}
+
+/** Runs, proposes, prints, and writes with --write; returns the exit code (0 once a proposal is made). */
+export async function runCalibrate(
+  flags: CalibrateFlags,
+  env: Record<string, string | undefined> = process.env,
+): Promise<number> {
+  const config = parseEngineConfig({ ...env, ...(flags.collection ? { QDRANT_COLLECTION: flags.collection } : {}) });
+  const yaml = /\.ya?ml$/i.test(flags.suite);
+  const text = await readFile(flags.suite, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new InputError(flags.suite, [error.code === 'ENOENT' ? 'file not found' : `cannot be read (${error.code})`]);
+  });
+  const suite = parseSuite(text, flags.suite);
+  // Calibration measures the book, not the suite's current thresholds: a similarity override would skew nothing
+  // (best scores do not depend on it), so the configuration is used as is.
+  const report = await runValidation(createEngineAdapters(config), {
+    ...runOptionsFromConfig(config),
+    suite,
+    suiteSource: flags.suite,
+  });
+  const calibration = proposeThresholds(report);
+  process.stdout.write(`${formatCalibration(calibration, { suite: flags.suite, collection: config.collection })}\n`);
+  if (!flags.write) {
+    process.stdout.write(`Not written: add --write to put these thresholds into ${flags.suite}.\n`);
+    return 0;
+  }
+  const raw = (yaml ? parseYaml(text) : JSON.parse(text)) as Record<string, unknown>;
+  const updated = applyCalibration(raw, report, calibration);
+  const out = yaml ? toYaml(updated) : `${JSON.stringify(updated, null, 2)}\n`;
+  parseSuite(out, flags.suite); // what is written still passes validation
+  await writeFile(flags.suite, out);
+  process.stdout.write(`Wrote the thresholds into ${flags.suite}.\n`);
+  return 0;
+}
+
+/** The evidence and the proposal, as lines a person reads. */
+export function formatCalibration(c: Calibration, where: { suite: string; collection: string }): string {
+  const lines = [`Calibration of ${where.suite} against the collection "${where.collection}"`];
+  for (const cat of c.categories) {
+    const s = cat.scores;
+    lines.push(
+      `  ${cat.category} (${cat.queries} queries): best similarity ${s ? `min ${f(s.min)} · p10 ${f(s.p10)} · median ${f(s.median)} · max ${f(s.max)}` : 'none'}`,
+      `    proposed min_similarity ${cat.threshold ?? '-'}: ${cat.basis}`,
+    );
+    if (cat.below.length > 0) lines.push(`    under it (would fail): ${cat.below.join(', ')}`);
+  }
+  if (c.probes.queries > 0) {
+    lines.push(
+      `  probes (${c.probes.queries}): best similarity max ${c.probes.maxScore === null ? '-' : f(c.probes.maxScore)}; proposed min_similarity ${c.probes.threshold ?? '-'} (the lowest category threshold)`,
+    );
+    if (c.probes.above.length > 0) lines.push(`    at or over it (would fail): ${c.probes.above.join(', ')}`);
+  }
+  lines.push(
+    `  latency per query (total): p50 ${c.latency.p50 ?? '-'} ms · p95 ${c.latency.p95 ?? '-'} ms; proposed max_p95_latency_ms ${c.latency.maxP95LatencyMs ?? '-'} (2 x p95, at least p95 + 100 ms, rounded up to 10 ms)`,
+  );
+  for (const w of c.warnings) lines.push(`  warning: ${w}`);
+  return lines.join('\n');
+}
+
+function f(v: number): string {
+  return v.toFixed(3);
+}
