@@ -182,13 +182,13 @@ describe('the nightly handler on a breaching run', () => {
     const alerts = aws.deliveredAlerts();
     expect(alerts).toHaveLength(1);
     expect(alerts[0]?.subject).toBe(
-      '[HIGH] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%',
+      '[CRITICAL] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < ...',
     );
-    expect(alerts[0]?.attributes).toEqual({ severity: 'HIGH', collection: 'book', environment: 'prod' });
+    expect(alerts[0]?.attributes).toEqual({ severity: 'CRITICAL', collection: 'book', environment: 'prod' });
     expect(alerts[0]?.message).toContain(`- s3://ragwatch-reports/reports/book/2026/03/14/${result.runId}.json`);
     expect(result.sinks.alert).toEqual({
       ok: true,
-      value: { sent: true, messageId: expect.any(String), severity: 'HIGH' },
+      value: { sent: true, messageId: expect.any(String), severity: 'CRITICAL' },
     });
   });
 
