@@ -207,7 +207,7 @@ describe('ragwatch demo', () => {
     const report = ValidationReport.parse(
       JSON.parse(await readFile(path.join(dir, 'demo-reports', 'book', 'latest.json'), 'utf8')),
     );
-    expect(report).toMatchObject({ status: 'FAILED', total_queries: 19, environment: 'sandbox' });
+    expect(report).toMatchObject({ status: 'FAILED', total_queries: 20, environment: 'sandbox' });
     expect(err.join('')).toContain('breach some criteria on purpose');
   });
 

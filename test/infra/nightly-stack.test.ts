@@ -15,6 +15,8 @@ import { readStackSettings } from '../../infra/settings.ts';
 
 const SUITE = 'test/nightly/fixtures/suite.json';
 const CONTEXT = {
+  // Placeholder hosts and addresses below: the sandbox switch allows them (infra/settings.ts).
+  sandbox: true,
   environment: 'staging',
   collection: 'book',
   qdrantUrl: 'https://qdrant.internal.example:6333',
