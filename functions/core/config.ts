@@ -18,6 +18,8 @@ export interface EngineConfig {
   maxAgentQueries: number;
   docusaurusBaseUrl: string;
   sitemapUrl: string;
+  /** Origins (besides SITEMAP_URL's and DOCUSAURUS_BASE_URL's) a sitemap index or a redirect may lead to. */
+  sitemapAllowedOrigins: string[];
   coveragePathPrefix: string;
   similarityThreshold: number | undefined;
   topK: number | undefined;
@@ -114,7 +116,7 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     options.requireCohereKey === false
       ? read.string('COHERE_API_KEY')
       : read.required('COHERE_API_KEY', 'the Cohere API key');
-  const prefix = read.string('COVERAGE_PATH_PREFIX') ?? '/docs/';
+  const prefix = read.string('COVERAGE_PATH_PREFIX') ?? docsPrefixOf(docusaurusBaseUrl);
   if (!prefix.startsWith('/')) read.problems.push(`COVERAGE_PATH_PREFIX: must start with "/", got "${prefix}"`);
   const logLevel = (read.string('LOG_LEVEL') ?? 'INFO').toUpperCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
@@ -129,6 +131,7 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     maxAgentQueries: read.number('MAX_AGENT_QUERIES', { min: 0, max: 100, integer: true }) ?? 10,
     docusaurusBaseUrl,
     sitemapUrl,
+    sitemapAllowedOrigins: readOrigins(read, 'SITEMAP_ALLOWED_ORIGINS'),
     coveragePathPrefix: prefix,
     similarityThreshold: read.number('SIMILARITY_THRESHOLD', { min: 0, max: 1 }),
     topK: read.number('TOP_K_RESULTS', { min: 1, max: 50, integer: true }),
@@ -147,6 +150,40 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
   };
   if (read.problems.length > 0) throw new InputError('configuration', read.problems);
   return config;
+}
+
+/**
+ * Where a Docusaurus site publishes its docs: `<base path>/docs/`. A project site at https://user.github.io/repo/
+ * publishes them under /repo/docs/, a site at a host's root under /docs/.
+ */
+export function docsPrefixOf(baseUrl: string): string {
+  let path = '/';
+  try {
+    path = new URL(baseUrl).pathname;
+  } catch {
+    // A bad base URL is reported by its own check; the prefix then falls back to the root's.
+  }
+  return `${path.replace(/\/+$/, '')}/docs/`;
+}
+
+/** A comma-separated list of http(s) origins (scheme, host, port; no path). */
+function readOrigins(read: EnvReader, name: string): string[] {
+  const origins: string[] = [];
+  for (const item of read.list(name) ?? []) {
+    const parsed = URL.canParse(item) ? new URL(item) : null;
+    if (
+      parsed === null ||
+      (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+      parsed.username !== '' ||
+      parsed.password !== '' ||
+      `${parsed.pathname}${parsed.search}${parsed.hash}` !== '/'
+    )
+      read.problems.push(
+        `${name}: each item must be an http(s) origin such as https://cdn.example.com (no path, no credentials), got "${withoutCredentials(item)}"`,
+      );
+    else origins.push(parsed.origin);
+  }
+  return origins;
 }
 
 /** A URL's user:password part is a secret too: keep it out of messages. */

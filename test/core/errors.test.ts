@@ -54,7 +54,11 @@ describe('isServiceError', () => {
     const service = new IndexError('Qdrant timed out', 'timeout', { status: 504, retryAfterSeconds: 2 });
 
     // Assess
-    expect([isServiceError(service), isServiceError(new Error('x')), isServiceError('x')]).toEqual([true, false, false]);
+    expect([isServiceError(service), isServiceError(new Error('x')), isServiceError('x')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
     expect([service.name, service.kind, service.status, service.retryAfterSeconds]).toEqual([
       'IndexError',
       'timeout',

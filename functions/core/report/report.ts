@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { GroundingReport } from '../grounding/grounding-report.ts';
+import { RegressionReport } from '../regression/regression-report.ts';
 
 export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
 export const Severity = z.enum(SEVERITIES);
@@ -24,6 +25,8 @@ export const ERROR_TYPES = [
   'EMBEDDING_FAILED',
   'DIMENSION_MISMATCH',
   'SITEMAP_FAILED',
+  'SITEMAP_URL_REFUSED',
+  'SITEMAP_TRUNCATED',
   'COVERAGE_GAP',
   'ORPHAN_URLS',
   'INCOMPLETE_METADATA',
@@ -131,7 +134,12 @@ export type Distribution = z.infer<typeof Distribution>;
 /** Seed 001 CoverageReport, plus how it was computed. */
 export const CoverageReport = z.object({
   sitemap_url: z.string(),
-  path_prefix: z.string(),
+  path_prefix: z.string().describe('Only sitemap URLs under this path count: <base path>/docs/ unless configured'),
+  outside_prefix_urls: z.number().int().min(0).describe('Sitemap URLs not under path_prefix, left out of coverage'),
+  suggested_prefix: z
+    .string()
+    .nullable()
+    .describe('When no sitemap URL is under path_prefix: a prefix under which some are (null when none is found)'),
   total_sitemap_urls: z.number().int().min(0),
   indexed_urls: z.array(z.string()).describe('Sitemap URLs found in the index'),
   missing_urls: z.array(z.string()).describe('In the sitemap, not in the index'),
@@ -220,7 +228,10 @@ export const Execution = z.object({
   search_calls: z.number().int().min(0),
   embedding_model: z.string(),
   vector_size: z.number().int().nullable(),
-  stages: z.record(z.string(), z.object({ status: z.enum(['ok', 'failed', 'skipped']), duration_ms: z.number() })),
+  stages: z.record(
+    z.string(),
+    z.object({ status: z.enum(['ok', 'failed', 'skipped', 'cut']), duration_ms: z.number() }),
+  ),
 });
 export type Execution = z.infer<typeof Execution>;
 
@@ -257,6 +268,10 @@ export const ValidationReport = z.object({
   success_criteria: z.array(CriterionResult),
   errors: z.array(ValidationError),
   execution: Execution,
+  // What changed since the usual (core/regression); absent on a report the post-run comparison has not seen.
+  regression: RegressionReport.optional().describe(
+    'What changed against the baseline of recent runs; absent when the run was not compared with its history',
+  ),
 });
 export type ValidationReport = z.infer<typeof ValidationReport>;
 

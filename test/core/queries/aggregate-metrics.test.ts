@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildValidationMetrics } from '../../../functions/core/queries/aggregate-metrics.ts';
-import { type IrMetrics, type QueryValidationResult, ValidationMetrics } from '../../../functions/core/report/report.ts';
+import {
+  type IrMetrics,
+  type QueryValidationResult,
+  ValidationMetrics,
+} from '../../../functions/core/report/report.ts';
 import { buildQuery } from '../../nightly/fixtures/reports.ts';
 
 const AT = '2026-03-14T02:00:00.000Z';
@@ -52,7 +56,8 @@ describe('buildValidationMetrics', () => {
     // Act
     const metrics = build(results, 2000);
 
-    // Assess: p50 of [100, 200, 400] = 200; p95: h = 1.9 -> 200 + 0.9 * 200 = 380; p99: 200 + 0.98 * 200 = 396.
+    // Assess: p50 of [100, 200, 400] = 200; p95: h = 1.9 -> 200 + 0.9 * 200 = 380; p99: 200 + 0.98 * 200 = 396;
+    // throughput counts the 3 queries that ran, over 2 s.
     expect(metrics).toEqual({
       validation_run_id: 'run-1',
       timestamp: AT,
@@ -71,7 +76,7 @@ describe('buildValidationMetrics', () => {
       p50_latency_ms: 200,
       p95_latency_ms: 380,
       p99_latency_ms: 396,
-      throughput_qps: 2,
+      throughput_qps: 1.5,
       by_category: {
         keyword: { total: 2, passed: 1, pass_rate: 50 },
         semantic: { total: 2, passed: 1, pass_rate: 50 },
@@ -131,7 +136,7 @@ describe('buildValidationMetrics', () => {
     });
   });
 
-  it('reports no latency figure when every query failed to run', () => {
+  it('reports no latency figure and no throughput when every query failed to run', () => {
     // Act
     const metrics = build([result('q1', { status: 'ERROR', ms: 50 })]);
 
@@ -143,6 +148,7 @@ describe('buildValidationMetrics', () => {
       p99_latency_ms: null,
       avg_similarity: null,
       success_rate: 0,
+      throughput_qps: null,
     });
   });
 
