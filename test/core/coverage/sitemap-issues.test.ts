@@ -15,7 +15,11 @@ describe('sitemapIssueErrors', () => {
   it('makes one HIGH SITEMAP_URL_REFUSED error per run naming the first refused URL', () => {
     // Prepare
     const issues: SitemapIssue[] = [
-      { kind: 'refused', url: 'http://169.254.169.254/latest', message: 'index lists http://169.254.169.254/latest, which is refused' },
+      {
+        kind: 'refused',
+        url: 'http://169.254.169.254/latest',
+        message: 'index lists http://169.254.169.254/latest, which is refused',
+      },
       { kind: 'refused', url: 'file:///etc/passwd', message: 'index lists file:///etc/passwd, which is refused' },
     ];
 
@@ -43,12 +47,19 @@ describe('sitemapIssueErrors', () => {
     const errors = sitemapIssueErrors([{ kind: 'over_cap', url: 'https://b/s.xml', message: 'too big' }], 'run', ids());
 
     expect(errors).toEqual([
-      expect.objectContaining({ error_type: 'SITEMAP_TRUNCATED', severity: 'MEDIUM', message: '1 sitemap limit(s) reached: too big' }),
+      expect.objectContaining({
+        error_type: 'SITEMAP_TRUNCATED',
+        severity: 'MEDIUM',
+        message: '1 sitemap limit(s) reached: too big',
+      }),
     ]);
   });
 
   it('lists at most 20 URLs in details however many were refused', () => {
-    const issues = Array.from({ length: 21 }, (_, i): SitemapIssue => ({ kind: 'refused', url: `u${i}`, message: 'm' }));
+    const issues = Array.from(
+      { length: 21 },
+      (_, i): SitemapIssue => ({ kind: 'refused', url: `u${i}`, message: 'm' }),
+    );
 
     const [error] = sitemapIssueErrors(issues, 'run', ids());
 
@@ -58,8 +69,18 @@ describe('sitemapIssueErrors', () => {
 
 describe('sitemapIssueNotes', () => {
   it('notes the first five issues and how many more there were', () => {
-    const issues = Array.from({ length: 6 }, (_, i): SitemapIssue => ({ kind: 'over_cap', url: 'u', message: `m${i}` }));
+    const issues = Array.from(
+      { length: 6 },
+      (_, i): SitemapIssue => ({ kind: 'over_cap', url: 'u', message: `m${i}` }),
+    );
 
-    expect(sitemapIssueNotes(issues)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', '… and 1 more sitemap issues (see errors)']);
+    expect(sitemapIssueNotes(issues)).toEqual([
+      'm0',
+      'm1',
+      'm2',
+      'm3',
+      'm4',
+      '… and 1 more sitemap issues (see errors)',
+    ]);
   });
 });
