@@ -45,6 +45,10 @@ export interface NightlyLogger {
   warn(message: string, extra: Record<string, unknown>): void;
   error(message: string, extra: Record<string, unknown>): void;
   appendKeys(keys: Record<string, unknown>): void;
+  /** Puts the invocation's context on every line (Powertools: function_request_id, cold_start, function_name...). */
+  addContext?(context: LambdaContext): void;
+  /** Drops the keys appended by the previous invocation of a warm function. */
+  resetKeys?(): void;
 }
 
 /** What one run needs; createNightlyDeps builds the production set, tests swap single parts. */
@@ -67,9 +71,13 @@ export interface NightlyDeps {
   };
 }
 
-/** The part of Lambda's context object the handler reads. */
+/** The part of Lambda's context object the handler and Powertools' Logger read. */
 export interface LambdaContext {
   awsRequestId?: string;
+  functionName?: string;
+  functionVersion?: string;
+  invokedFunctionArn?: string;
+  memoryLimitInMB?: string;
 }
 
 export type SinkOutcome<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -125,6 +133,8 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
   return async (_event, context) => {
     const { config, logger } = deps;
     const runId = deps.newId();
+    logger.resetKeys?.();
+    if (context?.functionName !== undefined) logger.addContext?.(context);
     logger.appendKeys({
       run_id: runId,
       collection: config.engine.collection,
