@@ -1,11 +1,14 @@
 /**
  * The ReportStore port on the local disk, for the CLI and the demo: one file per run plus latest.json,
- * under <dir>/<collection>/, so runs stay comparable side by side.
+ * under <dir>/<collection>/, so runs stay comparable side by side. The HTML and CSV attachments go beside the
+ * JSON under the same name (and as latest.html, latest.csv); the folder's earlier reports give the HTML its trend.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReportStore } from '../core/ports.ts';
+import type { ReportAttachment } from '../core/report/attachments.ts';
 import type { ValidationReport } from '../core/report/report.ts';
+import { buildTrendPoint, type TrendPoint } from '../core/report/trend-point.ts';
 
 export class FileReportStore implements ReportStore {
   readonly #dir: string;
@@ -14,15 +17,43 @@ export class FileReportStore implements ReportStore {
     this.#dir = dir;
   }
 
-  async save(report: ValidationReport): Promise<{ location: string }> {
+  async save(
+    report: ValidationReport,
+    attachments: ReportAttachment[] = [],
+  ): Promise<{ location: string; attachments: string[] }> {
     const dir = path.join(this.#dir, safeSegment(report.collection));
     await mkdir(dir, { recursive: true });
     const stamp = report.timestamp.replace(/[:.]/g, '-');
-    const file = path.join(dir, `${stamp}_${report.run_id}.json`);
+    const base = path.join(dir, `${stamp}_${report.run_id}`);
     const body = `${JSON.stringify(report, null, 2)}\n`;
-    await writeAtomically(file, body);
+    await writeAtomically(`${base}.json`, body);
     await writeAtomically(path.join(dir, 'latest.json'), body);
-    return { location: file };
+    const written: string[] = [];
+    for (const attachment of attachments) {
+      await writeAtomically(`${base}${attachment.suffix}`, attachment.body);
+      await writeAtomically(path.join(dir, `latest${attachment.suffix}`), attachment.body);
+      written.push(`${base}${attachment.suffix}`);
+    }
+    return { location: `${base}.json`, attachments: written };
+  }
+
+  /** Headline figures of the collection's last `limit` stored runs (file names sort by time); unreadable files are skipped. */
+  async readHistory(collection: string, limit = 14): Promise<TrendPoint[]> {
+    const dir = path.join(this.#dir, safeSegment(collection));
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const runs = names
+      .filter((n) => /_[0-9a-f-]{36}\.json$/.test(n))
+      .sort()
+      .slice(-limit);
+    const points: TrendPoint[] = [];
+    for (const name of runs) {
+      try {
+        points.push(buildTrendPoint(JSON.parse(await readFile(path.join(dir, name), 'utf8')) as ValidationReport));
+      } catch {
+        // A hand-edited or truncated file costs its point on the trend, nothing more.
+      }
+    }
+    return points;
   }
 }
 

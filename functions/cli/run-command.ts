@@ -9,6 +9,7 @@ import { redact } from '../adapters/transport.ts';
 import { type EngineConfig, parseEngineConfig } from '../core/config.ts';
 import { describeError, InputError } from '../core/errors.ts';
 import type { ProgressListener } from '../core/ports.ts';
+import { buildReportAttachments } from '../core/report/attachments.ts';
 import { buildRunFailureReport } from '../core/report/failure-report.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
@@ -23,6 +24,8 @@ export interface RunFlags {
   sitemapUrl?: string;
   json?: boolean;
   progress: boolean;
+  /** Write the HTML report beside the JSON (default; --no-html turns it off). */
+  html?: boolean;
 }
 
 /** Reads and validates a suite file; a missing or invalid file is an InputError naming the path. */
@@ -55,6 +58,7 @@ export async function runCheck(
     out: flags.out,
     json: flags.json ?? false,
     progress: flags.progress,
+    html: flags.html ?? true,
   });
 }
 
@@ -66,6 +70,7 @@ export async function executeRun(options: {
   out: string;
   json: boolean;
   progress: boolean;
+  html?: boolean;
 }): Promise<number> {
   const deps = createEngineAdapters(options.config);
   const progress = options.progress && process.stderr.isTTY ? createProgressReporter(process.stderr) : undefined;
@@ -114,8 +119,13 @@ export async function executeRun(options: {
     progress?.stop();
   }
   let location: string | undefined;
+  let htmlLocation: string | undefined;
   try {
-    location = (await new FileReportStore(options.out).save(report)).location;
+    const store = new FileReportStore(options.out);
+    const history = await store.readHistory(report.collection);
+    const saved = await store.save(report, buildReportAttachments(report, { history, html: options.html ?? true }));
+    location = saved.location;
+    htmlLocation = saved.attachments.find((file) => file.endsWith('.html'));
   } catch (error) {
     // Nothing is lost: if the report cannot be written, it goes to stderr in full.
     process.stderr.write(
@@ -125,7 +135,9 @@ export async function executeRun(options: {
   if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     const style = process.stdout.isTTY && !process.env.NO_COLOR ? ansiStyle : plainStyle;
-    process.stdout.write(`${formatSummary(report, { style, ...(location ? { reportLocation: location } : {}) })}\n`);
+    process.stdout.write(
+      `${formatSummary(report, { style, ...(location ? { reportLocation: location } : {}), ...(htmlLocation ? { htmlLocation } : {}) })}\n`,
+    );
   }
   return report.status === 'PASSED' ? 0 : 1;
 }

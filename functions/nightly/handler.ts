@@ -33,6 +33,7 @@ import {
 } from '../core/delivery/alert-message.ts';
 import { describeError } from '../core/errors.ts';
 import type { Clock } from '../core/ports.ts';
+import { buildReportAttachments, type ReportAttachment } from '../core/report/attachments.ts';
 import { buildRunFailureReport } from '../core/report/failure-report.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
@@ -62,7 +63,7 @@ export interface NightlyDeps {
   /** Runs the engine; `newId` hands out the handler's run id first so the report and the logs share it. */
   runEngine: (engine: EngineConfig, run: LoadedSuite & { newId: () => string }) => Promise<ValidationReport>;
   reportStore: {
-    save(report: ValidationReport): Promise<StoredReport>;
+    save(report: ValidationReport, attachments?: ReportAttachment[]): Promise<StoredReport>;
     readLatest(collection: string): Promise<PreviousRun | null>;
   };
   metrics: { publish(report: ValidationReport): Promise<PublishedMetrics> };
@@ -88,7 +89,7 @@ export interface NightlyResult {
   status: ValidationReport['status'];
   statusReason: string;
   sinks: {
-    report: SinkOutcome<{ location: string; latestUpdated: boolean }>;
+    report: SinkOutcome<{ location: string; latestUpdated: boolean; htmlLocation?: string }>;
     metrics: SinkOutcome<PublishedMetrics>;
     alert: SinkOutcome<{ sent: false } | { sent: true; messageId: string; severity: AlertMessage['severity'] }>;
   };
@@ -158,7 +159,12 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
       logger.warn('previous report not read', { reason: describeError(error) });
       return undefined;
     });
-    const [stored, published] = await Promise.allSettled([deps.reportStore.save(report), deps.metrics.publish(report)]);
+    // The HTML report (trend: the previous run and this one) and the CSV of query rows go beside the JSON.
+    const attachments = buildReportAttachments(report, { history: previous?.trend ? [previous.trend] : [] });
+    const [stored, published] = await Promise.allSettled([
+      deps.reportStore.save(report, attachments),
+      deps.metrics.publish(report),
+    ]);
     const placement = placementOf(stored, config);
     if (stored.status === 'rejected') {
       // Nothing is lost: the log keeps the whole report when S3 will not.
@@ -177,7 +183,14 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
       sinks: {
         report:
           stored.status === 'fulfilled'
-            ? { ok: true, value: { location: stored.value.location, latestUpdated: stored.value.latest.updated } }
+            ? {
+                ok: true,
+                value: {
+                  location: stored.value.location,
+                  latestUpdated: stored.value.latest.updated,
+                  ...htmlOf(stored.value),
+                },
+              }
             : { ok: false, error: describeError(stored.reason) },
         metrics:
           published.status === 'fulfilled'
@@ -263,6 +276,12 @@ function placementOf(stored: PromiseSettledResult<StoredReport>, config: Nightly
     reason: describeError(stored.reason),
     fallback: `the function's log (${config.logGroupName ?? 'its CloudWatch Logs group'}), message "validation report (not stored)"`,
   };
+}
+
+/** Where the HTML report went, when it was stored. */
+function htmlOf(stored: StoredReport): { htmlLocation?: string } {
+  const html = stored.attachments.find((a) => a.suffix === '.html' && a.stored);
+  return html === undefined ? {} : { htmlLocation: `s3://${stored.bucket}/${html.key}` };
 }
 
 /** Hands out `first` once, then fresh ids: the engine's first id is the run id. */

@@ -78,6 +78,18 @@ describe('npm run invoke', () => {
     expect(await aws.listKeys()).toContain(lines[1]?.replace('Report: s3://ragwatch-reports/', ''));
   });
 
+  it('prints the HTML report’s location and its S3 console page, to open it in a browser', async () => {
+    // Act
+    const { lines } = await invoke('ragwatch-prod-book');
+
+    // Assess
+    const key = lines[1]?.replace('Report: s3://ragwatch-reports/', '').replace(/\.json$/, '.html') ?? '';
+    expect(lines.slice(2)).toEqual([
+      `HTML report: s3://ragwatch-reports/${key}`,
+      `Open it: https://eu-west-1.console.aws.amazon.com/s3/object/ragwatch-reports?region=eu-west-1&bucketType=general&prefix=${encodeURIComponent(key)}`,
+    ]);
+  });
+
   it('exits 1 when the run breached a criterion', async () => {
     // Prepare
     nextReport = buildFailedReport;

@@ -102,7 +102,16 @@ describe('the nightly handler on a clean run', () => {
 
     // Assess
     const key = `reports/book/2026/03/14/${result.runId}.json`;
-    expect(await aws.listKeys()).toEqual([key, 'reports/book/latest.json']);
+    expect((await aws.listKeys()).sort()).toEqual(
+      [
+        key,
+        key.replace('.json', '.html'),
+        key.replace('.json', '.csv'),
+        'reports/book/latest.json',
+        'reports/book/latest.html',
+        'reports/book/latest.csv',
+      ].sort(),
+    );
     expect(JSON.parse((await aws.readObject(key)) ?? 'null')).toEqual(produced);
     expect(JSON.parse((await aws.readObject('reports/book/latest.json')) ?? 'null')).toEqual(produced);
   });
@@ -146,6 +155,7 @@ describe('the nightly handler on a clean run', () => {
           value: {
             location: `s3://ragwatch-reports/reports/book/2026/03/14/${result.runId}.json`,
             latestUpdated: true,
+            htmlLocation: `s3://ragwatch-reports/reports/book/2026/03/14/${result.runId}.html`,
           },
         },
         metrics: { ok: true, value: { namespace: 'RagWatch', datums: aws.cloudWatch.datums.length, calls: 1 } },
@@ -297,7 +307,7 @@ describe('the nightly handler when one sink fails', () => {
       metrics: { ok: true },
       alert: { ok: false, error: expect.stringContaining(`SNS Publish to ${topic} failed (not_found)`) },
     });
-    expect(await aws.listKeys()).toHaveLength(2);
+    expect(await aws.listKeys()).toHaveLength(6);
     expect(logger.find('alert not sent')?.level).toBe('error');
   });
 });
