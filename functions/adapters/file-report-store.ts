@@ -1,14 +1,13 @@
 /**
  * The ReportStore port on the local disk, for the CLI and the demo: one file per run plus latest.json,
  * under <dir>/<collection>/, so runs stay comparable side by side. The HTML and CSV attachments go beside the
- * JSON under the same name (and as latest.html, latest.csv); the folder's earlier reports give the HTML its trend.
+ * JSON under the same name (and as latest.html, latest.csv).
  */
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReportStore } from '../core/ports.ts';
 import type { ReportAttachment } from '../core/report/attachments.ts';
 import type { ValidationReport } from '../core/report/report.ts';
-import { buildTrendPoint, type TrendPoint } from '../core/report/trend-point.ts';
 
 export class FileReportStore implements ReportStore {
   readonly #dir: string;
@@ -35,25 +34,6 @@ export class FileReportStore implements ReportStore {
       written.push(`${base}${attachment.suffix}`);
     }
     return { location: `${base}.json`, attachments: written };
-  }
-
-  /** Headline figures of the collection's last `limit` stored runs (file names sort by time); unreadable files are skipped. */
-  async readHistory(collection: string, limit = 14): Promise<TrendPoint[]> {
-    const dir = path.join(this.#dir, safeSegment(collection));
-    const names = await readdir(dir).catch(() => [] as string[]);
-    const runs = names
-      .filter((n) => /_[0-9a-f-]{36}\.json$/.test(n))
-      .sort()
-      .slice(-limit);
-    const points: TrendPoint[] = [];
-    for (const name of runs) {
-      try {
-        points.push(buildTrendPoint(JSON.parse(await readFile(path.join(dir, name), 'utf8')) as ValidationReport));
-      } catch {
-        // A hand-edited or truncated file costs its point on the trend, nothing more.
-      }
-    }
-    return points;
   }
 }
 

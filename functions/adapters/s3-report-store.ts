@@ -8,7 +8,6 @@ import { SinkError } from '../core/errors.ts';
 import type { ReportStore } from '../core/ports.ts';
 import type { ReportAttachment } from '../core/report/attachments.ts';
 import type { ValidationReport } from '../core/report/report.ts';
-import { buildTrendPoint, type TrendPoint } from '../core/report/trend-point.ts';
 import { classifyAwsError } from './aws-error.ts';
 
 export interface S3ReportStoreOptions {
@@ -38,8 +37,6 @@ export interface PreviousRun {
   runId: string;
   status: string;
   startedAt: string;
-  /** Its headline figures, for the HTML report's trend; absent when latest.json is from an older schema. */
-  trend?: TrendPoint;
 }
 
 /** Where a run's archived report lives in the bucket. */
@@ -124,12 +121,7 @@ export class S3ReportStore implements ReportStore {
         typeof previous.timestamp !== 'string'
       )
         return null;
-      return {
-        runId: previous.run_id,
-        status: previous.status,
-        startedAt: previous.timestamp,
-        ...trendOf(previous as ValidationReport),
-      };
+      return { runId: previous.run_id, status: previous.status, startedAt: previous.timestamp };
     } catch {
       return null;
     }
@@ -163,15 +155,7 @@ export class S3ReportStore implements ReportStore {
   }
 }
 
-function trendOf(report: ValidationReport): { trend?: TrendPoint } {
-  try {
-    return { trend: buildTrendPoint(report) };
-  } catch {
-    return {};
-  }
-}
-
 // Keys stay readable and predictable (and inside the IAM prefix) whatever the collection is called.
-function keySegment(name: string): string {
+export function keySegment(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]/g, '_') || 'collection';
 }

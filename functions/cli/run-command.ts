@@ -5,12 +5,15 @@
 import { readFile } from 'node:fs/promises';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
 import { FileReportStore } from '../adapters/file-report-store.ts';
+import { FileRunHistory } from '../adapters/file-run-history.ts';
 import { redact } from '../adapters/transport.ts';
 import { type EngineConfig, parseEngineConfig } from '../core/config.ts';
 import { describeError, InputError } from '../core/errors.ts';
 import type { ProgressListener } from '../core/ports.ts';
+import { compareWithStoredHistory } from '../core/regression/post-run.ts';
 import { buildReportAttachments } from '../core/report/attachments.ts';
 import { buildRunFailureReport } from '../core/report/failure-report.ts';
+import { readTrendHistory } from '../core/report/read-trend.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
 import { parseSuite, type Suite } from '../core/suite/suite.ts';
@@ -118,11 +121,16 @@ export async function executeRun(options: {
   } finally {
     progress?.stop();
   }
+  // What changed since the earlier runs in the same folder (the regression section).
+  const compared = await compareWithStoredHistory(report, new FileRunHistory(options.out), deps.newId);
+  report = compared.report;
+  if (compared.historyError !== null)
+    process.stderr.write(`ragwatch: earlier reports under ${options.out} not read: ${compared.historyError}\n`);
   let location: string | undefined;
   let htmlLocation: string | undefined;
   try {
     const store = new FileReportStore(options.out);
-    const history = await store.readHistory(report.collection);
+    const history = await readTrendHistory(new FileRunHistory(options.out), report);
     const saved = await store.save(report, buildReportAttachments(report, { history, html: options.html ?? true }));
     location = saved.location;
     htmlLocation = saved.attachments.find((file) => file.endsWith('.html'));

@@ -114,11 +114,29 @@ describe('renderReportHtml', () => {
 
   it('renders what changed since the baseline when the report has a regression section, and nothing when not', () => {
     // Prepare
-    const withRegression = {
+    const withRegression: ValidationReport = {
       ...buildFailedReport(),
       regression: {
-        baseline_run_id: 'b-1',
-        changes: [{ metric: 'pass_rate', baseline: 95, current: 80, note: HOSTILE }],
+        compared: true,
+        note: 'compared with 7 healthy runs',
+        baseline_runs: [],
+        findings: [
+          {
+            kind: 'METRIC_DROPPED',
+            severity: 'HIGH',
+            message: HOSTILE,
+            addressed_to: 'operations',
+            query_id: null,
+            metric: 'mrr',
+            value: 0.61,
+            baseline: 0.9,
+            band: 0.05,
+            urls: [],
+          },
+        ],
+        recovered_queries: ['q-7'],
+        stale_queries: [],
+        score_shift: null,
       },
     };
 
@@ -127,9 +145,11 @@ describe('renderReportHtml', () => {
     const without = renderReportHtml(buildFailedReport());
 
     // Assess
-    expect(withIt).toContain('<section id="regression"><h2>What changed since the baseline</h2>');
-    expect(withIt).toContain('<th>metric</th><th>baseline</th><th>current</th><th>note</th>');
-    expect(withIt).toContain('<td>pass_rate</td><td>95</td><td>80</td><td>&lt;script&gt;');
+    expect(withIt).toContain('<section id="regression"><h2>What changed since the baseline: 1 change(s)</h2>');
+    expect(withIt).toContain('<td class="sev high">HIGH</td><td>METRIC_DROPPED</td>');
+    expect(withIt).toContain('<td>&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(withIt).toContain('<td class="num">0.61</td><td class="num">0.9 ± 0.05</td><td>operations</td>');
+    expect(withIt).toContain('<b>Recovered</b> (failed in the baseline, pass now): q-7');
     expect(without).not.toContain('id="regression"');
   });
 

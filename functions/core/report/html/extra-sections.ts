@@ -1,7 +1,7 @@
 /**
- * Sections whose data other parts of ragwatch add to the report: what changed since the baseline (`regression`)
- * and index health (`index_health`). Their shapes are theirs, so they are rendered generically (tables of their
- * fields, an array of objects as a table) and only when present; the trend of the last runs' headline figures.
+ * A section whose data another part of ragwatch adds to the report (`index_health`): its shape is its own, so it is
+ * rendered generically (its fields, an array of objects as a table) and only when present. And the trend of the
+ * last runs' headline figures.
  */
 import type { TrendPoint } from '../trend-point.ts';
 import { trendChart } from './charts.ts';
@@ -46,11 +46,10 @@ export function renderTrend(points: TrendPoint[], thresholds: Record<string, num
 <p class="muted">From ${points[0]?.timestamp} to ${points.at(-1)?.timestamp}; the dashed line is the threshold.</p>
 <div class="trends">
 ${trendChart({ title: 'Pass rate', points: series('pass_rate'), ...pct, ...t('pass_rate') })}
-${trendChart({ title: 'Coverage', points: series('coverage'), ...pct, ...t('coverage') })}
-${trendChart({ title: 'Completeness', points: series('completeness'), ...pct, ...t('completeness') })}
 ${trendChart({ title: 'MRR', points: series('mrr'), min: 0, max: 1, ...t('mrr') })}
 ${trendChart({ title: 'nDCG@k', points: series('ndcg'), min: 0, max: 1 })}
-${trendChart({ title: 'Grounded rate', points: series('grounded_rate'), ...pct, ...t('grounded_rate') })}
 ${trendChart({ title: 'Latency p95', points: series('p95_latency_ms'), unit: ' ms', ...t('p95_latency_ms') })}
+${trendChart({ title: 'Missing pages', points: series('missing_pages'), min: 0 })}
+${trendChart({ title: 'Orphan pages', points: series('orphan_pages'), min: 0 })}
 </div></section>`;
 }

@@ -10,6 +10,7 @@ import { renderOptionalSection, renderTrend } from './extra-sections.ts';
 import { renderGrounding } from './grounding-section.ts';
 import { renderIndex } from './index-section.ts';
 import { renderQueries } from './queries-section.ts';
+import { renderRegression } from './regression-section.ts';
 import { REPORT_CSS } from './style.ts';
 import { renderErrors, renderSummary } from './summary-section.ts';
 
@@ -18,8 +19,8 @@ export interface HtmlReportOptions {
   history?: TrendPoint[];
 }
 
-/** Sections other parts of ragwatch add to the report (baseline changes, index health); absent from older reports. */
-export type ReportWithExtras = ValidationReport & { regression?: unknown; index_health?: unknown };
+/** A section another part of ragwatch adds to the report (index health); absent from older reports. */
+export type ReportWithExtras = ValidationReport & { index_health?: unknown };
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
 
@@ -38,7 +39,7 @@ export function renderReportHtml(report: ReportWithExtras, options: HtmlReportOp
 <body><main>
 ${renderSummary(report)}
 <nav><a href="#criteria">criteria</a>${extra.regression ? html`<a href="#regression">changes</a>` : ''}<a href="#trend">trend</a><a href="#queries">queries</a><a href="#coverage">coverage</a><a href="#quality">quality</a>${extra.index_health ? html`<a href="#index-health">index health</a>` : ''}${report.grounding_report ? html`<a href="#grounding">grounded answers</a>` : ''}<a href="#errors">findings</a></nav>
-${renderOptionalSection('regression', 'What changed since the baseline', extra.regression)}
+${renderRegression(report.regression)}
 ${renderTrend(trend, thresholds)}
 ${renderQueries(report)}
 ${renderIndex(report)}
