@@ -95,7 +95,7 @@ describe('the HTML report in headless Chromium', () => {
       expect(consoleErrors).toEqual([]);
       expect(requests).toEqual([pathToFileURL(file).href]);
       expect(verdict).toBe('FAILED');
-      expect(charts).toBeGreaterThanOrEqual(12);
+      expect(charts).toBeGreaterThanOrEqual(11);
       expect(sections).toContain('Trend over the last 2 runs');
       expect(sections.map((s) => s.split(/[:(]/)[0]?.trim())).toEqual(
         expect.arrayContaining([
