@@ -28,6 +28,7 @@ import { LAMBDA_V8_FLAGS } from '../infra/runtime-flags.ts';
 import { SAMPLE_BOOK_DIR } from '../sandbox/book-server.ts';
 import { type CohereStandIn, startCohereStandIn } from '../sandbox/cohere/index.ts';
 import { type QdrantStandIn, startQdrantStandIn } from '../sandbox/qdrant/index.ts';
+import { type SitemapServer, startSitemapServer } from '../sandbox/sitemap-server.ts';
 import { indexSampleBook, SAMPLE_SUITE_PATH, seedIndexDrift, startSandbox } from '../sandbox/start-sandbox.ts';
 import type { Endpoint } from './bounds.ts';
 import { BUNDLE_DIR, bundleLikeTheStack } from './bundle.ts';
@@ -37,7 +38,6 @@ import { formatCount, formatNumber } from './format-table.ts';
 import { type LambdaFigures, measureLambda, median } from './lambda-bundle.ts';
 import type { Measured, Scenario } from './measured.ts';
 import { type BenchSettings, printLambda, printMachine, printResults, printTargets } from './print-results.ts';
-import { type SitemapServer, startSitemapServer } from './sitemap-server.ts';
 import { generateSuite, SYNTHETIC_PAGES, syntheticPoints, syntheticSitemapXml } from './synthetic-book.ts';
 
 const USAGE = `usage: npm run bench -- [options]

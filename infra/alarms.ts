@@ -22,7 +22,6 @@ export interface AlarmTargets {
   logGroup: logs.ILogGroup;
   deadLetterQueue: sqs.IQueue;
   topic: sns.ITopic;
-  bucketName: string;
   /** A metric of the run's namespace and dimensions. */
   metric: (metricName: string, statistic: string, period?: Duration) => cloudwatch.Metric;
 }
@@ -31,49 +30,12 @@ export interface AlarmTargets {
 export function addAlarms(scope: Construct, t: AlarmTargets): cloudwatch.Alarm[] {
   const { settings } = t;
   const where = `${settings.environment}/${settings.collection}`;
-  const report = `the run's HTML report (linked from its alert email; latest at s3://${t.bucketName}/reports/${settings.collection}/latest.html)`;
   const logs = `Logs Insights on log group ${t.logGroup.logGroupName}`;
-  const below = (id: string, what: string, metricName: string, threshold: number, text: string) =>
-    new cloudwatch.Alarm(scope, id, {
-      alarmName: alarmName(settings, what),
-      alarmDescription: text,
-      metric: t.metric(metricName, cloudwatch.Stats.MINIMUM),
-      threshold,
-      comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      // A night without data is the heartbeat alarm's business, not this one's.
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
-  const { minPassRate, minCoverage, minCompleteness } = settings.thresholds;
+  // One incident reaches a person once: the handler emails quality breaches and run errors itself, once per
+  // incident (onset, escalation, recovery), so threshold alarms on PassRate, coverage, completeness or
+  // RunSucceeded would repeat those emails. Only what the handler cannot report itself alarms: no run at all
+  // (heartbeat), a failed invocation (function errors) and a dead-lettered one. See docs/DEPLOY.md.
   const alarms = [
-    below(
-      'PassRateAlarm',
-      'pass-rate',
-      METRIC_NAMES.passRate,
-      minPassRate,
-      `ragwatch ${where}: golden-query pass rate under ${minPassRate}%. What to do: open ${report} and read the failing queries and why; a drop in every category points at the index or the embedding model, one category at its pages.`,
-    ),
-    below(
-      'CoverageAlarm',
-      'coverage',
-      METRIC_NAMES.coverage,
-      minCoverage,
-      `ragwatch ${where}: sitemap coverage under ${minCoverage}%, pages of the book are not indexed. What to do: the report's missing URLs list them; re-index those pages (ragwatch index) and check the indexer's last run.`,
-    ),
-    below(
-      'CompletenessAlarm',
-      'completeness',
-      METRIC_NAMES.completeness,
-      minCompleteness,
-      `ragwatch ${where}: metadata completeness under ${minCompleteness}%, some chunks lack required fields. What to do: the report's quality section names the fields; fix the indexer's chunk metadata and re-index.`,
-    ),
-    below(
-      'RunFailedAlarm',
-      'run-failed',
-      METRIC_NAMES.runSucceeded,
-      1,
-      `ragwatch ${where}: the nightly run could not complete (Qdrant, Cohere, the sitemap or a secret failed). What to do: the run's CRITICAL email gives the reason; ${logs}, filter level = "ERROR". Run it again with npm run invoke once fixed.`,
-    ),
     new cloudwatch.Alarm(scope, 'HeartbeatAlarm', {
       alarmName: alarmName(settings, 'heartbeat'),
       alarmDescription: `ragwatch ${where}: no nightly run has reported for 26 hours. What to do: look for a message in the dead-letter queue ${t.deadLetterQueue.queueName}, check the schedule is ENABLED, and search ${logs} for "invalid configuration" or a timeout; then run it now with npm run invoke.`,

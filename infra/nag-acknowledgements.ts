@@ -24,16 +24,16 @@ export function acknowledgeNagFindings(stack: NightlyStack): void {
     'This queue is itself the dead-letter queue: of the EventBridge Scheduler target and of the function’s failed async invocations. A DLQ of a DLQ would only move the same messages again.',
   );
   const bucketArn = `<${logicalId(stack, stack.bucket.node.defaultChild)}.Arn>`;
-  const { writeReports, readLatest, putMetrics, encryptAlerts } = stack.scopedPolicies;
+  const { writeReports, readHistory, putMetrics, encryptAlerts } = stack.scopedPolicies;
   ack(
     writeReports,
     `IAM5[Resource::${bucketArn}/reports/*]`,
-    'PutObject is limited to the reports/ prefix; each run writes new keys (reports/<collection>/<date>/<run_id>.json, .html, .csv) and latest.json, so the keys cannot be listed in advance.',
+    'PutObject is limited to the reports/ prefix; each run writes new keys (reports/<collection>/<date>/<run_id>.json, .html, .csv), latest.json and the incident state, so the keys cannot be listed in advance.',
   );
   ack(
-    readLatest,
-    `IAM5[Resource::${bucketArn}/reports/*/latest.json]`,
-    'GetObject is limited to each collection’s latest.json, read once per run for the alert’s "previous run" line; the collection is in the key, hence the one wildcard segment.',
+    readHistory,
+    `IAM5[Resource::${bucketArn}/reports/*]`,
+    'GetObject is limited to the reports/ prefix; each run reads the last runs’ reports back for its baseline, latest.json and the incident state, whose keys carry dates and run ids, so they cannot be listed in advance.',
   );
   ack(
     putMetrics,

@@ -51,7 +51,7 @@ export class NightlyStack extends Stack {
   /** The policies holding the role's statements that need a resource or action wildcard, one statement each. */
   readonly scopedPolicies: {
     writeReports: iam.Policy;
-    readLatest: iam.Policy;
+    readHistory: iam.Policy;
     putMetrics: iam.Policy;
     encryptAlerts: iam.Policy;
   };
@@ -201,7 +201,6 @@ export class NightlyStack extends Stack {
       logGroup,
       deadLetterQueue: this.deadLetterQueue,
       topic: this.topic,
-      bucketName: this.bucket.bucketName,
       metric,
     });
     addDashboard(this, { settings, alarms, metric });
@@ -271,12 +270,14 @@ export class NightlyStack extends Stack {
         resources: [this.bucket.arnForObjects(`${REPORTS_PREFIX}/*`)],
       }),
     );
-    const readLatest = scoped(
-      'ReadPreviousReportPolicy',
+    // Reads what earlier runs left: the last runs' reports (the regression baseline), latest.json and the incident
+    // state, all under reports/<collection>/.
+    const readHistory = scoped(
+      'ReadReportHistoryPolicy',
       new iam.PolicyStatement({
-        sid: 'ReadPreviousReport',
+        sid: 'ReadReportHistory',
         actions: ['s3:GetObject'],
-        resources: [this.bucket.arnForObjects(`${REPORTS_PREFIX}/*/latest.json`)],
+        resources: [this.bucket.arnForObjects(`${REPORTS_PREFIX}/*`)],
       }),
     );
     // Without ListBucket, S3 answers a missing latest.json (the first night) with 403 instead of 404.
@@ -327,7 +328,7 @@ export class NightlyStack extends Stack {
         resources: secrets.map((s) => this.#secretArn(s)),
       }),
     );
-    return { writeReports, readLatest, putMetrics, encryptAlerts };
+    return { writeReports, readHistory, putMetrics, encryptAlerts };
   }
 
   /** A full ARN is used as given; a name gets Secrets Manager's random 6-character suffix as a wildcard. */

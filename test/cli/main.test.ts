@@ -84,6 +84,24 @@ describe('ragwatch run', () => {
     expect(files.filter((f) => f.endsWith('.json')).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('remembers the folder’s incident: one onset line, then silence while the breach lasts', async () => {
+    // Prepare
+    const reports = path.join(dir, 'incident-reports');
+    const run = () =>
+      main(['run', '--suite', SAMPLE_SUITE_PATH, '--no-progress'], { ...sandbox.env, REPORT_DIR: reports });
+
+    // Act
+    await run();
+    const first = err.join('');
+    err.length = 0;
+    await run();
+
+    // Assess
+    expect(first).toMatch(/^ragwatch: quality incident onset \[HIGH\] since \S+: pass rate 68.42% < 90%/m);
+    expect(err.join('')).not.toContain('incident');
+    expect(await readdir(path.join(reports, 'book'))).toContain('incidents-sandbox.json');
+  });
+
   it('prints the report JSON itself with --json', async () => {
     await cli(['run', '--suite', path.join(dir, 'passing.json'), '--json', '--no-progress']);
 
@@ -189,7 +207,7 @@ describe('ragwatch demo', () => {
     const report = ValidationReport.parse(
       JSON.parse(await readFile(path.join(dir, 'demo-reports', 'book', 'latest.json'), 'utf8')),
     );
-    expect(report).toMatchObject({ status: 'FAILED', total_queries: 19, environment: 'sandbox' });
+    expect(report).toMatchObject({ status: 'FAILED', total_queries: 20, environment: 'sandbox' });
     expect(err.join('')).toContain('breach some criteria on purpose');
   });
 

@@ -134,7 +134,7 @@ describe('indexBook on the sample book, through the real clients and the stand-i
         typeof p.source_url === 'string' &&
         p.source_url.startsWith(`${BASE_URL}/docs/`) &&
         typeof p.chapter_id === 'string' &&
-        /^Module \d \w+|^Introduction$/.test(String(p.module_name)) &&
+        /^Module \d \w+|^Intro$/.test(String(p.module_name)) &&
         Array.isArray(p.heading_hierarchy) &&
         p.heading_hierarchy.length >= 1 &&
         Number.isInteger(p.token_count) &&
