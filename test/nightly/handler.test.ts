@@ -102,7 +102,16 @@ describe('the nightly handler on a clean run', () => {
 
     // Assess
     const key = `reports/book/2026/03/14/${result.runId}.json`;
-    expect(await aws.listKeys()).toEqual([key, 'reports/book/latest.json']);
+    expect((await aws.listKeys()).sort()).toEqual(
+      [
+        key,
+        key.replace('.json', '.html'),
+        key.replace('.json', '.csv'),
+        'reports/book/latest.json',
+        'reports/book/latest.html',
+        'reports/book/latest.csv',
+      ].sort(),
+    );
     const expected = { ...produced, regression: expect.objectContaining({ compared: false, baseline_runs: [] }) };
     expect(JSON.parse((await aws.readObject(key)) ?? 'null')).toEqual(expected);
     expect(JSON.parse((await aws.readObject('reports/book/latest.json')) ?? 'null')).toEqual(expected);
@@ -147,6 +156,7 @@ describe('the nightly handler on a clean run', () => {
           value: {
             location: `s3://ragwatch-reports/reports/book/2026/03/14/${result.runId}.json`,
             latestUpdated: true,
+            htmlLocation: `s3://ragwatch-reports/reports/book/2026/03/14/${result.runId}.html`,
           },
         },
         metrics: { ok: true, value: { namespace: 'RagWatch', datums: aws.cloudWatch.datums.length, calls: 1 } },
@@ -183,28 +193,44 @@ describe('the nightly handler on a breaching run', () => {
     const alerts = aws.deliveredAlerts();
     expect(alerts).toHaveLength(1);
     expect(alerts[0]?.subject).toBe(
-      '[HIGH] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%',
+      '[CRITICAL] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < ...',
     );
-    expect(alerts[0]?.attributes).toEqual({ severity: 'HIGH', collection: 'book', environment: 'prod' });
-    expect(alerts[0]?.message).toContain(`- s3://ragwatch-reports/reports/book/2026/03/14/${result.runId}.json`);
+    expect(alerts[0]?.attributes).toEqual({
+      severity: 'CRITICAL',
+      collection: 'book',
+      environment: 'prod',
+      alert_kind: 'onset',
+      incident_track: 'quality',
+    });
+    expect(alerts[0]?.message).toContain(
+      `- This run: s3://ragwatch-reports/reports/book/2026/03/14/${result.runId}.json`,
+    );
     expect(result.sinks.alert).toEqual({
       ok: true,
-      value: { sent: true, messageId: expect.any(String), severity: 'HIGH' },
+      value: {
+        sent: true,
+        messageId: expect.any(String),
+        severity: 'CRITICAL',
+        emails: [expect.objectContaining({ kind: 'onset', track: 'quality', subject: alerts[0]?.subject })],
+      },
     });
   });
 
-  it('tells from the previous latest.json whether this broke since the night before', async () => {
+  it('says since when from the incident’s start, and sends nothing the next night while it lasts', async () => {
     // Prepare
-    const cleanNight = await handlerWith({ runEngine: engineReturning(buildPassedReport) })();
+    await handlerWith({ runEngine: engineReturning(buildPassedReport) })();
     const handler = handlerWith({ runEngine: engineReturning(buildFailedReport) });
 
     // Act
-    await handler();
+    const onset = await handler();
+    const nextNight = await handler();
 
     // Assess
+    expect(aws.deliveredAlerts()).toHaveLength(1);
     expect(aws.deliveredAlerts()[0]?.message.split('\n')[3]).toBe(
-      `Previous run: 2026-03-14T02:00:00.000Z (run id ${cleanNight.runId}) PASSED, so this broke since then`,
+      `Since: 2026-03-14T02:00:00.000Z (run ${onset.runId}; 1 run(s) so far)`,
     );
+    expect(nextNight.sinks.alert).toEqual({ ok: true, value: { sent: false } });
   });
 
   it('sends the failing figures to CloudWatch too', async () => {
@@ -298,8 +324,11 @@ describe('the nightly handler when one sink fails', () => {
       metrics: { ok: true },
       alert: { ok: false, error: expect.stringContaining(`SNS Publish to ${topic} failed (not_found)`) },
     });
-    expect(await aws.listKeys()).toHaveLength(2);
-    expect(logger.find('alert not sent')?.level).toBe('error');
+    // The report, latest.json, their HTML and CSV, and the incident state put back as it was, so the next run sends
+    // the onset again.
+    expect(await aws.listKeys()).toHaveLength(7);
+    expect(JSON.parse((await aws.readObject('reports/book/incidents/prod.json')) ?? 'null')?.open.quality).toBeNull();
+    expect(logger.find('alert not sent; incident state put back so the next run sends it')?.level).toBe('error');
   });
 });
 
