@@ -77,6 +77,7 @@ function buildProgram(env: Record<string, string | undefined>): Command {
     )
     .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
     .option('--recreate', 'drop and recreate the collection first')
+    .option('--prune', 'delete the points of pages that are no longer in the docs folder')
     .option('--no-payload-indexes', 'do not create payload indexes')
     .action(async (opts) => {
       const { runIndex } = await import('./index-command.ts');
