@@ -68,6 +68,31 @@ export const FAULT_KINDS = {
           point.payload = { ...point.payload, source_url: `${world.baseUrl}${to}` };
     },
   },
+  /**
+   * (c) The embedding model changed under the same name: the index holds vectors of one model, queries are embedded
+   * by another. Simulated on the index side (each stored vector's dimensions rotated by half: a different but
+   * equally valid vector space), which retrieval cannot tell from the Cohere side returning another model's vectors.
+   */
+  'embedding-model-swapped': {
+    track: 'quality',
+    needs: [],
+    describe: 'the embedding model silently swapped',
+    apply: (world) => {
+      for (const point of world.points) {
+        const half = Math.floor(point.vector.length / 2);
+        point.vector = [...point.vector.slice(half), ...point.vector.slice(0, half)];
+      }
+    },
+  },
+  /** (g) Approximate search degraded: the Qdrant stand-in's ANN visits only a share of the points (exact still all). */
+  'ann-degraded': {
+    track: 'quality',
+    needs: [],
+    describe: 'ANN search degraded (low recall against exact search)',
+    apply: (world) => {
+      world.annVisitFraction = 0.3;
+    },
+  },
 } satisfies Record<string, FaultKindSpec>;
 
 export type FaultKind = keyof typeof FAULT_KINDS;

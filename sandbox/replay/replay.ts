@@ -13,6 +13,8 @@ export interface NightRecord {
   faults: string[];
   status: string;
   emails: DeliveredEmail[];
+  /** The stored report's regression findings (kind, or kind:metric), for checks; not printed. */
+  findings: string[];
 }
 
 /** The ISO time of night n's run: 02:00 UTC, n-1 days after the start date. */

@@ -39,6 +39,8 @@ export interface NightWorld {
   points: SnapshotPoint[];
   sitemapPaths: string[];
   qdrantDown: boolean;
+  /** Share of the points approximate search visits (1: healthy). */
+  annVisitFraction: number;
 }
 
 export interface DeliveredEmail {
@@ -51,6 +53,8 @@ export interface DeliveredEmail {
 export interface NightOutcome {
   status: string;
   emails: DeliveredEmail[];
+  /** The stored report's regression findings as kind (kind:metric for a metric), for checks; not printed. */
+  findings: string[];
 }
 
 export interface ReplayWorld {
@@ -116,12 +120,14 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
     async runNight({ date, shape, latencyMs, reindexed }) {
       sandbox.qdrant.clearFaults();
       sandbox.qdrant.setLatency(0);
+      sandbox.qdrant.degradeAnn(1);
       const world: NightWorld = {
         date,
         baseUrl: SAMPLE_BOOK_BASE_URL,
         points: structuredClone(snapshot),
         sitemapPaths: [...basePaths],
         qdrantDown: false,
+        annVisitFraction: 1,
       };
       shape(world);
       await rebuild(world.points);
@@ -132,6 +138,7 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
       if (same.length > 0) await qdrant.upsert(SANDBOX_COLLECTION, { wait: true, points: same });
       await writeFile(path.join(bookDir, 'sitemap.xml'), sitemapXml(world.sitemapPaths));
       sandbox.qdrant.setLatency(latencyMs);
+      sandbox.qdrant.degradeAnn(world.annVisitFraction);
       if (world.qdrantDown) sandbox.qdrant.inject({ operationId: 'all', status: 503, times: 1_000_000 });
 
       const deps = createNightlyDeps(config, clients, silentLogger);
@@ -143,8 +150,12 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
       const result = await createHandler(deps)({}, { awsRequestId: `replay-${date}` });
       const alerts = aws.deliveredAlerts().slice(delivered);
       delivered += alerts.length;
+      const stored = JSON.parse((await aws.readObject(`reports/${SANDBOX_COLLECTION}/latest.json`)) ?? '{}') as {
+        regression?: { findings: { kind: string; metric: string | null }[] };
+      };
       return {
         status: result.status,
+        findings: [...new Set(stored.regression?.findings.map((f) => (f.metric ? `${f.kind}:${f.metric}` : f.kind)))],
         emails: alerts.map((a) => ({
           kind: a.attributes.alert_kind ?? 'run-alert',
           track: a.attributes.incident_track ?? 'unknown',

@@ -1,7 +1,8 @@
 /**
- * A short replay in the test suite, so the one-alert-per-incident guarantee cannot silently break: nine nights of
- * the real nightly handler against the stand-ins, with a module dropped, Qdrant down, a page renamed and a new
- * page never indexed. Each night's emails are checked, then the summary against the target.
+ * A short replay in the test suite, so the one-alert-per-incident guarantee cannot silently break: thirteen nights
+ * of the real nightly handler against the stand-ins, with a module dropped, Qdrant down, a page renamed, a new page
+ * never indexed, the embedding model swapped and ANN search degraded. Each night's emails are checked, then the
+ * summary against the target.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NightRecord, startReplay } from '../../sandbox/replay/replay.ts';
@@ -11,7 +12,7 @@ import { type ReplayWorld, startReplayWorld } from '../../sandbox/replay/world.t
 
 const scenario = parseScenario(
   {
-    nights: 9,
+    nights: 13,
     start_date: '2026-03-01',
     noise: { latency_jitter_ms: [0, 10], reindexed_chunks: 3, seed: 7 },
     faults: [
@@ -26,6 +27,8 @@ const scenario = parseScenario(
         nights: 2,
       },
       { id: 'f', kind: 'page-not-indexed', target: '/docs/module-4-vla/ch4-safety-and-ethics', from: 8, nights: 1 },
+      { id: 'c', kind: 'embedding-model-swapped', from: 10, nights: 1 },
+      { id: 'g', kind: 'ann-degraded', from: 12, nights: 1 },
     ],
   },
   'short replay',
@@ -43,6 +46,10 @@ const EXPECTED: Record<number, string[]> = {
   7: ['infrastructure:recovery', 'quality:recovery', 'suite:onset'],
   8: ['quality:onset'],
   9: ['quality:recovery', 'suite:recovery'],
+  10: ['quality:onset'],
+  11: ['quality:recovery'],
+  12: ['quality:onset'],
+  13: ['quality:recovery'],
 };
 
 let world: ReplayWorld;
@@ -58,7 +65,7 @@ afterAll(async () => {
   await world?.stop();
 });
 
-describe('a nine-night replay through the real nightly handler', () => {
+describe('a thirteen-night replay through the real nightly handler', () => {
   // One night per test, in order: each runs the handler once and checks that night's emails.
   it.each(Object.entries(EXPECTED))(
     'sends on night %s exactly the emails its faults call for: %j',
@@ -81,13 +88,24 @@ describe('a nine-night replay through the real nightly handler', () => {
       'PASSED',
       'FAILED',
       'PASSED',
+      'FAILED',
+      'PASSED',
+      'FAILED',
+      'PASSED',
     ]);
+  });
+
+  it('sees the renamed page as golden-set rot, the swapped model as a score shift, degraded ANN as regressions', () => {
+    // Latency may move on a busy machine; it is reported, never alerted.
+    expect(records[6]?.findings.filter((f) => !f.endsWith('_ms'))).toEqual(['SUITE_STALE']);
+    expect(records[9]?.findings).toContain('SCORE_SHIFT:best_similarity_distribution');
+    expect(records[11]?.findings).toContain('QUERY_REGRESSED');
   });
 
   it('detects every fault on its first night', () => {
     const summary = tallyReplay(scenario, records);
     expect(summary.detected_first_night).toBe(summary.faults);
-    expect(summary.faults).toBe(4);
+    expect(summary.faults).toBe(6);
   });
 
   it('announces the end of every fault', () => {

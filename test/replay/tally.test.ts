@@ -20,6 +20,7 @@ const nights = (emails: Record<number, ReturnType<typeof email>[]>): NightRecord
     faults: [],
     status: 'PASSED',
     emails: emails[i + 1] ?? [],
+    findings: [],
   }));
 
 describe('tallyReplay', () => {
