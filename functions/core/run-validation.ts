@@ -210,6 +210,8 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
     agentStage && asked.some((q) => q.expect_answer) ? (grounding?.grounded_rate ?? null) : undefined;
   const abstentionRate =
     agentStage && asked.some((q) => !q.expect_answer) ? (grounding?.abstention_correct_rate ?? null) : undefined;
+  // Support applies once an answer made a claim; with none, the grounded rate already says the answers are missing.
+  const supportRate = agentStage && grounding?.claims !== 0 ? (grounding?.support_rate ?? null) : undefined;
 
   lifecycle.push({ state: stageFailures.length > 0 ? 'FAILED' : 'COMPLETED', at: clock.now().toISOString() });
 
@@ -230,6 +232,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
     p95LatencyMs: metrics.p95_latency_ms,
     ...(groundedRate === undefined ? {} : { groundedRate }),
     ...(abstentionRate === undefined ? {} : { abstentionCorrectRate: abstentionRate }),
+    ...(supportRate === undefined ? {} : { supportRate }),
     criteria,
   });
   errors.push(...criteriaErrors(successCriteria, runId, newId));

@@ -110,6 +110,7 @@ describe('runValidation against the sandbox', () => {
       ['completeness', false],
       ['grounded_rate', true],
       ['abstention_correct_rate', true],
+      ['support_rate', true],
     ]);
     const failed = Object.fromEntries(report.query_results.filter((q) => !q.passed).map((q) => [q.id, q.error_types]));
     expect(failed).toEqual({
@@ -180,7 +181,7 @@ describe('runValidation against the sandbox', () => {
 
     // Assess
     expect(report.status).toBe('PASSED');
-    expect(report.status_reason).toBe('all 4 success criteria hold');
+    expect(report.status_reason).toBe('all 5 success criteria hold');
   });
 
   it('ends with an ERROR report when Cohere refuses every embedding, and still checks coverage', async () => {
@@ -298,6 +299,31 @@ describe('runValidation against the sandbox', () => {
       ['bread', 'NO_RELEVANT_DOCUMENTS'],
     ]);
     expect(report.success_criteria.find((c) => c.name === 'grounded_rate')).toMatchObject({ value: 0, passed: false });
+  });
+
+  it('catches an invented number under a real citation as UNSUPPORTED_CLAIM and breaches the support criterion', async () => {
+    // Prepare: only the Nav2 question is answered with an invented figure
+    const question = 'How does Nav2 plan paths for a bipedal humanoid?';
+    sandbox.cohere.setChatBehaviour('invent_number', { question });
+    const suite = parseSuite(
+      JSON.stringify({
+        defaults: { min_similarity: 0.2 },
+        queries: [
+          { id: 'nav2', query_text: question, agent: true },
+          { id: 'vslam', query_text: 'What is visual SLAM in Isaac ROS?', agent: true },
+        ],
+      }),
+      'agent.json',
+    );
+
+    // Act
+    const report = await run({ suite });
+
+    // Assess
+    const unsupported = report.errors.filter((e) => e.error_type === 'UNSUPPORTED_CLAIM');
+    expect(unsupported.map((e) => [e.validation_id, e.details.missing_numbers])).toEqual([['nav2', ['64']]]);
+    expect(report.grounding_report).toMatchObject({ grounded: 1, ungrounded: 1 });
+    expect(report.success_criteria.find((c) => c.name === 'support_rate')).toMatchObject({ passed: false });
   });
 
   it('has produced every error type the engine owns across these runs', () => {

@@ -30,6 +30,7 @@ export const ERROR_TYPES = [
   'CRITERION_BREACHED',
   'NO_RELEVANT_DOCUMENTS',
   'GROUNDING_FAILED',
+  'UNSUPPORTED_CLAIM',
   'RUN_FAILED',
 ] as const;
 export const ErrorType = z.enum(ERROR_TYPES);

@@ -73,6 +73,7 @@ export const SuccessCriteria = z
     max_p95_latency_ms: z.number().positive().optional(),
     min_grounded_rate: z.number().min(0).max(100, 'must be 0..100').default(95),
     min_abstention_correct_rate: z.number().min(0).max(100, 'must be 0..100').default(100),
+    min_support_rate: z.number().min(0).max(100, 'must be 0..100').default(95),
   })
   .strict();
 export type SuccessCriteria = z.infer<typeof SuccessCriteria>;
