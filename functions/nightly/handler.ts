@@ -21,6 +21,7 @@ import { SNSClient } from '@aws-sdk/client-sns';
 import { CloudWatchMetrics, type PublishedMetrics } from '../adapters/cloudwatch-metrics.ts';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
 import { type PreviousRun, S3ReportStore, type StoredReport } from '../adapters/s3-report-store.ts';
+import { S3RunHistory } from '../adapters/s3-run-history.ts';
 import { SecretsReader } from '../adapters/secrets.ts';
 import { SnsAlerter } from '../adapters/sns-alerter.ts';
 import { systemClock } from '../adapters/system-clock.ts';
@@ -32,7 +33,8 @@ import {
   type ReportPlacement,
 } from '../core/delivery/alert-message.ts';
 import { describeError } from '../core/errors.ts';
-import type { Clock } from '../core/ports.ts';
+import type { Clock, RunHistory } from '../core/ports.ts';
+import { compareWithStoredHistory } from '../core/regression/post-run.ts';
 import { buildRunFailureReport } from '../core/report/failure-report.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
@@ -61,6 +63,8 @@ export interface NightlyDeps {
     save(report: ValidationReport): Promise<StoredReport>;
     readLatest(collection: string): Promise<PreviousRun | null>;
   };
+  /** Earlier runs' reports, for the regression section's baseline. */
+  history: RunHistory;
   metrics: { publish(report: ValidationReport): Promise<PublishedMetrics> };
   alerter: {
     send(alert: AlertMessage, labels: { collection: string; environment: string }): Promise<{ messageId: string }>;
@@ -115,6 +119,7 @@ export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, lo
         { ...runOptionsFromConfig(engine), suite: run.suite, suiteSource: run.source },
       ),
     reportStore: new S3ReportStore({ client: clients.s3, bucket: config.reportBucket }),
+    history: new S3RunHistory({ client: clients.s3, bucket: config.reportBucket }),
     metrics: new CloudWatchMetrics({ client: clients.cloudWatch, namespace: config.metricNamespace }),
     alerter: new SnsAlerter({ client: clients.sns, topicArn: config.alertTopicArn }),
   };
@@ -133,7 +138,9 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
     });
     logger.info('validation started', { suite: config.suite.kind === 's3' ? config.suite.uri : config.suite.path });
 
-    const report = await produceReport(deps, runId);
+    const compared = await compareWithStoredHistory(await produceReport(deps, runId), deps.history, deps.newId);
+    if (compared.historyError !== null) logger.warn('history not read', { reason: compared.historyError });
+    const report = compared.report;
     if (report.run_id !== runId) logger.appendKeys({ run_id: report.run_id });
     logger.info('validation finished', {
       status: report.status,
