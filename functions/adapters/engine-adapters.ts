@@ -9,6 +9,7 @@ import { createCohereChat } from './cohere-chat.ts';
 import { CohereEmbedder } from './cohere-embedder.ts';
 import { HttpSitemap } from './http-sitemap.ts';
 import { QdrantIndex } from './qdrant-index.ts';
+import { allowedOriginsOf } from './sitemap-url-policy.ts';
 import { systemClock } from './system-clock.ts';
 
 /** Builds the index, embedder, sitemap, clock and id source for one configuration. */
@@ -32,7 +33,11 @@ export function createEngineAdapters(config: EngineConfig): EngineDeps {
       timeoutInSeconds: config.cohereTimeoutMs / 1000,
       ...(config.cohereBaseUrl ? { baseUrl: config.cohereBaseUrl } : {}),
     }),
-    sitemap: new HttpSitemap({ url: config.sitemapUrl, timeoutMs: config.qdrantTimeoutMs }),
+    sitemap: new HttpSitemap({
+      url: config.sitemapUrl,
+      timeoutMs: config.qdrantTimeoutMs,
+      allowedOrigins: [...allowedOriginsOf([config.docusaurusBaseUrl]), ...config.sitemapAllowedOrigins],
+    }),
     clock: systemClock,
     newId: randomUUID,
   };
