@@ -26,8 +26,9 @@ import { runAgentChecks } from './grounding/run-agent-checks.ts';
 import type { ChatModel, Clock, Embedder, ProgressListener, SitemapSource, VectorIndex } from './ports.ts';
 import { profileCollection } from './quality/profile-collection.ts';
 import { buildQualityMetrics, qualityErrors } from './quality/quality.ts';
-import { buildValidationMetrics } from './queries/aggregate-metrics.ts';
+import { buildValidationMetrics, categoryErrors } from './queries/aggregate-metrics.ts';
 import { indexSearchedHits } from './queries/query-results.ts';
+import { checkModelVersion } from './queries/model-version.ts';
 import { runQueryStage } from './queries/query-stage.ts';
 import type {
   CoverageReport,
@@ -157,6 +158,8 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
         { ...qs.dimensionMismatch, embedding_model: deps.embedder.model },
       );
     }
+    const modelMismatch = checkModelVersion({ configuredModel: deps.embedder.model, results: qs.results, runId, newId });
+    if (modelMismatch) errors.push(modelMismatch);
     if (qs.stageFailure) stageFailures.push(`queries: ${qs.stageFailure}`);
   }
 
@@ -228,7 +231,9 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
     timestamp: startedAt.toISOString(),
     results,
     queryStageMs: qs?.durationMs ?? 0,
+    categories: options.suite.categories,
   });
+  errors.push(...categoryErrors(metrics, runId, newId));
   const successCriteria = evaluateCriteria({
     passRate: results.length === 0 ? null : passRate,
     coverage: coverage?.coverage_percentage ?? null,
