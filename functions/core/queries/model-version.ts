@@ -5,7 +5,26 @@
  * the embedding model it is configured with. Only configured against stored: whether the collection mixes models is
  * an index-health question.
  */
+import type { Check } from '../checks/check.ts';
+import { searchedQueries } from '../checks/inputs.ts';
+import { outcome } from '../checks/run-context.ts';
 import type { QueryValidationResult, ValidationError } from '../report/report.ts';
+
+/** The run's check: the chunks the golden queries retrieved against the configured embedding model. */
+export const modelVersionCheck: Check = {
+  name: 'model-version',
+  async run(ctx) {
+    const searched = await outcome(searchedQueries(ctx));
+    if (!searched.ok) return { errors: [] }; // the queries check reports why
+    const finding = checkModelVersion({
+      configuredModel: ctx.deps.embedder.model,
+      results: searched.value.results,
+      runId: ctx.runId,
+      newId: ctx.deps.newId,
+    });
+    return { errors: finding ? [finding] : [] };
+  },
+};
 
 /** The MODEL_MISMATCH finding when retrieved chunks were embedded by another model than the configured one, else null. */
 export function checkModelVersion(options: {

@@ -89,7 +89,10 @@ export const QueryResult = z.object({
     .describe(
       'Seed 003: confidence in the relevance of the result: similarity_score / the query’s min_similarity, capped at 1 (1 when min_similarity is 0)',
     ),
-  source_url: z.url({ protocol: /^https?$/ }).nullable().describe('An http(s) URL (seed 003); else null'),
+  source_url: z
+    .url({ protocol: /^https?$/ })
+    .nullable()
+    .describe('An http(s) URL (seed 003); else null'),
   chapter_id: z.string().nullable(),
   module_name: z.string().nullable(),
   heading_hierarchy: z.array(z.string()).nullable(),
@@ -149,7 +152,10 @@ export const QueryValidationResult = z.object({
   top_results: z
     .array(QueryResult)
     .refine(
-      (rows) => rows.every((r, i) => r.rank === i + 1 && (i === 0 || (rows[i - 1]?.similarity_score ?? 1) >= r.similarity_score)),
+      (rows) =>
+        rows.every(
+          (r, i) => r.rank === i + 1 && (i === 0 || (rows[i - 1]?.similarity_score ?? 1) >= r.similarity_score),
+        ),
       'must be ranked 1..n in descending similarity_score (seed 004)',
     ),
   best_similarity: z.number().min(0).max(1).nullable(),
@@ -158,7 +164,9 @@ export const QueryValidationResult = z.object({
     .min(0)
     .max(1)
     .nullable()
-    .describe('Mean similarity_score of top_results (seed 000 RetrievalMetrics.avg_similarity, renamed: see docs/DATA-MODEL.md)'),
+    .describe(
+      'Mean similarity_score of top_results (seed 000 RetrievalMetrics.avg_similarity, renamed: see docs/DATA-MODEL.md)',
+    ),
   semantic_alignment_score: z
     .number()
     .min(0)
@@ -308,7 +316,10 @@ export const Execution = z.object({
   search_calls: z.number().int().min(0),
   embedding_model: z.string(),
   vector_size: z.number().int().nullable(),
-  stages: z.record(z.string(), z.object({ status: z.enum(['ok', 'failed', 'skipped']), duration_ms: z.number() })),
+  stages: z.record(
+    z.string(),
+    z.object({ status: z.enum(['ok', 'failed', 'skipped', 'cut']), duration_ms: z.number() }),
+  ),
 });
 export type Execution = z.infer<typeof Execution>;
 
