@@ -96,7 +96,7 @@ export type TokenUsage = z.infer<typeof TokenUsage>;
 /** Seed 002 Agent Response, plus what a person needs to see why its verdict is what it is. */
 export const AgentResponse = z.object({
   response_text: z.string(),
-  response_id: z.uuid(),
+  response_id: z.string(),
   query_id: z.string(),
   query_text: z.string(),
   source_chunks: z.array(z.string()).describe('Distinct chunk ids the answer cites, in order of first citation'),

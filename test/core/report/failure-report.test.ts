@@ -7,7 +7,7 @@ describe('buildRunFailureReport', () => {
     // Act
     const report = buildRunFailureReport({
       runId: '0b7f3c1e-2a4d-4e5f-9a6b-7c8d9e0f1a2b',
-      errorId: 'a1b2c3d4-0000-4000-8000-000000000001',
+      errorId: 'e-1',
       startedAt: new Date('2026-03-14T02:00:00Z'),
       finishedAt: new Date('2026-03-14T02:00:01.5Z'),
       collection: 'book',
