@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Payload, SearchHit } from '../../../functions/core/ports.ts';
-import { judgeQuery } from '../../../functions/core/queries/judge-query.ts';
-import { type LatencyBreakdown, QueryValidationResult } from '../../../functions/core/report/report.ts';
+import { judgeQuery, scoreSemanticAlignment } from '../../../functions/core/queries/judge-query.ts';
+import {
+  type LatencyBreakdown,
+  type QueryResult,
+  QueryValidationResult,
+} from '../../../functions/core/report/report.ts';
 import type { ResolvedQuery } from '../../../functions/core/suite/suite.ts';
 
 const BOOK = 'https://book.example.com/docs';
@@ -454,5 +458,25 @@ describe('judgeQuery', () => {
 
     // Assess
     expect(result.query.expected_sources).toEqual(['ch1-ros2-basics']);
+  });
+});
+
+describe('scoreSemanticAlignment', () => {
+  const row = (similarity: number, relevance: boolean) => ({ similarity_score: similarity, relevance }) as QueryResult;
+
+  it('is 1 when every result is judged relevant and 0 when none is', () => {
+    expect([
+      scoreSemanticAlignment([row(0.8, true), row(0.4, true)]),
+      scoreSemanticAlignment([row(0.8, false), row(0.4, false)]),
+    ]).toEqual([1, 0]);
+  });
+
+  it('weighs each relevant result by the similarity the retriever gave it', () => {
+    // 0.6 of a total 0.6 + 0.2: a relevant top result counts more than a relevant tail
+    expect(scoreSemanticAlignment([row(0.6, true), row(0.2, false)])).toBe(0.75);
+  });
+
+  it('is 0 when every result scores 0, and null when nothing came back', () => {
+    expect([scoreSemanticAlignment([row(0, true)]), scoreSemanticAlignment([])]).toEqual([0, null]);
   });
 });
