@@ -20,7 +20,10 @@ export class SnsAlerter {
     this.#options = options;
   }
 
-  async send(alert: AlertMessage, labels: { collection: string; environment: string }): Promise<{ messageId: string }> {
+  async send(
+    alert: AlertMessage,
+    labels: { collection: string; environment: string; kind?: string; track?: string },
+  ): Promise<{ messageId: string }> {
     const { client, topicArn } = this.#options;
     const attribute = (value: string) => ({ DataType: 'String', StringValue: value });
     try {
@@ -33,6 +36,9 @@ export class SnsAlerter {
             severity: attribute(alert.severity),
             collection: attribute(labels.collection || 'unknown'),
             environment: attribute(labels.environment || 'unknown'),
+            // One alert per incident: onset, escalation, reminder or recovery, and which incident (quality, ...).
+            ...(labels.kind ? { alert_kind: attribute(labels.kind) } : {}),
+            ...(labels.track ? { incident_track: attribute(labels.track) } : {}),
           },
         }),
       );

@@ -20,6 +20,7 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { CloudWatchMetrics, type PublishedMetrics } from '../adapters/cloudwatch-metrics.ts';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
+import { S3IncidentStore } from '../adapters/s3-incident-store.ts';
 import { type PreviousRun, S3ReportStore, type StoredReport } from '../adapters/s3-report-store.ts';
 import { S3RunHistory } from '../adapters/s3-run-history.ts';
 import { SecretsReader } from '../adapters/secrets.ts';
@@ -33,12 +34,13 @@ import {
   type ReportPlacement,
 } from '../core/delivery/alert-message.ts';
 import { describeError } from '../core/errors.ts';
-import type { Clock, RunHistory } from '../core/ports.ts';
+import type { Clock, IncidentStore, RunHistory } from '../core/ports.ts';
 import { compareWithStoredHistory } from '../core/regression/post-run.ts';
 import { buildRunFailureReport } from '../core/report/failure-report.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
 import { type NightlyConfig, parseNightlyConfig } from './config.ts';
+import { alertIncidents } from './incident-alerts.ts';
 import { type LoadedSuite, loadSuite } from './suite-source.ts';
 
 /** The log calls the handler makes; Powertools' Logger has them, and tests pass a recorder. */
@@ -65,9 +67,14 @@ export interface NightlyDeps {
   };
   /** Earlier runs' reports, for the regression section's baseline. */
   history: RunHistory;
+  /** The incident state beside the reports, written conditionally. */
+  incidents: IncidentStore;
   metrics: { publish(report: ValidationReport): Promise<PublishedMetrics> };
   alerter: {
-    send(alert: AlertMessage, labels: { collection: string; environment: string }): Promise<{ messageId: string }>;
+    send(
+      alert: AlertMessage,
+      labels: { collection: string; environment: string; kind?: string; track?: string },
+    ): Promise<{ messageId: string }>;
   };
 }
 
@@ -86,7 +93,16 @@ export interface NightlyResult {
   sinks: {
     report: SinkOutcome<{ location: string; latestUpdated: boolean }>;
     metrics: SinkOutcome<PublishedMetrics>;
-    alert: SinkOutcome<{ sent: false } | { sent: true; messageId: string; severity: AlertMessage['severity'] }>;
+    alert: SinkOutcome<
+      | { sent: false }
+      | {
+          sent: true;
+          messageId: string;
+          severity: AlertMessage['severity'];
+          /** One per incident notice this run sent (onset, escalation, reminder, recovery). */
+          emails?: { kind: string; track: string; severity: string; subject: string; messageId: string }[];
+        }
+    >;
   };
 }
 
@@ -120,6 +136,7 @@ export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, lo
       ),
     reportStore: new S3ReportStore({ client: clients.s3, bucket: config.reportBucket }),
     history: new S3RunHistory({ client: clients.s3, bucket: config.reportBucket }),
+    incidents: new S3IncidentStore({ client: clients.s3, bucket: config.reportBucket }),
     metrics: new CloudWatchMetrics({ client: clients.cloudWatch, namespace: config.metricNamespace }),
     alerter: new SnsAlerter({ client: clients.sns, topicArn: config.alertTopicArn }),
   };
@@ -166,7 +183,10 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
     if (published.status === 'rejected')
       logger.error('metrics not published', { reason: describeError(published.reason) });
 
-    const alert = await sendAlert(deps, report, { placement, previous }, published);
+    // One alert per incident (core/incident); the run's own alert only when the incident state is unavailable.
+    const alert = await alertIncidents(deps, report, { placement }, published, () =>
+      sendAlert(deps, report, { placement, previous }, published),
+    );
     const result: NightlyResult = {
       runId: report.run_id,
       status: report.status,
