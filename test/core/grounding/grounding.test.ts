@@ -201,6 +201,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: text, citations: [cite(text, 'Topics carry messages', 'c1')] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
       minCoverage: 0.5,
     });
@@ -224,6 +225,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: text, citations: [cite(text, 'Topics carry messages', 'c1')] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
       minCoverage: 0.6,
     });
@@ -248,6 +250,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: text, citations: [citation] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -265,6 +268,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: text, citations: [citation] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
