@@ -6,8 +6,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
+import { main } from '../../functions/cli/main.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
 import { runValidation } from '../../functions/core/run-validation.ts';
 import { parseSuite } from '../../functions/core/suite/suite.ts';
@@ -22,30 +23,47 @@ const RAGWATCH = (
   .split(' ')
   .slice(1);
 
-let child: ChildProcess | undefined;
+interface Started {
+  child: ChildProcess;
+  envFile: string;
+  printed: string;
+}
+const children: ChildProcess[] = [];
+// Two sandboxes, started once and together: one serving the book's own sitemap, one a generated sitemap. The
+// signal tests stop them, one per signal.
+let given: Started;
+let generated: Started;
 
-afterEach(() => {
-  if (child?.exitCode === null) child.kill('SIGKILL');
+beforeAll(async () => {
+  [given, generated] = await Promise.all([
+    startSandboxCommand(['--sitemap', path.join(BOOK, 'sitemap.xml')]),
+    startSandboxCommand([]),
+  ]);
+});
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 /** Starts `ragwatch sandbox` and resolves once it has printed its environment. */
-async function startSandboxCommand(extra: string[]): Promise<{ envFile: string; printed: string }> {
+async function startSandboxCommand(extra: string[]): Promise<Started> {
   const envFile = path.join(mkdtempSync(path.join(tmpdir(), 'ragwatch-sandbox-')), 'sandbox.env');
   const args = [...RAGWATCH, 'sandbox', '--docs', path.join(BOOK, 'docs'), '--base-url', BASE_URL];
-  child = spawn(process.execPath, [...args, '--env-file', envFile, ...extra], { cwd: ROOT });
+  const child = spawn(process.execPath, [...args, '--env-file', envFile, ...extra], { cwd: ROOT });
+  children.push(child);
   let printed = '';
   let errors = '';
   child.stderr?.on('data', (data) => {
     errors += String(data);
   });
   await new Promise<void>((resolve, reject) => {
-    child?.stdout?.on('data', (data) => {
+    child.stdout?.on('data', (data) => {
       printed += String(data);
       if (printed.includes('SITEMAP_URL=')) resolve();
     });
-    child?.on('exit', (code) => reject(new Error(`ragwatch sandbox exited ${code}: ${errors}`)));
+    child.on('exit', (code) => reject(new Error(`ragwatch sandbox exited ${code}: ${errors}`)));
   });
-  return { envFile, printed };
+  return { child, envFile, printed };
 }
 
 function exitOf(process: ChildProcess): Promise<number | null> {
@@ -60,7 +78,7 @@ function readEnvFile(file: string): Record<string, string> {
 describe('ragwatch sandbox', () => {
   it('writes and prints the six variables, and a run with them covers the book under its base path', async () => {
     // Prepare
-    const { envFile, printed } = await startSandboxCommand(['--sitemap', path.join(BOOK, 'sitemap.xml')]);
+    const { envFile, printed } = given;
     const env = readEnvFile(envFile);
     const suite = parseSuite(
       JSON.stringify({ queries: [{ query_text: 'What is a ROS 2 node?', expected_module: 'module1-ros2' }] }),
@@ -96,11 +114,8 @@ describe('ragwatch sandbox', () => {
   });
 
   it('serves a sitemap generated from the docs when none is given', async () => {
-    // Prepare
-    const { envFile } = await startSandboxCommand([]);
-
     // Act
-    const xml = await (await fetch(readEnvFile(envFile).SITEMAP_URL ?? '')).text();
+    const xml = await (await fetch(readEnvFile(generated.envFile).SITEMAP_URL ?? '')).text();
 
     // Assess
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
@@ -116,9 +131,9 @@ describe('ragwatch sandbox', () => {
 
   it.each(['SIGINT', 'SIGTERM'] as const)('stops its servers and exits 0 on %s', async (signal) => {
     // Prepare
-    const { envFile } = await startSandboxCommand([]);
-    const { QDRANT_URL } = readEnvFile(envFile);
-    const running = child as ChildProcess;
+    const sandbox = signal === 'SIGINT' ? given : generated;
+    const { QDRANT_URL } = readEnvFile(sandbox.envFile);
+    const running = sandbox.child;
     const exited = exitOf(running);
 
     // Act
@@ -129,32 +144,17 @@ describe('ragwatch sandbox', () => {
     await expect(fetch(`${QDRANT_URL}/collections`)).rejects.toThrow();
   });
 
-  it('exits 2 naming the file when the given sitemap cannot be read', async () => {
+  it('exits 2 naming the file when the given sitemap cannot be read, before starting anything', async () => {
+    // Prepare
+    const stderr = vi.spyOn(process.stderr, 'write').mockReturnValue(true);
+    const args = ['--docs', path.join(BOOK, 'docs'), '--base-url', BASE_URL, '--sitemap', 'nope.xml'];
+
     // Act
-    child = spawn(
-      process.execPath,
-      [
-        ...RAGWATCH,
-        'sandbox',
-        '--docs',
-        path.join(BOOK, 'docs'),
-        '--base-url',
-        BASE_URL,
-        '--sitemap',
-        'nope.xml',
-        '--env-file',
-        path.join(tmpdir(), 'x.env'),
-      ],
-      { cwd: ROOT },
-    );
-    let errors = '';
-    child.stderr?.on('data', (data) => {
-      errors += String(data);
-    });
-    const code = await exitOf(child);
+    const code = await main(['sandbox', ...args, '--env-file', path.join(tmpdir(), 'x.env')]);
 
     // Assess
     expect(code).toBe(2);
-    expect(errors).toContain('nope.xml: cannot be read (ENOENT)');
+    expect(stderr.mock.calls.map(([text]) => String(text)).join('')).toContain('nope.xml: cannot be read (ENOENT)');
+    stderr.mockRestore();
   });
 });

@@ -76,10 +76,10 @@ export function judgeQuery(options: {
     ? [failureCheck(failure, latency)]
     : unknownFilters.length > 0
       ? [unknownFilterCheck(query, unknownFilters)]
-      : query.expect_match === false
-        ? [probeCheck(query, results)]
-        : results.length === 0
-          ? [noResultsCheck(query)]
+      : results.length === 0
+        ? [noResultsCheck(query)] // a probe too: an index that returns nothing proves nothing about it
+        : query.expect_match === false
+          ? [probeCheck(query, results)]
           : evaluateChecks(query, results, latency, found, metrics?.precision_at_k, catalog);
   const failed = checks.filter((c) => !c.passed);
   // Seed 000: a result "must have at least one result or an error status": nothing back is ERROR, not FAIL.
@@ -258,9 +258,9 @@ function unknownFilterCheck(query: ResolvedQuery, unknown: string[]): Check {
 // An out-of-domain probe: the book cannot answer it, so no result may look like an answer. One that does means
 // min_similarity no longer separates the book's pages from everything else.
 function probeCheck(query: ResolvedQuery, results: QueryResult[]): Check {
-  const best = results.length === 0 ? null : Math.max(...results.map((r) => r.similarity_score));
-  return check('probe', best === null || best < query.min_similarity, 'UNEXPECTED_MATCH', 'MEDIUM', {
-    reason: `out-of-domain probe matched: best similarity ${formatScore(best ?? 0)} >= ${formatScore(query.min_similarity)} (${results[0]?.source_url ?? 'no URL'})`,
+  const best = Math.max(...results.map((r) => r.similarity_score));
+  return check('probe', best < query.min_similarity, 'UNEXPECTED_MATCH', 'MEDIUM', {
+    reason: `out-of-domain probe matched: best similarity ${formatScore(best)} >= ${formatScore(query.min_similarity)} (${results[0]?.source_url ?? 'no URL'})`,
     details: { best_similarity: best, min_similarity: query.min_similarity },
   });
 }
@@ -284,10 +284,8 @@ function check(
 
 function describePass(query: ResolvedQuery, results: QueryResult[], checks: Check[], found: number): string {
   if (query.expect_match === false) {
-    const best = results.length === 0 ? null : Math.max(...results.map((r) => r.similarity_score));
-    return best === null
-      ? 'Out-of-domain probe: no results'
-      : `Out-of-domain probe: best similarity ${formatScore(best)} < ${formatScore(query.min_similarity)}`;
+    const best = Math.max(...results.map((r) => r.similarity_score));
+    return `Out-of-domain probe: best similarity ${formatScore(best)} < ${formatScore(query.min_similarity)}`;
   }
   const { expected_module: module, expected_chapter: chapter } = query;
   const top = results.filter((r) => r.relevance).sort((a, b) => b.similarity_score - a.similarity_score)[0];

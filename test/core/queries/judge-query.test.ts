@@ -558,11 +558,8 @@ describe('an out-of-domain probe (expect_match: false)', () => {
     expect(errors[0]).toMatchObject({ error_type: 'UNEXPECTED_MATCH', severity: 'MEDIUM' });
   });
 
-  it('passes when nothing comes back at all', () => {
-    expect(judge(probe(0.7), []).result).toMatchObject({
-      status: 'PASS',
-      pass_reason: 'Out-of-domain probe: no results',
-    });
+  it('ends in ERROR with NO_RESULTS when nothing comes back: an empty answer proves nothing about a probe', () => {
+    expect(judge(probe(0.7), []).result).toMatchObject({ status: 'ERROR', error_types: ['NO_RESULTS'] });
   });
 });
 
