@@ -57,11 +57,9 @@ const resources = Template.fromStack(stack).toJSON().Resources as Record<
   string,
   { Type: string; Properties: Record<string, unknown> }
 >;
-const bodyParts = (
-  Object.values(resources).find((r) => r.Type === 'AWS::CloudWatch::Dashboard')?.Properties.DashboardBody as {
-    'Fn::Join': [string, unknown[]];
-  }
-)['Fn::Join'][1];
+const dashboardResource = Object.values(resources).find((r) => r.Type === 'AWS::CloudWatch::Dashboard');
+if (dashboardResource === undefined) throw new Error('no dashboard in the template');
+const bodyParts = (dashboardResource.Properties.DashboardBody as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
 const body = JSON.parse(bodyParts.map((p) => (typeof p === 'string' ? p : 'TOKEN')).join('')) as {
   widgets: { type: string; properties: { title?: string; metrics?: unknown[][] } }[];
 };
