@@ -6,6 +6,7 @@
  */
 import { aws_cloudwatch as cloudwatch, Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { dimensionValue } from '../functions/core/delivery/dimension-value.ts';
 import { METRIC_NAMES as M } from '../functions/core/delivery/metric-data.ts';
 import { deploymentPrefix } from './names.ts';
 import type { StackSettings } from './settings.ts';
@@ -132,11 +133,12 @@ export function addDashboard(scope: Construct, sources: DashboardSources): cloud
   return dashboard;
 }
 
-/** One line per QueryCategory, whatever the suite's categories are: a SEARCH over the per-category datums. */
+/** One line per QueryCategory, whatever the suite's categories are: a SEARCH over the per-category datums, with the
+ * dimension values mapped as the function maps them. */
 function perCategoryPassRate(settings: StackSettings): cloudwatch.MathExpression {
   const q = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
   return new cloudwatch.MathExpression({
-    expression: `SEARCH('{${settings.metricNamespace},Collection,Environment,QueryCategory} MetricName=${q(M.passRate)} Collection=${q(settings.collection)} Environment=${q(settings.environment)}', 'Minimum', 86400)`,
+    expression: `SEARCH('{${settings.metricNamespace},Collection,Environment,QueryCategory} MetricName=${q(M.passRate)} Collection=${q(dimensionValue(settings.collection))} Environment=${q(dimensionValue(settings.environment))}', 'Minimum', 86400)`,
     usingMetrics: {},
     label: '',
     period: Duration.days(1),
