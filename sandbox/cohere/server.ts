@@ -45,6 +45,11 @@ export interface CohereStandIn {
   inject(fault: CohereFault): void;
   clearFaults(): void;
   setChatBehaviour(behaviour: ChatBehaviour): void;
+  /**
+   * A fault for the embedding-drift check: from now on every embedding is the one another model (named by
+   * `variant`) would give, under the same model name; undefined restores the normal model.
+   */
+  setModelVariant(variant: string | undefined): void;
 }
 
 const ROUTES: Record<string, CohereEndpoint> = { '/v2/embed': 'embed', '/v2/chat': 'chat' };
@@ -55,6 +60,7 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
   const dimensions = options.dimensions ?? 1024;
   let latencyMs = options.latencyMs ?? 0;
   let behaviour: ChatBehaviour = 'normal';
+  let variant: string | undefined;
   let counts = emptyCounts();
   let faults: { fault: CohereFault; remaining: number }[] = [];
   const stopping = new AbortController();
@@ -80,7 +86,10 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
     if (denied !== undefined) return send(response, denied);
     const parsed = parseJson(body);
     if (parsed === undefined) return send(response, replyError(400, 'invalid request: body is not valid JSON'));
-    send(response, endpoint === 'embed' ? handleEmbed(parsed.value, dimensions) : handleChat(parsed.value, behaviour));
+    send(
+      response,
+      endpoint === 'embed' ? handleEmbed(parsed.value, dimensions, variant) : handleChat(parsed.value, behaviour),
+    );
   };
 
   const server = createServer((request, response) => {
@@ -120,6 +129,9 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
     },
     setChatBehaviour: (next) => {
       behaviour = next;
+    },
+    setModelVariant: (next) => {
+      variant = next;
     },
   };
 }

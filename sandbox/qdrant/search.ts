@@ -41,6 +41,11 @@ export const DEFAULT_HNSW_EF = 100;
  */
 export interface AnnSettings {
   visitFraction: number;
+  /**
+   * A broken payload index: a filtered approximate search returns, in place of its last hit, the best point that
+   * does NOT satisfy the filter (a fault for the filter-correctness check). Exact searches are not affected.
+   */
+  filterLeak?: boolean;
 }
 
 /** The `limit` best points after skipping `offset`, best first. */
@@ -69,7 +74,26 @@ export function searchNearest(
     if (filter !== undefined && !filter(collection.payloadAt(slot), collection.idAt(slot))) continue;
     best.add(slot, value);
   }
-  return best.sorted().slice(options.offset);
+  const found = best.sorted().slice(options.offset);
+  if (ann.filterLeak !== true || options.exact === true || filter === undefined || found.length === 0) return found;
+  const leak = bestOutside(collection, score, filter, largerIsBetter);
+  return leak === undefined ? found : [...found.slice(0, -1), leak];
+}
+
+/** The best point that fails `filter`, for the filter-leak fault. */
+function bestOutside(
+  collection: Collection,
+  score: (offset: number) => number,
+  filter: PointPredicate,
+  largerIsBetter: boolean,
+): ScoredSlot | undefined {
+  let leak: ScoredSlot | undefined;
+  for (let slot = 0; slot < collection.pointsCount; slot++) {
+    if (filter(collection.payloadAt(slot), collection.idAt(slot))) continue;
+    const value = score(slot * collection.size);
+    if (leak === undefined || (largerIsBetter ? value > leak.score : value < leak.score)) leak = { slot, score: value };
+  }
+  return leak;
 }
 
 /** Which points an approximate search visits; undefined when it visits them all. */
