@@ -60,6 +60,8 @@ export interface QdrantStandIn {
   degradeAnn(visitFraction: number): void;
   /** Breaks filtering of approximate searches: each filtered one returns one hit that fails its filter (or stops). */
   leakFilters(on: boolean): void;
+  /** Points approximate searches never reach from now on (an empty list restores them); exact search finds them. */
+  makeUnreachable(ids: readonly (string | number)[]): void;
 }
 
 /** Starts a stand-in on 127.0.0.1 on an ephemeral port. */
@@ -80,6 +82,9 @@ export async function startQdrantStandIn(options: QdrantStandInOptions = {}): Pr
     },
     leakFilters: (on) => {
       server.ann.filterLeak = on;
+    },
+    makeUnreachable: (ids) => {
+      server.ann.unreachable = new Set(ids.map((id) => parsePointId(id)));
     },
     loadPoints: (name, points) => {
       const collection = server.collections.get(name);

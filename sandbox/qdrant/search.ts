@@ -46,6 +46,8 @@ export interface AnnSettings {
    * does NOT satisfy the filter (a fault for the filter-correctness check). Exact searches are not affected.
    */
   filterLeak?: boolean;
+  /** Points an approximate search never reaches (cut off in the HNSW graph); exact search still finds them. */
+  unreachable?: ReadonlySet<string | number>;
 }
 
 /** The `limit` best points after skipping `offset`, best first. */
@@ -103,11 +105,14 @@ function visitPredicate(
   ann: AnnSettings,
 ): ((slot: number) => boolean) | undefined {
   if (options.exact === true) return undefined;
+  const unreachable = ann.unreachable !== undefined && ann.unreachable.size > 0 ? ann.unreachable : undefined;
   const share = Math.min(1, ann.visitFraction * ((options.hnswEf ?? DEFAULT_HNSW_EF) / DEFAULT_HNSW_EF));
-  if (share >= 1) return undefined;
+  if (share >= 1 && unreachable === undefined) return undefined;
   const threshold = Math.floor(share * 0x1_0000_0000);
   const querySeed = hashString(options.vector.slice(0, 8).join(','));
-  return (slot) => hashString(String(collection.idAt(slot)), querySeed) >>> 0 < threshold;
+  return (slot) =>
+    !unreachable?.has(collection.idAt(slot)) &&
+    (share >= 1 || hashString(String(collection.idAt(slot)), querySeed) >>> 0 < threshold);
 }
 
 /** FNV-1a, 32 bits: a cheap deterministic hash for the visit choice. */

@@ -45,7 +45,7 @@ export const indexInventory = (ctx: RunContext): Promise<IndexInventory> =>
     for await (const page of pages) {
       for (const point of page) {
         add(inventory, point.payload);
-        keepSmallest(sample, { id: point.id, rank: rankOf(point.id) }, sampleSize);
+        keepSmallest(sample, { id: point.id, rank: sampleRank(point.id) }, sampleSize);
       }
     }
     inventory.sampleIds = sample.map((s) => s.id);
@@ -76,8 +76,8 @@ function add(inventory: IndexInventory, payload: Payload): void {
   }
 }
 
-/** FNV-1a of the id: a rank that spreads the sample over the collection. */
-function rankOf(id: string): number {
+/** FNV-1a of the id: the canary samples the ids of smallest rank, a choice spread over the collection. */
+export function sampleRank(id: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
   return hash;
