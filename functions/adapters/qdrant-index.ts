@@ -106,7 +106,12 @@ export class QdrantIndex implements VectorIndex {
 
   async retrieve(ids: string[], payloadFields: string[]): Promise<StoredPoint[]> {
     const points = await this.#call(`retrieve of ${ids.length} points`, () =>
-      this.#client.retrieve(this.#options.collection, { ids, with_payload: payloadFields, with_vector: true }),
+      this.#client.retrieve(this.#options.collection, {
+        // Ids travel as strings in the core; Qdrant reads a string id as a UUID, so integer ids go back as numbers.
+        ids: ids.map((id) => (/^\d+$/.test(id) ? Number(id) : id)),
+        with_payload: payloadFields,
+        with_vector: true,
+      }),
     );
     return points.map((p) => ({
       id: String(p.id),
