@@ -9,6 +9,7 @@ const urls = z.array(z.string()).describe('the first URLs concerned (at most 10)
 
 export const StaleChunks = z.object({
   urls_checked: count,
+  stale_pages: count.describe('pages holding stale or duplicate chunks'),
   urls_with_several_page_hashes: count.describe('pages whose points carry more than one page_hash: stale leftovers'),
   duplicate_chunks: count.describe('points repeating a chunk_index of their page'),
   points_without_page_hash: count,

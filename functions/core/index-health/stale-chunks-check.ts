@@ -20,6 +20,7 @@ export const staleChunksCheck: Check = {
     const stale = pages.filter(([, p]) => p.pageHashes.size > 1 || p.duplicateChunks > 0).map(([url]) => url);
     const block = {
       urls_checked: pages.length,
+      stale_pages: stale.length,
       urls_with_several_page_hashes: pages.filter(([, p]) => p.pageHashes.size > 1).length,
       duplicate_chunks: pages.reduce((sum, [, p]) => sum + p.duplicateChunks, 0),
       points_without_page_hash: inventory.value.pointsWithoutPageHash,
