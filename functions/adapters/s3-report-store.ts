@@ -6,8 +6,10 @@
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { SinkError } from '../core/errors.ts';
 import type { ReportStore } from '../core/ports.ts';
+import type { ReportAttachment } from '../core/report/attachments.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { classifyAwsError } from './aws-error.ts';
+import { pathSegment } from './path-segment.ts';
 
 export interface S3ReportStoreOptions {
   client: S3Client;
@@ -24,6 +26,11 @@ export interface StoredReport {
   key: string;
   /** latest.json is a convenience copy: failing to update it does not lose the report, so it is reported, not thrown. */
   latest: { key: string; updated: true } | { key: string; updated: false; reason: string };
+  /** The HTML and CSV beside the JSON: conveniences too, so a failure is reported, not thrown. */
+  attachments: (
+    | { suffix: string; key: string; stored: true }
+    | { suffix: string; key: string; stored: false; reason: string }
+  )[];
 }
 
 /** The headline of the run before this one, for an alert's "since when". */
@@ -58,19 +65,33 @@ export class S3ReportStore implements ReportStore {
     this.#options = options;
   }
 
-  async save(report: ValidationReport): Promise<StoredReport> {
+  async save(report: ValidationReport, attachments: ReportAttachment[] = []): Promise<StoredReport> {
     const { bucket, prefix } = this.#options;
     const key = buildReportKey(report, prefix);
     const latestKey = buildLatestKey(report.collection, prefix);
     const body = `${JSON.stringify(report, null, 2)}\n`;
     await this.#put(key, body);
+    let latest: StoredReport['latest'];
     try {
       await this.#put(latestKey, body);
-      return { location: `s3://${bucket}/${key}`, bucket, key, latest: { key: latestKey, updated: true } };
+      latest = { key: latestKey, updated: true };
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return { location: `s3://${bucket}/${key}`, bucket, key, latest: { key: latestKey, updated: false, reason } };
+      latest = { key: latestKey, updated: false, reason: error instanceof Error ? error.message : String(error) };
     }
+    const stored: StoredReport['attachments'] = [];
+    for (const attachment of attachments) {
+      const attachmentKey = key.replace(/\.json$/, attachment.suffix);
+      try {
+        await this.#put(attachmentKey, attachment.body, attachment.contentType);
+        // latest.html (and .csv) beside latest.json: what a person opens without knowing a run id.
+        await this.#put(latestKey.replace(/\.json$/, attachment.suffix), attachment.body, attachment.contentType);
+        stored.push({ suffix: attachment.suffix, key: attachmentKey, stored: true });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        stored.push({ suffix: attachment.suffix, key: attachmentKey, stored: false, reason });
+      }
+    }
+    return { location: `s3://${bucket}/${key}`, bucket, key, latest, attachments: stored };
   }
 
   /** The previous run's headline from latest.json (before this run overwrites it), or null when there is none. */
@@ -107,7 +128,7 @@ export class S3ReportStore implements ReportStore {
     }
   }
 
-  async #put(key: string, body: string): Promise<void> {
+  async #put(key: string, body: string, contentType = 'application/json'): Promise<void> {
     const { client, bucket, kmsKeyId } = this.#options;
     try {
       await client.send(
@@ -115,7 +136,7 @@ export class S3ReportStore implements ReportStore {
           Bucket: bucket,
           Key: key,
           Body: body,
-          ContentType: 'application/json',
+          ContentType: contentType,
           ...(kmsKeyId === undefined
             ? { ServerSideEncryption: 'AES256' }
             : { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: kmsKeyId }),
@@ -137,5 +158,5 @@ export class S3ReportStore implements ReportStore {
 
 // Keys stay readable and predictable (and inside the IAM prefix) whatever the collection is called.
 export function keySegment(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]/g, '_') || 'collection';
+  return pathSegment(name);
 }

@@ -30,6 +30,7 @@ function buildProgram(env: Record<string, string | undefined>): Command {
       'sitemap.xml or sitemap index (env SITEMAP_URL; default DOCUSAURUS_BASE_URL/sitemap.xml)',
     )
     .option('--json', 'print the report JSON on stdout instead of the summary')
+    .option('--no-html', 'do not write the HTML report beside the JSON (the CSV of query rows is always written)')
     .option('--no-progress', 'no progress bar')
     .action(async (opts) => {
       process.exitCode = await runCheck(opts, env);
@@ -44,6 +45,7 @@ function buildProgram(env: Record<string, string | undefined>): Command {
     .addOption(new Option('--latency <ms>', 'latency added to every stand-in request').default(0).argParser(Number))
     .option('--no-payload-indexes', 'index without payload indexes, to show the scroll fallback')
     .option('--strict', 'exit 1 when a criterion is breached, as `run` does (the demo breaches some on purpose)')
+    .option('--no-html', 'do not write the HTML report beside the JSON')
     .option('--no-progress', 'no progress bar')
     .action(async (opts) => {
       // Loaded on demand: `run` must not pay for (or depend on) the sandbox's stand-ins.

@@ -13,7 +13,9 @@ import { describeError, InputError } from '../core/errors.ts';
 import { settleIncidents } from '../core/incident/settle-incidents.ts';
 import type { ProgressListener } from '../core/ports.ts';
 import { compareWithStoredHistory } from '../core/regression/post-run.ts';
+import { buildReportAttachments } from '../core/report/attachments.ts';
 import { buildRunFailureReport } from '../core/report/failure-report.ts';
+import { readTrendHistory } from '../core/report/read-trend.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
 import { parseSuite, type Suite } from '../core/suite/suite.ts';
@@ -27,6 +29,8 @@ export interface RunFlags {
   sitemapUrl?: string;
   json?: boolean;
   progress: boolean;
+  /** Write the HTML report beside the JSON (default; --no-html turns it off). */
+  html?: boolean;
 }
 
 /** Reads and validates a suite file; a missing or invalid file is an InputError naming the path. */
@@ -59,6 +63,7 @@ export async function runCheck(
     out: flags.out,
     json: flags.json ?? false,
     progress: flags.progress,
+    html: flags.html ?? true,
   });
 }
 
@@ -70,6 +75,7 @@ export async function executeRun(options: {
   out: string;
   json: boolean;
   progress: boolean;
+  html?: boolean;
 }): Promise<number> {
   const deps = createEngineAdapters(options.config);
   const progress = options.progress && process.stderr.isTTY ? createProgressReporter(process.stderr) : undefined;
@@ -123,8 +129,13 @@ export async function executeRun(options: {
   if (compared.historyError !== null)
     process.stderr.write(`ragwatch: earlier reports under ${options.out} not read: ${compared.historyError}\n`);
   let location: string | undefined;
+  let htmlLocation: string | undefined;
   try {
-    location = (await new FileReportStore(options.out).save(report)).location;
+    const store = new FileReportStore(options.out);
+    const history = await readTrendHistory(new FileRunHistory(options.out), report);
+    const saved = await store.save(report, buildReportAttachments(report, { history, html: options.html ?? true }));
+    location = saved.location;
+    htmlLocation = saved.attachments.find((file) => file.endsWith('.html'));
   } catch (error) {
     // Nothing is lost: if the report cannot be written, it goes to stderr in full.
     process.stderr.write(
@@ -149,7 +160,9 @@ export async function executeRun(options: {
   if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     const style = process.stdout.isTTY && !process.env.NO_COLOR ? ansiStyle : plainStyle;
-    process.stdout.write(`${formatSummary(report, { style, ...(location ? { reportLocation: location } : {}) })}\n`);
+    process.stdout.write(
+      `${formatSummary(report, { style, ...(location ? { reportLocation: location } : {}), ...(htmlLocation ? { htmlLocation } : {}) })}\n`,
+    );
   }
   return report.status === 'PASSED' ? 0 : 1;
 }

@@ -36,7 +36,9 @@ import {
 import { describeError } from '../core/errors.ts';
 import type { Clock, IncidentStore, RunHistory } from '../core/ports.ts';
 import { compareWithStoredHistory } from '../core/regression/post-run.ts';
+import { buildReportAttachments, type ReportAttachment } from '../core/report/attachments.ts';
 import { buildRunFailureReport } from '../core/report/failure-report.ts';
+import { readTrendHistory } from '../core/report/read-trend.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
 import { type NightlyConfig, parseNightlyConfig } from './config.ts';
@@ -49,6 +51,10 @@ export interface NightlyLogger {
   warn(message: string, extra: Record<string, unknown>): void;
   error(message: string, extra: Record<string, unknown>): void;
   appendKeys(keys: Record<string, unknown>): void;
+  /** Puts the invocation's context on every line (Powertools: function_request_id, cold_start, function_name...). */
+  addContext?(context: LambdaContext): void;
+  /** Drops the keys appended by the previous invocation of a warm function. */
+  resetKeys?(): void;
 }
 
 /** What one run needs; createNightlyDeps builds the production set, tests swap single parts. */
@@ -62,7 +68,7 @@ export interface NightlyDeps {
   /** Runs the engine; `newId` hands out the handler's run id first so the report and the logs share it. */
   runEngine: (engine: EngineConfig, run: LoadedSuite & { newId: () => string }) => Promise<ValidationReport>;
   reportStore: {
-    save(report: ValidationReport): Promise<StoredReport>;
+    save(report: ValidationReport, attachments?: ReportAttachment[]): Promise<StoredReport>;
     readLatest(collection: string): Promise<PreviousRun | null>;
   };
   /** Earlier runs' reports, for the regression section's baseline. */
@@ -78,9 +84,13 @@ export interface NightlyDeps {
   };
 }
 
-/** The part of Lambda's context object the handler reads. */
+/** The part of Lambda's context object the handler and Powertools' Logger read. */
 export interface LambdaContext {
   awsRequestId?: string;
+  functionName?: string;
+  functionVersion?: string;
+  invokedFunctionArn?: string;
+  memoryLimitInMB?: string;
 }
 
 export type SinkOutcome<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -91,7 +101,7 @@ export interface NightlyResult {
   status: ValidationReport['status'];
   statusReason: string;
   sinks: {
-    report: SinkOutcome<{ location: string; latestUpdated: boolean }>;
+    report: SinkOutcome<{ location: string; latestUpdated: boolean; htmlLocation?: string }>;
     metrics: SinkOutcome<PublishedMetrics>;
     alert: SinkOutcome<
       | { sent: false }
@@ -147,6 +157,8 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
   return async (_event, context) => {
     const { config, logger } = deps;
     const runId = deps.newId();
+    logger.resetKeys?.();
+    if (context?.functionName !== undefined) logger.addContext?.(context);
     logger.appendKeys({
       run_id: runId,
       collection: config.engine.collection,
@@ -172,7 +184,12 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
       logger.warn('previous report not read', { reason: describeError(error) });
       return undefined;
     });
-    const [stored, published] = await Promise.allSettled([deps.reportStore.save(report), deps.metrics.publish(report)]);
+    // The HTML report (its trend from the run history) and the CSV of query rows go beside the JSON.
+    const attachments = buildReportAttachments(report, { history: await readTrendHistory(deps.history, report) });
+    const [stored, published] = await Promise.allSettled([
+      deps.reportStore.save(report, attachments),
+      deps.metrics.publish(report),
+    ]);
     const placement = placementOf(stored, config);
     if (stored.status === 'rejected') {
       // Nothing is lost: the log keeps the whole report when S3 will not.
@@ -194,7 +211,14 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
       sinks: {
         report:
           stored.status === 'fulfilled'
-            ? { ok: true, value: { location: stored.value.location, latestUpdated: stored.value.latest.updated } }
+            ? {
+                ok: true,
+                value: {
+                  location: stored.value.location,
+                  latestUpdated: stored.value.latest.updated,
+                  ...htmlOf(stored.value),
+                },
+              }
             : { ok: false, error: describeError(stored.reason) },
         metrics:
           published.status === 'fulfilled'
@@ -280,6 +304,12 @@ function placementOf(stored: PromiseSettledResult<StoredReport>, config: Nightly
     reason: describeError(stored.reason),
     fallback: `the function's log (${config.logGroupName ?? 'its CloudWatch Logs group'}), message "validation report (not stored)"`,
   };
+}
+
+/** Where the HTML report went, when it was stored. */
+function htmlOf(stored: StoredReport): { htmlLocation?: string } {
+  const html = stored.attachments.find((a) => a.suffix === '.html' && a.stored);
+  return html === undefined ? {} : { htmlLocation: `s3://${stored.bucket}/${html.key}` };
 }
 
 /** Hands out `first` once, then fresh ids: the engine's first id is the run id. */
