@@ -13,10 +13,12 @@ import { mixedModelsCheck } from './index-health/mixed-models-check.ts';
 import { staleChunksCheck } from './index-health/stale-chunks-check.ts';
 import { collectionCheck } from './quality/collection-check.ts';
 import { qualityCheck } from './quality/quality-check.ts';
+import { modelVersionCheck } from './queries/model-version.ts';
 import { queriesCheck } from './queries/queries-check.ts';
 
 export const CHECKS: readonly Check[] = [
   queriesCheck,
+  modelVersionCheck,
   collectionCheck,
   coverageCheck,
   qualityCheck,

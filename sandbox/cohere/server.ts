@@ -44,7 +44,11 @@ export interface CohereStandIn {
   /** Queues a fault for the next `times` matching requests; queued faults play in order. */
   inject(fault: CohereFault): void;
   clearFaults(): void;
-  setChatBehaviour(behaviour: ChatBehaviour): void;
+  /**
+   * How chat answers from now on: every question, or only the one given (matched exactly, after trimming), so a run
+   * can show one misbehaving answer among honest ones. A behaviour for every question clears the per-question ones.
+   */
+  setChatBehaviour(behaviour: ChatBehaviour, options?: { question?: string }): void;
   /**
    * A fault for the embedding-drift check: from now on every embedding is the one another model (named by
    * `variant`) would give, under the same model name; undefined restores the normal model.
@@ -60,6 +64,8 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
   const dimensions = options.dimensions ?? 1024;
   let latencyMs = options.latencyMs ?? 0;
   let behaviour: ChatBehaviour = 'normal';
+  const perQuestion = new Map<string, ChatBehaviour>();
+  const behaviourFor = (question: string) => perQuestion.get(question.trim()) ?? behaviour;
   let variant: string | undefined;
   let counts = emptyCounts();
   let faults: { fault: CohereFault; remaining: number }[] = [];
@@ -88,7 +94,7 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
     if (parsed === undefined) return send(response, replyError(400, 'invalid request: body is not valid JSON'));
     send(
       response,
-      endpoint === 'embed' ? handleEmbed(parsed.value, dimensions, variant) : handleChat(parsed.value, behaviour),
+      endpoint === 'embed' ? handleEmbed(parsed.value, dimensions, variant) : handleChat(parsed.value, behaviourFor),
     );
   };
 
@@ -127,8 +133,11 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
     clearFaults: () => {
       faults = [];
     },
-    setChatBehaviour: (next) => {
-      behaviour = next;
+    setChatBehaviour: (next, scope) => {
+      if (scope?.question === undefined) {
+        behaviour = next;
+        perQuestion.clear();
+      } else perQuestion.set(scope.question.trim(), next);
     },
     setModelVariant: (next) => {
       variant = next;
