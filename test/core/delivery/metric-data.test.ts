@@ -129,7 +129,7 @@ describe('buildMetricData', () => {
             pass_rate: 50,
             total: 2,
             passed: 1,
-            mean_semantic_alignment: null,
+            mean_semantic_alignment: 0.5,
             description: null,
             expected_results: null,
             expected_met: null,
