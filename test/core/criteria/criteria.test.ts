@@ -384,12 +384,13 @@ describe('criteriaErrors', () => {
     expect(errors.map((e) => [e.message, e.severity])).toEqual([['mrr is 0.5, required >= 0.7', 'MEDIUM']]);
   });
 
-  it('writes the abstention rate as a percentage', () => {
+  it('writes coverage, grounded and abstention rates as percentages', () => {
     // Prepare
     const results = evaluateCriteria({
       passRate: 100,
-      coverage: 100,
+      coverage: 99,
       completeness: 100,
+      groundedRate: 80,
       abstentionCorrectRate: 50,
       criteria: DEFAULTS,
     });
@@ -399,6 +400,8 @@ describe('criteriaErrors', () => {
 
     // Assess
     expect(errors.map((e) => [e.message, e.severity])).toEqual([
+      ['coverage is 99%, required >= 100%', 'MEDIUM'],
+      ['grounded_rate is 80%, required >= 95%', 'MEDIUM'],
       ['abstention_correct_rate is 50%, required >= 100%', 'HIGH'],
     ]);
   });
