@@ -9,6 +9,7 @@ import type { ReportStore } from '../core/ports.ts';
 import type { ReportAttachment } from '../core/report/attachments.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { classifyAwsError } from './aws-error.ts';
+import { pathSegment } from './path-segment.ts';
 
 export interface S3ReportStoreOptions {
   client: S3Client;
@@ -157,5 +158,5 @@ export class S3ReportStore implements ReportStore {
 
 // Keys stay readable and predictable (and inside the IAM prefix) whatever the collection is called.
 export function keySegment(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]/g, '_') || 'collection';
+  return pathSegment(name);
 }
