@@ -381,6 +381,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: '  \n ', citations: [] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -396,6 +397,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: text, citations: [cite(text, 'Topics carry messages')] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -411,6 +413,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: text, citations: [cite(text, 'Topics carry messages', 'c1', 'c8', 'c9')] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -430,6 +433,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: text, citations: [misplaced] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -452,6 +456,7 @@ describe('checkGrounding', () => {
         ],
       },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
