@@ -7,13 +7,6 @@ const BASE = [
   { Name: 'Environment', Value: 'prod' },
 ];
 
-/** One per-category entry of a report, to build another category from. */
-function anyCategory(report: ReturnType<typeof buildFailedReport>) {
-  const [category] = Object.values(report.validation_metrics.by_category);
-  if (category === undefined) throw new Error('the fixture has no category');
-  return category;
-}
-
 function scalar(data: MetricDatum[], name: string): number | undefined {
   return data.find((d) => d.MetricName === name && d.Dimensions.length === 2)?.Value;
 }
@@ -218,7 +211,17 @@ describe('buildMetricData', () => {
       environment: 'prod-é',
       validation_metrics: {
         ...failed.validation_metrics,
-        by_category: { 'sémantique 📚': { ...anyCategory(failed), pass_rate: 50, total: 2, passed: 1 } },
+        by_category: {
+          'sémantique 📚': {
+            pass_rate: 50,
+            total: 2,
+            passed: 1,
+            mean_semantic_alignment: 0.5,
+            description: null,
+            expected_results: null,
+            expected_met: null,
+          },
+        },
       },
     };
 
