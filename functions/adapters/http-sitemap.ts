@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { SitemapError, truncate } from '../core/errors.ts';
 import type { SitemapSource } from '../core/ports.ts';
-import { retryTransient } from './transport.ts';
+import { deadlineCut, type RunSignal, requestSignal, retryTransient } from './transport.ts';
 
 export interface HttpSitemapOptions {
   url: string;
@@ -14,6 +14,8 @@ export interface HttpSitemapOptions {
   retries?: number;
   /** A sitemap index with more children than this is refused rather than fetched without bound. */
   maxChildSitemaps?: number;
+  /** The run's deadline: every request listens to it, and no retry starts after it. */
+  run?: RunSignal;
 }
 
 const parser = new XMLParser({
@@ -57,7 +59,11 @@ export class HttpSitemap implements SitemapSource {
   }
 
   async #fetchParsed(url: string): Promise<{ kind: 'urlset' | 'sitemapindex'; locs: string[] }> {
-    const xml = await retryTransient(() => this.#fetchText(url), { retries: this.#options.retries ?? 2 });
+    const run = this.#options.run;
+    const xml = await retryTransient(() => this.#fetchText(url), {
+      retries: this.#options.retries ?? 2,
+      ...(run ? { run } : {}),
+    });
     const valid = XMLValidator.validate(xml);
     if (valid !== true) {
       throw new SitemapError(
@@ -80,11 +86,13 @@ export class HttpSitemap implements SitemapSource {
     let response: Response;
     try {
       response = await fetch(url, {
-        signal: AbortSignal.timeout(this.#options.timeoutMs),
+        signal: requestSignal(this.#options.timeoutMs, this.#options.run),
         headers: { accept: 'application/xml, text/xml' },
       });
     } catch (error) {
       const e = error as { name?: string; cause?: { code?: string }; message?: string };
+      const cut = deadlineCut(this.#options.run);
+      if (cut) throw new SitemapError(`fetching sitemap ${url} was ${cut}`, 'timeout', { cause: error });
       if (e.name === 'TimeoutError' || e.name === 'AbortError') {
         throw new SitemapError(`fetching sitemap ${url} timed out after ${this.#options.timeoutMs} ms`, 'timeout', {
           cause: error,

@@ -7,6 +7,7 @@ import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/clie
 import { SinkError } from '../core/errors.ts';
 import type { ReportStore } from '../core/ports.ts';
 import type { ValidationReport } from '../core/report/report.ts';
+import { abortable } from './aws-clients.ts';
 import { classifyAwsError } from './aws-error.ts';
 
 export interface S3ReportStoreOptions {
@@ -58,14 +59,15 @@ export class S3ReportStore implements ReportStore {
     this.#options = options;
   }
 
-  async save(report: ValidationReport): Promise<StoredReport> {
+  /** `signal` aborts both puts (the sink's bound, see adapters/bounded.ts). */
+  async save(report: ValidationReport, options: { signal?: AbortSignal } = {}): Promise<StoredReport> {
     const { bucket, prefix } = this.#options;
     const key = buildReportKey(report, prefix);
     const latestKey = buildLatestKey(report.collection, prefix);
     const body = `${JSON.stringify(report, null, 2)}\n`;
-    await this.#put(key, body);
+    await this.#put(key, body, options.signal);
     try {
-      await this.#put(latestKey, body);
+      await this.#put(latestKey, body, options.signal);
       return { location: `s3://${bucket}/${key}`, bucket, key, latest: { key: latestKey, updated: true } };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -74,12 +76,12 @@ export class S3ReportStore implements ReportStore {
   }
 
   /** The previous run's headline from latest.json (before this run overwrites it), or null when there is none. */
-  async readLatest(collection: string): Promise<PreviousRun | null> {
+  async readLatest(collection: string, options: { signal?: AbortSignal } = {}): Promise<PreviousRun | null> {
     const { client, bucket, prefix } = this.#options;
     const key = buildLatestKey(collection, prefix);
     let text: string;
     try {
-      const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), abortable(options.signal));
       text = (await object.Body?.transformToString('utf8')) ?? '';
     } catch (error) {
       const failure = classifyAwsError(error);
@@ -107,7 +109,7 @@ export class S3ReportStore implements ReportStore {
     }
   }
 
-  async #put(key: string, body: string): Promise<void> {
+  async #put(key: string, body: string, signal: AbortSignal | undefined): Promise<void> {
     const { client, bucket, kmsKeyId } = this.#options;
     try {
       await client.send(
@@ -120,6 +122,7 @@ export class S3ReportStore implements ReportStore {
             ? { ServerSideEncryption: 'AES256' }
             : { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: kmsKeyId }),
         }),
+        abortable(signal),
       );
     } catch (error) {
       const failure = classifyAwsError(error);

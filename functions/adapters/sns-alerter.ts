@@ -5,6 +5,7 @@
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
 import type { AlertMessage } from '../core/delivery/alert-message.ts';
 import { SinkError } from '../core/errors.ts';
+import { abortable } from './aws-clients.ts';
 import { classifyAwsError } from './aws-error.ts';
 
 export interface SnsAlerterOptions {
@@ -20,7 +21,12 @@ export class SnsAlerter {
     this.#options = options;
   }
 
-  async send(alert: AlertMessage, labels: { collection: string; environment: string }): Promise<{ messageId: string }> {
+  /** `signal` aborts the publish (the sink's bound, see adapters/bounded.ts). */
+  async send(
+    alert: AlertMessage,
+    labels: { collection: string; environment: string },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<{ messageId: string }> {
     const { client, topicArn } = this.#options;
     const attribute = (value: string) => ({ DataType: 'String', StringValue: value });
     try {
@@ -35,6 +41,7 @@ export class SnsAlerter {
             environment: attribute(labels.environment || 'unknown'),
           },
         }),
+        abortable(options.signal),
       );
       return { messageId: result.MessageId ?? '' };
     } catch (error) {

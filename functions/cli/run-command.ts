@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
 import { FileReportStore } from '../adapters/file-report-store.ts';
+import { startRunDeadline } from '../adapters/run-deadline.ts';
 import { redact } from '../adapters/transport.ts';
 import { type EngineConfig, parseEngineConfig } from '../core/config.ts';
 import { describeError, InputError } from '../core/errors.ts';
@@ -23,7 +24,12 @@ export interface RunFlags {
   sitemapUrl?: string;
   json?: boolean;
   progress: boolean;
+  /** The run's deadline in seconds (env RUN_DEADLINE_SECONDS). */
+  deadline?: string;
 }
+
+/** The report could not be written under --out: it went to stderr in full instead. */
+export const EXIT_REPORT_NOT_WRITTEN = 3;
 
 /** Reads and validates a suite file; a missing or invalid file is an InputError naming the path. */
 export async function loadSuite(path: string): Promise<Suite> {
@@ -46,6 +52,7 @@ export async function runCheck(
     ...env,
     ...(flags.collection ? { QDRANT_COLLECTION: flags.collection } : {}),
     ...(flags.sitemapUrl ? { SITEMAP_URL: flags.sitemapUrl } : {}),
+    ...(flags.deadline !== undefined ? { RUN_DEADLINE_SECONDS: flags.deadline } : {}),
   });
   const suite = await loadSuite(flags.suite);
   return executeRun({
@@ -67,7 +74,8 @@ export async function executeRun(options: {
   json: boolean;
   progress: boolean;
 }): Promise<number> {
-  const deps = createEngineAdapters(options.config);
+  const deadline = startRunDeadline(options.config.runDeadlineSeconds * 1000);
+  const deps = createEngineAdapters(options.config, { run: deadline });
   const progress = options.progress && process.stderr.isTTY ? createProgressReporter(process.stderr) : undefined;
   // LOG_LEVEL=DEBUG: each stage's start and end on stderr, timed, for a developer chasing a slow or failing stage.
   const debug: ProgressListener | undefined =
@@ -111,6 +119,7 @@ export async function executeRun(options: {
       stage: 'engine',
     });
   } finally {
+    deadline.cancel();
     progress?.stop();
   }
   let location: string | undefined;
@@ -127,5 +136,6 @@ export async function executeRun(options: {
     const style = process.stdout.isTTY && !process.env.NO_COLOR ? ansiStyle : plainStyle;
     process.stdout.write(`${formatSummary(report, { style, ...(location ? { reportLocation: location } : {}) })}\n`);
   }
+  if (location === undefined) return EXIT_REPORT_NOT_WRITTEN;
   return report.status === 'PASSED' ? 0 : 1;
 }

@@ -84,6 +84,31 @@ describe('ragwatch run', () => {
     expect(files.filter((f) => f.endsWith('.json')).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('exits 3 when the report cannot be written, and puts the whole report on stderr', async () => {
+    // Prepare: --out is a file, so no folder can be made under it
+    const blocker = path.join(dir, 'not-a-folder');
+    await writeFile(blocker, 'x');
+
+    // Act
+    const code = await cli(['run', '--suite', path.join(dir, 'passing.json'), '--out', blocker, '--no-progress'], {
+      ...sandbox.env,
+      MIN_COVERAGE: '90',
+    });
+
+    // Assess
+    expect(code).toBe(3);
+    const stderr = err.join('');
+    expect(stderr).toContain(`ragwatch: could not write the report under ${blocker}`);
+    expect(ValidationReport.parse(JSON.parse(stderr.split('\n')[1] ?? '')).status).toBe('PASSED');
+  });
+
+  it('exits 2 on a --deadline outside 1..3600 seconds, naming the variable', async () => {
+    const code = await cli(['run', '--suite', path.join(dir, 'passing.json'), '--deadline', '0', '--no-progress']);
+
+    expect(code).toBe(2);
+    expect(err.join('')).toContain('RUN_DEADLINE_SECONDS: must be a number from 1 to 3600, got "0"');
+  });
+
   it('prints the report JSON itself with --json', async () => {
     await cli(['run', '--suite', path.join(dir, 'passing.json'), '--json', '--no-progress']);
 

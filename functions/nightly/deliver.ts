@@ -1,0 +1,107 @@
+/**
+ * The nightly run's delivery: the report to S3 and the metrics to CloudWatch in parallel, then the alert through
+ * SNS. Each sink runs within its own bound (adapters/bounded.ts), so a hung endpoint costs at most that bound and
+ * never holds up another sink past it: the alert waits for S3 only to say where the report is, or that it is not.
+ *
+ * Loud failure: when the report was not stored and no alert was delivered, nothing a person reads holds the run's
+ * findings (the metrics alone would even say RunSucceeded = 1 for a PASSED run), so the invocation throws. Lambda
+ * counts it in Errors (the FunctionErrors alarm) and, with no async retries, puts the event in the dead-letter
+ * queue. A partial delivery returns normally, naming the failed sink: the alert or the stored report already tells
+ * ops, and throwing would only add a dead letter for a run whose findings arrived.
+ */
+
+import { withinBound } from '../adapters/bounded.ts';
+import type { StoredReport } from '../adapters/s3-report-store.ts';
+import { type AlertContext, buildAlertMessage, type ReportPlacement } from '../core/delivery/alert-message.ts';
+import { describeError } from '../core/errors.ts';
+import type { ValidationReport } from '../core/report/report.ts';
+import type { NightlyDeps, NightlyResult } from './handler.ts';
+
+/** Thrown when a run delivered nothing a person reads: neither a stored report nor an alert. */
+export class NothingDeliveredError extends Error {
+  constructor(runId: string, sinks: NightlyResult['sinks']) {
+    const why = (s: { ok: boolean; error?: string }) => (s.ok ? 'ok' : s.error);
+    const alert = sinks.alert.ok ? 'no alert was due' : `alert not sent (${sinks.alert.error})`;
+    super(
+      `ragwatch run ${runId} delivered nothing: report not stored (${why(sinks.report)}), ${alert}; ` +
+        `metrics: ${why(sinks.metrics)}. The full report is in the log line "validation report (not stored)".`,
+    );
+    this.name = 'NothingDeliveredError';
+  }
+}
+
+/** True when neither the report was stored nor an alert was delivered. */
+export function deliveredNothing(sinks: NightlyResult['sinks']): boolean {
+  return !sinks.report.ok && !(sinks.alert.ok && sinks.alert.value.sent);
+}
+
+/** Stores the report, publishes the metrics, sends the alert; each within its bound. Never throws. */
+export async function deliver(
+  deps: NightlyDeps,
+  report: ValidationReport,
+  previous: AlertContext['previous'],
+): Promise<NightlyResult['sinks']> {
+  const { config, logger } = deps;
+  const bound = (what: string) => ({ what, ms: config.sinkTimeoutMs });
+  const [stored, published] = await Promise.allSettled([
+    withinBound(bound('S3 report'), (signal) => deps.reportStore.save(report, { signal })),
+    withinBound(bound('CloudWatch metrics'), (signal) => deps.metrics.publish(report, { signal })),
+  ]);
+  const placement = placementOf(stored, deps);
+  if (stored.status === 'rejected') {
+    // Nothing is lost: the log keeps the whole report when S3 will not.
+    logger.error('validation report (not stored)', { reason: describeError(stored.reason), report });
+  } else if (!stored.value.latest.updated) {
+    logger.warn('latest.json not updated', { key: stored.value.latest.key, reason: stored.value.latest.reason });
+  }
+  if (published.status === 'rejected')
+    logger.error('metrics not published', { reason: describeError(published.reason) });
+
+  const failedSinks =
+    published.status === 'rejected' ? [{ sink: 'CloudWatch metrics', reason: describeError(published.reason) }] : [];
+  return {
+    report:
+      stored.status === 'fulfilled'
+        ? { ok: true, value: { location: stored.value.location, latestUpdated: stored.value.latest.updated } }
+        : { ok: false, error: describeError(stored.reason) },
+    metrics:
+      published.status === 'fulfilled'
+        ? { ok: true, value: published.value }
+        : { ok: false, error: describeError(published.reason) },
+    alert: await sendAlert(deps, report, { placement, previous, failedSinks }),
+  };
+}
+
+async function sendAlert(
+  deps: NightlyDeps,
+  report: ValidationReport,
+  context: AlertContext,
+): Promise<NightlyResult['sinks']['alert']> {
+  const alert = buildAlertMessage(report, context);
+  if (alert === null) return { ok: true, value: { sent: false } };
+  try {
+    const { messageId } = await withinBound({ what: 'SNS alert', ms: deps.config.sinkTimeoutMs }, (signal) =>
+      deps.alerter.send(alert, { collection: report.collection, environment: report.environment }, { signal }),
+    );
+    deps.logger.info('alert sent', { severity: alert.severity, subject: alert.subject, message_id: messageId });
+    return { ok: true, value: { sent: true, messageId, severity: alert.severity } };
+  } catch (error) {
+    deps.logger.error('alert not sent', {
+      severity: alert.severity,
+      subject: alert.subject,
+      reason: describeError(error),
+    });
+    return { ok: false, error: describeError(error) };
+  }
+}
+
+function placementOf(stored: PromiseSettledResult<StoredReport>, deps: NightlyDeps): ReportPlacement {
+  const { config } = deps;
+  if (stored.status === 'fulfilled')
+    return { stored: true, bucket: stored.value.bucket, key: stored.value.key, region: config.region };
+  return {
+    stored: false,
+    reason: describeError(stored.reason),
+    fallback: `the function's log (${config.logGroupName ?? 'its CloudWatch Logs group'}), message "validation report (not stored)"`,
+  };
+}
