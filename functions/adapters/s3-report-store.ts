@@ -139,6 +139,6 @@ export class S3ReportStore implements ReportStore {
 }
 
 // Keys stay readable and predictable (and inside the IAM prefix) whatever the collection is called.
-function keySegment(name: string): string {
+export function keySegment(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]/g, '_') || 'collection';
 }

@@ -5,11 +5,13 @@
 import { readFile } from 'node:fs/promises';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
 import { FileReportStore } from '../adapters/file-report-store.ts';
+import { FileRunHistory } from '../adapters/file-run-history.ts';
 import { startRunDeadline } from '../adapters/run-deadline.ts';
 import { redact } from '../adapters/transport.ts';
 import { type EngineConfig, parseEngineConfig } from '../core/config.ts';
 import { describeError, InputError } from '../core/errors.ts';
 import type { ProgressListener } from '../core/ports.ts';
+import { compareWithStoredHistory } from '../core/regression/post-run.ts';
 import { buildRunFailureReport } from '../core/report/failure-report.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
@@ -122,6 +124,11 @@ export async function executeRun(options: {
     deadline.cancel();
     progress?.stop();
   }
+  // What changed since the earlier runs in the same folder (the regression section).
+  const compared = await compareWithStoredHistory(report, new FileRunHistory(options.out), deps.newId);
+  report = compared.report;
+  if (compared.historyError !== null)
+    process.stderr.write(`ragwatch: earlier reports under ${options.out} not read: ${compared.historyError}\n`);
   let location: string | undefined;
   try {
     location = (await new FileReportStore(options.out).save(report)).location;

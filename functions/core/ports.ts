@@ -90,6 +90,20 @@ export interface ReportStore {
   save(report: import('./report/report.ts').ValidationReport): Promise<{ location: string }>;
 }
 
+/** Past runs of a collection and environment, read from where the reports are stored, for baselines. */
+export interface RunHistory {
+  /**
+   * Digests of at most `limit` stored runs of this collection and environment that started before `before`,
+   * newest first. Implementations bound the requests and bytes they spend and skip what they cannot read.
+   */
+  recentRuns(query: {
+    collection: string;
+    environment: string;
+    limit: number;
+    before: string;
+  }): Promise<import('./history/run-digest.ts').RunDigest[]>;
+}
+
 /** Progress events for a terminal progress bar or a log line. */
 export type ProgressEvent =
   | { kind: 'stage'; stage: string; status: 'started' | 'finished' | 'failed' }

@@ -1,9 +1,10 @@
 /**
  * How the Lambda's time is split: the engine gets the invocation's remaining time minus a reserve, and the reserve
- * is what delivery can take at worst. After the engine, the report (S3) and the metrics (CloudWatch) go out in
- * parallel, each within one sink bound, then the alert (SNS) within another: two bounds in series. The slack covers
- * serialising the report, logging it in full when S3 refuses it, and the log flush before Lambda freezes the
- * process. With the defaults (15 s bounds) the reserve is 40 s, so a 600 s function gives the engine 560 s.
+ * is what the steps after the engine can take at worst: the read of earlier runs for the regression section (S3),
+ * then the report (S3) and the metrics (CloudWatch) in parallel, then the alert (SNS), each within one sink bound:
+ * three bounds in series. The slack covers serialising the report, logging it in full when S3 refuses it, and the
+ * log flush before Lambda freezes the process. With the defaults (15 s bounds) the reserve is 55 s, so a 600 s
+ * function gives the engine 545 s.
  */
 
 /** Time for what is not a sink call: JSON of a large report, the log line that carries it, the flush. */
@@ -11,9 +12,12 @@ export const DELIVERY_SLACK_MS = 10_000;
 /** The engine always gets at least this much, even when the reserve would leave it nothing: it then reports TIMEOUT. */
 export const MIN_ENGINE_BUDGET_MS = 1_000;
 
-/** What delivery needs after the engine: two sink bounds in series plus the slack. */
+/** Sink bounds in series after the engine: history, then report and metrics together, then the alert. */
+export const SINK_BOUNDS_IN_SERIES = 3;
+
+/** What the steps after the engine need: three sink bounds in series plus the slack. */
 export function deliveryReserveMs(sinkTimeoutMs: number): number {
-  return 2 * sinkTimeoutMs + DELIVERY_SLACK_MS;
+  return SINK_BOUNDS_IN_SERIES * sinkTimeoutMs + DELIVERY_SLACK_MS;
 }
 
 /**

@@ -69,7 +69,7 @@ export function parseNightlyConfig(env: Env): NightlyConfig {
   );
   const qdrantSecretId = read.string('QDRANT_SECRET_ID');
   const secretsMaxAgeSeconds = read.number('SECRETS_MAX_AGE_SECONDS', { min: 0, max: 86_400, integer: true }) ?? 900;
-  // 15 s: three attempts of an in-region call that normally takes well under a second; 60 s at most, since two
+  // 15 s: three attempts of an in-region call that normally takes well under a second; 60 s at most, since three
   // bounds in series are reserved out of the Lambda's 600 s (nightly/budget.ts).
   const sinkTimeoutSeconds = read.number('SINK_TIMEOUT_SECONDS', { min: 0.1, max: 60 }) ?? 15;
 

@@ -23,6 +23,7 @@ import { CloudWatchMetrics, type PublishedMetrics } from '../adapters/cloudwatch
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
 import { startRunDeadline } from '../adapters/run-deadline.ts';
 import { type PreviousRun, S3ReportStore, type StoredReport } from '../adapters/s3-report-store.ts';
+import { S3RunHistory } from '../adapters/s3-run-history.ts';
 import { SecretsReader } from '../adapters/secrets.ts';
 import { SnsAlerter } from '../adapters/sns-alerter.ts';
 import { systemClock } from '../adapters/system-clock.ts';
@@ -30,7 +31,8 @@ import type { RunSignal } from '../adapters/transport.ts';
 import type { EngineConfig } from '../core/config.ts';
 import type { AlertMessage } from '../core/delivery/alert-message.ts';
 import { describeError } from '../core/errors.ts';
-import type { Clock } from '../core/ports.ts';
+import type { Clock, RunHistory } from '../core/ports.ts';
+import { compareWithStoredHistory } from '../core/regression/post-run.ts';
 import { buildRunFailureReport } from '../core/report/failure-report.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
@@ -68,6 +70,8 @@ export interface NightlyDeps {
     save(report: ValidationReport, options: { signal: AbortSignal }): Promise<StoredReport>;
     readLatest(collection: string, options: { signal: AbortSignal }): Promise<PreviousRun | null>;
   };
+  /** Earlier runs' reports, for the regression section's baseline. */
+  history: RunHistory;
   metrics: { publish(report: ValidationReport, options: { signal: AbortSignal }): Promise<PublishedMetrics> };
   alerter: {
     send(
@@ -124,6 +128,7 @@ export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, lo
         { ...runOptionsFromConfig(engine), suite: run.suite, suiteSource: run.source },
       ),
     reportStore: new S3ReportStore({ client: clients.s3, bucket: config.reportBucket }),
+    history: new S3RunHistory({ client: clients.s3, bucket: config.reportBucket }),
     metrics: new CloudWatchMetrics({ client: clients.cloudWatch, namespace: config.metricNamespace }),
     alerter: new SnsAlerter({ client: clients.sns, topicArn: config.alertTopicArn }),
   };
@@ -160,7 +165,15 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
       logger.warn('previous report not read', { reason: describeError(error) });
       return undefined;
     });
-    const report = await produceReport(deps, runId, deadline).finally(() => deadline.cancel());
+    const produced = await produceReport(deps, runId, deadline).finally(() => deadline.cancel());
+    // History is best effort, and within a sink's bound: a hung S3 costs the regression section, not the run.
+    const history: RunHistory = {
+      recentRuns: (query) =>
+        withinBound({ what: 'S3 history', ms: config.sinkTimeoutMs }, () => deps.history.recentRuns(query)),
+    };
+    const compared = await compareWithStoredHistory(produced, history, deps.newId);
+    if (compared.historyError !== null) logger.warn('history not read', { reason: compared.historyError });
+    const report = compared.report;
     if (report.run_id !== runId) logger.appendKeys({ run_id: report.run_id });
     logger.info('validation finished', {
       status: report.status,

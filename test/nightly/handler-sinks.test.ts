@@ -60,7 +60,7 @@ function handlerWith(logger = new RecordingLogger()) {
     ALERT_TOPIC_ARN: aws.topicArn,
     COHERE_SECRET_ID: 'ragwatch/cohere',
     SUITE_PATH: SUITE,
-    SINK_TIMEOUT_SECONDS: '1',
+    SINK_TIMEOUT_SECONDS: '0.5',
     // A fresh secret each time: no cached key hides a hung Secrets Manager.
     SECRETS_MAX_AGE_SECONDS: '0',
   });
@@ -81,7 +81,7 @@ describe('the nightly handler when one AWS sink hangs', () => {
     const result = await handlerWith()();
 
     // Assess
-    expect(result.sinks.report).toEqual({ ok: false, error: 'S3 report did not finish within its 1000 ms bound' });
+    expect(result.sinks.report).toEqual({ ok: false, error: 'S3 report did not finish within its 500 ms bound' });
     expect(result.sinks.metrics.ok).toBe(true);
     expect(result.sinks.alert).toMatchObject({ ok: true, value: { sent: true } });
     expect(aws.deliveredAlerts()[0]?.subject).toContain('report NOT stored');
@@ -97,7 +97,7 @@ describe('the nightly handler when one AWS sink hangs', () => {
     // Assess
     expect(result.sinks.metrics).toEqual({
       ok: false,
-      error: 'CloudWatch metrics did not finish within its 1000 ms bound',
+      error: 'CloudWatch metrics did not finish within its 500 ms bound',
     });
     expect(result.sinks.report.ok).toBe(true);
     expect(aws.deliveredAlerts()).toHaveLength(1);
@@ -111,7 +111,7 @@ describe('the nightly handler when one AWS sink hangs', () => {
     const result = await handlerWith()();
 
     // Assess
-    expect(result.sinks.alert).toEqual({ ok: false, error: 'SNS alert did not finish within its 1000 ms bound' });
+    expect(result.sinks.alert).toEqual({ ok: false, error: 'SNS alert did not finish within its 500 ms bound' });
     expect(result.sinks.report.ok).toBe(true);
   });
 
@@ -125,7 +125,7 @@ describe('the nightly handler when one AWS sink hangs', () => {
     // Assess
     expect(result.status).toBe('ERROR');
     expect(result.statusReason).toBe(
-      'the run could not complete: secrets: Secrets Manager did not finish within its 1000 ms bound',
+      'the run could not complete: secrets: Secrets Manager did not finish within its 500 ms bound',
     );
     expect(result.sinks.report.ok).toBe(true);
   });
@@ -143,7 +143,7 @@ describe('the nightly handler when nothing can be delivered', () => {
     // Assess
     expect(failure).toMatchObject({ name: 'NothingDeliveredError' });
     expect((failure as Error).message).toMatch(
-      /^ragwatch run \S+ delivered nothing: report not stored \(S3 report did not finish within its 1000 ms bound\), alert not sent \(SNS alert did not finish within its 1000 ms bound\); metrics: ok\./,
+      /^ragwatch run \S+ delivered nothing: report not stored \(S3 report did not finish within its 500 ms bound\), alert not sent \(SNS alert did not finish within its 500 ms bound\); metrics: ok\./,
     );
     expect(logger.text()).toContain('validation report (not stored)');
   });
@@ -156,8 +156,8 @@ describe('the nightly handler when nothing can be delivered', () => {
     const failure = (await handlerWith()().catch((error: unknown) => error)) as Error;
 
     // Assess
-    expect(failure.message).toContain('report not stored (S3 report did not finish within its 1000 ms bound)');
-    expect(failure.message).toContain('alert not sent (SNS alert did not finish within its 1000 ms bound)');
-    expect(failure.message).toContain('metrics: CloudWatch metrics did not finish within its 1000 ms bound');
+    expect(failure.message).toContain('report not stored (S3 report did not finish within its 500 ms bound)');
+    expect(failure.message).toContain('alert not sent (SNS alert did not finish within its 500 ms bound)');
+    expect(failure.message).toContain('metrics: CloudWatch metrics did not finish within its 500 ms bound');
   });
 });

@@ -87,7 +87,7 @@ function datum(name: string, dimensions = 2) {
 }
 
 describe('the nightly handler on a clean run', () => {
-  it('stores the report in S3 as the very object the engine produced, at the dated key and as latest.json', async () => {
+  it('stores the report in S3 as the engine produced it plus its regression section, at the dated key and as latest.json', async () => {
     // Prepare
     let produced: ValidationReport | undefined;
     const handler = handlerWith({
@@ -103,8 +103,9 @@ describe('the nightly handler on a clean run', () => {
     // Assess
     const key = `reports/book/2026/03/14/${result.runId}.json`;
     expect(await aws.listKeys()).toEqual([key, 'reports/book/latest.json']);
-    expect(JSON.parse((await aws.readObject(key)) ?? 'null')).toEqual(produced);
-    expect(JSON.parse((await aws.readObject('reports/book/latest.json')) ?? 'null')).toEqual(produced);
+    const expected = { ...produced, regression: expect.objectContaining({ compared: false, baseline_runs: [] }) };
+    expect(JSON.parse((await aws.readObject(key)) ?? 'null')).toEqual(expected);
+    expect(JSON.parse((await aws.readObject('reports/book/latest.json')) ?? 'null')).toEqual(expected);
   });
 
   it('sends the run’s metrics with Collection and Environment dimensions in the RagWatch namespace', async () => {

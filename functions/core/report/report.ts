@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { GroundingReport } from '../grounding/grounding-report.ts';
+import { RegressionReport } from '../regression/regression-report.ts';
 
 export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
 export const Severity = z.enum(SEVERITIES);
@@ -257,6 +258,10 @@ export const ValidationReport = z.object({
   success_criteria: z.array(CriterionResult),
   errors: z.array(ValidationError),
   execution: Execution,
+  // What changed since the usual (core/regression); absent on a report the post-run comparison has not seen.
+  regression: RegressionReport.optional().describe(
+    'What changed against the baseline of recent runs; absent when the run was not compared with its history',
+  ),
 });
 export type ValidationReport = z.infer<typeof ValidationReport>;
 

@@ -1,0 +1,117 @@
+/**
+ * The baseline a run is compared with: what "usual" looks like, per metric and per query, from recent healthy runs.
+ *
+ * Choice: the median of the last 7 runs that produced figures (PASSED or FAILED; never ERROR, whose figures are
+ * absent or zero because the run could not complete), with a noise band of 3 robust sigmas (1.4826 x MAD) and a
+ * floor per metric. Why: 7 nightly runs are a week, so a weekly rhythm (re-index on Mondays) is inside the
+ * baseline; the median of 7 ignores up to 3 bad runs, so an incident lasting 1-3 nights neither drags the
+ * baseline down with it nor hides its own recovery; FAILED runs stay in because a criterion breached for weeks is
+ * the usual state of that collection, and comparing with it is what separates "still broken" from "newly broken".
+ * The floor keeps a history of identical nights (MAD 0) from calling the smallest wobble a regression.
+ */
+import { median, noiseBand } from './robust-stats.ts';
+import { RUN_METRICS, type RunDigest, type RunMetric } from './run-digest.ts';
+
+/** Runs a baseline is built from, and the fewest with which regressions are judged at all. */
+export const BASELINE_RUNS = 7;
+export const MIN_BASELINE_RUNS = 3;
+/** Runs read from history: twice the baseline, so a week with ERROR nights among it still yields 7 with figures. */
+export const HISTORY_RUNS = 2 * BASELINE_RUNS;
+
+export interface MetricBaseline {
+  median: number;
+  /** A move of more than this from the median is beyond the run-to-run noise. */
+  band: number;
+  /** Which way is worse. */
+  worse: 'lower' | 'higher';
+}
+
+export interface QueryBaseline {
+  /** PASS when the query passed in at least half of the baseline runs that judged it. */
+  status: 'PASS' | 'FAIL';
+  bestSimilarity: number | null;
+  similarityBand: number;
+  /** Median rank of each expectation; null when it was outside the top results in most runs. */
+  expectedRanks: Record<string, number | null>;
+}
+
+export interface Baseline {
+  runs: Pick<RunDigest, 'runId' | 'status' | 'startedAt' | 'location'>[];
+  metrics: Partial<Record<RunMetric, MetricBaseline>>;
+  queries: Record<string, QueryBaseline>;
+  /** URLs missing (or orphaned) in most baseline runs: the usual gaps, not news. */
+  coverage: { missing: string[]; orphans: string[] } | null;
+  /** Each query's median best similarity: the sample the score-shift test compares with. */
+  bestSimilarities: number[];
+}
+
+/** The floor of each metric's band, in its own unit (pass rate in points, latency as a share of the median). */
+const FLOORS: Record<RunMetric, (centre: number) => number> = {
+  pass_rate: () => 5,
+  mrr: () => 0.05,
+  ndcg_at_k: () => 0.05,
+  hit_rate: () => 0.05,
+  avg_similarity: () => 0.03,
+  // Latency on shared hardware doubles on a busy night without anything being wrong: only a rise past twice the
+  // usual (and by at least 100 ms) is news.
+  p50_latency_ms: (c) => Math.max(c, 100),
+  p95_latency_ms: (c) => Math.max(c, 100),
+  p99_latency_ms: (c) => Math.max(c, 100),
+};
+const SIGMAS = 3;
+/** Per-query best similarity: the floor of its band (cosine units). */
+export const SIMILARITY_BAND_FLOOR = 0.05;
+const ABSENT_RANK = 1_000_000;
+
+/** The baseline from history (newest first), or null when fewer than MIN_BASELINE_RUNS healthy runs exist. */
+export function buildBaseline(history: readonly RunDigest[], size = BASELINE_RUNS): Baseline | null {
+  const runs = history.filter((r) => r.status !== 'ERROR').slice(0, size);
+  if (runs.length < MIN_BASELINE_RUNS) return null;
+  const metrics: Baseline['metrics'] = {};
+  for (const name of RUN_METRICS) {
+    const values = runs.map((r) => r.metrics[name]).filter((v): v is number => v !== undefined);
+    const centre = median(values);
+    if (centre === null) continue;
+    const band = noiseBand(values, { sigmas: SIGMAS, floor: FLOORS[name](centre) });
+    metrics[name] = { median: centre, band, worse: name.endsWith('_ms') ? 'higher' : 'lower' };
+  }
+  const queries: Baseline['queries'] = {};
+  const ids = new Set(runs.flatMap((r) => Object.keys(r.queries)));
+  for (const id of ids) {
+    const seen = runs.flatMap((r) => (r.queries[id] ? [r.queries[id]] : []));
+    const judged = seen.filter((q) => q.status !== 'ERROR');
+    if (judged.length === 0) continue;
+    const passes = judged.filter((q) => q.status === 'PASS').length;
+    const sims = judged.map((q) => q.bestSimilarity).filter((s): s is number => s !== null);
+    const expectations = new Set(judged.flatMap((q) => Object.keys(q.expectedRanks)));
+    const expectedRanks: Record<string, number | null> = {};
+    for (const e of expectations) {
+      const rank = median(judged.map((q) => q.expectedRanks[e] ?? ABSENT_RANK)) ?? ABSENT_RANK;
+      expectedRanks[e] = rank >= ABSENT_RANK ? null : rank;
+    }
+    queries[id] = {
+      status: passes * 2 >= judged.length ? 'PASS' : 'FAIL',
+      bestSimilarity: median(sims),
+      similarityBand: noiseBand(sims, { sigmas: SIGMAS, floor: SIMILARITY_BAND_FLOOR }),
+      expectedRanks,
+    };
+  }
+  return {
+    runs: runs.map(({ runId, status, startedAt, location }) => ({ runId, status, startedAt, location })),
+    metrics,
+    queries,
+    coverage: usualGaps(runs),
+    bestSimilarities: Object.values(queries).flatMap((q) => (q.bestSimilarity === null ? [] : [q.bestSimilarity])),
+  };
+}
+
+function usualGaps(runs: readonly RunDigest[]): Baseline['coverage'] {
+  const withCoverage = runs.flatMap((r) => (r.coverage ? [r.coverage] : []));
+  if (withCoverage.length === 0) return null;
+  const majority = (pick: (c: { missing: string[]; orphans: string[] }) => string[]) => {
+    const counts = new Map<string, number>();
+    for (const c of withCoverage) for (const url of new Set(pick(c))) counts.set(url, (counts.get(url) ?? 0) + 1);
+    return [...counts].filter(([, n]) => n * 2 > withCoverage.length).map(([url]) => url);
+  };
+  return { missing: majority((c) => c.missing), orphans: majority((c) => c.orphans) };
+}

@@ -1,0 +1,99 @@
+/**
+ * What history keeps of a past run: the figures, per-query outcomes and coverage sets the regression detectors
+ * compare with, distilled from a stored report. Read leniently (any field may be absent in an older report), so
+ * a report written by an earlier version of the job still counts as history instead of breaking the run.
+ */
+import { matchesSource } from '../queries/matching.ts';
+
+export const RUN_METRICS = [
+  'pass_rate',
+  'mrr',
+  'ndcg_at_k',
+  'hit_rate',
+  'avg_similarity',
+  'p50_latency_ms',
+  'p95_latency_ms',
+  'p99_latency_ms',
+] as const;
+export type RunMetric = (typeof RUN_METRICS)[number];
+
+export interface QueryDigest {
+  status: 'PASS' | 'FAIL' | 'ERROR';
+  bestSimilarity: number | null;
+  /** Rank (1-based) of each expected source or relevant URL in the top results; null when it is not there. */
+  expectedRanks: Record<string, number | null>;
+}
+
+export interface RunDigest {
+  runId: string;
+  status: 'PASSED' | 'FAILED' | 'ERROR';
+  startedAt: string;
+  collection: string;
+  environment: string;
+  /** Where the full report is (s3://... or a file path). */
+  location: string;
+  metrics: Partial<Record<RunMetric, number>>;
+  queries: Record<string, QueryDigest>;
+  coverage: { missing: string[]; orphans: string[] } | null;
+  embeddingModel: string | null;
+}
+
+type Loose = Record<string, unknown>;
+const isObject = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
+
+/** The digest of a report (parsed JSON), or null when it is not a report at all (no run id, status or start). */
+export function digestReport(raw: unknown, location: string): RunDigest | null {
+  if (!isObject(raw)) return null;
+  const { run_id, status, timestamp } = raw;
+  if (typeof run_id !== 'string' || typeof timestamp !== 'string') return null;
+  if (status !== 'PASSED' && status !== 'FAILED' && status !== 'ERROR') return null;
+  const vm = isObject(raw.validation_metrics) ? raw.validation_metrics : {};
+  const metrics: RunDigest['metrics'] = {};
+  const passRate = num(raw.pass_rate);
+  if (passRate !== undefined && num(raw.total_queries)) metrics.pass_rate = passRate;
+  for (const name of RUN_METRICS.slice(1)) {
+    const value = num(vm[name]);
+    if (value !== undefined) metrics[name] = value;
+  }
+  const queries: Record<string, QueryDigest> = {};
+  for (const q of Array.isArray(raw.query_results) ? raw.query_results : []) {
+    if (!isObject(q) || typeof q.id !== 'string') continue;
+    if (q.status !== 'PASS' && q.status !== 'FAIL' && q.status !== 'ERROR') continue;
+    queries[q.id] = { status: q.status, bestSimilarity: num(q.best_similarity) ?? null, expectedRanks: ranksOf(q) };
+  }
+  const cov = isObject(raw.coverage_report) ? raw.coverage_report : null;
+  const execution = isObject(raw.execution) ? raw.execution : {};
+  return {
+    runId: run_id,
+    status,
+    startedAt: timestamp,
+    collection: typeof raw.collection === 'string' ? raw.collection : '',
+    environment: typeof raw.environment === 'string' ? raw.environment : '',
+    location,
+    metrics,
+    queries,
+    coverage: cov ? { missing: strings(cov.missing_urls), orphans: strings(cov.extra_urls) } : null,
+    embeddingModel: typeof execution.embedding_model === 'string' ? execution.embedding_model : null,
+  };
+}
+
+/** The expectations a resolved suite entry names: its expected sources and its relevant URLs. */
+export function expectationsOf(query: unknown): string[] {
+  if (!isObject(query)) return [];
+  const relevant = Array.isArray(query.relevant)
+    ? query.relevant.flatMap((r) => (isObject(r) && typeof r.url === 'string' ? [r.url] : []))
+    : [];
+  return [...new Set([...strings(query.expected_sources), ...relevant])];
+}
+
+function ranksOf(q: Loose): Record<string, number | null> {
+  const hits = (Array.isArray(q.top_results) ? q.top_results : []).filter(isObject);
+  const ranks: Record<string, number | null> = {};
+  for (const expected of expectationsOf(q.query)) {
+    const hit = hits.find((h) => matchesSource(expected, typeof h.source_url === 'string' ? h.source_url : null));
+    ranks[expected] = hit ? (num(hit.rank) ?? null) : null;
+  }
+  return ranks;
+}

@@ -1,0 +1,41 @@
+/**
+ * Coverage news: sitemap URLs missing from the index now that the baseline had indexed (COVERAGE_NEWLY_MISSING),
+ * and indexed URLs no longer in the sitemap now that were not orphans before (COVERAGE_NEWLY_ORPHANED). A gap
+ * that has been there for most of the baseline is the usual state, reported by the coverage criterion alone.
+ */
+import type { Detector } from './detector.ts';
+import { finding } from './regression-report.ts';
+
+export const detectCoverageChanges: Detector = ({ current, baseline }) => {
+  if (!current.coverage || !baseline.coverage) return [];
+  const usualMissing = new Set(baseline.coverage.missing);
+  const usualOrphans = new Set(baseline.coverage.orphans);
+  const missing = current.coverage.missing.filter((u) => !usualMissing.has(u));
+  const orphans = current.coverage.orphans.filter((u) => !usualOrphans.has(u));
+  return [
+    ...(missing.length === 0
+      ? []
+      : [
+          finding({
+            kind: 'COVERAGE_NEWLY_MISSING',
+            severity: 'MEDIUM',
+            message: `${missing.length} sitemap URL(s) no longer (or never) indexed since the baseline`,
+            value: missing.length,
+            baseline: 0,
+            urls: missing,
+          }),
+        ]),
+    ...(orphans.length === 0
+      ? []
+      : [
+          finding({
+            kind: 'COVERAGE_NEWLY_ORPHANED',
+            severity: 'LOW',
+            message: `${orphans.length} indexed URL(s) newly absent from the sitemap (stale chunks of a removed page?)`,
+            value: orphans.length,
+            baseline: 0,
+            urls: orphans,
+          }),
+        ]),
+  ];
+};

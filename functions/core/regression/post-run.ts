@@ -1,0 +1,29 @@
+/**
+ * The post-run step both composition roots (the nightly handler and the CLI) call after the engine: read the
+ * history through its port and compare. Reading history is best effort: when it fails, the run still gets its
+ * report, with a regression section that says it was not compared and why.
+ */
+import { describeError } from '../errors.ts';
+import { HISTORY_RUNS } from '../history/baseline.ts';
+import type { RunHistory } from '../ports.ts';
+import type { ValidationReport } from '../report/report.ts';
+import { compareWithHistory } from './compare-with-history.ts';
+
+/** The report with its regression section, and why history could not be read (null when it could). */
+export async function compareWithStoredHistory(
+  report: ValidationReport,
+  history: RunHistory,
+  newId: () => string,
+): Promise<{ report: ValidationReport; historyError: string | null }> {
+  try {
+    const runs = await history.recentRuns({
+      collection: report.collection,
+      environment: report.environment,
+      limit: HISTORY_RUNS,
+      before: report.timestamp,
+    });
+    return { report: compareWithHistory(report, runs, newId), historyError: null };
+  } catch (error) {
+    return { report: compareWithHistory(report, null, newId), historyError: describeError(error) };
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * SCORE_SHIFT: the distribution of the queries' best similarities moved as a whole, the signature of a silent
+ * embedding-model change or a re-index with different settings. Judged with the two-sample Kolmogorov-Smirnov
+ * test (ks-test.ts) of this run's best similarities against each query's baseline median; a shift counts when
+ * the test rejects "same distribution" at p < 0.01 AND the median moved by at least 0.05, so a large suite cannot
+ * make a statistically real but harmless 0.01 drift into an alert. One broken module moves a few queries, not the
+ * whole distribution: that is QUERY_REGRESSED's business.
+ */
+import { median } from '../history/robust-stats.ts';
+import type { DetectorContext } from './detector.ts';
+import { twoSampleKs } from './ks-test.ts';
+import { finding, type RegressionFinding, type ScoreShiftTest } from './regression-report.ts';
+
+export const SCORE_SHIFT_P = 0.01;
+export const SCORE_SHIFT_MIN_MEDIAN_MOVE = 0.05;
+
+/** The test's figures (null when a sample is empty) and the finding when it counts as a shift. */
+export function detectScoreShift({ current, baseline }: Pick<DetectorContext, 'current' | 'baseline'>): {
+  test: ScoreShiftTest | null;
+  findings: RegressionFinding[];
+} {
+  const now = Object.values(current.queries).flatMap((q) => (q.bestSimilarity === null ? [] : [q.bestSimilarity]));
+  const usual = baseline.bestSimilarities;
+  if (now.length === 0 || usual.length === 0) return { test: null, findings: [] };
+  const { statistic, pValue } = twoSampleKs(now, usual);
+  const shift = (median(now) ?? 0) - (median(usual) ?? 0);
+  const test: ScoreShiftTest = {
+    test: 'two-sample Kolmogorov-Smirnov',
+    statistic,
+    p_value: pValue,
+    sample_sizes: [now.length, usual.length],
+    median_shift: shift,
+  };
+  if (pValue >= SCORE_SHIFT_P || Math.abs(shift) < SCORE_SHIFT_MIN_MEDIAN_MOVE) return { test, findings: [] };
+  const model = current.embeddingModel ? ` (embedding model reported: ${current.embeddingModel})` : '';
+  return {
+    test,
+    findings: [
+      finding({
+        kind: 'SCORE_SHIFT',
+        severity: 'HIGH',
+        message: `best similarities shifted as a whole: median ${shift > 0 ? '+' : ''}${round(shift)}, KS D=${round(statistic)}, p=${pValue.toExponential(1)}${model}`,
+        metric: 'best_similarity_distribution',
+        value: statistic,
+        baseline: median(usual),
+        band: SCORE_SHIFT_P,
+      }),
+    ],
+  };
+}
+
+function round(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}

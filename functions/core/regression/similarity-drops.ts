@@ -1,0 +1,25 @@
+/** SIMILARITY_DROPPED: a query's best similarity is below its baseline by more than the query's noise band. */
+import type { Detector } from './detector.ts';
+import { finding } from './regression-report.ts';
+
+export const detectSimilarityDrops: Detector = ({ current, baseline, stale }) =>
+  Object.entries(current.queries).flatMap(([id, now]) => {
+    const usual = baseline.queries[id];
+    if (!usual || usual.bestSimilarity === null || now.bestSimilarity === null || stale.has(id)) return [];
+    if (now.bestSimilarity >= usual.bestSimilarity - usual.similarityBand) return [];
+    return [
+      finding({
+        kind: 'SIMILARITY_DROPPED',
+        severity: 'LOW',
+        message: `query ${id}: best similarity ${round(now.bestSimilarity)}, usually ${round(usual.bestSimilarity)} ± ${round(usual.similarityBand)}`,
+        query_id: id,
+        value: now.bestSimilarity,
+        baseline: usual.bestSimilarity,
+        band: usual.similarityBand,
+      }),
+    ];
+  });
+
+function round(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { BASELINE_RUNS, buildBaseline, MIN_BASELINE_RUNS } from '../../../functions/core/history/baseline.ts';
+import { buildDigest, cleanHistory, query } from './digests.ts';
+
+describe('buildBaseline', () => {
+  it('needs at least three healthy runs', () => {
+    expect(MIN_BASELINE_RUNS).toBe(3);
+    expect(buildBaseline(cleanHistory(2))).toBeNull();
+    expect(buildBaseline(cleanHistory(3))).not.toBeNull();
+  });
+
+  it('never counts ERROR runs', () => {
+    const history = [buildDigest(5, { status: 'ERROR', metrics: {} }), ...cleanHistory(2)];
+    expect(buildBaseline(history)).toBeNull();
+  });
+
+  it('uses the newest seven healthy runs and names them', () => {
+    const baseline = buildBaseline(cleanHistory(10));
+    expect(BASELINE_RUNS).toBe(7);
+    expect(baseline?.runs.map((r) => r.runId)).toEqual(['run-9', 'run-8', 'run-7', 'run-6', 'run-5', 'run-4', 'run-3']);
+  });
+
+  it('keeps the median of a metric through three broken nights out of seven', () => {
+    const broken = [0, 1, 2].map((n) => buildDigest(10 + n, { status: 'FAILED', metrics: { mrr: 0.2 } }));
+    const baseline = buildBaseline([...broken, ...cleanHistory(4)]);
+    expect(baseline?.metrics.mrr).toEqual({ median: 0.8, band: 0.05, worse: 'lower' });
+  });
+
+  it('widens a metric band to three robust sigmas of a noisy history', () => {
+    const values = [0.7, 0.8, 0.9, 0.8, 0.7, 0.9, 0.8];
+    const history = values.map((mrr, n) => buildDigest(n, { metrics: { mrr } }));
+    // MAD is 0.1, so the band is 3 x 1.4826 x 0.1.
+    expect(buildBaseline(history)?.metrics.mrr?.band).toBeCloseTo(0.44478, 5);
+  });
+
+  it('lets latency rise to twice its median (and at least 100 ms) before it is news', () => {
+    const baseline = buildBaseline(cleanHistory(3));
+    expect(baseline?.metrics.p95_latency_ms).toEqual({ median: 60, band: 100, worse: 'higher' });
+    const slow = buildBaseline([0, 1, 2].map((n) => buildDigest(n, { metrics: { p95_latency_ms: 400 } })));
+    expect(slow?.metrics.p95_latency_ms?.band).toBe(400);
+  });
+
+  it('calls a query PASS when it passed in at least half of the runs that judged it', () => {
+    const history = [
+      buildDigest(3, { queries: { q1: query({ status: 'FAIL' }) } }),
+      buildDigest(2, { queries: { q1: query({ status: 'ERROR' }) } }),
+      buildDigest(1, { queries: { q1: query() } }),
+      buildDigest(0, { queries: { q1: query({ status: 'FAIL' }) } }),
+    ];
+    expect(buildBaseline(history)?.queries.q1?.status).toBe('FAIL');
+    const even = [buildDigest(2, { queries: { q1: query({ status: 'FAIL' }) } }), ...cleanHistory(1)];
+    expect(buildBaseline([...even, buildDigest(-1, { queries: {} })])?.queries.q1?.status).toBe('PASS');
+  });
+
+  it('gives an expectation outside the top results in most runs a null rank', () => {
+    const absent = query({ expectedRanks: { '/docs/a': null } });
+    const history = [0, 1, 2].map((n) => buildDigest(n, { queries: { q1: n === 0 ? query() : absent } }));
+    expect(buildBaseline(history)?.queries.q1?.expectedRanks).toEqual({ '/docs/a': null });
+  });
+
+  it('treats a URL missing in most baseline runs as a usual gap', () => {
+    const history = [0, 1, 2].map((n) =>
+      buildDigest(n, { coverage: { missing: n < 2 ? ['https://b/x'] : [], orphans: n === 0 ? ['https://b/o'] : [] } }),
+    );
+    expect(buildBaseline(history)?.coverage).toEqual({ missing: ['https://b/x'], orphans: [] });
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { digestReport } from '../../../functions/core/history/run-digest.ts';
+import { buildErrorReport, buildFailedReport, buildPassedReport } from '../../nightly/fixtures/reports.ts';
+
+describe('digestReport', () => {
+  it('keeps the figures, per-query outcomes and coverage gaps of a report', () => {
+    const report = buildFailedReport();
+    const digest = digestReport(report, 's3://b/k.json');
+    expect(digest).toMatchObject({
+      runId: report.run_id,
+      status: 'FAILED',
+      startedAt: report.timestamp,
+      collection: 'book',
+      environment: 'prod',
+      location: 's3://b/k.json',
+      embeddingModel: 'embed-english-v3.0',
+      coverage: { missing: report.coverage_report?.missing_urls, orphans: report.coverage_report?.extra_urls },
+    });
+    expect(digest?.metrics).toMatchObject({ pass_rate: report.pass_rate, mrr: 0.8, p95_latency_ms: 60 });
+    expect(Object.keys(digest?.queries ?? {})).toEqual(report.query_results.map((q) => q.id));
+  });
+
+  it('finds the rank of each expected source and relevant URL in the top results', () => {
+    const report = buildPassedReport();
+    const first = report.query_results[0];
+    if (!first) throw new Error('fixture has queries');
+    first.query = { id: first.id, expected_sources: ['ch1-basics'], relevant: [{ url: '/docs/intro', grade: 3 }] };
+    const hit = (rank: number, url: string) => ({
+      rank,
+      chunk_id: `c${rank}`,
+      chunk_text: 't',
+      similarity_score: 0.9,
+      source_url: url,
+      chapter_id: null,
+      module_name: null,
+      heading_hierarchy: null,
+      token_count: null,
+      chunk_index: null,
+      relevance: true,
+      relevance_grade: 1,
+    });
+    first.top_results = [hit(1, 'https://b/docs/other'), hit(2, 'https://b/docs/m1/ch1-basics')];
+    expect(digestReport(report, 'x')?.queries[first.id]?.expectedRanks).toEqual({
+      'ch1-basics': 2,
+      '/docs/intro': null,
+    });
+  });
+
+  it('does not count the pass rate of an ERROR run that judged no query', () => {
+    const report = { ...buildErrorReport(), total_queries: 0, pass_rate: 0, query_results: [] };
+    expect(digestReport(report, 'x')?.metrics.pass_rate).toBeUndefined();
+  });
+
+  it('reads an older report with fields missing', () => {
+    const digest = digestReport({ run_id: 'r', status: 'PASSED', timestamp: '2026-01-01T00:00:00.000Z' }, 'x');
+    expect(digest).toEqual({
+      runId: 'r',
+      status: 'PASSED',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      collection: '',
+      environment: '',
+      location: 'x',
+      metrics: {},
+      queries: {},
+      coverage: null,
+      embeddingModel: null,
+    });
+  });
+
+  it('is null for JSON that is not a report', () => {
+    expect(digestReport({ run_id: 'r', status: 'MAYBE', timestamp: 't' }, 'x')).toBeNull();
+    expect(digestReport([1, 2], 'x')).toBeNull();
+  });
+});

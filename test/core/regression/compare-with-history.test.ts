@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { compareWithHistory } from '../../../functions/core/regression/compare-with-history.ts';
+import { buildErrorReport } from '../../nightly/fixtures/reports.ts';
+import { BOOK, buildReport, historyOf, hit, query } from './reports.ts';
+
+const ids = () => {
+  let n = 0;
+  return () => `id-${++n}`;
+};
+const compare = (report = buildReport(), history = historyOf(7)) => compareWithHistory(report, history, ids());
+const kinds = (report: ReturnType<typeof compare>) => report.regression?.findings.map((f) => f.kind) ?? [];
+
+describe('compareWithHistory: baseline', () => {
+  it('says plainly that the first run has no baseline', () => {
+    expect(compare(buildReport(), []).regression).toEqual({
+      compared: false,
+      note: 'no baseline: this is the first run with figures on record, so there is nothing to compare with yet',
+      baseline_runs: [],
+      findings: [],
+      recovered_queries: [],
+      stale_queries: [],
+      score_shift: null,
+    });
+  });
+
+  it('waits for three runs with figures before comparing', () => {
+    expect(compare(buildReport(), historyOf(2)).regression?.note).toBe(
+      'no baseline yet: 2 earlier run(s) with figures on record, 3 needed',
+    );
+    expect(compare(buildReport(), historyOf(3)).regression?.compared).toBe(true);
+  });
+
+  it('does not compare a run that could not complete', () => {
+    expect(compare(buildErrorReport()).regression?.note).toMatch(/^not compared: the run could not complete/);
+  });
+
+  it('says so when the history could not be read', () => {
+    expect(compareWithHistory(buildReport(), null, ids()).regression?.note).toMatch(/could not be read/);
+  });
+
+  it('names the seven newest runs it compared with', () => {
+    const regression = compare(buildReport(), historyOf(9)).regression;
+    expect(regression?.baseline_runs).toHaveLength(7);
+    expect(regression?.baseline_runs[0]).toEqual({
+      run_id: '00000000-0000-4000-8000-000000000000',
+      status: 'PASSED',
+      started_at: '2026-03-13T02:00:00.000Z',
+      location: 's3://b/00000000-0000-4000-8000-000000000000.json',
+    });
+  });
+
+  it('finds nothing when the run looks like its history', () => {
+    const regression = compare().regression;
+    expect(regression?.findings).toEqual([]);
+    expect(regression?.score_shift).toMatchObject({ statistic: 0, p_value: 1 });
+  });
+});
+
+describe('compareWithHistory: queries', () => {
+  it('reports a query that passed in the baseline and fails now as QUERY_REGRESSED', () => {
+    const report = buildReport();
+    query(report, 'q2').status = 'FAIL';
+    expect(compare(report).regression?.findings).toContainEqual(
+      expect.objectContaining({ kind: 'QUERY_REGRESSED', query_id: 'q2', severity: 'MEDIUM' }),
+    );
+  });
+
+  it('lists a query that failed in the baseline and passes now as recovered', () => {
+    const history = historyOf(7, (r) => {
+      query(r, 'q3').status = 'FAIL';
+    });
+    const regression = compare(buildReport(), history).regression;
+    expect(regression?.recovered_queries).toEqual(['q3']);
+    expect(kinds(compare(buildReport(), history))).not.toContain('QUERY_REGRESSED');
+  });
+
+  it('reports an expected page gone from the top results as RANK_DROPPED', () => {
+    const report = buildReport();
+    query(report, 'q1').top_results = [hit(1, `${BOOK}/docs/other`)];
+    expect(compare(report).regression?.findings).toContainEqual(
+      expect.objectContaining({ kind: 'RANK_DROPPED', query_id: 'q1', value: null, baseline: 1 }),
+    );
+  });
+
+  it('reports a fall of four places but not of three', () => {
+    const at = (rank: number) => {
+      const report = buildReport();
+      const filler = Array.from({ length: rank - 1 }, (_, i) => hit(i + 1, `${BOOK}/docs/f${i}`));
+      query(report, 'q1').top_results = [...filler, hit(rank, `${BOOK}/docs/intro`)];
+      return kinds(compare(report));
+    };
+    expect(at(4)).not.toContain('RANK_DROPPED');
+    expect(at(5)).toContain('RANK_DROPPED');
+  });
+
+  it('reports a best similarity below its baseline by more than 0.05, not by 0.05 exactly', () => {
+    const at = (drop: number) => {
+      const report = buildReport();
+      query(report, 'q1').best_similarity = 0.75 - drop + 0.05;
+      return kinds(compare(report));
+    };
+    expect(at(0.05)).not.toContain('SIMILARITY_DROPPED');
+    expect(at(0.051)).toContain('SIMILARITY_DROPPED');
+  });
+});
+
+describe('compareWithHistory: run figures', () => {
+  it('reports MRR beyond its band with value, baseline and band', () => {
+    const report = buildReport();
+    report.validation_metrics.mrr = 0.94;
+    expect(compare(report).regression?.findings).toContainEqual(
+      expect.objectContaining({ kind: 'METRIC_DROPPED', metric: 'mrr', value: 0.94, baseline: 1, band: 0.05 }),
+    );
+  });
+
+  it('leaves MRR inside its band alone', () => {
+    const report = buildReport();
+    report.validation_metrics.mrr = 0.95;
+    expect(kinds(compare(report))).not.toContain('METRIC_DROPPED');
+  });
+
+  it('reports latency only past twice its usual value, and at LOW severity', () => {
+    const at = (p95: number) => {
+      const report = buildReport();
+      report.validation_metrics.p95_latency_ms = p95;
+      return compare(report).regression?.findings ?? [];
+    };
+    expect(at(160)).toEqual([]);
+    expect(at(160.5)).toEqual([expect.objectContaining({ metric: 'p95_latency_ms', severity: 'LOW' })]);
+  });
+
+  it('reports a whole-distribution drop of best similarities as SCORE_SHIFT with its KS test', () => {
+    const report = buildReport();
+    for (const q of report.query_results) q.best_similarity = (q.best_similarity ?? 0) - 0.3;
+    const regression = compare(report).regression;
+    expect(regression?.findings).toContainEqual(expect.objectContaining({ kind: 'SCORE_SHIFT', severity: 'HIGH' }));
+    expect(regression?.score_shift).toMatchObject({ test: 'two-sample Kolmogorov-Smirnov', statistic: 1 });
+    expect(regression?.score_shift?.p_value).toBeLessThan(0.01);
+  });
+
+  it('does not call a shift of the median under 0.05 a SCORE_SHIFT, however significant', () => {
+    const report = buildReport();
+    for (const q of report.query_results) q.best_similarity = (q.best_similarity ?? 0) - 0.049;
+    expect(kinds(compare(report))).not.toContain('SCORE_SHIFT');
+  });
+
+  it('does not call a few queries dropping a SCORE_SHIFT', () => {
+    const report = buildReport();
+    for (const id of ['q1', 'q2']) query(report, id).best_similarity = 0.2;
+    expect(kinds(compare(report))).not.toContain('SCORE_SHIFT');
+  });
+});
+
+describe('compareWithHistory: coverage', () => {
+  it('reports sitemap URLs newly missing and indexed URLs newly orphaned', () => {
+    const report = buildReport();
+    const coverage = report.coverage_report;
+    if (!coverage) throw new Error('fixture has coverage');
+    coverage.missing_urls = [`${BOOK}/docs/new-page`];
+    coverage.extra_urls = [`${BOOK}/docs/old-page`];
+    const findings = compare(report).regression?.findings ?? [];
+    expect(findings).toContainEqual(
+      expect.objectContaining({ kind: 'COVERAGE_NEWLY_MISSING', urls: [`${BOOK}/docs/new-page`] }),
+    );
+    expect(findings).toContainEqual(
+      expect.objectContaining({ kind: 'COVERAGE_NEWLY_ORPHANED', urls: [`${BOOK}/docs/old-page`], severity: 'LOW' }),
+    );
+  });
+
+  it('does not report a gap the baseline already had', () => {
+    const gap = `${BOOK}/docs/new-page`;
+    const history = historyOf(7, (r) => {
+      if (r.coverage_report) r.coverage_report.missing_urls = [gap];
+    });
+    const report = buildReport();
+    if (report.coverage_report) report.coverage_report.missing_urls = [gap];
+    expect(kinds(compare(report, history))).toEqual([]);
+  });
+});
