@@ -9,6 +9,7 @@ import { createCohereChat } from './cohere-chat.ts';
 import { CohereEmbedder } from './cohere-embedder.ts';
 import { HttpSitemap } from './http-sitemap.ts';
 import { QdrantIndex } from './qdrant-index.ts';
+import { allowedOriginsOf } from './sitemap-url-policy.ts';
 import { systemClock } from './system-clock.ts';
 import { DependencyGate, type RunSignal } from './transport.ts';
 
@@ -45,7 +46,12 @@ export function createEngineAdapters(config: EngineConfig, options: { run?: RunS
       timeoutInSeconds: config.cohereTimeoutMs / 1000,
       ...(config.cohereBaseUrl ? { baseUrl: config.cohereBaseUrl } : {}),
     }),
-    sitemap: new HttpSitemap({ ...run, url: config.sitemapUrl, timeoutMs: config.qdrantTimeoutMs }),
+    sitemap: new HttpSitemap({
+      ...run,
+      url: config.sitemapUrl,
+      timeoutMs: config.qdrantTimeoutMs,
+      allowedOrigins: [...allowedOriginsOf([config.docusaurusBaseUrl]), ...config.sitemapAllowedOrigins],
+    }),
     clock: systemClock,
     newId: randomUUID,
   };

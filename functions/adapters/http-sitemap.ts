@@ -1,137 +1,207 @@
 /**
- * The SitemapSource port over HTTP: fetches sitemap.xml (gzipped or not), follows a sitemap index one level
- * deep (as search engines do), and translates every failure into a SitemapError naming the URL at fault.
+ * The SitemapSource port over HTTP: fetches sitemap.xml (gzipped or not), follows a sitemap index, and
+ * translates every failure into a SitemapError naming the URL at fault.
+ *
+ * A sitemap is hostile input until read, so:
+ * - every fetch, each redirect hop included (redirects are followed here, not by fetch), passes the URL policy
+ *   (sitemap-url-policy.ts); a refused child or hop is an issue in the listing, the others are still read;
+ * - each file is streamed and parsed in bounded pieces (sitemap-xml.ts) under the Sitemaps protocol's caps:
+ *   50,000 URLs and 50 MB uncompressed (which also stops a gzip bomb); over a cap the file is read up to it and
+ *   the listing says so, it does not fail;
+ * - an index is followed one level deep (the protocol forbids nesting), at most 500 children, 4 at a time, and at
+ *   most 100,000 URLs in all;
+ * - every request ends at its timeout or when the run's signal aborts.
  */
-import { gunzipSync } from 'node:zlib';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { SitemapError, truncate } from '../core/errors.ts';
-import type { SitemapSource } from '../core/ports.ts';
-import { deadlineCut, type RunSignal, requestSignal, retryTransient } from './transport.ts';
+import pLimit from 'p-limit';
+import type { SitemapEntry, SitemapIssue, SitemapListing, SitemapSource } from '../core/ports.ts';
+import { fetchSitemapFile, type SitemapFetchLimits, SitemapRefusal } from './sitemap-fetch.ts';
+import { fetchRefusal, pageRefusal, shownUrl } from './sitemap-url-policy.ts';
+import { type RunSignal, retryTransient } from './transport.ts';
 
 export interface HttpSitemapOptions {
   url: string;
   timeoutMs: number;
   retries?: number;
-  /** A sitemap index with more children than this is refused rather than fetched without bound. */
+  /** Origins a sitemap may be fetched from besides the origin of `url` (SITEMAP_ALLOWED_ORIGINS, the book's). */
+  allowedOrigins?: readonly string[];
+  /** A sitemap index's children beyond this many are not fetched (the listing says so). */
   maxChildSitemaps?: number;
-  /** The run's deadline: every request listens to it, and no retry starts after it. */
+  /** URLs kept per file (the protocol: 50,000). */
+  maxUrlsPerFile?: number;
+  /** Bytes read per file after decompression (the protocol: 50 MB). */
+  maxBytesPerFile?: number;
+  /** URLs kept over the whole index. */
+  maxTotalUrls?: number;
+  /** How many levels of sitemap index are followed (the protocol: 1, an index lists sitemaps only). */
+  maxDepth?: number;
+  /** Children fetched at once. */
+  childConcurrency?: number;
+  /** The run's deadline, when the adapter is built for one run: used when `list` is given no signal of its own. */
   run?: RunSignal;
 }
 
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  removeNSPrefix: true,
-  isArray: (name) => name === 'url' || name === 'sitemap',
-});
+export const SITEMAP_LIMITS = {
+  maxChildSitemaps: 500,
+  maxUrlsPerFile: 50_000,
+  maxBytesPerFile: 50 * 1024 * 1024,
+  maxTotalUrls: 100_000,
+  maxDepth: 1,
+  childConcurrency: 4,
+  maxRedirects: 5,
+  maxPieceChars: 1024 * 1024,
+} as const;
 
-interface ParsedSitemap {
-  urlset?: { url?: { loc?: unknown }[] } | '';
-  sitemapindex?: { sitemap?: { loc?: unknown }[] } | '';
+interface Walk {
+  issues: SitemapIssue[];
+  seen: Set<string>;
+  limit: ReturnType<typeof pLimit>;
+  signal: AbortSignal;
+  runSignal: AbortSignal | undefined;
+  kept: number;
+  totalCapNoted: boolean;
 }
 
 export class HttpSitemap implements SitemapSource {
   readonly location: string;
   readonly #options: HttpSitemapOptions;
+  readonly #allowed: Set<string>;
 
   constructor(options: HttpSitemapOptions) {
     this.#options = options;
     this.location = options.url;
+    this.#allowed = new Set([new URL(options.url).origin, ...(options.allowedOrigins ?? [])]);
   }
 
-  async listUrls(): Promise<string[]> {
-    const root = await this.#fetchParsed(this.#options.url);
-    if (root.kind === 'urlset') return root.locs;
-    const max = this.#options.maxChildSitemaps ?? 500;
-    if (root.locs.length > max) {
-      throw new SitemapError(
-        `sitemap index ${this.#options.url} lists ${root.locs.length} sitemaps, more than the limit of ${max}`,
-        'bad_request',
-      );
+  async list(options: { signal?: AbortSignal } = {}): Promise<SitemapListing> {
+    // One failed child fails the listing (coverage on part of a sitemap would invent orphans): the rest stop.
+    const stop = new AbortController();
+    const runSignal = options.signal ?? this.#options.run?.signal;
+    const walk: Walk = {
+      issues: [],
+      seen: new Set([this.location]),
+      limit: pLimit(this.#options.childConcurrency ?? SITEMAP_LIMITS.childConcurrency),
+      signal: runSignal ? AbortSignal.any([runSignal, stop.signal]) : stop.signal,
+      runSignal,
+      kept: 0,
+      totalCapNoted: false,
+    };
+    try {
+      const entries = await this.#collect(this.location, 0, walk);
+      return { entries, issues: walk.issues };
+    } finally {
+      stop.abort();
     }
-    const urls: string[] = [];
-    for (const child of root.locs) {
-      const parsed = await this.#fetchParsed(child);
-      if (parsed.kind !== 'urlset')
-        throw new SitemapError(`${child}: a sitemap index inside a sitemap index is not followed`, 'bad_request');
-      urls.push(...parsed.locs);
-    }
-    return urls;
   }
 
-  async #fetchParsed(url: string): Promise<{ kind: 'urlset' | 'sitemapindex'; locs: string[] }> {
-    const run = this.#options.run;
-    const xml = await retryTransient(() => this.#fetchText(url), {
-      retries: this.#options.retries ?? 2,
-      ...(run ? { run } : {}),
-    });
-    const valid = XMLValidator.validate(xml);
-    if (valid !== true) {
-      throw new SitemapError(
-        `${url} is not well-formed XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`,
-        'bad_request',
-      );
-    }
-    const doc = parser.parse(xml) as ParsedSitemap;
-    if (doc.urlset !== undefined) return { kind: 'urlset', locs: readLocs(doc.urlset === '' ? [] : doc.urlset.url) };
-    if (doc.sitemapindex !== undefined) {
-      return { kind: 'sitemapindex', locs: readLocs(doc.sitemapindex === '' ? [] : doc.sitemapindex.sitemap) };
-    }
-    throw new SitemapError(
-      `${url} is not a sitemap: expected a <urlset> or <sitemapindex> root element`,
-      'bad_request',
+  async #collect(url: string, depth: number, walk: Walk): Promise<SitemapEntry[]> {
+    const maxTotal = this.#options.maxTotalUrls ?? SITEMAP_LIMITS.maxTotalUrls;
+    if (walk.kept >= maxTotal) return this.#totalCapReached(url, walk, maxTotal);
+    const file = await walk.limit(() =>
+      retryTransient(() => fetchSitemapFile(url, this.#limits(walk)), {
+        retries: this.#options.retries ?? 2,
+        ...(this.#options.run ? { run: this.#options.run } : {}),
+      }),
     );
-  }
+    walk.issues.push(...file.issues);
+    if (file.kind === 'urlset') return this.#keepPages(url, file.entries, walk, maxTotal);
 
-  async #fetchText(url: string): Promise<string> {
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        signal: requestSignal(this.#options.timeoutMs, this.#options.run),
-        headers: { accept: 'application/xml, text/xml' },
+    const maxDepth = this.#options.maxDepth ?? SITEMAP_LIMITS.maxDepth;
+    if (depth >= maxDepth) {
+      walk.issues.push({
+        kind: 'over_cap',
+        url: shownUrl(url),
+        message: `sitemap index ${shownUrl(url)} is nested ${depth} level(s) deep: not followed (at most ${maxDepth}; the Sitemaps protocol does not nest indexes)`,
       });
-    } catch (error) {
-      const e = error as { name?: string; cause?: { code?: string }; message?: string };
-      const cut = deadlineCut(this.#options.run);
-      if (cut) throw new SitemapError(`fetching sitemap ${url} was ${cut}`, 'timeout', { cause: error });
-      if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-        throw new SitemapError(`fetching sitemap ${url} timed out after ${this.#options.timeoutMs} ms`, 'timeout', {
-          cause: error,
+      return [];
+    }
+    const children: string[] = [];
+    for (const { loc } of file.entries) {
+      const refusal = fetchRefusal(loc, this.#allowed);
+      if (refusal) {
+        walk.issues.push({
+          kind: 'refused',
+          url: shownUrl(loc),
+          message: `sitemap index ${shownUrl(url)} lists ${shownUrl(loc)}, which is refused: ${refusal}`,
         });
+      } else if (!walk.seen.has(loc)) {
+        walk.seen.add(loc);
+        children.push(loc);
       }
-      const code = e.cause?.code ?? e.message ?? 'network error';
-      throw new SitemapError(`fetching sitemap ${url} failed: ${code}`, 'unavailable', { cause: error });
     }
-    if (!response.ok) {
-      const body = truncate(await response.text().catch(() => ''));
-      const kind =
-        response.status === 404
-          ? 'not_found'
-          : response.status === 429
-            ? 'rate_limited'
-            : response.status >= 500
-              ? 'unavailable'
-              : 'bad_request';
-      const retryAfter = Number(response.headers.get('retry-after'));
-      throw new SitemapError(`fetching sitemap ${url} failed with ${response.status}${body ? `: ${body}` : ''}`, kind, {
-        status: response.status,
-        ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}),
+    const maxChildren = this.#options.maxChildSitemaps ?? SITEMAP_LIMITS.maxChildSitemaps;
+    if (children.length > maxChildren) {
+      walk.issues.push({
+        kind: 'over_cap',
+        url: shownUrl(url),
+        message: `sitemap index ${shownUrl(url)} lists ${children.length} sitemaps, more than the limit of ${maxChildren}: only the first ${maxChildren} were read`,
       });
     }
-    const bytes = Buffer.from(await response.arrayBuffer());
-    // A .xml.gz sitemap arrives as gzip bytes (not Content-Encoding), which fetch leaves alone.
-    const isGzip = bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+    const lists = await Promise.all(
+      children.slice(0, maxChildren).map((child) => this.#collectChild(child, depth + 1, walk)),
+    );
+    return lists.flat();
+  }
+
+  /** A child whose redirect is refused is an issue, not a failure: the other children are still read. */
+  async #collectChild(url: string, depth: number, walk: Walk): Promise<SitemapEntry[]> {
     try {
-      return (isGzip ? gunzipSync(bytes) : bytes).toString('utf8');
+      return await this.#collect(url, depth, walk);
     } catch (error) {
-      throw new SitemapError(`sitemap ${url} looks gzipped but could not be decompressed`, 'bad_request', {
-        cause: error,
-      });
+      if (!(error instanceof SitemapRefusal)) throw error;
+      walk.issues.push({ kind: 'refused', url: error.refusedUrl, message: error.message });
+      return [];
     }
   }
-}
 
-function readLocs(entries: { loc?: unknown }[] | undefined): string[] {
-  return (entries ?? [])
-    .map((e) => (typeof e.loc === 'string' ? e.loc.trim() : String(e.loc ?? '').trim()))
-    .filter((loc) => loc !== '');
+  #keepPages(url: string, entries: { loc: string; lastmod?: string }[], walk: Walk, maxTotal: number): SitemapEntry[] {
+    const kept: SitemapEntry[] = [];
+    let refused = 0;
+    let first: { loc: string; why: string } | undefined;
+    for (const { loc, lastmod } of entries) {
+      const why = pageRefusal(loc);
+      if (why) {
+        refused += 1;
+        first ??= { loc, why };
+      } else if (walk.kept >= maxTotal) {
+        this.#totalCapReached(url, walk, maxTotal);
+        break;
+      } else {
+        walk.kept += 1;
+        kept.push(lastmod === undefined ? { url: loc } : { url: loc, lastmod });
+      }
+    }
+    if (first) {
+      walk.issues.push({
+        kind: 'refused',
+        url: shownUrl(first.loc),
+        message: `sitemap ${shownUrl(url)} lists ${refused} page URL(s) left out as not http(s) URLs without credentials; first: ${shownUrl(first.loc)} (${first.why})`,
+      });
+    }
+    return kept;
+  }
+
+  #totalCapReached(url: string, walk: Walk, maxTotal: number): [] {
+    if (!walk.totalCapNoted) {
+      walk.totalCapNoted = true;
+      walk.issues.push({
+        kind: 'over_cap',
+        url: shownUrl(url),
+        message: `the sitemaps list more than ${maxTotal} URLs in all: reading stopped at ${shownUrl(url)}`,
+      });
+    }
+    return [];
+  }
+
+  #limits(walk: Walk): SitemapFetchLimits {
+    return {
+      timeoutMs: this.#options.timeoutMs,
+      signal: walk.signal,
+      runSignal: walk.runSignal,
+      allowed: this.#allowed,
+      maxRedirects: SITEMAP_LIMITS.maxRedirects,
+      maxBytes: this.#options.maxBytesPerFile ?? SITEMAP_LIMITS.maxBytesPerFile,
+      maxEntries: this.#options.maxUrlsPerFile ?? SITEMAP_LIMITS.maxUrlsPerFile,
+      maxPieceChars: SITEMAP_LIMITS.maxPieceChars,
+    };
+  }
 }

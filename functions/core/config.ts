@@ -18,6 +18,8 @@ export interface EngineConfig {
   maxAgentQueries: number;
   docusaurusBaseUrl: string;
   sitemapUrl: string;
+  /** Origins (besides SITEMAP_URL's and DOCUSAURUS_BASE_URL's) a sitemap index or a redirect may lead to. */
+  sitemapAllowedOrigins: string[];
   coveragePathPrefix: string;
   similarityThreshold: number | undefined;
   topK: number | undefined;
@@ -135,6 +137,7 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     maxAgentQueries: read.number('MAX_AGENT_QUERIES', { min: 0, max: 100, integer: true }) ?? 10,
     docusaurusBaseUrl,
     sitemapUrl,
+    sitemapAllowedOrigins: readOrigins(read, 'SITEMAP_ALLOWED_ORIGINS'),
     coveragePathPrefix: prefix,
     similarityThreshold: read.number('SIMILARITY_THRESHOLD', { min: 0, max: 1 }),
     topK: read.number('TOP_K_RESULTS', { min: 1, max: 50, integer: true }),
@@ -155,6 +158,26 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
   };
   if (read.problems.length > 0) throw new InputError('configuration', read.problems);
   return config;
+}
+
+/** A comma-separated list of http(s) origins (scheme, host, port; no path). */
+function readOrigins(read: EnvReader, name: string): string[] {
+  const origins: string[] = [];
+  for (const item of read.list(name) ?? []) {
+    const parsed = URL.canParse(item) ? new URL(item) : null;
+    if (
+      parsed === null ||
+      (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+      parsed.username !== '' ||
+      parsed.password !== '' ||
+      `${parsed.pathname}${parsed.search}${parsed.hash}` !== '/'
+    )
+      read.problems.push(
+        `${name}: each item must be an http(s) origin such as https://cdn.example.com (no path, no credentials), got "${withoutCredentials(item)}"`,
+      );
+    else origins.push(parsed.origin);
+  }
+  return origins;
 }
 
 /** A URL's user:password part is a secret too: keep it out of messages. */

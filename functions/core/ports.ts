@@ -72,10 +72,34 @@ export interface Embedder {
   readonly maxBatchSize: number;
 }
 
+/** One page a sitemap lists: its <loc>, and its <lastmod> (as written, W3C datetime) when the sitemap gives one. */
+export interface SitemapEntry {
+  url: string;
+  lastmod?: string;
+}
+
+/**
+ * Something the sitemap source refused or cut short while the listing went on: a URL it would not fetch or keep
+ * (`refused`: another origin, another scheme, credentials, not a URL) or a cap it reached (`over_cap`: the listing
+ * is partial). `url` names the URL at fault, without credentials.
+ */
+export interface SitemapIssue {
+  kind: 'refused' | 'over_cap';
+  url: string;
+  message: string;
+}
+
+/** What a sitemap source read: the pages, and what it refused or cut on the way. */
+export interface SitemapListing {
+  entries: SitemapEntry[];
+  issues: SitemapIssue[];
+}
+
 /** The book's sitemap. Implementations follow sitemap indexes and translate failures into SitemapError. */
 export interface SitemapSource {
   readonly location: string;
-  listUrls(): Promise<string[]>;
+  /** `signal` ends every request when the run's deadline strikes. */
+  list(options?: { signal?: AbortSignal }): Promise<SitemapListing>;
 }
 
 /** Time, so the core can be tested with a fake clock. */

@@ -17,6 +17,7 @@
  */
 
 import { computeCoverage, coverageErrors } from './coverage/coverage.ts';
+import { sitemapIssueErrors, sitemapIssueNotes } from './coverage/sitemap-issues.ts';
 import { criteriaErrors, decideRunStatus, evaluateCriteria } from './criteria/criteria.ts';
 import { describeError, isServiceError } from './errors.ts';
 import type { GroundingReport } from './grounding/grounding-report.ts';
@@ -123,7 +124,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
       : null;
   const [queryStage, sitemapStage, profileStage, agentStage] = await Promise.all([
     queriesRun,
-    stage('sitemap', () => deps.sitemap.listUrls()),
+    stage('sitemap', () => deps.sitemap.list()),
     stage('profile', async () =>
       profileCollection({
         index: deps.index,
@@ -178,15 +179,19 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
       `could not read the sitemap ${deps.sitemap.location}: ${describeError(sitemapStage.error)}`,
       { sitemap_url: deps.sitemap.location },
     );
-  } else if (profile) {
+  } else {
+    errors.push(...sitemapIssueErrors(sitemapStage.value.issues, runId, newId));
+  }
+  if (sitemapStage.ok && profile) {
     coverage = computeCoverage({
-      sitemapUrls: sitemapStage.value,
+      sitemapUrls: sitemapStage.value.entries.map((e) => e.url),
       indexedUrls: [...profile.distinctUrls],
       pathPrefix: options.coveragePathPrefix,
       sitemapUrl: deps.sitemap.location,
       source: profile.sources.urls,
       timestamp,
     });
+    coverage.notes.push(...sitemapIssueNotes(sitemapStage.value.issues));
     errors.push(...coverageErrors(coverage, runId, newId));
   }
 

@@ -22,8 +22,14 @@ describe('HttpSitemap', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'ragwatch-sitemap-'));
     await writeFile(path.join(dir, 'sitemap.xml'), URLSET);
+    await writeFile(path.join(dir, 'other.xml'), URLSET.replaceAll('/docs/', '/blog/'));
+    // The book server rewrites an index's <loc> hosts to its own origin.
     await writeFile(
       path.join(dir, 'index.xml'),
+      `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://elsewhere.example/sitemap.xml</loc></sitemap><sitemap><loc>https://elsewhere.example/other.xml</loc></sitemap></sitemapindex>`,
+    );
+    await writeFile(
+      path.join(dir, 'twice.xml'),
       `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://elsewhere.example/sitemap.xml</loc></sitemap><sitemap><loc>https://elsewhere.example/sitemap.xml</loc></sitemap></sitemapindex>`,
     );
     await writeFile(path.join(dir, 'broken.xml'), '<urlset><url><loc>https://x</loc></urlset>');
@@ -38,40 +44,60 @@ describe('HttpSitemap', () => {
     await book.stop();
   });
 
-  it('lists every <loc> of a urlset, trimmed', async () => {
+  it('lists every <loc> of a urlset, trimmed, with its <lastmod> when given', async () => {
     // Act
-    const urls = await new HttpSitemap({ url: `${book.url}/sitemap.xml`, timeoutMs: 2000 }).listUrls();
+    const listing = await new HttpSitemap({ url: `${book.url}/sitemap.xml`, timeoutMs: 2000 }).list();
 
     // Assess
-    expect(urls).toEqual(['https://book.example.com/docs/intro', 'https://book.example.com/docs/a']);
+    expect(listing).toEqual({
+      entries: [
+        { url: 'https://book.example.com/docs/intro', lastmod: '2026-01-01' },
+        { url: 'https://book.example.com/docs/a' },
+      ],
+      issues: [],
+    });
   });
 
-  it('follows a sitemap index to each child sitemap', async () => {
-    const urls = await new HttpSitemap({ url: `${book.url}/index.xml`, timeoutMs: 2000 }).listUrls();
+  it('follows a sitemap index to each child sitemap, in the order the index lists them', async () => {
+    const listing = await new HttpSitemap({ url: `${book.url}/index.xml`, timeoutMs: 2000 }).list();
 
-    expect(urls).toHaveLength(4);
+    expect(listing.entries.map((e) => e.url)).toEqual([
+      'https://book.example.com/docs/intro',
+      'https://book.example.com/docs/a',
+      'https://book.example.com/blog/intro',
+      'https://book.example.com/blog/a',
+    ]);
+  });
+
+  it('fetches a child the index lists twice only once', async () => {
+    // Prepare
+    const before = book.requestCount();
+
+    // Act
+    const listing = await new HttpSitemap({ url: `${book.url}/twice.xml`, timeoutMs: 2000 }).list();
+
+    // Assess
+    expect(listing.entries).toHaveLength(2);
+    expect(book.requestCount() - before).toBe(2);
   });
 
   it('returns no URLs for an empty urlset', async () => {
-    await expect(new HttpSitemap({ url: `${book.url}/empty.xml`, timeoutMs: 2000 }).listUrls()).resolves.toEqual([]);
-  });
-
-  it('refuses a sitemap index with more children than the limit', async () => {
-    const sitemap = new HttpSitemap({ url: `${book.url}/index.xml`, timeoutMs: 2000, maxChildSitemaps: 1 });
-
-    await expect(sitemap.listUrls()).rejects.toThrow(/lists 2 sitemaps, more than the limit of 1/);
+    await expect(new HttpSitemap({ url: `${book.url}/empty.xml`, timeoutMs: 2000 }).list()).resolves.toEqual({
+      entries: [],
+      issues: [],
+    });
   });
 
   it('names the URL and the line when the XML is malformed', async () => {
     const url = `${book.url}/broken.xml`;
 
-    await expect(new HttpSitemap({ url, timeoutMs: 2000 }).listUrls()).rejects.toThrow(
+    await expect(new HttpSitemap({ url, timeoutMs: 2000 }).list()).rejects.toThrow(
       new RegExp(`${url} is not well-formed XML: .*line 1`),
     );
   });
 
   it('says so when the document is XML but not a sitemap', async () => {
-    await expect(new HttpSitemap({ url: `${book.url}/feed.xml`, timeoutMs: 2000 }).listUrls()).rejects.toThrow(
+    await expect(new HttpSitemap({ url: `${book.url}/feed.xml`, timeoutMs: 2000 }).list()).rejects.toThrow(
       /is not a sitemap: expected a <urlset> or <sitemapindex>/,
     );
   });
@@ -82,7 +108,7 @@ describe('HttpSitemap', () => {
     const before = book.requestCount();
 
     // Act
-    const error = await new HttpSitemap({ url, timeoutMs: 2000 }).listUrls().catch((e: unknown) => e);
+    const error = await new HttpSitemap({ url, timeoutMs: 2000 }).list().catch((e: unknown) => e);
 
     // Assess
     expect(error).toBeInstanceOf(SitemapError);
@@ -101,7 +127,7 @@ describe('HttpSitemap', () => {
 
     // Act
     const error = await new HttpSitemap({ url: `${book.url}/sitemap.xml`, timeoutMs: 2000, retries: 1 })
-      .listUrls()
+      .list()
       .catch((e: unknown) => e);
     book.setFault('/sitemap.xml', null);
 
@@ -115,11 +141,11 @@ describe('HttpSitemap', () => {
     const server = await serveOnce(gzipSync(Buffer.from(URLSET)));
 
     // Act
-    const urls = await new HttpSitemap({ url: server.url, timeoutMs: 2000 }).listUrls();
+    const listing = await new HttpSitemap({ url: server.url, timeoutMs: 2000 }).list();
     await server.stop();
 
     // Assess
-    expect(urls).toHaveLength(2);
+    expect(listing.entries).toHaveLength(2);
   });
 
   it('times out on a server that never answers', async () => {
@@ -127,7 +153,7 @@ describe('HttpSitemap', () => {
     const server = await serveOnce(null);
 
     // Act
-    const error = await new HttpSitemap({ url: server.url, timeoutMs: 200 }).listUrls().catch((e: unknown) => e);
+    const error = await new HttpSitemap({ url: server.url, timeoutMs: 200 }).list().catch((e: unknown) => e);
     await server.stop();
 
     // Assess
@@ -141,7 +167,7 @@ describe('HttpSitemap', () => {
 
     // Act
     const error = await new HttpSitemap({ url: server.url, timeoutMs: 2000, retries: 0 })
-      .listUrls()
+      .list()
       .catch((e: unknown) => e);
 
     // Assess

@@ -39,6 +39,7 @@ describe('parseEngineConfig', () => {
       maxAgentQueries: 10,
       docusaurusBaseUrl: 'https://book.example.com',
       sitemapUrl: 'https://book.example.com/sitemap.xml',
+      sitemapAllowedOrigins: [],
       coveragePathPrefix: '/docs/',
       similarityThreshold: 0.65,
       topK: 8,
@@ -102,5 +103,27 @@ describe('parseEngineConfig', () => {
     const config = parseEngineConfig({ ...VALID, SITEMAP_URL: 'https://book.example.com/sitemap-index.xml' });
 
     expect(config.sitemapUrl).toBe('https://book.example.com/sitemap-index.xml');
+  });
+
+  it('reads SITEMAP_ALLOWED_ORIGINS as a list of origins', () => {
+    const config = parseEngineConfig({
+      ...VALID,
+      SITEMAP_ALLOWED_ORIGINS: 'https://cdn.example.com, http://127.0.0.1:8080/',
+    });
+
+    expect(config.sitemapAllowedOrigins).toEqual(['https://cdn.example.com', 'http://127.0.0.1:8080']);
+  });
+
+  it('refuses a SITEMAP_ALLOWED_ORIGINS item with a path, credentials or another scheme', () => {
+    const problems = problemsOf({
+      ...VALID,
+      SITEMAP_ALLOWED_ORIGINS: 'https://cdn.example.com/sitemaps,https://u:hunter2@x.example,ftp://x.example',
+    });
+
+    expect(problems).toEqual([
+      'SITEMAP_ALLOWED_ORIGINS: each item must be an http(s) origin such as https://cdn.example.com (no path, no credentials), got "https://cdn.example.com/sitemaps"',
+      'SITEMAP_ALLOWED_ORIGINS: each item must be an http(s) origin such as https://cdn.example.com (no path, no credentials), got "https://***@x.example"',
+      'SITEMAP_ALLOWED_ORIGINS: each item must be an http(s) origin such as https://cdn.example.com (no path, no credentials), got "ftp://x.example"',
+    ]);
   });
 });

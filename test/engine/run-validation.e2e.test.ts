@@ -4,8 +4,10 @@
  * the faults it needs and clears them.
  */
 
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
@@ -14,6 +16,7 @@ import { parseEngineConfig } from '../../functions/core/config.ts';
 import { ERROR_TYPES, type ErrorType, ValidationReport } from '../../functions/core/report/report.ts';
 import { runValidation } from '../../functions/core/run-validation.ts';
 import { parseSuite, type Suite } from '../../functions/core/suite/suite.ts';
+import { SAMPLE_BOOK_DIR } from '../../sandbox/book-server.ts';
 import {
   indexSampleBook,
   SAMPLE_SUITE_PATH,
@@ -21,6 +24,7 @@ import {
   seedIndexDrift,
   startSandbox,
 } from '../../sandbox/start-sandbox.ts';
+import { sitemapIndex, startRoutes, xml } from '../adapters/routes-server.ts';
 
 /** A port nothing listens on: bound by the OS, then released. */
 async function freePort(): Promise<number> {
@@ -228,6 +232,38 @@ describe('runValidation against the sandbox', () => {
       `could not read the sitemap ${sandbox.env.SITEMAP_URL}: fetching sitemap ${sandbox.env.SITEMAP_URL} failed with 404`,
     );
     expect(report.success_criteria.find((c) => c.name === 'coverage')).toMatchObject({ value: null, passed: false });
+  });
+
+  it('reports refused and truncated sitemap parts as findings, and computes coverage on the rest', async () => {
+    // Prepare: an index on another server listing the book's pages, a cloud metadata URL and a nested index
+    const hostile = await startRoutes();
+    hostile.route('/pages.xml', xml(readFileSync(path.join(SAMPLE_BOOK_DIR, 'sitemap.xml'), 'utf8')));
+    hostile.route('/nested.xml', xml(sitemapIndex([hostile.url('/pages.xml')])));
+    const metadata = 'http://169.254.169.254/latest/meta-data/';
+    hostile.route('/index.xml', xml(sitemapIndex([hostile.url('/pages.xml'), metadata, hostile.url('/nested.xml')])));
+
+    // Act
+    const report = await run({ suite: ONE_QUERY, env: { SITEMAP_URL: hostile.url('/index.xml') } });
+    await hostile.stop();
+
+    // Assess
+    expect(report.coverage_report?.total_sitemap_urls).toBe(14);
+    expect(report.errors.filter((e) => e.error_type.startsWith('SITEMAP_'))).toEqual([
+      expect.objectContaining({
+        error_type: 'SITEMAP_URL_REFUSED',
+        severity: 'HIGH',
+        message: expect.stringContaining(`lists ${metadata}, which is refused: not on an allowed origin`),
+        details: expect.objectContaining({ urls: [metadata] }),
+      }),
+      expect.objectContaining({
+        error_type: 'SITEMAP_TRUNCATED',
+        severity: 'MEDIUM',
+        message: expect.stringContaining(`sitemap index ${hostile.url('/nested.xml')} is nested 1 level(s) deep`),
+      }),
+    ]);
+    expect(report.coverage_report?.notes).toEqual(
+      expect.arrayContaining([expect.stringContaining(`lists ${metadata}, which is refused`)]),
+    );
   });
 
   it('ends with an ERROR report naming Qdrant when it cannot be reached at all', async () => {
