@@ -8,11 +8,16 @@ import { once } from 'node:events';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type ProxyFault =
+export type ProxyFault = (
   | { kind: 'pass' }
   | { kind: 'hang' }
   | { kind: 'status'; status: number; body?: string; headers?: Record<string, string> }
-  | { kind: 'reset' };
+  | { kind: 'reset' }
+  | { kind: 'delay'; ms: number }
+) & {
+  /** Only requests this matches get the fault (method and path, e.g. "PUT /bucket/reports/x.json"); others pass. */
+  when?: (request: string) => boolean;
+};
 
 export interface FaultProxy {
   url: string;
@@ -30,7 +35,8 @@ export async function startFaultProxy(target: string, fault: ProxyFault = { kind
   const upstream = new URL(target);
   const server = createServer((req, res) => {
     requests += 1;
-    play(current, req, res, upstream);
+    const matched = current.when === undefined || current.when(`${req.method} ${req.url}`);
+    play(matched ? current : { kind: 'pass' }, req, res, upstream);
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -68,6 +74,10 @@ function play(fault: ProxyFault, req: IncomingMessage, res: ServerResponse, upst
     req.resume();
     res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
     res.end(fault.body ?? JSON.stringify({ message: `injected ${fault.status}` }));
+    return;
+  }
+  if (fault.kind === 'delay') {
+    setTimeout(() => play({ kind: 'pass' }, req, res, upstream), fault.ms);
     return;
   }
   const forward = httpRequest(

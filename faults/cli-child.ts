@@ -1,0 +1,13 @@
+/**
+ * The real CLI in a process of its own, as `ragwatch run` runs: the same main(), the same exit through
+ * process.exitCode (so anything left holding the event loop shows as wall time). On exit it writes its exit code
+ * and peak RSS to FAULTS_OUT for the matrix.
+ */
+import { writeFileSync } from 'node:fs';
+import { main } from '../functions/cli/main.ts';
+
+const out = process.env.FAULTS_OUT ?? '';
+process.on('exit', (code) => {
+  writeFileSync(out, JSON.stringify({ exitCode: code, maxRssKb: process.resourceUsage().maxRSS }));
+});
+process.exitCode = await main(process.argv.slice(2));
