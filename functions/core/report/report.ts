@@ -223,7 +223,10 @@ export const Execution = z.object({
   search_calls: z.number().int().min(0),
   embedding_model: z.string(),
   vector_size: z.number().int().nullable(),
-  stages: z.record(z.string(), z.object({ status: z.enum(['ok', 'failed', 'skipped']), duration_ms: z.number() })),
+  stages: z.record(
+    z.string(),
+    z.object({ status: z.enum(['ok', 'failed', 'skipped', 'cut']), duration_ms: z.number() }),
+  ),
 });
 export type Execution = z.infer<typeof Execution>;
 

@@ -1,0 +1,150 @@
+/**
+ * The machinery every check shares: named steps run once and timed, findings stamped with the run's id, and the
+ * run's abort signal, which cuts whatever is still pending so a report always comes back.
+ */
+import { isServiceError } from '../errors.ts';
+import type { Execution, ValidationError } from '../report/report.ts';
+import type { ResolvedQuery, SuccessCriteria } from '../suite/suite.ts';
+import type { Check, CheckResult, RunContext, Settled } from './check.ts';
+import type { EngineDeps, RunOptions } from './run-options.ts';
+
+/** The reason a step or check did not finish: the run's signal aborted first. */
+export class CutError extends Error {
+  override readonly name = 'CutError';
+  constructor(what: string) {
+    super(`${what} was cut: the run had to stop`);
+  }
+}
+
+export interface RunContextHandle {
+  ctx: RunContext;
+  /** Waits until every step started so far has settled (a step may outlive the check that started it). */
+  settleAll(): Promise<void>;
+  /** Every settled step, in the order they started, with status and duration. */
+  stages(): Execution['stages'];
+}
+
+type StageRecord = Execution['stages'][string];
+interface StepEntry {
+  promise: Promise<unknown>;
+  settled: Promise<Settled<unknown>>;
+  record?: StageRecord;
+}
+
+export function createRunContext(init: {
+  deps: EngineDeps;
+  options: RunOptions;
+  runId: string;
+  startedAt: Date;
+  queries: ResolvedQuery[];
+  criteria: SuccessCriteria;
+}): RunContextHandle {
+  const { deps, runId } = init;
+  const steps = new Map<string, StepEntry>();
+
+  const step = <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    const known = steps.get(name);
+    if (known) return known.promise as Promise<T>;
+    const t = deps.clock.monotonicMs();
+    deps.progress?.({ kind: 'stage', stage: name, status: 'started' });
+    // A step asked for after the run was cut does not start: its request would outlive the run.
+    const work = deps.signal?.aborted ? Promise.reject(new CutError(name)) : cuttable(name, start(fn), deps.signal);
+    const entry: StepEntry = {
+      // Recorded and announced before any consumer sees the value, as a plain timed call would.
+      settled: outcome(work).then((result) => {
+        const status = result.ok ? 'ok' : result.error instanceof CutError ? 'cut' : 'failed';
+        deps.progress?.({ kind: 'stage', stage: name, status: result.ok ? 'finished' : 'failed' });
+        entry.record = { status, duration_ms: round1(deps.clock.monotonicMs() - t) };
+        return result;
+      }),
+      promise: Promise.resolve(),
+    };
+    entry.promise = entry.settled.then((r) => (r.ok ? r.value : Promise.reject(r.error)));
+    // Observed through `settled`; this only keeps a step nobody awaited from being an unhandled rejection.
+    entry.promise.catch(() => undefined);
+    steps.set(name, entry);
+    return entry.promise as Promise<T>;
+  };
+
+  const ctx: RunContext = {
+    ...init,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    step,
+    settled: (name) => steps.get(name)?.settled,
+    error: (error_type, severity, message, details = {}): ValidationError => ({
+      id: deps.newId(),
+      validation_id: runId,
+      error_type,
+      severity,
+      message,
+      details,
+    }),
+  };
+  return {
+    ctx,
+    settleAll: async () => {
+      // A settling step may start another; loop until no step is pending.
+      for (let size = -1; size !== steps.size; ) {
+        size = steps.size;
+        await Promise.all([...steps.values()].map((s) => s.settled));
+      }
+    },
+    stages: () => Object.fromEntries([...steps].flatMap(([name, s]) => (s.record ? [[name, s.record] as const] : []))),
+  };
+}
+
+/**
+ * Runs every check concurrently and returns their results in list order (so findings keep a stable order). A check
+ * that throws or is cut becomes a failure of the run (a cut one also a TIMEOUT finding), never an exception.
+ */
+export async function runChecks(checks: readonly Check[], ctx: RunContext): Promise<CheckResult[]> {
+  return Promise.all(
+    checks.map(async (check): Promise<CheckResult> => {
+      try {
+        return await cuttable(`the ${check.name} check`, check.run(ctx), ctx.signal);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        // A cut is a finding too: the report says which check has no verdict tonight, and why.
+        if (error instanceof CutError)
+          return { errors: [ctx.error('TIMEOUT', 'HIGH', reason, { check: check.name })], failures: [reason] };
+        return { errors: [], failures: [`${check.name}: ${reason}`] };
+      }
+    }),
+  );
+}
+
+/** Starts `fn` now (as a plain call would), turning a synchronous throw into a rejection. */
+function start<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return fn();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function cuttable<T>(what: string, promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new CutError(what));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new CutError(what));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function round1(v: number): number {
+  return Math.round(v * 10) / 10;
+}
+
+/** A step's outcome as data, for a check that reports a failed input as a finding. */
+export function outcome<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+/** A timeout is reported as TIMEOUT; any other failure of a service as the given type. */
+export function failureType(error: unknown, fallback: ValidationError['error_type']): ValidationError['error_type'] {
+  return isServiceError(error) && error.kind === 'timeout' ? 'TIMEOUT' : fallback;
+}

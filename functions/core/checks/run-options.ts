@@ -1,0 +1,36 @@
+/** What a validation run needs from the outside (ports) and how it is configured. */
+import type { ChatModel, Clock, Embedder, ProgressListener, SitemapSource, VectorIndex } from '../ports.ts';
+import type { Suite } from '../suite/suite.ts';
+
+export interface EngineDeps {
+  index: VectorIndex;
+  embedder: Embedder;
+  sitemap: SitemapSource;
+  /** The agent's chat model; without it, grounded answers are not checked (grounding_report: null). */
+  chat?: ChatModel;
+  clock: Clock;
+  /** A fresh UUID (crypto.randomUUID in production). */
+  newId: () => string;
+  progress?: ProgressListener;
+  /** Aborted when the run must stop (its deadline): every step and check still pending is cut, the report still comes back. */
+  signal?: AbortSignal;
+}
+
+export interface RunOptions {
+  suite: Suite;
+  /** Where the suite came from (a path or an S3 URI), for the report. */
+  suiteSource: string;
+  collection: string;
+  environment: string;
+  requiredFields: string[];
+  coveragePathPrefix: string;
+  /** Overrides of the suite's defaults and success criteria, from configuration. */
+  topK?: number;
+  minSimilarity?: number;
+  criteria?: { minPassRate?: number; minCoverage?: number; minCompleteness?: number };
+  searchConcurrency: number;
+  /** At most this many agent queries per run, so the chat cost is bounded (default 10). */
+  maxAgentQueries?: number;
+  /** Scroll page size when the index cannot aggregate (default 1000). */
+  scrollPageSize?: number;
+}
