@@ -54,6 +54,8 @@ export function createEngineAdapters(config: EngineConfig, options: { run?: RunS
     }),
     clock: systemClock,
     newId: randomUUID,
+    // The engine cuts whatever is still pending when the deadline strikes, so a report always comes back.
+    ...(options.run ? { signal: options.run.signal } : {}),
   };
 }
 
