@@ -4,7 +4,7 @@
  * place a secret could leak (stdout, stderr, report, alert subject and body, metric payloads).
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ValidationReport } from '../functions/core/report/report.ts';
@@ -58,10 +58,7 @@ export async function drive(world: World, spec: RunSpec): Promise<Observed> {
     });
     const wallSeconds = (performance.now() - started) / 1000;
     const written = await readJson<Record<string, unknown>>(outFile);
-    const report =
-      spec.surface === 'cli'
-        ? await readJson<ValidationReport>(path.join(reportsDir, 'book', 'latest.json'))
-        : await storedReport(world, written);
+    const report = spec.surface === 'cli' ? await latestUnder(reportsDir) : await storedReport(world, written);
     const alerts = world.aws.deliveredAlerts();
     const heartbeat = world.aws.cloudWatch.datums.find((d) => d.MetricName === 'RunSucceeded');
     const leakSurface = [
@@ -114,6 +111,16 @@ async function storedReport(world: World, written: Record<string, unknown> | nul
   const key = location?.replace(`s3://${world.aws.bucket}/`, '') ?? 'reports/book/latest.json';
   const text = await world.aws.readObject(key).catch(() => undefined);
   return text ? (JSON.parse(text) as ValidationReport) : null;
+}
+
+/** The CLI's latest.json, whatever folder the collection name gave it. */
+async function latestUnder(reportsDir: string): Promise<ValidationReport | null> {
+  const folders = await readdir(reportsDir).catch(() => []);
+  for (const folder of folders) {
+    const report = await readJson<ValidationReport>(path.join(reportsDir, folder, 'latest.json'));
+    if (report !== null) return report;
+  }
+  return null;
 }
 
 async function readJson<T>(file: string): Promise<T | null> {

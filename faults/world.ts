@@ -98,7 +98,10 @@ export async function startWorld(): Promise<World> {
       ),
     }),
     reset: () => {
-      for (const proxy of [qdrant, cohere, ...Object.values(awsProxies)]) proxy.setFault({ kind: 'pass' });
+      for (const proxy of [qdrant, cohere, ...Object.values(awsProxies)]) {
+        proxy.setFault({ kind: 'pass' });
+        proxy.resetCount();
+      }
       aws.fauxqs.reset();
       aws.cloudWatch.datums.length = 0;
     },

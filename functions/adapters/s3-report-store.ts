@@ -59,20 +59,35 @@ export class S3ReportStore implements ReportStore {
     this.#options = options;
   }
 
-  /** `signal` aborts both puts (the sink's bound, see adapters/bounded.ts). */
+  /** The dated report, then the latest.json copy; `signal` aborts both puts. */
   async save(report: ValidationReport, options: { signal?: AbortSignal } = {}): Promise<StoredReport> {
-    const { bucket, prefix } = this.#options;
-    const key = buildReportKey(report, prefix);
-    const latestKey = buildLatestKey(report.collection, prefix);
-    const body = `${JSON.stringify(report, null, 2)}\n`;
-    await this.#put(key, body, options.signal);
+    const archived = await this.saveArchive(report, options);
+    const key = buildLatestKey(report.collection, this.#options.prefix);
     try {
-      await this.#put(latestKey, body, options.signal);
-      return { location: `s3://${bucket}/${key}`, bucket, key, latest: { key: latestKey, updated: true } };
+      await this.saveLatest(report, options);
+      return { ...archived, latest: { key, updated: true } };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return { location: `s3://${bucket}/${key}`, bucket, key, latest: { key: latestKey, updated: false, reason } };
+      return { ...archived, latest: { key, updated: false, reason } };
     }
+  }
+
+  /** The dated report only: the copy that must not be lost. The handler bounds it apart from the latest copy. */
+  async saveArchive(
+    report: ValidationReport,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Omit<StoredReport, 'latest'>> {
+    const { bucket, prefix } = this.#options;
+    const key = buildReportKey(report, prefix);
+    await this.#put(key, serialise(report), options.signal);
+    return { location: `s3://${bucket}/${key}`, bucket, key };
+  }
+
+  /** The latest.json convenience copy; its failure does not lose the report. */
+  async saveLatest(report: ValidationReport, options: { signal?: AbortSignal } = {}): Promise<{ key: string }> {
+    const key = buildLatestKey(report.collection, this.#options.prefix);
+    await this.#put(key, serialise(report), options.signal);
+    return { key };
   }
 
   /** The previous run's headline from latest.json (before this run overwrites it), or null when there is none. */
@@ -136,6 +151,10 @@ export class S3ReportStore implements ReportStore {
       );
     }
   }
+}
+
+function serialise(report: ValidationReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
 }
 
 // Keys stay readable and predictable (and inside the IAM prefix) whatever the collection is called.

@@ -1,6 +1,6 @@
 /**
  * The nightly run's delivery: the report to S3 and the metrics to CloudWatch in parallel, then the alert through
- * SNS. Each sink runs within its own bound (adapters/bounded.ts), so a hung endpoint costs at most that bound and
+ * SNS beside the latest.json copy. Each sink runs within its own bound (adapters/bounded.ts), so a hung endpoint costs at most that bound and
  * never holds up another sink past it: the alert waits for S3 only to say where the report is, or that it is not.
  *
  * Loud failure: when the report was not stored and no alert was delivered, nothing a person reads holds the run's
@@ -44,32 +44,48 @@ export async function deliver(
   const { config, logger } = deps;
   const bound = (what: string) => ({ what, ms: config.sinkTimeoutMs });
   const [stored, published] = await Promise.allSettled([
-    withinBound(bound('S3 report'), (signal) => deps.reportStore.save(report, { signal })),
+    withinBound(bound('S3 report'), (signal) => deps.reportStore.saveArchive(report, { signal })),
     withinBound(bound('CloudWatch metrics'), (signal) => deps.metrics.publish(report, { signal })),
   ]);
   const placement = placementOf(stored, deps);
   if (stored.status === 'rejected') {
     // Nothing is lost: the log keeps the whole report when S3 will not.
     logger.error('validation report (not stored)', { reason: describeError(stored.reason), report });
-  } else if (!stored.value.latest.updated) {
-    logger.warn('latest.json not updated', { key: stored.value.latest.key, reason: stored.value.latest.reason });
   }
   if (published.status === 'rejected')
     logger.error('metrics not published', { reason: describeError(published.reason) });
 
   const failedSinks =
     published.status === 'rejected' ? [{ sink: 'CloudWatch metrics', reason: describeError(published.reason) }] : [];
+  // The alert needs only where the dated report is; the latest.json copy goes out beside it, bounded on its own.
+  const [alert, latestUpdated] = await Promise.all([
+    sendAlert(deps, report, { placement, previous, failedSinks }),
+    stored.status === 'fulfilled' ? updateLatest(deps, report) : Promise.resolve(false),
+  ]);
   return {
     report:
       stored.status === 'fulfilled'
-        ? { ok: true, value: { location: stored.value.location, latestUpdated: stored.value.latest.updated } }
+        ? { ok: true, value: { location: stored.value.location, latestUpdated } }
         : { ok: false, error: describeError(stored.reason) },
     metrics:
       published.status === 'fulfilled'
         ? { ok: true, value: published.value }
         : { ok: false, error: describeError(published.reason) },
-    alert: await sendAlert(deps, report, { placement, previous, failedSinks }),
+    alert,
   };
+}
+
+/** The latest.json copy: a convenience, so its failure is logged and reported, never thrown. */
+async function updateLatest(deps: NightlyDeps, report: ValidationReport): Promise<boolean> {
+  try {
+    await withinBound({ what: 'S3 latest.json copy', ms: deps.config.sinkTimeoutMs }, (signal) =>
+      deps.reportStore.saveLatest(report, { signal }),
+    );
+    return true;
+  } catch (error) {
+    deps.logger.warn('latest.json not updated', { reason: describeError(error) });
+    return false;
+  }
 }
 
 async function sendAlert(
@@ -95,7 +111,7 @@ async function sendAlert(
   }
 }
 
-function placementOf(stored: PromiseSettledResult<StoredReport>, deps: NightlyDeps): ReportPlacement {
+function placementOf(stored: PromiseSettledResult<Omit<StoredReport, 'latest'>>, deps: NightlyDeps): ReportPlacement {
   const { config } = deps;
   if (stored.status === 'fulfilled')
     return { stored: true, bucket: stored.value.bucket, key: stored.value.key, region: config.region };

@@ -67,7 +67,9 @@ export interface NightlyDeps {
     run: LoadedSuite & { newId: () => string; deadline: RunSignal },
   ) => Promise<ValidationReport>;
   reportStore: {
-    save(report: ValidationReport, options: { signal: AbortSignal }): Promise<StoredReport>;
+    /** The dated report (what must not be lost), and the latest.json copy, each bounded on its own. */
+    saveArchive(report: ValidationReport, options: { signal: AbortSignal }): Promise<Omit<StoredReport, 'latest'>>;
+    saveLatest(report: ValidationReport, options: { signal: AbortSignal }): Promise<{ key: string }>;
     readLatest(collection: string, options: { signal: AbortSignal }): Promise<PreviousRun | null>;
   };
   /** Earlier runs' reports, for the regression section's baseline. */

@@ -24,6 +24,7 @@ export interface FaultProxy {
   /** Requests seen (every fault included). */
   readonly requests: number;
   setFault(fault: ProxyFault): void;
+  resetCount(): void;
   stop(): Promise<void>;
 }
 
@@ -52,6 +53,9 @@ export async function startFaultProxy(target: string, fault: ProxyFault = { kind
     },
     setFault: (next) => {
       current = next;
+    },
+    resetCount: () => {
+      requests = 0;
     },
     stop: async () => {
       for (const socket of sockets) socket.destroy();

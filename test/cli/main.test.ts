@@ -102,6 +102,35 @@ describe('ragwatch run', () => {
     expect(ValidationReport.parse(JSON.parse(stderr.split('\n')[1] ?? '')).status).toBe('PASSED');
   });
 
+  it('exits 1 at the deadline with a report when Qdrant and Cohere hang, naming what was cut', async () => {
+    // Prepare
+    sandbox.qdrant.inject({ operationId: 'all', hang: true, times: 1000 });
+    sandbox.cohere.inject({ hang: true, times: 1000 });
+
+    // Act
+    const code = await cli([
+      'run',
+      '--suite',
+      path.join(dir, 'passing.json'),
+      '--deadline',
+      '1',
+      '--json',
+      '--no-progress',
+    ]).finally(() => {
+      sandbox.qdrant.clearFaults();
+      sandbox.cohere.clearFaults();
+    });
+
+    // Assess
+    expect(code).toBe(1);
+    const report = ValidationReport.parse(JSON.parse(out.join('')));
+    expect(report.status).toBe('ERROR');
+    expect(report.execution.stages.describe?.status).toBe('cut');
+    expect(report.errors.map((e) => e.message)).toContainEqual(
+      expect.stringMatching(/was cut: the run deadline \(1 s\) was reached; still waiting on .*Qdrant/),
+    );
+  });
+
   it('exits 2 on a --deadline outside 1..3600 seconds, naming the variable', async () => {
     const code = await cli(['run', '--suite', path.join(dir, 'passing.json'), '--deadline', '0', '--no-progress']);
 

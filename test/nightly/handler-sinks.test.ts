@@ -115,6 +115,18 @@ describe('the nightly handler when one AWS sink hangs', () => {
     expect(result.sinks.report.ok).toBe(true);
   });
 
+  it('keeps the dated report and sends the alert when only the latest.json copy hangs', async () => {
+    // Prepare
+    proxies.s3.setFault({ kind: 'hang', when: (request) => /^PUT .*\/latest\.json/.test(request) });
+
+    // Act
+    const result = await handlerWith()();
+
+    // Assess
+    expect(result.sinks.report).toMatchObject({ ok: true, value: { latestUpdated: false } });
+    expect(aws.deliveredAlerts()).toHaveLength(1);
+  });
+
   it('stores an ERROR report naming Secrets Manager when it hangs', async () => {
     // Prepare
     hang('secretsManager');
