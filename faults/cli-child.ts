@@ -1,7 +1,6 @@
 /**
- * The real CLI in a process of its own, as `ragwatch run` runs: the same main(), the same exit through
- * process.exitCode (so anything left holding the event loop shows as wall time). On exit it writes its exit code
- * and peak RSS to FAULTS_OUT for the matrix.
+ * The real CLI in a process of its own, as `ragwatch run` runs (functions/cli/main.ts): the same main(), the same
+ * process.exit once it returns. On exit it writes its exit code and peak RSS to FAULTS_OUT for the matrix.
  */
 import { writeFileSync } from 'node:fs';
 import { main } from '../functions/cli/main.ts';
@@ -10,4 +9,4 @@ const out = process.env.FAULTS_OUT ?? '';
 process.on('exit', (code) => {
   writeFileSync(out, JSON.stringify({ exitCode: code, maxRssKb: process.resourceUsage().maxRSS }));
 });
-process.exitCode = await main(process.argv.slice(2));
+process.exit(await main(process.argv.slice(2)));

@@ -105,5 +105,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
 }
 
 if (import.meta.main) {
-  process.exitCode = await main(process.argv.slice(2));
+  // Exit once the run is over rather than when the event loop drains: cohere-ai 8.1 does not clear its own
+  // timeout timer when a request is aborted (at the run's deadline), which would hold the process up to 30 s more.
+  process.exit(await main(process.argv.slice(2)));
 }
