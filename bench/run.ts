@@ -28,6 +28,7 @@ import { LAMBDA_V8_FLAGS } from '../infra/runtime-flags.ts';
 import { SAMPLE_BOOK_DIR } from '../sandbox/book-server.ts';
 import { type CohereStandIn, startCohereStandIn } from '../sandbox/cohere/index.ts';
 import { type QdrantStandIn, startQdrantStandIn } from '../sandbox/qdrant/index.ts';
+import { type SitemapServer, startSitemapServer } from '../sandbox/sitemap-server.ts';
 import { indexSampleBook, SAMPLE_SUITE_PATH, seedIndexDrift, startSandbox } from '../sandbox/start-sandbox.ts';
 import type { Endpoint } from './bounds.ts';
 import { BUNDLE_DIR, bundleLikeTheStack } from './bundle.ts';
@@ -37,13 +38,14 @@ import { formatCount, formatNumber } from './format-table.ts';
 import { type LambdaFigures, measureLambda, median } from './lambda-bundle.ts';
 import type { Measured, Scenario } from './measured.ts';
 import { type BenchSettings, printLambda, printMachine, printResults, printTargets } from './print-results.ts';
-import { type SitemapServer, startSitemapServer } from './sitemap-server.ts';
+import { runSitemapBench } from './sitemap-bench.ts';
 import { generateSuite, SYNTHETIC_PAGES, syntheticPoints, syntheticSitemapXml } from './synthetic-book.ts';
 
 const USAGE = `usage: npm run bench -- [options]
   --latency <ms>      delay every stand-in adds to each request (default 50)
   --quick             P = 10k and 100k only (skips the million-point collection)
-  --only <text>       run only the scenarios whose name contains <text> (e.g. "P=100k indexed", "sample")
+  --only <text>       run only the scenarios whose name contains <text> (e.g. "P=100k indexed", "sample",
+                      "sitemap": the sitemap reading figures)
   --page-size <n>     scroll page size for the engine (default 1000, the engine's own)
   --skip-lambda       skip bundling and timing the Lambda handler
   --cpu-prof <dir>    write a V8 CPU profile of each engine process into <dir> (figures then include the profiler)
@@ -57,6 +59,7 @@ const WARM_RUNS = 3;
 const LATENCY_STEP_MS = 200;
 const INIT_RUNS = 7;
 const SAMPLE_SUITE_NAME = 'sample suite';
+const SITEMAP_BENCH_NAME = 'sitemap';
 const ENGINE_BUNDLE = path.join(BUNDLE_DIR, 'engine', 'engine-child.mjs');
 
 /** The stand-ins one scenario talks to. */
@@ -134,6 +137,7 @@ try {
   const measured = await runSyntheticScenarios();
   if (wanted(SAMPLE_SUITE_NAME)) measured.push(await runSampleSuite());
   printResults(measured, settings);
+  if (wanted(SITEMAP_BENCH_NAME)) await runSitemapBench({ nodeFlags: engineFlags, log });
   let lambda: LambdaFigures | null = null;
   if (!flags['skip-lambda']) {
     log('bundling and timing the Lambda handler ...');

@@ -26,12 +26,7 @@ export function acknowledgeNagFindings(stack: NightlyStack): void {
     ack(
       policy,
       `IAM5[Resource::<${logicalId(stack, stack.bucket.node.defaultChild)}.Arn>/reports/*]`,
-      'PutObject is limited to the reports/ prefix; each run writes a new key (reports/<collection>/<date>/<run_id>.json) and latest.json, so the keys cannot be listed in advance.',
-    );
-    ack(
-      policy,
-      `IAM5[Resource::<${logicalId(stack, stack.bucket.node.defaultChild)}.Arn>/reports/*/latest.json]`,
-      'GetObject is limited to each collection’s latest.json, read once per run for the alert’s "previous run" line; the collection is in the key, hence the one wildcard segment.',
+      'PutObject and GetObject are limited to the reports/ prefix; each run writes a new key (reports/<collection>/<date>/<run_id>.json), latest.json and the incident state, and reads the last runs back for its baseline, so the keys cannot be listed in advance.',
     );
     ack(
       policy,

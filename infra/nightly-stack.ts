@@ -196,11 +196,13 @@ export class NightlyStack extends Stack {
         resources: [this.bucket.arnForObjects(`${REPORTS_PREFIX}/*`)],
       }),
     );
+    // Reads what earlier runs left: the last runs' reports (the regression baseline), latest.json and the incident
+    // state, all under reports/<collection>/.
     role.addToPolicy(
       new iam.PolicyStatement({
-        sid: 'ReadPreviousReport',
+        sid: 'ReadReportHistory',
         actions: ['s3:GetObject'],
-        resources: [this.bucket.arnForObjects(`${REPORTS_PREFIX}/*/latest.json`)],
+        resources: [this.bucket.arnForObjects(`${REPORTS_PREFIX}/*`)],
       }),
     );
     // Without ListBucket, S3 answers a missing latest.json (the first night) with 403 instead of 404.
@@ -299,27 +301,11 @@ export class NightlyStack extends Stack {
 
   #alarms(settings: StackSettings): cloudwatch.Alarm[] {
     const action = new cwActions.SnsAction(this.topic);
-    const below = (id: string, metricName: string, threshold: number, description: string) =>
-      new cloudwatch.Alarm(this, id, {
-        alarmDescription: description,
-        metric: this.#metric(settings, metricName, cloudwatch.Stats.MINIMUM),
-        threshold,
-        comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        // A night without data is the heartbeat alarm's business, not this one's.
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
-    const { minPassRate, minCoverage, minCompleteness } = settings.thresholds;
+    // One incident reaches a person once: the handler emails quality breaches and run errors itself, once per
+    // incident (onset, escalation, recovery), so threshold alarms on PassRate, coverage, completeness or
+    // RunSucceeded would repeat those emails. Only what the handler cannot report itself alarms: no run at all
+    // (heartbeat), a failed invocation (function errors) and a dead-lettered one. See docs/DEPLOY.md.
     const alarms = [
-      below('PassRateAlarm', 'PassRate', minPassRate, `Golden-query pass rate under ${minPassRate}%`),
-      below('CoverageAlarm', 'CoveragePercent', minCoverage, `Sitemap coverage under ${minCoverage}%`),
-      below(
-        'CompletenessAlarm',
-        'MetadataCompletenessPercent',
-        minCompleteness,
-        `Metadata completeness under ${minCompleteness}%`,
-      ),
-      below('RunFailedAlarm', 'RunSucceeded', 1, 'The nightly run could not complete (RunSucceeded = 0)'),
       new cloudwatch.Alarm(this, 'HeartbeatAlarm', {
         alarmDescription:
           'No RunSucceeded datapoint in 26 hours: the nightly validation did not run or could not report',

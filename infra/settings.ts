@@ -1,7 +1,11 @@
 /**
- * The stack's settings, read from CDK context (cdk.json holds offline-friendly defaults; `-c key=value` overrides).
- * Every problem is listed at once, like the Lambda's own configuration. Context given on the command line arrives
- * as strings, from cdk.json as JSON values: both are accepted.
+ * The stack's settings, read from CDK context (cdk.json holds the defaults that are safe everywhere; `-c key=value`
+ * overrides). Every problem is listed at once, like the Lambda's own configuration. Context given on the command
+ * line arrives as strings, from cdk.json as JSON values: both are accepted.
+ *
+ * A deploy cannot go out misconfigured: a placeholder host (example.com, *.example, localhost, ...) in a URL or an
+ * alert address, no suite of the user's own (none, or the sample suite that fails on purpose) and no alert address
+ * are refused. Tests and the demo synthesize with `sandbox: true`, an explicit switch that allows all three.
  */
 
 export interface StackSettings {
@@ -25,6 +29,24 @@ export interface StackSettings {
   reportRetentionDays: number;
   logRetentionDays: number;
   logLevel: string;
+  /** Synthesized for the sandbox (tests, demo): placeholders, the sample suite and no alert address allowed. */
+  sandbox: boolean;
+}
+
+/** The sample suite: it fails on purpose, so a real deploy must not ship it. */
+export const SAMPLE_SUITE_PATH = 'sandbox/suite.json';
+
+/**
+ * Hosts that name no real service: RFC 2606/6761 examples and reserved TLDs, loopback and unspecified addresses
+ * (a Lambda reaches nothing there).
+ */
+export function isPlaceholderHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return (
+    /(^|\.)example\.(com|org|net)$/.test(name) ||
+    /(^|\.)(example|test|invalid|localhost|local)$/.test(name) ||
+    /^(127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1?\])$/.test(name)
+  );
 }
 
 type Lookup = (key: string) => unknown;
@@ -52,8 +74,17 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     return value ?? '';
   };
   const url = (key: string, value: string | undefined): void => {
-    if (value !== undefined && value !== '' && !/^https?:\/\/[^\s/]+/.test(value))
-      problems.push(`${key}: must be an http(s) URL, got "${value}"`);
+    if (value === undefined || value === '') return;
+    if (!/^https?:\/\/[^\s/]+/.test(value)) problems.push(`${key}: must be an http(s) URL, got "${value}"`);
+    else if (!sandbox && isPlaceholderHost(hostOf(value)))
+      problems.push(`${key}: "${hostOf(value)}" is a placeholder host; give the real one (or -c sandbox=true to try)`);
+  };
+  const flag = (key: string): boolean => {
+    const raw = lookup(key);
+    if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return false;
+    if (raw === true || raw === 'true') return true;
+    problems.push(`${key}: must be true or false, got ${JSON.stringify(raw)}`);
+    return false;
   };
   const number = (key: string, fallback: number, min: number, max: number): number => {
     const raw = lookup(key);
@@ -66,6 +97,7 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     return value;
   };
 
+  const sandbox = flag('sandbox');
   const qdrantUrl = required('qdrantUrl', 'the Qdrant base URL the function searches');
   url('qdrantUrl', qdrantUrl);
   const docusaurusBaseUrl = required('docusaurusBaseUrl', 'the book’s base URL, for its sitemap');
@@ -81,6 +113,23 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   if (suiteS3Uri !== undefined && !/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+$/.test(suiteS3Uri))
     problems.push(`suiteS3Uri: must look like s3://<bucket>/<key>, got "${suiteS3Uri}"`);
   const alertEmails = emails(lookup('alertEmails'), problems);
+  if (!sandbox) {
+    if (alertEmails.length === 0)
+      problems.push('alertEmails: required (at least one address; without one, no alert reaches anybody)');
+    for (const email of alertEmails) {
+      const host = email.slice(email.lastIndexOf('@') + 1);
+      if (isPlaceholderHost(host)) problems.push(`alertEmails: "${email}" is at a placeholder host`);
+    }
+  }
+  const suitePath = text('suitePath');
+  if (!sandbox) {
+    if (suitePath === undefined && suiteS3Uri === undefined)
+      problems.push(
+        'suiteS3Uri or suitePath: required (your suite: `ragwatch suite generate`, then `ragwatch calibrate`)',
+      );
+    if (suitePath === SAMPLE_SUITE_PATH)
+      problems.push(`suitePath: ${SAMPLE_SUITE_PATH} is the sample suite, which fails on purpose`);
+  }
   const logRetentionDays = number('logRetentionDays', 90, 1, 3653);
   if (!LOG_RETENTION_DAYS.includes(logRetentionDays))
     problems.push(`logRetentionDays: must be one of ${LOG_RETENTION_DAYS.join(', ')}, got ${logRetentionDays}`);
@@ -102,14 +151,23 @@ export function readStackSettings(lookup: Lookup): StackSettings {
       minCoverage: number('minCoverage', 100, 0, 100),
       minCompleteness: number('minCompleteness', 100, 0, 100),
     },
-    suitePath: text('suitePath', 'sandbox/suite.json') ?? 'sandbox/suite.json',
+    suitePath: suitePath ?? SAMPLE_SUITE_PATH,
     suiteS3Uri,
     reportRetentionDays: number('reportRetentionDays', 400, 1, 3650),
     logRetentionDays,
     logLevel: text('logLevel', 'INFO') ?? 'INFO',
+    sandbox,
   };
   if (problems.length > 0) throw new Error(`CDK context is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return settings;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
 }
 
 function emails(raw: unknown, problems: string[]): string[] {

@@ -13,7 +13,7 @@ import { type QdrantStandIn, startQdrantStandIn } from './qdrant/index.ts';
 export const SANDBOX_COLLECTION = 'book';
 export const SAMPLE_SUITE_PATH = path.join(import.meta.dirname, 'suite.json');
 /** Not a secret: the stand-in accepts any token; the variable must merely be set, as for the real service. */
-const SANDBOX_COHERE_KEY = 'sandbox-key';
+export const SANDBOX_COHERE_KEY = 'sandbox-key';
 
 export interface Sandbox {
   qdrant: QdrantStandIn;

@@ -244,10 +244,14 @@ function localName(name: string): string {
   return name.slice(name.indexOf(':') + 1);
 }
 
+/**
+ * The first text value, trimmed and copied. The copy matters: the parser's values are V8 substrings that keep
+ * their whole piece alive, so 50,000 kept <loc> values would otherwise pin the whole document in memory.
+ */
 function firstText(value: unknown): string | undefined {
   const first = Array.isArray(value) ? value[0] : value;
   const text = typeof first === 'string' ? first.trim() : '';
-  return text === '' ? undefined : text;
+  return text === '' ? undefined : Buffer.from(text, 'utf8').toString('utf8');
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

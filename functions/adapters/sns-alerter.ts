@@ -24,7 +24,7 @@ export class SnsAlerter {
   /** `signal` aborts the publish (the sink's bound, see adapters/bounded.ts). */
   async send(
     alert: AlertMessage,
-    labels: { collection: string; environment: string },
+    labels: { collection: string; environment: string; kind?: string; track?: string },
     options: { signal?: AbortSignal } = {},
   ): Promise<{ messageId: string }> {
     const { client, topicArn } = this.#options;
@@ -39,6 +39,9 @@ export class SnsAlerter {
             severity: attribute(alert.severity),
             collection: attribute(labels.collection || 'unknown'),
             environment: attribute(labels.environment || 'unknown'),
+            // One alert per incident: onset, escalation, reminder or recovery, and which incident (quality, ...).
+            ...(labels.kind ? { alert_kind: attribute(labels.kind) } : {}),
+            ...(labels.track ? { incident_track: attribute(labels.track) } : {}),
           },
         }),
         abortable(options.signal),

@@ -52,8 +52,11 @@ export function formatSummary(
       `  ${s.dim(`IR @k over ${m.judged_queries} judged: precision ${m.overall_precision} · recall ${m.overall_recall} · MRR ${m.mrr} · nDCG ${m.ndcg_at_k} · hit rate ${m.hit_rate}`)}`,
     );
   }
+  // No figures for a stage in which no query ran: zeros and a rate would read as measurements.
   lines.push(
-    `  ${s.dim(`latency p50 ${m.p50_latency_ms ?? '-'} ms · p95 ${m.p95_latency_ms ?? '-'} ms · p99 ${m.p99_latency_ms ?? '-'} ms · ${m.throughput_qps ?? '-'} queries/s`)}`,
+    m.throughput_qps === null
+      ? `  ${s.dim('no query ran: no IR, latency or throughput figures')}`
+      : `  ${s.dim(`latency p50 ${m.p50_latency_ms ?? '-'} ms · p95 ${m.p95_latency_ms ?? '-'} ms · p99 ${m.p99_latency_ms ?? '-'} ms · ${m.throughput_qps} queries/s`)}`,
     '',
     ...formatCoverage(report, s),
     '',
@@ -95,8 +98,10 @@ function formatCoverage(report: ValidationReport, s: Style): string[] {
     s.bold(
       `Coverage  ${c.indexed_urls.length}/${c.total_sitemap_urls} sitemap pages under ${c.path_prefix} indexed (${c.coverage_percentage}%)`,
     ),
-    `  ${s.dim(`${c.distinct_indexed_urls} distinct indexed URLs, read by ${c.source}${c.matched_by === 'path' ? '; matched by path: the book moved host' : ''}`)}`,
+    `  ${s.dim(`${c.distinct_indexed_urls} distinct indexed URLs, read by ${c.source}${c.matched_by === 'path' ? '; matched by path: the book moved host' : ''}; ${c.outside_prefix_urls} sitemap URLs outside ${c.path_prefix}`)}`,
   ];
+  if (c.suggested_prefix !== null)
+    lines.push(`  ${s.warn(`no page under ${c.path_prefix}: COVERAGE_PATH_PREFIX=${c.suggested_prefix} would match`)}`);
   if (c.missing_urls.length > 0)
     lines.push(`  ${s.bad(`missing (${c.missing_urls.length}):`)}`, ...listUrls(c.missing_urls));
   if (c.extra_urls.length > 0)

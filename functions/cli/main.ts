@@ -56,6 +56,21 @@ function buildProgram(env: Record<string, string | undefined>): Command {
     });
 
   program
+    .command('sandbox')
+    .description(
+      'your own book offline: start the Qdrant and Cohere stand-ins, index the book, serve its sitemap, write the environment to --env-file, serve until Ctrl-C',
+    )
+    .requiredOption('-d, --docs <dir>', 'the Docusaurus docs folder')
+    .requiredOption('-b, --base-url <url>', "the book's public base URL, e.g. https://user.github.io/repo/")
+    .option('--sitemap <file>', "the book's sitemap.xml (default: one generated from the docs)")
+    .requiredOption('--env-file <path>', 'where to write the KEY=VALUE lines')
+    .option('-c, --collection <name>', 'Qdrant collection', 'book')
+    .action(async (opts) => {
+      const { runSandbox } = await import('./sandbox-command.ts');
+      process.exitCode = await runSandbox(opts);
+    });
+
+  program
     .command('index')
     .description('chunk a Docusaurus docs folder, embed it with Cohere and upsert it into Qdrant')
     .requiredOption('-d, --docs <dir>', 'the docs folder')
@@ -66,6 +81,7 @@ function buildProgram(env: Record<string, string | undefined>): Command {
     )
     .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
     .option('--recreate', 'drop and recreate the collection first')
+    .option('--prune', 'delete the points of pages that are no longer in the docs folder')
     .option('--no-payload-indexes', 'do not create payload indexes')
     .action(async (opts) => {
       const { runIndex } = await import('./index-command.ts');
@@ -105,7 +121,10 @@ export async function main(argv: string[], env: Record<string, string | undefine
 }
 
 if (import.meta.main) {
+  // `npm run ragwatch` puts `--` after the script: Node 24 reads an `--env-file <path>` anywhere on its command line,
+  // even after the script's name (and exits 9 when the file does not exist yet), unless a `--` comes first.
+  const argv = process.argv.slice(2);
   // Exit once the run is over rather than when the event loop drains: cohere-ai 8.1 does not clear its own
   // timeout timer when a request is aborted (at the run's deadline), which would hold the process up to 30 s more.
-  process.exit(await main(process.argv.slice(2)));
+  process.exit(await main(argv[0] === '--' ? argv.slice(1) : argv));
 }

@@ -4,12 +4,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
+import { FileIncidentStore } from '../adapters/file-incident-store.ts';
 import { FileReportStore } from '../adapters/file-report-store.ts';
 import { FileRunHistory } from '../adapters/file-run-history.ts';
 import { startRunDeadline } from '../adapters/run-deadline.ts';
 import { redact } from '../adapters/transport.ts';
 import { type EngineConfig, parseEngineConfig } from '../core/config.ts';
 import { describeError, InputError } from '../core/errors.ts';
+import { settleIncidents } from '../core/incident/settle-incidents.ts';
 import type { ProgressListener } from '../core/ports.ts';
 import { compareWithStoredHistory } from '../core/regression/post-run.ts';
 import { buildRunFailureReport } from '../core/report/failure-report.ts';
@@ -138,6 +140,21 @@ export async function executeRun(options: {
       `ragwatch: could not write the report under ${options.out}: ${(error as Error).message}\n${JSON.stringify(report)}\n`,
     );
   }
+  // One notice per incident, as the nightly job would email it: the CLI prints one line per notice on stderr.
+  const settled = await settleIncidents({
+    store: new FileIncidentStore(options.out),
+    report,
+    reportLocation: location ?? null,
+    newId: deps.newId,
+  });
+  if (!settled.ok) process.stderr.write(`ragwatch: ${settled.error}\n`);
+  else
+    for (const { kind, track, incident, breaches } of settled.notices) {
+      const what = kind === 'recovery' ? incident.breaches : breaches;
+      process.stderr.write(
+        `ragwatch: ${track} incident ${kind} [${incident.severity}] since ${incident.opened.started_at}: ${what.map((b) => b.summary).join('; ')}\n`,
+      );
+    }
   if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     const style = process.stdout.isTTY && !process.env.NO_COLOR ? ansiStyle : plainStyle;

@@ -122,7 +122,7 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     options.requireCohereKey === false
       ? read.string('COHERE_API_KEY')
       : read.required('COHERE_API_KEY', 'the Cohere API key');
-  const prefix = read.string('COVERAGE_PATH_PREFIX') ?? '/docs/';
+  const prefix = read.string('COVERAGE_PATH_PREFIX') ?? docsPrefixOf(docusaurusBaseUrl);
   if (!prefix.startsWith('/')) read.problems.push(`COVERAGE_PATH_PREFIX: must start with "/", got "${prefix}"`);
   const logLevel = (read.string('LOG_LEVEL') ?? 'INFO').toUpperCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
@@ -158,6 +158,20 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
   };
   if (read.problems.length > 0) throw new InputError('configuration', read.problems);
   return config;
+}
+
+/**
+ * Where a Docusaurus site publishes its docs: `<base path>/docs/`. A project site at https://user.github.io/repo/
+ * publishes them under /repo/docs/, a site at a host's root under /docs/.
+ */
+export function docsPrefixOf(baseUrl: string): string {
+  let path = '/';
+  try {
+    path = new URL(baseUrl).pathname;
+  } catch {
+    // A bad base URL is reported by its own check; the prefix then falls back to the root's.
+  }
+  return `${path.replace(/\/+$/, '')}/docs/`;
 }
 
 /** A comma-separated list of http(s) origins (scheme, host, port; no path). */

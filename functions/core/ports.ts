@@ -128,6 +128,27 @@ export interface RunHistory {
   }): Promise<import('./history/run-digest.ts').RunDigest[]>;
 }
 
+/** A stored incident state and the version tag a conditional write must name (null: nothing stored yet). */
+export interface VersionedIncidentState {
+  /** The stored JSON, parsed but not yet validated (core validates it). */
+  state: unknown;
+  version: string | null;
+}
+
+/** Where the incident state of a collection and environment lives; writes are conditional so two runs cannot both win. */
+export interface IncidentStore {
+  read(key: { collection: string; environment: string }): Promise<VersionedIncidentState>;
+  /**
+   * Writes the state only if the stored version is still `version` (null: only if none is stored yet).
+   * Returns the new version, or null when another run wrote first; throws for any other failure.
+   */
+  write(
+    key: { collection: string; environment: string },
+    state: import('./incident/incident-state.ts').IncidentState,
+    version: string | null,
+  ): Promise<string | null>;
+}
+
 /** Progress events for a terminal progress bar or a log line. */
 export type ProgressEvent =
   | { kind: 'stage'; stage: string; status: 'started' | 'finished' | 'failed' }

@@ -4,12 +4,16 @@
  *
  * What happens, in order:
  * 1. Every page is chunked (chunk-markdown.ts); a book with no text at all is bad input.
- * 2. Chunks are embedded as search documents, in calls of at most 96 texts (fewer if the embedder says so).
- * 3. Before the first write, the sink is prepared with the vector size of the first embedding (creating the
+ * 2. The points already stored are read back (id, source_url, content_hash, page_hash, model_version) and compared
+ *    (reindex-plan.ts): a chunk whose id holds the same text hash from the same model is unchanged and not re-embedded.
+ * 3. Changed chunks are embedded as search documents, in calls of at most 96 texts (fewer if the embedder says so).
+ * 4. Before the first write, the sink is prepared with the vector size of the first embedding (creating the
  *    collection and its payload indexes if needed).
- * 4. Points are written in batches of 256 as they are embedded, each with a deterministic id (point-id.ts) and the
- *    seeds' payload plus indexed_at (one time per run, from the clock), content_hash and model_version.
- * 5. A summary says what was done and how long it took.
+ * 5. Points are written in batches of 256 as they are embedded, each with a deterministic id (point-id.ts) and the
+ *    seeds' payload plus indexed_at (one time per run, from the clock), content_hash, page_hash and model_version.
+ * 6. Unchanged points get this run's indexed_at (and their page's new page_hash when another chunk of it changed);
+ *    the re-indexed pages' leftover points are deleted, and with `prune` those of pages no longer in the folder.
+ * 7. A summary says what was written, left unchanged and deleted, and how long it took.
  */
 import { createHash } from 'node:crypto';
 import { EmbeddingError, InputError } from '../core/errors.ts';
@@ -17,6 +21,7 @@ import type { Clock, EmbeddingResult } from '../core/ports.ts';
 import { type ChunkSizes, chunkMarkdown, DEFAULT_CHUNK_SIZES } from './chunk-markdown.ts';
 import { pointIdFor } from './point-id.ts';
 import type { DocPage } from './read-docs.ts';
+import { type PlannedChunk, planReindex, type ReindexPlan, type StoredPoint } from './reindex-plan.ts';
 
 /** What the indexer needs from an embedding service. */
 export interface DocumentEmbedder {
@@ -28,9 +33,14 @@ export interface DocumentEmbedder {
 
 /** Where points go. Implementations translate their failures into IndexError. */
 export interface PointSink {
+  /** What is stored already, by point id (empty when the collection does not exist or is to be recreated). */
+  stored(): Promise<Map<string, StoredPoint>>;
   /** Called once, before the first upsert, with the length of the vectors to come. */
   prepare(options: { vectorSize: number }): Promise<void>;
   upsert(points: IndexPoint[]): Promise<void>;
+  /** Merges payload fields into these points, without touching their vectors. */
+  setPayload(ids: string[], payload: Partial<ChunkPayload>): Promise<void>;
+  delete(ids: string[]): Promise<void>;
 }
 
 /** The payload of one point: the seeds' fields plus indexed_at, content_hash and model_version. */
@@ -44,6 +54,8 @@ export interface ChunkPayload {
   chunk_index: number;
   indexed_at: string;
   content_hash: string;
+  /** SHA-256 of what the page's points derive from (title, chapter, module, markdown): one value per page. */
+  page_hash: string;
   model_version: string;
 }
 
@@ -59,6 +71,13 @@ export interface IndexSummary {
   documents: number;
   chunks: number;
   pointsUpserted: number;
+  /** Points embedded and written (new or changed chunks); the same as pointsUpserted. */
+  written: number;
+  /** Chunks already stored with the same text hash and model: not re-embedded. */
+  unchanged: number;
+  /** Stored points removed: leftovers of re-indexed pages, and with prune those of pages gone from the folder. */
+  deleted: number;
+  /** 0 when nothing needed embedding. */
   vectorSize: number;
   model: string;
   /** Input tokens billed by the embedding service, when it reports them. */
@@ -74,26 +93,42 @@ export type IndexProgress = (progress: { chunksDone: number; chunksTotal: number
 export const EMBED_BATCH_SIZE = 96;
 /** Points per upsert request. */
 export const UPSERT_BATCH_SIZE = 256;
+/** Point ids per delete or set-payload request. */
+export const ID_BATCH_SIZE = 1000;
 
 /** Chunks, embeds and writes every page; throws InputError for a book with no text, service errors as they come. */
 export async function indexPages(
   deps: { embedder: DocumentEmbedder; sink: PointSink; clock: Clock; onProgress?: IndexProgress },
-  options: { pages: DocPage[]; sizes?: ChunkSizes },
+  options: { pages: DocPage[]; sizes?: ChunkSizes; prune?: boolean },
 ): Promise<IndexSummary> {
   const started = deps.clock.monotonicMs();
   const indexedAt = deps.clock.now().toISOString();
-  const chunks = options.pages.flatMap((page) =>
-    chunkMarkdown(page.body, { title: page.title, sizes: options.sizes ?? DEFAULT_CHUNK_SIZES }).map((chunk) => ({
-      page,
-      chunk,
-    })),
-  );
-  if (chunks.length === 0) {
+  const all = options.pages.flatMap((page) => {
+    const pageHash = pageHashOf(page);
+    return chunkMarkdown(page.body, { title: page.title, sizes: options.sizes ?? DEFAULT_CHUNK_SIZES }).map(
+      (chunk) => ({
+        page,
+        chunk,
+        id: pointIdFor(page.sourceUrl, chunk.chunkIndex),
+        sourceUrl: page.sourceUrl,
+        contentHash: sha256(chunk.chunkText),
+        pageHash,
+      }),
+    );
+  });
+  if (all.length === 0) {
     throw new InputError('docs', [
       `no text to index in ${options.pages.length} page(s): every page is empty or a draft`,
     ]);
   }
 
+  const plan = planReindex({
+    chunks: all,
+    stored: await deps.sink.stored(),
+    model: deps.embedder.model,
+    prune: options.prune ?? false,
+  });
+  const chunks = plan.toWrite;
   const batchSize = Math.min(EMBED_BATCH_SIZE, deps.embedder.maxBatchSize);
   let vectorSize: number | undefined;
   let billed: number | undefined;
@@ -117,9 +152,9 @@ export async function indexPages(
       await deps.sink.prepare({ vectorSize });
     }
     if (result.billedInputTokens !== undefined) billed = (billed ?? 0) + result.billedInputTokens;
-    batch.forEach(({ page, chunk }, i) => {
+    batch.forEach(({ page, chunk, id, contentHash, pageHash }, i) => {
       pending.push({
-        id: pointIdFor(page.sourceUrl, chunk.chunkIndex),
+        id,
         vector: result.vectors[i] ?? [],
         payload: {
           chunk_text: chunk.chunkText,
@@ -130,7 +165,8 @@ export async function indexPages(
           token_count: chunk.tokenCount,
           chunk_index: chunk.chunkIndex,
           indexed_at: indexedAt,
-          content_hash: sha256(chunk.chunkText),
+          content_hash: contentHash,
+          page_hash: pageHash,
           model_version: deps.embedder.model,
         },
       });
@@ -139,17 +175,41 @@ export async function indexPages(
     deps.onProgress?.({ chunksDone: Math.min(start + batchSize, chunks.length), chunksTotal: chunks.length });
   }
   await flush(true);
+  await confirmUnchanged(deps.sink, plan, indexedAt);
+  for (let start = 0; start < plan.toDelete.length; start += ID_BATCH_SIZE) {
+    await deps.sink.delete(plan.toDelete.slice(start, start + ID_BATCH_SIZE));
+  }
 
   return {
     documents: options.pages.length,
-    chunks: chunks.length,
+    chunks: all.length,
     pointsUpserted: upserted,
+    written: upserted,
+    unchanged: plan.unchanged.length,
+    deleted: plan.toDelete.length,
     vectorSize: vectorSize ?? 0,
     model: deps.embedder.model,
     billedInputTokens: billed,
     indexedAt,
     durationMs: deps.clock.monotonicMs() - started,
   };
+}
+
+/**
+ * Unchanged points are re-confirmed with this run's indexed_at (one request per 1000 ids), so freshness compares a
+ * page's lastmod with when the index last matched it; those whose page changed elsewhere get its new page_hash.
+ */
+async function confirmUnchanged(sink: PointSink, plan: ReindexPlan<PlannedChunk>, indexedAt: string): Promise<void> {
+  const ids = plan.unchanged.map((c) => c.id);
+  for (let start = 0; start < ids.length; start += ID_BATCH_SIZE) {
+    await sink.setPayload(ids.slice(start, start + ID_BATCH_SIZE), { indexed_at: indexedAt });
+  }
+  for (const [pageHash, pageIds] of plan.pageHashUpdates) await sink.setPayload(pageIds, { page_hash: pageHash });
+}
+
+/** What a page's points derive from, hashed: changes whenever any of its chunks or their metadata would. */
+function pageHashOf(page: DocPage): string {
+  return sha256(JSON.stringify([page.title, page.chapterId, page.moduleName, page.body]));
 }
 
 /** The SHA-256 of a chunk's text, hex: tells a re-indexer which chunks changed. */

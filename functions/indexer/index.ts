@@ -31,6 +31,8 @@ export interface IndexBookOptions {
   payloadIndexes: boolean;
   /** Drop and recreate the collection first. */
   recreate: boolean;
+  /** Delete the points of pages that are no longer in the docs folder (default false). */
+  prune?: boolean;
   clock?: Clock;
   sizes?: ChunkSizes;
   onProgress?: IndexProgress;
@@ -61,7 +63,7 @@ export async function indexBook(options: IndexBookOptions): Promise<IndexBookSum
       clock: options.clock ?? systemClock,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     },
-    { pages, ...(options.sizes ? { sizes: options.sizes } : {}) },
+    { pages, prune: options.prune ?? false, ...(options.sizes ? { sizes: options.sizes } : {}) },
   );
   return { ...summary, collection: options.qdrant.collection };
 }

@@ -7,7 +7,14 @@
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import { callQdrant, createQdrantClient } from '../adapters/qdrant-index.ts';
 import { IndexError } from '../core/errors.ts';
-import { type IndexPoint, type PointSink, UPSERT_BATCH_SIZE } from './index-book.ts';
+import { type ChunkPayload, type IndexPoint, type PointSink, UPSERT_BATCH_SIZE } from './index-book.ts';
+import type { StoredPoint } from './reindex-plan.ts';
+
+const SCROLL_PAGE = 1000;
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
 
 /** How to reach the collection and how to set it up. */
 export interface QdrantWriterOptions {
@@ -71,6 +78,48 @@ export class QdrantWriter implements PointSink {
         this.#client.createPayloadIndex(name, { field_name: field, field_schema: type, wait: true }),
       );
     }
+  }
+
+  /** Every stored point's id and change markers, one scroll page of 1000 at a time; empty for a missing or doomed collection. */
+  async stored(): Promise<Map<string, StoredPoint>> {
+    const found = new Map<string, StoredPoint>();
+    if (this.#options.recreate || (await this.#describe()) === undefined) return found;
+    let offset: string | number | undefined;
+    do {
+      const from = offset;
+      const page = await this.#call('scroll of stored points', () =>
+        this.#client.scroll(this.#options.collection, {
+          limit: SCROLL_PAGE,
+          with_payload: ['source_url', 'content_hash', 'page_hash', 'model_version'],
+          with_vector: false,
+          ...(from === undefined ? {} : { offset: from }),
+        }),
+      );
+      for (const point of page.points) {
+        const p = point.payload ?? {};
+        found.set(String(point.id), {
+          sourceUrl: text(p.source_url),
+          contentHash: text(p.content_hash),
+          pageHash: text(p.page_hash),
+          model: text(p.model_version),
+        });
+      }
+      const next = page.next_page_offset;
+      offset = typeof next === 'string' || typeof next === 'number' ? next : undefined;
+    } while (offset !== undefined);
+    return found;
+  }
+
+  async setPayload(ids: string[], payload: Partial<ChunkPayload>): Promise<void> {
+    await this.#call(`set payload on ${ids.length} points`, () =>
+      this.#client.setPayload(this.#options.collection, { wait: true, points: ids, payload: { ...payload } }),
+    );
+  }
+
+  async delete(ids: string[]): Promise<void> {
+    await this.#call(`delete of ${ids.length} points`, () =>
+      this.#client.delete(this.#options.collection, { wait: true, points: ids }),
+    );
   }
 
   /** Upserts points in batches of 256, each applied before the next is sent. */

@@ -9,6 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../core/errors.ts';
+import { moduleNameOf, moduleSlugOf } from '../core/naming/module-name.ts';
 
 /** One published page of the book, ready to chunk. */
 export interface DocPage {
@@ -18,7 +19,7 @@ export interface DocPage {
   sourceUrl: string;
   /** Folder path and id, e.g. `module-1-ros2/ch1-ros2-basics`; just the id for a top-level page. */
   chapterId: string;
-  /** The top folder title-cased ("Module 1 Ros2"); the page title for a top-level page. */
+  /** chapter_id's first segment humanised ("Module 1 Ros2", "Intro"): functions/core/naming/module-name.ts. */
   moduleName: string;
   /** The markdown without its frontmatter. */
   body: string;
@@ -67,14 +68,8 @@ export function splitFrontmatter(text: string): { data: Record<string, unknown>;
   return { data: (parsed ?? {}) as Record<string, unknown>, body: text.slice(match[0].length) };
 }
 
-/** Title-cases a folder name: `module-1-ros2` becomes "Module 1 Ros2". */
-export function toModuleName(folder: string): string {
-  return folder
-    .split(/[-_\s]+/)
-    .filter((word) => word !== '')
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join(' ');
-}
+/** The module_name of a folder or top-level page id: `module1-ros2` becomes "Module 1 Ros2" (one rule, in core). */
+export const toModuleName = moduleNameOf;
 
 /** Removes a Docusaurus number prefix (`01-intro` becomes `intro`), leaving dates and versions such as `2024-01` alone. */
 export function stripNumberPrefix(name: string): string {
@@ -105,12 +100,13 @@ function toPage(file: string, text: string, options: ReadDocsOptions, problems: 
   const folders = segments.map(stripNumberPrefix);
   const pageId = id ?? stripNumberPrefix(fileName);
   const title = frontTitle ?? firstHeading(body) ?? pageId;
+  const chapterId = [...folders, pageId].join('/');
   return {
     file,
     title,
     sourceUrl: buildUrl(options, folders, fileName, pageId, slug),
-    chapterId: [...folders, pageId].join('/'),
-    moduleName: folders[0] === undefined ? title : toModuleName(folders[0]),
+    chapterId,
+    moduleName: moduleNameOf(moduleSlugOf(chapterId)),
     body,
   };
 }

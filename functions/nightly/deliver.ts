@@ -16,6 +16,7 @@ import { type AlertContext, buildAlertMessage, type ReportPlacement } from '../c
 import { describeError } from '../core/errors.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import type { NightlyDeps, NightlyResult } from './handler.ts';
+import { alertIncidents } from './incident-alerts.ts';
 
 /** Thrown when a run delivered nothing a person reads: neither a stored report nor an alert. */
 export class NothingDeliveredError extends Error {
@@ -58,8 +59,15 @@ export async function deliver(
   const failedSinks =
     published.status === 'rejected' ? [{ sink: 'CloudWatch metrics', reason: describeError(published.reason) }] : [];
   // The alert needs only where the dated report is; the latest.json copy goes out beside it, bounded on its own.
+  // One alert per incident (core/incident); the run's own alert when the incident state is unavailable.
+  const bounded = withBoundedAlerting(deps);
   const [alert, latestUpdated] = await Promise.all([
-    sendAlert(deps, report, { placement, previous, failedSinks }),
+    // A backstop over the whole step (state write, emails, putting the state back): never more than three bounds.
+    withinBound({ what: 'alert step', ms: 3 * config.sinkTimeoutMs }, () =>
+      alertIncidents(bounded, report, { placement }, published, () =>
+        sendAlert(bounded, report, { placement, previous, failedSinks }),
+      ),
+    ).catch((error: unknown): NightlyResult['sinks']['alert'] => ({ ok: false, error: describeError(error) })),
     stored.status === 'fulfilled' ? updateLatest(deps, report) : Promise.resolve(false),
   ]);
   return {
@@ -72,6 +80,44 @@ export async function deliver(
         ? { ok: true, value: published.value }
         : { ok: false, error: describeError(published.reason) },
     alert,
+  };
+}
+
+/**
+ * The deps the alert step uses: the incident state's S3 calls and each SNS publish within a sink bound of their own,
+ * so a hung incident store costs its bound and then the run's own alert goes out (alertIncidents' fallback).
+ */
+function withBoundedAlerting(deps: NightlyDeps): NightlyDeps {
+  const ms = deps.config.sinkTimeoutMs;
+  return {
+    ...deps,
+    incidents: {
+      read: (key) => deps.incidents.read(key),
+      write: (key, state, version) =>
+        withinBound({ what: 'S3 incident state write', ms }, () => deps.incidents.write(key, state, version)),
+    },
+    alerter: {
+      send: (alert, labels) =>
+        withinBound({ what: 'SNS alert', ms }, (signal) => deps.alerter.send(alert, labels, { signal })),
+    },
+  };
+}
+
+/**
+ * The incident state read, started beside the engine (it needs nothing the run produces) and bounded: the alert
+ * step then only writes. Reads of any other key go to the store as they come.
+ */
+export function prefetchIncidentState(deps: NightlyDeps): NightlyDeps['incidents'] {
+  const { config } = deps;
+  const own = { collection: config.engine.collection, environment: config.engine.environment };
+  const early = withinBound({ what: 'S3 incident state read', ms: config.sinkTimeoutMs }, () =>
+    deps.incidents.read(own),
+  );
+  early.catch(() => undefined); // observed when the alert step reads it
+  return {
+    read: (key) =>
+      key.collection === own.collection && key.environment === own.environment ? early : deps.incidents.read(key),
+    write: (key, state, version) => deps.incidents.write(key, state, version),
   };
 }
 
@@ -96,9 +142,10 @@ async function sendAlert(
   const alert = buildAlertMessage(report, context);
   if (alert === null) return { ok: true, value: { sent: false } };
   try {
-    const { messageId } = await withinBound({ what: 'SNS alert', ms: deps.config.sinkTimeoutMs }, (signal) =>
-      deps.alerter.send(alert, { collection: report.collection, environment: report.environment }, { signal }),
-    );
+    const { messageId } = await deps.alerter.send(alert, {
+      collection: report.collection,
+      environment: report.environment,
+    });
     deps.logger.info('alert sent', { severity: alert.severity, subject: alert.subject, message_id: messageId });
     return { ok: true, value: { sent: true, messageId, severity: alert.severity } };
   } catch (error) {

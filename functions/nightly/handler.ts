@@ -22,6 +22,7 @@ import { withinBound } from '../adapters/bounded.ts';
 import { CloudWatchMetrics, type PublishedMetrics } from '../adapters/cloudwatch-metrics.ts';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
 import { startRunDeadline } from '../adapters/run-deadline.ts';
+import { S3IncidentStore } from '../adapters/s3-incident-store.ts';
 import { type PreviousRun, S3ReportStore, type StoredReport } from '../adapters/s3-report-store.ts';
 import { S3RunHistory } from '../adapters/s3-run-history.ts';
 import { SecretsReader } from '../adapters/secrets.ts';
@@ -31,14 +32,14 @@ import type { RunSignal } from '../adapters/transport.ts';
 import type { EngineConfig } from '../core/config.ts';
 import type { AlertMessage } from '../core/delivery/alert-message.ts';
 import { describeError } from '../core/errors.ts';
-import type { Clock, RunHistory } from '../core/ports.ts';
+import type { Clock, IncidentStore, RunHistory } from '../core/ports.ts';
 import { compareWithStoredHistory } from '../core/regression/post-run.ts';
 import { buildRunFailureReport } from '../core/report/failure-report.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
 import { engineBudgetMs } from './budget.ts';
 import { type NightlyConfig, parseNightlyConfig } from './config.ts';
-import { deliver, deliveredNothing, NothingDeliveredError } from './deliver.ts';
+import { deliver, deliveredNothing, NothingDeliveredError, prefetchIncidentState } from './deliver.ts';
 import { type LoadedSuite, loadSuite } from './suite-source.ts';
 
 /** The log calls the handler makes; Powertools' Logger has them, and tests pass a recorder. */
@@ -74,12 +75,15 @@ export interface NightlyDeps {
   };
   /** Earlier runs' reports, for the regression section's baseline. */
   history: RunHistory;
+  /** The incident state beside the reports, written conditionally. */
+  incidents: IncidentStore;
   metrics: { publish(report: ValidationReport, options: { signal: AbortSignal }): Promise<PublishedMetrics> };
   alerter: {
+    /** `options.signal` aborts the publish; the handler passes its bound. */
     send(
       alert: AlertMessage,
-      labels: { collection: string; environment: string },
-      options: { signal: AbortSignal },
+      labels: { collection: string; environment: string; kind?: string; track?: string },
+      options?: { signal?: AbortSignal },
     ): Promise<{ messageId: string }>;
   };
 }
@@ -101,7 +105,16 @@ export interface NightlyResult {
   sinks: {
     report: SinkOutcome<{ location: string; latestUpdated: boolean }>;
     metrics: SinkOutcome<PublishedMetrics>;
-    alert: SinkOutcome<{ sent: false } | { sent: true; messageId: string; severity: AlertMessage['severity'] }>;
+    alert: SinkOutcome<
+      | { sent: false }
+      | {
+          sent: true;
+          messageId: string;
+          severity: AlertMessage['severity'];
+          /** One per incident notice this run sent (onset, escalation, reminder, recovery). */
+          emails?: { kind: string; track: string; severity: string; subject: string; messageId: string }[];
+        }
+    >;
   };
 }
 
@@ -131,6 +144,7 @@ export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, lo
       ),
     reportStore: new S3ReportStore({ client: clients.s3, bucket: config.reportBucket }),
     history: new S3RunHistory({ client: clients.s3, bucket: config.reportBucket }),
+    incidents: new S3IncidentStore({ client: clients.s3, bucket: config.reportBucket }),
     metrics: new CloudWatchMetrics({ client: clients.cloudWatch, namespace: config.metricNamespace }),
     alerter: new SnsAlerter({ client: clients.sns, topicArn: config.alertTopicArn }),
   };
@@ -167,6 +181,7 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
       logger.warn('previous report not read', { reason: describeError(error) });
       return undefined;
     });
+    const incidents = prefetchIncidentState(deps);
     const produced = await produceReport(deps, runId, deadline).finally(() => deadline.cancel());
     // History is best effort, and within a sink's bound: a hung S3 costs the regression section, not the run.
     const history: RunHistory = {
@@ -185,7 +200,7 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
       duration_seconds: report.duration_seconds,
     });
 
-    const sinks = await deliver(deps, report, await previousRead);
+    const sinks = await deliver({ ...deps, incidents }, report, await previousRead);
     const result: NightlyResult = {
       runId: report.run_id,
       status: report.status,

@@ -7,6 +7,7 @@
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { type FauxqsServer, startFauxqs } from 'fauxqs';
 import { type CloudWatchStandIn, startCloudWatchStandIn } from './cloudwatch.ts';
+import { type ConditionalPutProxy, startConditionalPutProxy } from './conditional-put.ts';
 import { type SecretsManagerStandIn, startSecretsManagerStandIn } from './secrets-manager.ts';
 
 export { type CloudWatchStandIn, type RecordedDatum, startCloudWatchStandIn } from './cloudwatch.ts';
@@ -27,6 +28,8 @@ export interface AwsStandIns {
   bucket: string;
   topicArn: string;
   fauxqs: FauxqsServer;
+  /** In front of fauxqs for S3: enforces If-Match / If-None-Match on PutObject, which fauxqs ignores. */
+  s3Proxy: ConditionalPutProxy;
   cloudWatch: CloudWatchStandIn;
   secretsManager: SecretsManagerStandIn;
   /** SDK client settings per service: endpoint, region, dummy credentials (and path-style S3). */
@@ -50,6 +53,7 @@ export async function startAwsStandIns(
   const { topicArn } = fauxqs.createTopic(topic);
   fauxqs.createQueue(inbox);
   fauxqs.subscribe({ topic, queue: inbox });
+  const s3Proxy = await startConditionalPutProxy(fauxqs.address);
   const cloudWatch = await startCloudWatchStandIn();
   const secretsManager = await startSecretsManagerStandIn(options.secrets);
   const s3 = new S3Client({
@@ -62,10 +66,11 @@ export async function startAwsStandIns(
     bucket,
     topicArn,
     fauxqs,
+    s3Proxy,
     cloudWatch,
     secretsManager,
     endpoints: {
-      s3: fauxqs.address,
+      s3: s3Proxy.url,
       sns: fauxqs.address,
       cloudWatch: cloudWatch.endpoint,
       secretsManager: secretsManager.endpoint,
@@ -89,7 +94,7 @@ export async function startAwsStandIns(
     },
     stop: async () => {
       s3.destroy();
-      await Promise.all([fauxqs.stop(), cloudWatch.stop(), secretsManager.stop()]);
+      await Promise.all([s3Proxy.stop(), fauxqs.stop(), cloudWatch.stop(), secretsManager.stop()]);
     },
   };
 }

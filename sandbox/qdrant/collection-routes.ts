@@ -6,6 +6,7 @@ import { Collection, type Distance } from './collection.ts';
 import { countIndexedPoints, parseFieldSchema } from './payload-index.ts';
 import { isPlainObject } from './payload-path.ts';
 import { readBody, readWaitParameter, requireField } from './request-fields.ts';
+import type { AnnSettings } from './search.ts';
 import { collectionAlreadyExists, collectionNotFound, formatError, invalidType, unsupported } from './wire-error.ts';
 
 /** The Qdrant release whose API the stand-in speaks. */
@@ -14,6 +15,8 @@ export const QDRANT_VERSION = '1.19.0';
 /** What a handler receives: the store, the collection named in the path (if any), the query string and the body. */
 export interface HandlerInput {
   collections: Map<string, Collection>;
+  /** How approximate searches behave (the stand-in's ANN knob). */
+  ann: AnnSettings;
   name: string;
   query: URLSearchParams;
   body: unknown;

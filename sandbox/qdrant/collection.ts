@@ -105,6 +105,44 @@ export class Collection {
     this.#storeVector(slot, point.vector);
   }
 
+  /**
+   * Removes the points with these ids (unknown ids are ignored, as in Qdrant) and returns how many went. The last slot
+   * moves into each freed one, so the slab stays dense; id order is then recomputed on the next scroll.
+   */
+  delete(ids: readonly PointId[]): number {
+    let removed = 0;
+    for (const id of ids) {
+      const slot = this.#slotById.get(id);
+      if (slot === undefined) continue;
+      const last = this.#ids.length - 1;
+      if (slot !== last) {
+        const movedId = this.#ids[last] as PointId;
+        this.#ids[slot] = movedId;
+        this.#payloads[slot] = this.#payloads[last] as Payload;
+        this.#versions[slot] = this.#versions[last] as number;
+        this.#vectors.copyWithin(slot * this.size, last * this.size, (last + 1) * this.size);
+        this.#slotById.set(movedId, slot);
+        this.#slotsFollowIdOrder = false;
+      }
+      this.#ids.pop();
+      this.#payloads.pop();
+      this.#slotById.delete(id);
+      this.#sortedSlots = undefined;
+      removed++;
+    }
+    return removed;
+  }
+
+  /** Merges `payload` into each point's payload (Qdrant's set_payload: other keys are kept); unknown ids are ignored. */
+  setPayload(ids: readonly PointId[], payload: Payload, version: number): void {
+    for (const id of ids) {
+      const slot = this.#slotById.get(id);
+      if (slot === undefined) continue;
+      this.#payloads[slot] = this.#intern({ ...this.#payloads[slot], ...payload }) as Payload;
+      this.#versions[slot] = version;
+    }
+  }
+
   /** A copy of a JSON value whose strings (and short lists of strings) are shared with earlier payloads. */
   #intern(value: unknown): unknown {
     if (typeof value === 'string') return this.#internString(value);

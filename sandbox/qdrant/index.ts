@@ -53,6 +53,11 @@ export interface QdrantStandIn {
    * checked and normalised, existing ids replaced). Tests of the wire use the client's upsert instead.
    */
   loadPoints(collection: string, points: readonly PointInput[]): void;
+  /**
+   * Degrades approximate search (a fault for the ANN-health check): non-exact queries then visit only this share
+   * of the points (scaled by `hnsw_ef / 100`); `params.exact` still scans all. 1 (the default) is healthy.
+   */
+  degradeAnn(visitFraction: number): void;
 }
 
 /** Starts a stand-in on 127.0.0.1 on an ephemeral port. */
@@ -68,6 +73,9 @@ export async function startQdrantStandIn(options: QdrantStandInOptions = {}): Pr
     inject: (fault) => server.inject(fault),
     clearFaults: () => server.clearFaults(),
     exchanges: () => server.exchanges(),
+    degradeAnn: (visitFraction) => {
+      server.ann.visitFraction = visitFraction;
+    },
     loadPoints: (name, points) => {
       const collection = server.collections.get(name);
       if (collection === undefined) throw collectionNotFound(name);
@@ -95,4 +103,7 @@ export const OPERATION_IDS: readonly OperationId[] = [
   'scroll_points',
   'count_points',
   'facet',
+  'get_points',
+  'delete_points',
+  'set_payload',
 ];

@@ -21,7 +21,7 @@ import {
   readWithVector,
   requireField,
 } from './request-fields.ts';
-import { searchNearest } from './search.ts';
+import { type AnnSettings, searchNearest } from './search.ts';
 import { formatError, invalidType, unsupported, vectorDimensionError, vectorNameError } from './wire-error.ts';
 
 const DEFAULT_LIMIT = 10;
@@ -80,6 +80,8 @@ interface NearestRequest {
   scoreThreshold: number | undefined;
   withPayload: PayloadSelector;
   withVector: boolean;
+  exact: boolean;
+  hnswEf: number | undefined;
 }
 
 function readQueryRequest(value: unknown, field: string): NearestRequest {
@@ -97,7 +99,15 @@ function readQueryRequest(value: unknown, field: string): NearestRequest {
     scoreThreshold: readFloat(body.score_threshold),
     withPayload: parsePayloadSelector(body.with_payload, { kind: 'none' }),
     withVector: readWithVector(body.with_vector, false),
+    ...readSearchParams(body.params),
   };
+}
+
+/** `params` (SearchParams): `exact` and `hnsw_ef` steer the approximate search; quantization and the rest are ignored. */
+function readSearchParams(value: unknown): { exact: boolean; hnswEf: number | undefined } {
+  if (value === undefined || value === null) return { exact: false, hnswEf: undefined };
+  if (!isPlainObject(value)) throw invalidType(value, 'struct SearchParams');
+  return { exact: readBoolean(value.exact, false), hnswEf: readUsize(value.hnsw_ef) };
 }
 
 function readNearest(query: unknown): number[] {
@@ -110,9 +120,9 @@ function readNearest(query: unknown): number[] {
   throw unsupported('queries by point id, document or image; only a dense vector');
 }
 
-function runNearest(collection: Collection, request: NearestRequest): unknown {
+function runNearest(collection: Collection, request: NearestRequest, ann: AnnSettings): unknown {
   if (request.vector.length !== collection.size) throw vectorDimensionError(collection.size, request.vector.length);
-  const hits = searchNearest(collection, request);
+  const hits = searchNearest(collection, request, ann);
   return {
     points: hits.map(({ slot, score }) => ({
       id: collection.idAt(slot),
@@ -135,7 +145,7 @@ function pointExtras(collection: Collection, slot: number, withPayload: PayloadS
 export function queryPoints(input: HandlerInput): unknown {
   // Qdrant's QueryRequest flattens QueryRequestInternal, so validation errors are labelled `internal.limit`.
   const request = readQueryRequest(input.body, 'internal');
-  return runNearest(findCollection(input), request);
+  return runNearest(findCollection(input), request, input.ann);
 }
 
 /** POST /collections/{name}/points/query/batch: one result per search, in order. */
@@ -145,7 +155,7 @@ export function queryBatchPoints(input: HandlerInput): unknown {
   if (!Array.isArray(searches)) throw invalidType(searches, 'a sequence');
   const requests = searches.map((search, i) => readQueryRequest(search, `searches[${i}].internal`));
   const collection = findCollection(input);
-  return requests.map((request) => runNearest(collection, request));
+  return requests.map((request) => runNearest(collection, request, input.ann));
 }
 
 /** POST /collections/{name}/points/scroll: points in id order from `offset`, with the next page's first id. */

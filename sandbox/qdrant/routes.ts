@@ -13,6 +13,7 @@ import {
   listCollections,
 } from './collection-routes.ts';
 import { countPoints, facetPoints, queryBatchPoints, queryPoints, scrollPoints, upsertPoints } from './point-routes.ts';
+import { deletePoints, getPoints, setPayload } from './point-update-routes.ts';
 
 /** The operationIds (from Qdrant's OpenAPI document) of the endpoints the stand-in serves. */
 export type OperationId =
@@ -28,7 +29,10 @@ export type OperationId =
   | 'query_batch_points'
   | 'scroll_points'
   | 'count_points'
-  | 'facet';
+  | 'facet'
+  | 'get_points'
+  | 'delete_points'
+  | 'set_payload';
 
 /** One endpoint: how to recognise it and what answers it. */
 export interface Route {
@@ -65,6 +69,9 @@ export const ROUTES: readonly Route[] = [
   route('scroll_points', 'POST', '/points/scroll', scrollPoints, true),
   route('count_points', 'POST', '/points/count', countPoints, true),
   route('facet', 'POST', '/facet', facetPoints, true),
+  route('get_points', 'POST', '/points', getPoints, true),
+  route('delete_points', 'POST', '/points/delete', deletePoints, true),
+  route('set_payload', 'POST', '/points/payload', setPayload, true),
 ];
 
 function route(operationId: OperationId, method: string, suffix: string, handler: Handler, needsBody: boolean): Route {

@@ -23,10 +23,33 @@ export interface NearestOptions {
   offset: number;
   filter?: PointPredicate | undefined;
   scoreThreshold?: number | undefined;
+  /** `params.exact`: scan every point. Otherwise the search is approximate (see AnnSettings). */
+  exact?: boolean;
+  /** `params.hnsw_ef`: the beam size; a larger one visits more points of a degraded index. */
+  hnswEf?: number | undefined;
+}
+
+/** Qdrant's default `hnsw_config.ef_construct`, used as the search beam when `hnsw_ef` is not given. */
+export const DEFAULT_HNSW_EF = 100;
+
+/**
+ * The stand-in's model of an approximate (HNSW) search. Healthy, it visits every point, as Qdrant does for a
+ * collection below its indexing threshold, so approximate and exact results agree. Degraded (`visitFraction` < 1),
+ * an approximate search visits only that share of the points, scaled by `hnsw_ef / 100` and capped at all of them;
+ * which points is fixed per point id and query, so results are reproducible and recall falls as the share does.
+ * `params.exact` always scans every point.
+ */
+export interface AnnSettings {
+  visitFraction: number;
 }
 
 /** The `limit` best points after skipping `offset`, best first. */
-export function searchNearest(collection: Collection, options: NearestOptions): ScoredSlot[] {
+export function searchNearest(
+  collection: Collection,
+  options: NearestOptions,
+  ann: AnnSettings = { visitFraction: 1 },
+): ScoredSlot[] {
+  const visited = visitPredicate(collection, options, ann);
   const size = collection.size;
   const query = prepareQuery(collection, options.vector);
   const largerIsBetter = collection.distance === 'Cosine' || collection.distance === 'Dot';
@@ -39,6 +62,7 @@ export function searchNearest(collection: Collection, options: NearestOptions): 
   const filter = options.filter;
   const count = collection.pointsCount;
   for (let slot = 0, offset = 0; slot < count; slot++, offset += size) {
+    if (visited !== undefined && !visited(slot)) continue;
     const value = score(offset);
     if (threshold !== undefined && !(largerIsBetter ? value > threshold : value < threshold)) continue;
     if (!best.wouldKeep(value)) continue;
@@ -46,6 +70,30 @@ export function searchNearest(collection: Collection, options: NearestOptions): 
     best.add(slot, value);
   }
   return best.sorted().slice(options.offset);
+}
+
+/** Which points an approximate search visits; undefined when it visits them all. */
+function visitPredicate(
+  collection: Collection,
+  options: NearestOptions,
+  ann: AnnSettings,
+): ((slot: number) => boolean) | undefined {
+  if (options.exact === true) return undefined;
+  const share = Math.min(1, ann.visitFraction * ((options.hnswEf ?? DEFAULT_HNSW_EF) / DEFAULT_HNSW_EF));
+  if (share >= 1) return undefined;
+  const threshold = Math.floor(share * 0x1_0000_0000);
+  const querySeed = hashString(options.vector.slice(0, 8).join(','));
+  return (slot) => hashString(String(collection.idAt(slot)), querySeed) >>> 0 < threshold;
+}
+
+/** FNV-1a, 32 bits: a cheap deterministic hash for the visit choice. */
+function hashString(text: string, seed = 0x811c9dc5): number {
+  let hash = seed >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
 }
 
 function prepareQuery(collection: Collection, vector: readonly number[]): Float32Array {

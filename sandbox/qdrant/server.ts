@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection } from './collection.ts';
 import { matchRoute, type OperationId, type Route } from './routes.ts';
+import type { AnnSettings } from './search.ts';
 import { formatError, QdrantWireError } from './wire-error.ts';
 
 /**
@@ -49,6 +50,8 @@ const MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** The HTTP server around a set of collections. Created by startQdrantStandIn. */
 export class StandInServer {
   readonly collections = new Map<string, Collection>();
+  /** How approximate (non-exact) searches behave; see search.ts. Healthy (recall 1) until degraded. */
+  readonly ann: AnnSettings = { visitFraction: 1 };
   #latencyMs: number;
   readonly #apiKey: string | undefined;
   readonly #record: boolean;
@@ -165,6 +168,7 @@ export class StandInServer {
       const body = matched.route.needsBody ? parseJsonBody(bodyText) : undefined;
       const result = matched.route.handler({
         collections: this.collections,
+        ann: this.ann,
         name: matched.name,
         query: url.searchParams,
         body,

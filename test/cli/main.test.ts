@@ -138,6 +138,24 @@ describe('ragwatch run', () => {
     expect(err.join('')).toContain('RUN_DEADLINE_SECONDS: must be a number from 1 to 3600, got "0"');
   });
 
+  it('remembers the folder’s incident: one onset line, then silence while the breach lasts', async () => {
+    // Prepare
+    const reports = path.join(dir, 'incident-reports');
+    const run = () =>
+      main(['run', '--suite', SAMPLE_SUITE_PATH, '--no-progress'], { ...sandbox.env, REPORT_DIR: reports });
+
+    // Act
+    await run();
+    const first = err.join('');
+    err.length = 0;
+    await run();
+
+    // Assess
+    expect(first).toMatch(/^ragwatch: quality incident onset \[HIGH\] since \S+: pass rate 65% < 90%/m);
+    expect(err.join('')).not.toContain('incident');
+    expect(await readdir(path.join(reports, 'book'))).toContain('incidents-sandbox.json');
+  });
+
   it('prints the report JSON itself with --json', async () => {
     await cli(['run', '--suite', path.join(dir, 'passing.json'), '--json', '--no-progress']);
 
@@ -222,8 +240,29 @@ describe('ragwatch index', () => {
     // Assess
     expect(code).toBe(0);
     expect(out.join('')).toMatch(
-      /^Indexed 13 pages as \d+ chunks into "cli-book" \(1024 dims, embed-english-v3\.0\) in \d+ ms\n$/,
+      /^Indexed 13 pages as (\d+) chunks into "cli-book" \(1024 dims, embed-english-v3\.0\): \1 written, 0 unchanged, 0 deleted in \d+ ms\n$/,
     );
+  });
+
+  it('exits 1 with one line naming Qdrant, and no stack trace, when Qdrant cannot be reached', async () => {
+    const code = await cli(
+      ['index', '--docs', path.join(SAMPLE_BOOK_DIR, 'docs'), '--base-url', SAMPLE_BOOK_BASE_URL, '-c', 'x'],
+      { ...sandbox.env, QDRANT_URL: 'http://127.0.0.1:9' },
+    );
+    expect(code).toBe(1);
+    expect(err.join('')).toMatch(/^ragwatch: indexing failed: .*Qdrant.*\n$/);
+    expect(err.join('')).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 1 with one line naming Cohere when it refuses the request, without printing the key', async () => {
+    sandbox.cohere.inject({ status: 400, message: 'invalid api token' });
+    const code = await cli(
+      ['index', '--docs', path.join(SAMPLE_BOOK_DIR, 'docs'), '--base-url', SAMPLE_BOOK_BASE_URL, '-c', 'y'],
+      { ...sandbox.env, COHERE_API_KEY: 'co-secret-index-0003' },
+    );
+    expect(code).toBe(1);
+    expect(err.join('')).toMatch(/^ragwatch: indexing failed: .*Cohere.*\n$/);
+    expect(err.join('')).not.toContain('co-secret-index-0003');
   });
 
   it('exits 2 without a base URL', async () => {
@@ -243,7 +282,7 @@ describe('ragwatch demo', () => {
     const report = ValidationReport.parse(
       JSON.parse(await readFile(path.join(dir, 'demo-reports', 'book', 'latest.json'), 'utf8')),
     );
-    expect(report).toMatchObject({ status: 'FAILED', total_queries: 19, environment: 'sandbox' });
+    expect(report).toMatchObject({ status: 'FAILED', total_queries: 20, environment: 'sandbox' });
     expect(err.join('')).toContain('breach some criteria on purpose');
   });
 

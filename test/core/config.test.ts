@@ -54,6 +54,34 @@ describe('parseEngineConfig', () => {
     });
   });
 
+  it('looks for coverage under the base URL’s own path: a project site’s docs are under /repo/docs/', () => {
+    // Act
+    const config = parseEngineConfig({ ...VALID, DOCUSAURUS_BASE_URL: 'https://user.github.io/repo/' });
+
+    // Assess
+    expect(config.coveragePathPrefix).toBe('/repo/docs/');
+  });
+
+  it('looks for coverage under /repo/docs/ when the base URL has no trailing slash', () => {
+    // Act
+    const config = parseEngineConfig({ ...VALID, DOCUSAURUS_BASE_URL: 'https://user.github.io/repo' });
+
+    // Assess
+    expect(config.coveragePathPrefix).toBe('/repo/docs/');
+  });
+
+  it('keeps an explicit COVERAGE_PATH_PREFIX over the base URL’s path', () => {
+    // Act
+    const config = parseEngineConfig({
+      ...VALID,
+      DOCUSAURUS_BASE_URL: 'https://user.github.io/repo/',
+      COVERAGE_PATH_PREFIX: '/repo/guide/',
+    });
+
+    // Assess
+    expect(config.coveragePathPrefix).toBe('/repo/guide/');
+  });
+
   it('lists every bad variable at once with what was expected', () => {
     const problems = problemsOf({
       QDRANT_URL: 'qdrant:6333',

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
+import { formatSummary } from '../../functions/cli/format-summary.ts';
 import { loadSuite } from '../../functions/cli/run-command.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
 import { ERROR_TYPES, type ErrorType, ValidationReport } from '../../functions/core/report/report.ts';
@@ -86,11 +87,11 @@ describe('runValidation against the sandbox', () => {
     // Assess
     expect(report).toMatchObject({
       status: 'FAILED',
-      total_queries: 19,
+      total_queries: 20,
       passed_queries: 13,
-      failed_queries: 6,
+      failed_queries: 7,
       error_queries: 0,
-      pass_rate: 68.42,
+      pass_rate: 65,
       lifecycle: [{ state: 'CREATED' }, { state: 'EXECUTING' }, { state: 'COMPLETED' }, { state: 'ANALYZED' }],
     });
     expect(report.coverage_report).toMatchObject({
@@ -120,7 +121,8 @@ describe('runValidation against the sandbox', () => {
       'off-topic-sourdough': ['LOW_RELEVANCE'],
       'stale-expectation': ['METADATA_MISMATCH'],
       'unindexed-page': ['LOW_RELEVANCE', 'MISSING_EXPECTED_SOURCE'],
-      'missing-module': ['NO_RESULTS'],
+      'missing-module': ['METADATA_MISMATCH'],
+      'unindexed-page-filter': ['NO_RESULTS'],
       'strict-precision': ['LOW_PRECISION'],
       'latency-budget': ['LATENCY_EXCEEDED'],
     });
@@ -134,14 +136,15 @@ describe('runValidation against the sandbox', () => {
     // Act
     await run();
 
-    // Assess: 19 queries fit one embed call (<= 96) and one query batch (<= 100); the 5 agent questions reuse those
+    // Assess: 20 queries fit one embed call (<= 96) and one query batch (<= 100); the 5 agent questions reuse those
     // hits and cost only their chats (4: the off-topic one has nothing relevant, so it abstains without chat);
-    // 6 required fields -> 2 + 6 counts.
+    // 6 required fields -> 2 + 6 counts; facets: source_url and token_count for the profile, module_name and
+    // chapter_id for the catalog the suite's module and chapter names are resolved against.
     expect(sandbox.cohere.requestCounts()).toEqual({ embed: 1, chat: 4 });
     expect(sandbox.qdrant.requestCounts()).toEqual({
       get_collection: 1,
       query_batch_points: 1,
-      facet: 2,
+      facet: 4,
       count_points: 8,
     });
   });
@@ -164,7 +167,8 @@ describe('runValidation against the sandbox', () => {
       source: { completeness: 'count', token_distribution: 'scroll' },
       points_scanned: 92,
     });
-    expect(sandbox.qdrant.requestCounts().scroll_points).toBe(1);
+    // One scroll for the profile, one of module_name and chapter_id for the catalog.
+    expect(sandbox.qdrant.requestCounts().scroll_points).toBe(2);
     expect(sandbox.qdrant.requestCounts().facet).toBeUndefined();
   });
 
@@ -185,6 +189,25 @@ describe('runValidation against the sandbox', () => {
     // Assess
     expect(report.status).toBe('PASSED');
     expect(report.status_reason).toBe('all 4 success criteria hold');
+  });
+
+  it('gives no IR, latency or throughput figures when Cohere is down and no query ran', async () => {
+    // Prepare: the sample suite has judged queries; every embed call is refused.
+    sandbox.cohere.inject({ status: 400, message: 'invalid request', endpoint: 'embed', times: 50 });
+
+    // Act
+    const report = await run();
+    const summary = formatSummary(report);
+
+    // Assess
+    expect(report.validation_metrics).toMatchObject({
+      judged_queries: 0,
+      mrr: null,
+      p95_latency_ms: null,
+      throughput_qps: null,
+    });
+    expect(summary).toContain('no query ran: no IR, latency or throughput figures');
+    expect(summary).not.toMatch(/queries\/s|judged/);
   });
 
   it('ends with an ERROR report when Cohere refuses every embedding, and still checks coverage', async () => {

@@ -224,3 +224,16 @@ describe('chunkMarkdown', () => {
     );
   });
 });
+
+describe('the default chunk limit, in word-and-symbol tokens', () => {
+  // "## S" is 3 tokens (#, #, S); each "w" is one more.
+  const section = (tokens: number) => `## S\n\n${Array.from({ length: tokens - 3 }, () => 'w').join(' ')}`;
+
+  it('keeps a section of exactly 440 tokens whole', () => {
+    expect(chunkMarkdown(section(440), { title: 'T' }).map((c) => c.tokenCount)).toEqual([440]);
+  });
+
+  it('splits a section of 441 tokens', () => {
+    expect(chunkMarkdown(section(441), { title: 'T' }).length).toBeGreaterThan(1);
+  });
+});

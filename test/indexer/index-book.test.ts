@@ -38,6 +38,16 @@ class FakeSink implements PointSink {
     this.events.push(`upsert ${points.length}`);
     this.points.push(...points);
   }
+  // A fresh sink holds nothing; re-indexing is tested against the Qdrant stand-in (reindex.test.ts).
+  async stored() {
+    return new Map();
+  }
+  async setPayload(ids: string[]): Promise<void> {
+    this.events.push(`set payload ${ids.length}`);
+  }
+  async delete(ids: string[]): Promise<void> {
+    this.events.push(`delete ${ids.length}`);
+  }
 }
 
 function fakeClock(): Clock {
@@ -87,6 +97,7 @@ describe('indexPages', () => {
           chunk_index: 0,
           indexed_at: '2025-12-23T18:30:00.000Z',
           content_hash: sha256('ROS 2 is middleware.'),
+          page_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
           model_version: MODEL,
         },
       },
@@ -103,10 +114,24 @@ describe('indexPages', () => {
           chunk_index: 1,
           indexed_at: '2025-12-23T18:30:00.000Z',
           content_hash: sha256('## Nodes\n\nA node does one thing.'),
+          page_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
           model_version: MODEL,
         },
       },
     ]);
+  });
+
+  it('gives every chunk of a page one page hash, which changes when any of the page changes', async () => {
+    const hashes = async (pages: DocPage[]) => {
+      const sink = new FakeSink();
+      await indexPages({ embedder: new FakeEmbedder(), sink, clock: fakeClock() }, { pages });
+      return [...new Set(sink.points.map((p) => p.payload.page_hash))];
+    };
+    const before = await hashes([page()]);
+    const edited = await hashes([page({ body: 'ROS 2 is middleware.\n\n## Nodes\n\nA node does two things.\n' })]);
+    const retitled = await hashes([page({ title: 'ROS 2 Basics, revised' })]);
+    expect(before).toHaveLength(1);
+    expect(new Set([...before, ...edited, ...retitled]).size).toBe(3);
   });
 
   it('hashes chunk text with SHA-256 in hex', () => {
@@ -125,6 +150,9 @@ describe('indexPages', () => {
       documents: 2,
       chunks: 3,
       pointsUpserted: 3,
+      written: 3,
+      unchanged: 0,
+      deleted: 0,
       vectorSize: 3,
       model: MODEL,
       billedInputTokens: 30,

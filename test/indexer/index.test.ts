@@ -21,6 +21,7 @@ const PAYLOAD_FIELDS = [
   'chunk_index',
   'indexed_at',
   'content_hash',
+  'page_hash',
   'model_version',
 ];
 
@@ -96,6 +97,9 @@ describe('indexBook on the sample book, through the real clients and the stand-i
         documents: 13,
         chunks: summary.chunks,
         pointsUpserted: summary.chunks,
+        written: summary.chunks,
+        unchanged: 0,
+        deleted: 0,
         vectorSize: 1024,
         model: MODEL,
         billedInputTokens: expect.any(Number),
@@ -134,7 +138,7 @@ describe('indexBook on the sample book, through the real clients and the stand-i
         typeof p.source_url === 'string' &&
         p.source_url.startsWith(`${BASE_URL}/docs/`) &&
         typeof p.chapter_id === 'string' &&
-        /^Module \d \w+|^Introduction$/.test(String(p.module_name)) &&
+        /^Module \d \w+|^Intro$/.test(String(p.module_name)) &&
         Array.isArray(p.heading_hierarchy) &&
         p.heading_hierarchy.length >= 1 &&
         Number.isInteger(p.token_count) &&
@@ -143,6 +147,7 @@ describe('indexBook on the sample book, through the real clients and the stand-i
         Number.isInteger(p.chunk_index) &&
         p.indexed_at === '2025-12-23T18:30:00.000Z' &&
         /^[0-9a-f]{64}$/.test(String(p.content_hash)) &&
+        /^[0-9a-f]{64}$/.test(String(p.page_hash)) &&
         p.model_version === MODEL;
       return ok ? [] : [id];
     });

@@ -55,6 +55,7 @@ function point(i: number, url = 'https://book.example.com/docs/intro'): IndexPoi
       chunk_index: i,
       indexed_at: '2025-12-23T18:30:00.000Z',
       content_hash: 'h',
+      page_hash: 'p',
       model_version: 'embed-english-v3.0',
     },
   };

@@ -56,7 +56,7 @@ describe('readDocs', () => {
     ]);
   });
 
-  it('gives a top-level page its id as chapter id and its title as module name', async () => {
+  it('gives a top-level page its id as chapter id and its id humanised as module name, not its title', async () => {
     // Prepare
     await writeDoc('intro.md', '---\ntitle: Introduction\n---\nWelcome.\n');
 
@@ -64,7 +64,7 @@ describe('readDocs', () => {
     const [page] = await readDocs({ docsDir, baseUrl: BASE });
 
     // Assess
-    expect(page).toMatchObject({ sourceUrl: `${BASE}/docs/intro`, chapterId: 'intro', moduleName: 'Introduction' });
+    expect(page).toMatchObject({ sourceUrl: `${BASE}/docs/intro`, chapterId: 'intro', moduleName: 'Intro' });
   });
 
   it('uses the file name without number prefix when there is no id, and the first heading when there is no title', async () => {
@@ -81,6 +81,17 @@ describe('readDocs', () => {
       chapterId: 'module-2-sim/gazebo',
       moduleName: 'Module 2 Sim',
     });
+  });
+
+  it('names the folder module1-ros2 "Module 1 Ros2", the seed’s form', async () => {
+    // Prepare
+    await writeDoc('module1-ros2/ch1.md', '# ROS 2\n\nText.\n');
+
+    // Act
+    const [page] = await readDocs({ docsDir, baseUrl: BASE });
+
+    // Assess
+    expect(page).toMatchObject({ chapterId: 'module1-ros2/ch1', moduleName: 'Module 1 Ros2' });
   });
 
   it('resolves a relative slug against the folder and an absolute slug against the route base', async () => {
@@ -174,7 +185,7 @@ describe('readDocs', () => {
 
     // Assess
     expect(pages.map((p) => [p.sourceUrl.slice(BASE.length), p.chapterId, p.moduleName])).toEqual([
-      ['/docs/intro', 'intro', 'Introduction'],
+      ['/docs/intro', 'intro', 'Intro'],
       ['/docs/module-1-ros2/ch1-ros2-basics', 'module-1-ros2/ch1-ros2-basics', 'Module 1 Ros2'],
       ['/docs/module-1-ros2/ch2-rclpy-and-launch-files', 'module-1-ros2/ch2-rclpy-and-launch-files', 'Module 1 Ros2'],
       ['/docs/module-1-ros2/ch3-urdf-for-humanoids', 'module-1-ros2/ch3-urdf-for-humanoids', 'Module 1 Ros2'],

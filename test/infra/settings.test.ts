@@ -1,10 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { readStackSettings } from '../../infra/settings.ts';
+import { isPlaceholderHost, readStackSettings } from '../../infra/settings.ts';
 
+/** The sandbox switch's minimum: placeholders, the sample suite and no alert address are allowed. */
 const REQUIRED = {
   qdrantUrl: 'https://qdrant.example.org:6333',
   docusaurusBaseUrl: 'https://book.example.org',
   cohereSecret: 'ragwatch/cohere',
+  sandbox: true,
+};
+
+/** What a real deploy gives. */
+const REAL = {
+  qdrantUrl: 'https://xyz-123.eu-central-1-0.aws.cloud.qdrant.io:6333',
+  docusaurusBaseUrl: 'https://user.github.io/repo/',
+  cohereSecret: 'ragwatch/cohere',
+  alertEmails: 'ops@acme.io',
+  suiteS3Uri: 's3://acme-ragwatch-suites/book/suite.json',
+};
+
+const problemsOf = (context: Record<string, unknown>): string => {
+  try {
+    readStackSettings(lookupOf(context));
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return '';
 };
 
 const lookupOf = (context: Record<string, unknown>) => (key: string) => context[key];
@@ -34,6 +54,97 @@ describe('readStackSettings', () => {
     });
   });
 
+  it('accepts a real deploy’s context without the sandbox switch', () => {
+    // Act
+    const settings = readStackSettings(lookupOf(REAL));
+
+    // Assess
+    expect(settings).toMatchObject({ sandbox: false, alertEmails: ['ops@acme.io'], suiteS3Uri: REAL.suiteS3Uri });
+  });
+
+  it('refuses placeholder hosts in every URL and alert address, all in one message', () => {
+    // Act
+    const message = problemsOf({
+      ...REAL,
+      qdrantUrl: 'https://qdrant.example.com:6333',
+      docusaurusBaseUrl: 'https://book.example.com',
+      sitemapUrl: 'http://localhost:3000/sitemap.xml',
+      alertEmails: ['ops@example.org', 'oncall@acme.io'],
+    });
+
+    // Assess
+    expect(message).toBe(
+      [
+        'CDK context is invalid:',
+        '  - qdrantUrl: "qdrant.example.com" is a placeholder host; give the real one (or -c sandbox=true to try)',
+        '  - docusaurusBaseUrl: "book.example.com" is a placeholder host; give the real one (or -c sandbox=true to try)',
+        '  - sitemapUrl: "localhost" is a placeholder host; give the real one (or -c sandbox=true to try)',
+        '  - alertEmails: "ops@example.org" is at a placeholder host',
+      ].join('\n'),
+    );
+  });
+
+  it('lists every missing context value of a deploy in one message', () => {
+    // Act
+    const message = problemsOf({});
+
+    // Assess
+    expect(message).toBe(
+      [
+        'CDK context is invalid:',
+        '  - qdrantUrl: required (the Qdrant base URL the function searches)',
+        '  - docusaurusBaseUrl: required (the book’s base URL, for its sitemap)',
+        '  - alertEmails: required (at least one address; without one, no alert reaches anybody)',
+        '  - suiteS3Uri or suitePath: required (your suite: `ragwatch suite generate`, then `ragwatch calibrate`)',
+        '  - cohereSecret: required (the name or ARN of the Secrets Manager secret holding the Cohere API key)',
+      ].join('\n'),
+    );
+  });
+
+  it('refuses the sample suite, which fails on purpose, outside the sandbox', () => {
+    // Act
+    const message = problemsOf({ ...REAL, suiteS3Uri: undefined, suitePath: 'sandbox/suite.json' });
+
+    // Assess
+    expect(message).toContain('suitePath: sandbox/suite.json is the sample suite, which fails on purpose');
+  });
+
+  it('accepts a suite of the user’s own in the project', () => {
+    // Act
+    const settings = readStackSettings(lookupOf({ ...REAL, suiteS3Uri: undefined, suitePath: 'suites/book.json' }));
+
+    // Assess
+    expect(settings.suitePath).toBe('suites/book.json');
+  });
+
+  it('refuses a sandbox switch that is neither true nor false', () => {
+    expect(problemsOf({ ...REAL, sandbox: 'yes' })).toContain('sandbox: must be true or false, got "yes"');
+  });
+});
+
+describe('isPlaceholderHost', () => {
+  it.each([
+    'example.com',
+    'book.example.com',
+    'qdrant.example.org',
+    'x.example.net',
+    'qdrant.internal.example',
+    'site.test',
+    'a.invalid',
+    'localhost',
+    '127.0.0.1',
+    '[::1]',
+  ])('takes %s for a placeholder', (host) => {
+    expect(isPlaceholderHost(host)).toBe(true);
+  });
+
+  it.each(['user.github.io', 'xyz.cloud.qdrant.io', 'myexample.com', 'example.com.au', 'acme.io'])(
+    'takes %s for a real host',
+    (host) => {
+      expect(isPlaceholderHost(host)).toBe(false);
+    },
+  );
+
   it('accepts command-line context, where every value arrives as a string', () => {
     // Act
     const settings = readStackSettings(
@@ -56,6 +167,7 @@ describe('readStackSettings', () => {
     const reading = () =>
       readStackSettings(
         lookupOf({
+          sandbox: true,
           qdrantUrl: 'qdrant:6333',
           alertEmails: ['ops@example.org', 'not-an-address'],
           scheduleExpression: '0 3 * * *',

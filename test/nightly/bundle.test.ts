@@ -31,6 +31,7 @@ beforeAll(() => {
     outdir,
     // The stack's own values; the test's environment below overrides the ones that point at services.
     context: {
+      sandbox: true, // placeholder hosts and the sample suite, allowed explicitly (infra/settings.ts)
       qdrantUrl: 'https://qdrant.example.com',
       docusaurusBaseUrl: 'https://book.example.com',
       cohereSecret: 'ragwatch/cohere',

@@ -185,26 +185,42 @@ describe('the nightly handler on a breaching run', () => {
     expect(alerts[0]?.subject).toBe(
       '[HIGH] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%',
     );
-    expect(alerts[0]?.attributes).toEqual({ severity: 'HIGH', collection: 'book', environment: 'prod' });
-    expect(alerts[0]?.message).toContain(`- s3://ragwatch-reports/reports/book/2026/03/14/${result.runId}.json`);
+    expect(alerts[0]?.attributes).toEqual({
+      severity: 'HIGH',
+      collection: 'book',
+      environment: 'prod',
+      alert_kind: 'onset',
+      incident_track: 'quality',
+    });
+    expect(alerts[0]?.message).toContain(
+      `- This run: s3://ragwatch-reports/reports/book/2026/03/14/${result.runId}.json`,
+    );
     expect(result.sinks.alert).toEqual({
       ok: true,
-      value: { sent: true, messageId: expect.any(String), severity: 'HIGH' },
+      value: {
+        sent: true,
+        messageId: expect.any(String),
+        severity: 'HIGH',
+        emails: [expect.objectContaining({ kind: 'onset', track: 'quality', subject: alerts[0]?.subject })],
+      },
     });
   });
 
-  it('tells from the previous latest.json whether this broke since the night before', async () => {
+  it('says since when from the incident’s start, and sends nothing the next night while it lasts', async () => {
     // Prepare
-    const cleanNight = await handlerWith({ runEngine: engineReturning(buildPassedReport) })();
+    await handlerWith({ runEngine: engineReturning(buildPassedReport) })();
     const handler = handlerWith({ runEngine: engineReturning(buildFailedReport) });
 
     // Act
-    await handler();
+    const onset = await handler();
+    const nextNight = await handler();
 
     // Assess
+    expect(aws.deliveredAlerts()).toHaveLength(1);
     expect(aws.deliveredAlerts()[0]?.message.split('\n')[3]).toBe(
-      `Previous run: 2026-03-14T02:00:00.000Z (run id ${cleanNight.runId}) PASSED, so this broke since then`,
+      `Since: 2026-03-14T02:00:00.000Z (run ${onset.runId}; 1 run(s) so far)`,
     );
+    expect(nextNight.sinks.alert).toEqual({ ok: true, value: { sent: false } });
   });
 
   it('sends the failing figures to CloudWatch too', async () => {
@@ -298,8 +314,10 @@ describe('the nightly handler when one sink fails', () => {
       metrics: { ok: true },
       alert: { ok: false, error: expect.stringContaining(`SNS Publish to ${topic} failed (not_found)`) },
     });
-    expect(await aws.listKeys()).toHaveLength(2);
-    expect(logger.find('alert not sent')?.level).toBe('error');
+    // The report, latest.json, and the incident state put back as it was, so the next run sends the onset again.
+    expect(await aws.listKeys()).toHaveLength(3);
+    expect(JSON.parse((await aws.readObject('reports/book/incidents/prod.json')) ?? 'null')?.open.quality).toBeNull();
+    expect(logger.find('alert not sent; incident state put back so the next run sends it')?.level).toBe('error');
   });
 });
 

@@ -66,6 +66,8 @@ async function runClientScenario(client: QdrantClient): Promise<void> {
     score_threshold: 0.1,
   });
   await client.query(NAME, { query: { nearest: [0, 0, 1] }, limit: 2, offset: 1, with_payload: true });
+  await client.query(NAME, { query: [1, 0, 0], limit: 2, params: { exact: true } });
+  await client.queryBatch(NAME, { searches: [{ query: [1, 0, 0], params: { hnsw_ef: 16, exact: false } }] });
   await refused(client.query(NAME, { query: [1, 0] }));
   await refused(client.query(MISSING, { query: [1, 0, 0] }));
   await client.queryBatch(NAME, {
@@ -94,6 +96,17 @@ async function runClientScenario(client: QdrantClient): Promise<void> {
   await client.facet(NAME, { key: 'token_count' });
   await refused(client.facet(NAME, { key: 'heading_hierarchy' }));
   await refused(client.facet(MISSING, { key: 'source_url' }));
+  await client.retrieve(NAME, { ids: [1, 2, 99], with_payload: ['source_url'], with_vector: true });
+  await refused(client.retrieve(MISSING, { ids: [1] }));
+  await client.setPayload(NAME, { payload: { reviewed: true }, points: [1], wait: true });
+  await client.setPayload(NAME, {
+    payload: { reviewed: false },
+    filter: { must: [{ key: 'source_url', match: { value: '/c' } }] },
+  });
+  await refused(client.setPayload(MISSING, { payload: { reviewed: true }, points: [1] }));
+  await client.delete(NAME, { points: [3], wait: true });
+  await client.delete(NAME, { filter: { must: [{ key: 'source_url', match: { value: '/none' } }] } });
+  await refused(client.delete(MISSING, { points: [1] }));
   standIn.inject({ operationId: 'get_collection', status: 429, retryAfterSeconds: 2 });
   await refused(client.getCollection(NAME));
   standIn.inject({ operationId: 'count_points', status: 500 });
@@ -157,6 +170,9 @@ describe('Qdrant stand-in against Qdrant’s OpenAPI document', () => {
       count_points: [200, 404, 500],
       facet: [200, 400, 404, 422],
       delete_collection: [200],
+      get_points: [200, 404],
+      set_payload: [200, 404],
+      delete_points: [200, 404],
     });
   });
 

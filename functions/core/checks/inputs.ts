@@ -6,6 +6,7 @@ import { createRetrievalTool } from '../grounding/retrieval-tool.ts';
 import { runAgentChecks } from '../grounding/run-agent-checks.ts';
 import type { CollectionInfo, SitemapListing } from '../ports.ts';
 import { type CollectionProfile, profileCollection } from '../quality/profile-collection.ts';
+import { type BookCatalog, namesModulesOrChapters, readBookCatalog } from '../queries/catalog.ts';
 import { indexSearchedHits } from '../queries/query-results.ts';
 import { type QueryStageResult, runQueryStage } from '../queries/query-stage.ts';
 import type { RunContext } from './check.ts';
@@ -23,12 +24,23 @@ export const searchedQueries = (ctx: RunContext): Promise<QueryStageResult> =>
         embedder: ctx.deps.embedder,
         index: ctx.deps.index,
         collection: describeCollection(ctx),
+        ...(namesModulesOrChapters(ctx.queries) ? { catalog: bookCatalog(ctx) } : {}),
         clock: ctx.deps.clock,
         newId: ctx.deps.newId,
         concurrency: ctx.options.searchConcurrency,
         ...(ctx.deps.progress ? { progress: ctx.deps.progress } : {}),
       }),
     (searched) => searched.stageFailure,
+  );
+
+/** The modules and chapters the index holds, to resolve what the suite names (facets, else one scroll of two fields). */
+export const bookCatalog = (ctx: RunContext): Promise<BookCatalog> =>
+  ctx.step('catalog', async () =>
+    readBookCatalog({
+      index: ctx.deps.index,
+      info: await describeCollection(ctx),
+      pageSize: ctx.options.scrollPageSize ?? 1000,
+    }),
   );
 
 /** The sitemap's pages (with their lastmod when given) and what the source refused or cut on the way. */

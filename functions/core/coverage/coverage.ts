@@ -43,14 +43,20 @@ export function computeCoverage(options: {
   const missing = pages.filter((url) => !indexedKeys.has(key(url)));
   const extra = indexed.filter((url) => !sitemapKeys.has(key(url)));
 
+  const suggested = pages.length === 0 ? suggestPrefix(sitemap, indexed) : null;
   if (sitemap.length === 0) notes.push('The sitemap lists no URL: coverage is 0%');
   else if (pages.length === 0)
-    notes.push(`None of the sitemap's ${sitemap.length} URLs is under ${pathPrefix}: coverage is 0%`);
+    notes.push(
+      `None of the sitemap's ${sitemap.length} URLs is under ${pathPrefix}: coverage is 0%` +
+        (suggested === null ? '' : `; set COVERAGE_PATH_PREFIX=${suggested} to count the pages under it`),
+    );
   if (indexed.length === 0) notes.push('The index holds no source_url');
 
   return {
     sitemap_url: options.sitemapUrl,
     path_prefix: pathPrefix,
+    outside_prefix_urls: sitemap.length - pages.length,
+    suggested_prefix: suggested,
     total_sitemap_urls: pages.length,
     indexed_urls: found.sort(),
     missing_urls: missing.sort(),
@@ -71,7 +77,10 @@ export function coverageErrors(report: CoverageReport, runId: string, newId: () 
   if (missing.length > 0 || report.total_sitemap_urls === 0) {
     const what =
       report.total_sitemap_urls === 0
-        ? `No sitemap URL under ${report.path_prefix} in ${report.sitemap_url}`
+        ? `No sitemap URL under ${report.path_prefix} in ${report.sitemap_url}` +
+          (report.suggested_prefix === null
+            ? ''
+            : ` (${report.outside_prefix_urls} outside it; COVERAGE_PATH_PREFIX=${report.suggested_prefix} would match)`)
         : `${missing.length} of ${report.total_sitemap_urls} sitemap pages under ${report.path_prefix} ${missing.length === 1 ? 'is' : 'are'} not indexed`;
     errors.push({
       id: newId(),
@@ -85,6 +94,9 @@ export function coverageErrors(report: CoverageReport, runId: string, newId: () 
         missing_count: missing.length,
         missing_urls: missing.slice(0, LISTED_IN_DETAILS),
         matched_by: report.matched_by,
+        path_prefix: report.path_prefix,
+        outside_prefix_urls: report.outside_prefix_urls,
+        suggested_prefix: report.suggested_prefix,
       },
     });
   }
@@ -99,6 +111,33 @@ export function coverageErrors(report: CoverageReport, runId: string, newId: () 
     });
   }
   return errors;
+}
+
+/**
+ * A prefix that would have counted some sitemap pages: the folder the indexed pages share when sitemap URLs live
+ * under it (the book's docs as the indexer wrote them), else the first `.../docs/` folder in the sitemap's paths.
+ */
+export function suggestPrefix(sitemap: readonly string[], indexed: readonly string[]): string | null {
+  const shared = commonFolder(indexed.map(urlPath));
+  if (shared !== null && shared !== '/' && sitemap.some((url) => isUnderPrefix(urlPath(url), shared))) return shared;
+  for (const url of sitemap) {
+    const match = /^(.*?\/docs)(?:\/|$)/.exec(urlPath(url));
+    if (match?.[1] !== undefined) return `${match[1]}/`;
+  }
+  return null;
+}
+
+/** The deepest folder (ending in "/") that holds every path; null for no paths. */
+function commonFolder(paths: readonly string[]): string | null {
+  const [first, ...rest] = paths.map((p) => p.split('/').slice(0, -1));
+  if (first === undefined) return null;
+  let length = first.length;
+  for (const segments of rest) {
+    let i = 0;
+    while (i < length && segments[i] === first[i]) i += 1;
+    length = i;
+  }
+  return `${first.slice(0, length).join('/')}/`;
 }
 
 /** Path-prefix test on segment boundaries: "/docs/" takes "/docs" and "/docs/intro", not "/docsearch". */

@@ -81,7 +81,7 @@ function buildSubject(
 }
 
 /** SNS subjects: ASCII, no line breaks or control characters, under 100 characters. */
-function toSubject(text: string): string {
+export function toSubject(text: string): string {
   const ascii = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -56,6 +56,7 @@ export const METRIC_NAMES = {
   queryLatency: 'QueryLatency',
   embeddingLatency: 'EmbeddingLatency',
   searchLatency: 'SearchLatency',
+  regressions: 'Regressions',
 } as const;
 
 /** Turns a report into metric datums: run-level figures, per-category pass rates and latency distributions. */
@@ -90,6 +91,14 @@ export function buildMetricData(report: ValidationReport): MetricDatum[] {
     single(METRIC_NAMES.ndcg, 'None', vm.ndcg_at_k),
     single(METRIC_NAMES.hitRate, 'None', vm.hit_rate),
     single(METRIC_NAMES.groundedRate, 'Percent', report.grounding_report?.grounded_rate),
+    // Findings against the baseline that ops act on (golden-set rot is the suite maintainer's); none when not compared.
+    single(
+      METRIC_NAMES.regressions,
+      'Count',
+      report.regression?.compared
+        ? report.regression.findings.filter((f) => f.addressed_to === 'operations').length
+        : undefined,
+    ),
   ];
   const perCategory = Object.entries(completed ? vm.by_category : {}).map(([category, figures]) =>
     single(METRIC_NAMES.passRate, 'Percent', figures.pass_rate, [

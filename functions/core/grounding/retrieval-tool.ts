@@ -157,7 +157,7 @@ export function createRetrievalTool(deps: {
         if (vector === undefined)
           throw new EmbeddingError(`${embedder.model} returned no vector for the query`, 'unexpected');
         t1 = clock.monotonicMs();
-        const filter = buildPayloadFilter(args.filters);
+        const { filter } = buildPayloadFilter(args.filters);
         [hits = []] = await index.searchBatch([
           { vector, limit: args.top_k, payloadFields: CHUNK_FIELDS, ...(filter ? { filter } : {}) },
         ]);

@@ -30,6 +30,8 @@ export function buildValidationMetrics(options: {
     byCategory[r.query_category] = c;
   }
   const seconds = options.queryStageMs / 1000;
+  // Throughput of the queries that ran: a stage where every query errored answered none, however fast it failed.
+  const ran = results.filter((r) => r.status !== 'ERROR').length;
   return {
     validation_run_id: options.runId,
     timestamp: options.timestamp,
@@ -43,7 +45,7 @@ export function buildValidationMetrics(options: {
     p50_latency_ms: roundOrNull(percentile(latencies, 50)),
     p95_latency_ms: roundOrNull(percentile(latencies, 95)),
     p99_latency_ms: roundOrNull(percentile(latencies, 99)),
-    throughput_qps: results.length === 0 || seconds <= 0 ? null : round2(results.length / seconds),
+    throughput_qps: ran === 0 || seconds <= 0 ? null : round2(ran / seconds),
     by_category: byCategory,
   };
 }

@@ -3,27 +3,25 @@
  * people against payload values written by an indexer, and URLs, paths or doc files against source URLs.
  * Every comparison goes through one normalisation, so coverage, relevance and IR metrics agree.
  */
+import { moduleKey, moduleSlugOf } from '../naming/module-name.ts';
 
-/** Lowercases and drops every non-alphanumeric: "Module 1: ROS 2", "module-1-ros2" and "module1-ros2" all give "module1ros2". */
-export function normaliseModuleName(name: string): string {
-  return name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-}
-
-/** True when the expected module names the payload's module_name, or the module folder of its chapter_id. */
+/**
+ * True when the expected module names the payload's module_name, or the first segment of its chapter_id (the
+ * module folder, or a top-level page's own id), compared by key (functions/core/naming/module-name.ts).
+ */
 export function matchesModule(expected: string, payloadModuleName: string | null, chapterId?: string | null): boolean {
-  const wanted = normaliseModuleName(expected);
+  const wanted = moduleKey(expected);
   // An expectation with no letters or digits would otherwise equal every empty payload value.
   if (wanted === '') return false;
-  if (payloadModuleName !== null && normaliseModuleName(payloadModuleName) === wanted) return true;
-  const folders = splitSegments(chapterId ?? '');
-  return folders.length > 1 && normaliseModuleName(folders[0] ?? '') === wanted;
+  if (payloadModuleName !== null && moduleKey(payloadModuleName) === wanted) return true;
+  return moduleKey(moduleSlugOf(chapterId ?? '')) === wanted;
 }
 
 /** True when the expected chapter is the chapter_id or its trailing segments ("ch1-ros2-basics" matches "module-1-ros2/ch1-ros2-basics"). */
 export function matchesChapter(expected: string, chapterId: string | null): boolean {
   if (chapterId === null) return false;
-  const want = splitSegments(stripDocExtension(expected)).map(normaliseModuleName);
-  const have = splitSegments(stripDocExtension(chapterId)).map(normaliseModuleName);
+  const want = splitSegments(stripDocExtension(expected)).map(moduleKey);
+  const have = splitSegments(stripDocExtension(chapterId)).map(moduleKey);
   // Either side may omit the module folder; the shorter must be the tail of the longer.
   const [short, long] = want.length <= have.length ? [want, have] : [have, want];
   return short.length > 0 && endsWithSegments(long, short);

@@ -8,6 +8,7 @@ import { describeError, isServiceError } from '../errors.ts';
 import type { Clock, CollectionInfo, Embedder, ProgressListener, SearchHit, VectorIndex } from '../ports.ts';
 import type { QueryValidationResult, ValidationError } from '../report/report.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
+import type { BookCatalog } from './catalog.ts';
 import { buildPayloadFilter, RESULT_FIELDS } from './filters.ts';
 import { judgeQuery } from './judge-query.ts';
 
@@ -21,6 +22,8 @@ interface QueryState {
   vector?: number[];
   hits?: SearchHit[];
   failure?: Failure;
+  /** Filter values the index does not have (catalog.ts): the query is not searched. */
+  unknownFilters?: string[];
   embeddingMs: number;
   searchMs: number;
 }
@@ -31,6 +34,11 @@ export interface QueryStageOptions {
   index: VectorIndex;
   /** The collection's description, awaited only once embeddings are ready so both round trips overlap. */
   collection: Promise<CollectionInfo>;
+  /**
+   * The index's modules and chapters, to resolve what the suite names; awaited before searching only when a query
+   * filters on a module or chapter, before judging when one expects one. Unreadable: names are used as written.
+   */
+  catalog?: Promise<BookCatalog>;
   clock: Clock;
   newId: () => string;
   concurrency: number;
@@ -93,8 +101,18 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
     }
   }
 
+  const filtersNameCatalog = queries.some((q) => q.filters.module !== undefined || q.filters.chapter !== undefined);
+  const catalog = await settled(filtersNameCatalog ? options.catalog : undefined);
+  const filters = new Map(states.map((s) => [s, buildPayloadFilter(s.query.filters, catalog)]));
+  for (const s of states) {
+    const unknown = filters.get(s)?.unknown ?? [];
+    if (unknown.length > 0 && s.failure === undefined) s.unknownFilters = unknown;
+  }
+
   let searched = 0;
-  const searchable = states.filter((s) => s.vector !== undefined && s.failure === undefined);
+  const searchable = states.filter(
+    (s) => s.vector !== undefined && s.failure === undefined && s.unknownFilters === undefined,
+  );
   await Promise.all(
     chunk(searchable, SEARCH_BATCH_SIZE).map((batch) =>
       limit(async () => {
@@ -103,7 +121,7 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
         try {
           const hits = await index.searchBatch(
             batch.map((s) => {
-              const filter = buildPayloadFilter(s.query.filters);
+              const filter = filters.get(s)?.filter;
               return {
                 vector: s.vector ?? [],
                 limit: s.query.top_k,
@@ -125,6 +143,7 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
     ),
   );
 
+  const judgedCatalog = catalog ?? (await settled(options.catalog));
   const results: QueryValidationResult[] = [];
   const errors: ValidationError[] = [];
   for (const s of states) {
@@ -142,6 +161,8 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
       query: s.query,
       hits: s.hits ?? null,
       ...(s.failure ? { failure: s.failure } : {}),
+      ...(s.unknownFilters ? { unknownFilters: s.unknownFilters } : {}),
+      ...(judgedCatalog ? { catalog: judgedCatalog } : {}),
       latency,
       timestamp,
       newId: options.newId,
@@ -159,6 +180,15 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
     stageFailure = `no query could be run: ${states[0]?.failure?.message ?? 'unknown failure'}`;
   }
   return { results, errors, ...stats, durationMs: clock.monotonicMs() - started, stageFailure, dimensionMismatch };
+}
+
+/** The catalog when it could be read; undefined otherwise (the profile stage reports an unreadable index). */
+async function settled(catalog: Promise<BookCatalog> | undefined): Promise<BookCatalog | undefined> {
+  try {
+    return await catalog;
+  } catch {
+    return undefined;
+  }
 }
 
 function fail(batch: QueryState[], errorType: Failure['errorType'], error: unknown): void {

@@ -35,6 +35,8 @@ describe('computeCoverage', () => {
     expect(report).toEqual({
       sitemap_url: SITEMAP,
       path_prefix: '/docs/',
+      outside_prefix_urls: 1,
+      suggested_prefix: null,
       total_sitemap_urls: 3,
       indexed_urls: [`${BOOK}/docs/ch1`, `${BOOK}/docs/intro`],
       missing_urls: [`${BOOK}/docs/ch2`],
@@ -99,12 +101,14 @@ describe('computeCoverage', () => {
     // Act
     const report = cover([`${BOOK}/blog/news`, `${BOOK}/docsearch`], [`${BOOK}/blog/news`]);
 
-    // Assess: /docsearch is not under /docs/.
+    // Assess: /docsearch is not under /docs/; the indexed page's folder /blog/ is where the sitemap's pages are.
     expect(report).toMatchObject({
       total_sitemap_urls: 0,
       coverage_percentage: 0,
       missing_urls: [],
-      notes: ["None of the sitemap's 2 URLs is under /docs/: coverage is 0%"],
+      notes: [
+        "None of the sitemap's 2 URLs is under /docs/: coverage is 0%; set COVERAGE_PATH_PREFIX=/blog/ to count the pages under it",
+      ],
     });
   });
 
@@ -118,6 +122,49 @@ describe('computeCoverage', () => {
       coverage_percentage: 0,
       notes: ['The sitemap lists no URL: coverage is 0%', 'The index holds no source_url'],
     });
+  });
+
+  it('suggests the folder the indexed pages share when no sitemap URL is under the prefix', () => {
+    // Prepare: a project site publishes under /repo/docs/, the run looked under /docs/.
+    const sitemap = [`${BOOK}/repo/docs/intro`, `${BOOK}/repo/docs/module1-ros2/ch1`, `${BOOK}/repo/blog`];
+    const indexed = [`${BOOK}/repo/docs/intro`, `${BOOK}/repo/docs/module1-ros2/ch1`];
+
+    // Act
+    const report = cover(sitemap, indexed);
+
+    // Assess
+    expect(report).toMatchObject({
+      total_sitemap_urls: 0,
+      outside_prefix_urls: 3,
+      suggested_prefix: '/repo/docs/',
+      notes: [
+        "None of the sitemap's 3 URLs is under /docs/: coverage is 0%; set COVERAGE_PATH_PREFIX=/repo/docs/ to count the pages under it",
+      ],
+    });
+  });
+
+  it('suggests the sitemap’s own docs folder when the index shares no folder with it', () => {
+    // Act
+    const report = cover([`${BOOK}/repo/blog`, `${BOOK}/repo/docs/intro`], []);
+
+    // Assess
+    expect(report.suggested_prefix).toBe('/repo/docs/');
+  });
+
+  it('suggests nothing when the sitemap has no docs folder and the index none in common', () => {
+    // Act
+    const report = cover([`${BOOK}/blog/news`], [`${BOOK}/other/page`]);
+
+    // Assess
+    expect(report).toMatchObject({ outside_prefix_urls: 1, suggested_prefix: null });
+  });
+
+  it('suggests nothing when some sitemap URL is under the prefix', () => {
+    // Act
+    const report = cover([`${BOOK}/docs/intro`, `${BOOK}/repo/docs/x`], [`${BOOK}/repo/docs/x`]);
+
+    // Assess
+    expect(report).toMatchObject({ total_sitemap_urls: 1, outside_prefix_urls: 1, suggested_prefix: null });
   });
 
   it('counts the prefix page itself as under the prefix', () => {
@@ -152,6 +199,9 @@ describe('coverageErrors', () => {
           missing_count: 20,
           missing_urls: pages.slice(5, 25),
           matched_by: 'url',
+          path_prefix: '/docs/',
+          outside_prefix_urls: 0,
+          suggested_prefix: null,
         },
       },
     ]);
@@ -181,6 +231,16 @@ describe('coverageErrors', () => {
         message: `No sitemap URL under /docs/ in ${SITEMAP} (coverage 0%)`,
       },
     ]);
+  });
+
+  it('names the prefix that would have matched in the coverage gap', () => {
+    // Act
+    const [gap] = coverageErrors(cover([`${BOOK}/repo/docs/intro`], [`${BOOK}/repo/docs/intro`]), 'run-1', ids());
+
+    // Assess
+    expect(gap?.message).toBe(
+      `No sitemap URL under /docs/ in ${SITEMAP} (1 outside it; COVERAGE_PATH_PREFIX=/repo/docs/ would match) (coverage 0%)`,
+    );
   });
 
   it('raises a LOW orphan error for indexed URLs with no sitemap page', () => {

@@ -1,6 +1,6 @@
 /**
- * Serves one sitemap over loopback HTTP with the same injected latency as the other stand-ins, so the sitemap
- * chain costs what it would across a network (the sandbox's book server answers at once).
+ * Serves one sitemap over loopback HTTP, with latency injected as the other stand-ins do: the benchmark sets it so
+ * the sitemap chain costs what it would across a network; `ragwatch sandbox` serves a book's sitemap with none.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

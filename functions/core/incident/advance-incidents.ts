@@ -1,0 +1,123 @@
+/**
+ * One run moves each incident track on; the notices it returns are the only emails the run may send.
+ *
+ * Per track, in order:
+ * - no incident, breaches: open one -> onset;
+ * - incident, breaches: the clean streak resets; a higher severity or a breach kind not told before ->
+ *   escalation; else, when reminders are on and the last notice is `reminderDays` old -> reminder; else silence;
+ * - incident, no breach: one more clean run; at `recoveryRuns` clean runs in a row -> recovery, and it closes;
+ * - the run cannot judge the track (null): nothing changes.
+ */
+import {
+  type Breach,
+  emptyState,
+  type Incident,
+  type IncidentState,
+  type RunRef,
+  severityRank,
+  TRACKS,
+  type Track,
+  worstSeverity,
+} from './incident-state.ts';
+import type { Observation } from './observe-run.ts';
+
+export type NoticeKind = 'onset' | 'escalation' | 'reminder' | 'recovery';
+
+export interface Notice {
+  kind: NoticeKind;
+  track: Track;
+  /** The incident as it stands after this run (for a recovery: as it was when it closed). */
+  incident: Incident;
+  /** This run's breaches on the track (empty for a recovery). */
+  breaches: Breach[];
+  /** For an escalation: the kinds ops had not been told of. */
+  newKinds: string[];
+}
+
+export interface IncidentPolicy {
+  /** Clean runs in a row that close an incident (default 1). */
+  recoveryRuns: number;
+  /** Days between reminders while an incident lasts; null = no reminders (the default). */
+  reminderDays: number | null;
+}
+
+export const DEFAULT_POLICY: IncidentPolicy = { recoveryRuns: 1, reminderDays: null };
+
+/** The next state and the notices this run owes, from the state before it and what it observed. */
+export function advanceIncidents(options: {
+  state: IncidentState | null;
+  collection: string;
+  environment: string;
+  observation: Observation;
+  run: RunRef;
+  newId: () => string;
+  policy?: IncidentPolicy;
+}): { state: IncidentState; notices: Notice[] } {
+  const policy = options.policy ?? DEFAULT_POLICY;
+  const before = options.state ?? emptyState(options.collection, options.environment);
+  const state: IncidentState = structuredClone(before);
+  const notices: Notice[] = [];
+  for (const track of TRACKS) {
+    const breaches = options.observation[track];
+    if (breaches === null) continue;
+    const open = state.open[track];
+    const step = advanceTrack(track, open, breaches, options.run, policy, options.newId);
+    state.open[track] = step.incident;
+    if (step.notice) notices.push(step.notice);
+  }
+  return { state, notices };
+}
+
+function advanceTrack(
+  track: Track,
+  open: Incident | null,
+  breaches: Breach[],
+  run: RunRef,
+  policy: IncidentPolicy,
+  newId: () => string,
+): { incident: Incident | null; notice: Notice | null } {
+  if (open === null) {
+    if (breaches.length === 0) return { incident: null, notice: null };
+    const incident: Incident = {
+      id: newId(),
+      track,
+      opened: run,
+      last_seen: run,
+      severity: worstSeverity(breaches),
+      breaches,
+      last_notified_at: run.started_at,
+      clean_runs: 0,
+      runs: 1,
+    };
+    return { incident, notice: { kind: 'onset', track, incident, breaches, newKinds: breaches.map((b) => b.kind) } };
+  }
+  if (breaches.length === 0) {
+    const clean = { ...open, clean_runs: open.clean_runs + 1, runs: open.runs + 1 };
+    if (clean.clean_runs < policy.recoveryRuns) return { incident: clean, notice: null };
+    return { incident: null, notice: { kind: 'recovery', track, incident: clean, breaches: [], newKinds: [] } };
+  }
+  const told = new Set(open.breaches.map((b) => b.kind));
+  const newKinds = breaches.filter((b) => !told.has(b.kind)).map((b) => b.kind);
+  const worst = worstSeverity(breaches);
+  const rose = severityRank(worst) > severityRank(open.severity);
+  const ongoing: Incident = {
+    ...open,
+    last_seen: run,
+    clean_runs: 0,
+    runs: open.runs + 1,
+    severity: rose ? worst : open.severity,
+    breaches: [...open.breaches, ...breaches.filter((b) => !told.has(b.kind))],
+  };
+  if (rose || newKinds.length > 0) {
+    const incident = { ...ongoing, last_notified_at: run.started_at };
+    return { incident, notice: { kind: 'escalation', track, incident, breaches, newKinds } };
+  }
+  const days = policy.reminderDays;
+  const since = Date.parse(run.started_at) - Date.parse(open.last_notified_at);
+  // An hour of slack: a nightly schedule drifts by minutes, and "every day" must not become every other day.
+  if (days !== null && since >= days * 86_400_000 - 3_600_000) {
+    const incident = { ...ongoing, last_notified_at: run.started_at };
+    return { incident, notice: { kind: 'reminder', track, incident, breaches, newKinds: [] } };
+  }
+  return { incident: ongoing, notice: null };
+}

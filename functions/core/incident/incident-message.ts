@@ -1,0 +1,148 @@
+/**
+ * A notice -> the email ops (or the suite's maintainer) read. The first lines say what kind of email it is, what
+ * broke, how badly, since when (the incident's start, however many nights ago) and where the reports are; the
+ * per-run details (failing queries, URLs, figures) follow, from the run alert's own body.
+ */
+import {
+  type AlertContext,
+  type AlertMessage,
+  buildAlertMessage,
+  buildS3ConsoleUrl,
+  toSubject,
+} from '../delivery/alert-message.ts';
+import { truncate } from '../errors.ts';
+import type { ValidationReport } from '../report/report.ts';
+import type { Notice } from './advance-incidents.ts';
+import type { Incident, RunRef, Track } from './incident-state.ts';
+
+export interface IncidentMessage extends AlertMessage {
+  kind: Notice['kind'];
+}
+
+const TITLES: Record<Track, string> = {
+  quality: 'quality regressed',
+  infrastructure: 'run ERROR',
+  suite: 'golden suite stale (for the suite maintainer)',
+};
+const NOUNS: Record<Track, string> = {
+  quality: 'quality incident',
+  infrastructure: 'run-failure incident',
+  suite: 'suite-maintenance incident',
+};
+const AUDIENCE: Record<Track, string> = {
+  quality: 'Retrieval got worse than its baseline or breached a success criterion.',
+  infrastructure: 'The nightly run could not complete or could not store its report: nothing was validated.',
+  suite:
+    'For the suite’s maintainer: the golden suite expects pages the book no longer has. Retrieval is not at fault.',
+};
+const MAX_LISTED = 20;
+
+/** The email for a notice about `report`'s run. */
+export function buildIncidentMessage(
+  notice: Notice,
+  report: ValidationReport,
+  context: AlertContext & { region: string; reminderDays: number | null },
+): IncidentMessage {
+  const { incident, track, kind } = notice;
+  const where = `RagWatch ${report.environment}/${report.collection}`;
+  // The run's own alert: its subject already names what broke (criteria with values, or the run error), and its
+  // body carries the per-run details.
+  const details = buildAlertMessage(report, { ...context, maxBodyBytes: 200_000 });
+  const runSubjectFits =
+    details !== null &&
+    ((track === 'quality' && report.status === 'FAILED') ||
+      (track === 'infrastructure' && (report.status === 'ERROR' || !context.placement.stored)));
+  const subjects: Record<Notice['kind'], string> = {
+    onset:
+      runSubjectFits && details
+        ? details.subject
+        : `[${incident.severity}] ${where}: ${TITLES[track]}: ${notice.breaches.map(label).join(', ')}`,
+    escalation: `[${incident.severity}] ESCALATED ${where}: ${TITLES[track]}: new ${notice.newKinds.map(kindLabel).join(', ') || 'severity'}`,
+    reminder: `[${incident.severity}] STILL OPEN ${where}: ${TITLES[track]} since ${incident.opened.started_at.slice(0, 10)}`,
+    recovery: `[RESOLVED] ${where}: ${TITLES[track]} over after ${lasted(incident, notice)}`,
+  };
+  const lines = [
+    headline(notice, report),
+    AUDIENCE[track],
+    `Severity: ${incident.severity}`,
+    `Since: ${incident.opened.started_at} (run ${incident.opened.run_id}; ${incident.runs} run(s) so far)`,
+    `This run: ${report.timestamp} (run ${report.run_id}), status ${report.status}`,
+    '',
+  ];
+  if (kind === 'recovery') {
+    lines.push('WHAT RECOVERED', ...incident.breaches.map((b) => `- ${truncate(b.summary, 300)} [${b.severity}]`), '');
+    lines.push(`LASTED: ${lasted(incident, notice)} (${incident.opened.started_at} to ${report.timestamp})`, '');
+    lines.push('REPORTS', ...links('When it began', incident.opened, context.region));
+    lines.push(...placementLinks('Now (clean)', context, report), '');
+  } else {
+    lines.push(kind === 'escalation' ? 'WHAT CHANGED (new or worse since the last email)' : 'WHAT CHANGED');
+    for (const b of notice.breaches.slice(0, MAX_LISTED))
+      lines.push(
+        `- ${notice.newKinds.includes(b.kind) && kind === 'escalation' ? 'NEW ' : ''}${truncate(b.summary, 300)} [${b.severity}]`,
+      );
+    lines.push('', ...findingLines(report, track), 'REPORTS', ...placementLinks('This run', context, report));
+    if (kind !== 'onset') lines.push(...links('When it began', incident.opened, context.region));
+    lines.push('', nextEmails(context.reminderDays), '');
+    if (details) lines.push('DETAILS OF THIS RUN', details.body);
+  }
+  return { kind, severity: incident.severity, subject: toSubject(subjects[kind]), body: lines.join('\n') };
+}
+
+function headline(notice: Notice, report: ValidationReport): string {
+  const name = `"${report.collection}" (${report.environment})`;
+  switch (notice.kind) {
+    case 'onset':
+      return `A ${NOUNS[notice.track]} opened on ${name}.`;
+    case 'escalation':
+      return `The ${NOUNS[notice.track]} on ${name} got worse: ${notice.newKinds.map(kindLabel).join(', ') || `severity rose to ${notice.incident.severity}`}.`;
+    case 'reminder':
+      return `Reminder: the ${NOUNS[notice.track]} on ${name} is still open.`;
+    case 'recovery':
+      return `The ${NOUNS[notice.track]} on ${name} is over: this run is clean.`;
+  }
+}
+
+function findingLines(report: ValidationReport, track: Track): string[] {
+  const findings = (report.regression?.findings ?? []).filter((f) =>
+    track === 'suite' ? f.kind === 'SUITE_STALE' : track === 'quality' && f.kind !== 'SUITE_STALE',
+  );
+  if (findings.length === 0) return [];
+  const lines = [`REGRESSIONS AGAINST THE BASELINE (${findings.length})`];
+  for (const f of findings.slice(0, MAX_LISTED)) lines.push(`- ${f.kind} [${f.severity}]: ${truncate(f.message, 300)}`);
+  const runs = report.regression?.baseline_runs ?? [];
+  if (runs.length > 0)
+    lines.push(`Baseline: ${runs.length} runs, ${runs.at(-1)?.started_at} to ${runs[0]?.started_at}`);
+  return [...lines, ''];
+}
+
+function placementLinks(label: string, context: AlertContext, report: ValidationReport): string[] {
+  const p = context.placement;
+  if (!p.stored) return [`- ${label}: NOT STORED (${truncate(p.reason)}); see ${p.fallback}, run ${report.run_id}`];
+  return [`- ${label}: s3://${p.bucket}/${p.key}`, `  ${buildS3ConsoleUrl(p.bucket, p.key, p.region)}`];
+}
+
+function links(label: string, ref: RunRef, region: string): string[] {
+  const s3 = /^s3:\/\/([^/]+)\/(.+)$/.exec(ref.report);
+  if (!s3?.[1] || !s3[2]) return [`- ${label}: ${ref.report} (run ${ref.run_id})`];
+  return [`- ${label}: ${ref.report}`, `  ${buildS3ConsoleUrl(s3[1], s3[2], region)}`];
+}
+
+function nextEmails(reminderDays: number | null): string {
+  const reminder = reminderDays === null ? '' : `, and a reminder every ${reminderDays} day(s)`;
+  return `No more email while this lasts, unless it gets worse (a new kind of breach or a higher severity)${reminder}; one email will say when it is over.`;
+}
+
+function lasted(incident: Incident, notice: Notice): string {
+  const ms = Date.parse(notice.incident.last_seen.started_at) - Date.parse(incident.opened.started_at);
+  const broken = incident.runs - incident.clean_runs;
+  const days = Math.round(ms / 86_400_000);
+  return days >= 1 ? `${broken} run(s), ${days + 1} night(s)` : `${broken} run(s)`;
+}
+
+function label(b: { kind: string; summary: string }): string {
+  return b.kind.startsWith('criterion:') ? b.summary : kindLabel(b.kind);
+}
+
+function kindLabel(kind: string): string {
+  return kind.replace(/^criterion:/, '').replace(/^METRIC_DROPPED:/, '');
+}

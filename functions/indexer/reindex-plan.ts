@@ -1,0 +1,66 @@
+/**
+ * What a re-index must do, decided before any embedding: which chunks changed (and so cost an embedding), which are
+ * unchanged (same text hash, same model: kept as stored, only re-confirmed), and which stored points must go
+ * (a re-indexed page's leftovers, and with `prune` the points of pages no longer in the docs folder).
+ */
+
+/** What the indexer reads back about each stored point. */
+export interface StoredPoint {
+  sourceUrl: string | undefined;
+  contentHash: string | undefined;
+  pageHash: string | undefined;
+  model: string | undefined;
+}
+
+/** One chunk to be in the index, with the id it will have. */
+export interface PlannedChunk {
+  id: string;
+  sourceUrl: string;
+  contentHash: string;
+  pageHash: string;
+}
+
+export interface ReindexPlan<C extends PlannedChunk> {
+  /** Chunks to embed and write: new ids, changed text, or vectors of another model. */
+  toWrite: C[];
+  /** Chunks already stored as they are: not re-embedded. */
+  unchanged: C[];
+  /** Unchanged chunks whose stored page hash is out of date (another chunk of their page changed), by page hash. */
+  pageHashUpdates: Map<string, string[]>;
+  /** Stored points to delete. */
+  toDelete: string[];
+}
+
+export function planReindex<C extends PlannedChunk>(options: {
+  chunks: C[];
+  stored: ReadonlyMap<string, StoredPoint>;
+  model: string;
+  prune: boolean;
+}): ReindexPlan<C> {
+  const { chunks, stored, model } = options;
+  const toWrite: C[] = [];
+  const unchanged: C[] = [];
+  const pageHashUpdates = new Map<string, string[]>();
+  for (const chunk of chunks) {
+    const point = stored.get(chunk.id);
+    if (point === undefined || point.contentHash !== chunk.contentHash || point.model !== model) {
+      toWrite.push(chunk);
+      continue;
+    }
+    unchanged.push(chunk);
+    if (point.pageHash !== chunk.pageHash) {
+      const ids = pageHashUpdates.get(chunk.pageHash) ?? [];
+      ids.push(chunk.id);
+      pageHashUpdates.set(chunk.pageHash, ids);
+    }
+  }
+  const wanted = new Set(chunks.map((c) => c.id));
+  const pages = new Set(chunks.map((c) => c.sourceUrl));
+  const toDelete: string[] = [];
+  for (const [id, point] of stored) {
+    if (wanted.has(id)) continue;
+    const ofIndexedPage = point.sourceUrl !== undefined && pages.has(point.sourceUrl);
+    if (ofIndexedPage || options.prune) toDelete.push(id);
+  }
+  return { toWrite, unchanged, pageHashUpdates, toDelete };
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { advanceIncidents, type Notice } from '../../../functions/core/incident/advance-incidents.ts';
+import { buildIncidentMessage } from '../../../functions/core/incident/incident-message.ts';
+import type { IncidentState } from '../../../functions/core/incident/incident-state.ts';
+import { observeRun } from '../../../functions/core/incident/observe-run.ts';
+import type { ValidationReport } from '../../../functions/core/report/report.ts';
+import { buildErrorReport, buildFailedReport, buildPassedReport } from '../../nightly/fixtures/reports.ts';
+
+const placement = (key: string) => ({ stored: true as const, bucket: 'reports', key, region: 'eu-west-1' });
+
+/** Runs the reports as consecutive nights and returns the message of every notice, in order. */
+function emails(reports: ValidationReport[], reminderDays: number | null = null) {
+  let state: IncidentState | null = null;
+  let n = 0;
+  return reports.flatMap((report, i) => {
+    report.timestamp = new Date(Date.UTC(2026, 2, 10 + i, 2)).toISOString();
+    report.run_id = `00000000-0000-4000-8000-00000000000${i}`;
+    const key = `reports/book/2026/03/${10 + i}/${report.run_id}.json`;
+    const next = advanceIncidents({
+      state,
+      collection: 'book',
+      environment: 'prod',
+      observation: observeRun(report, true),
+      run: { run_id: report.run_id, started_at: report.timestamp, report: `s3://reports/${key}` },
+      newId: () => `incident-${++n}`,
+      policy: { recoveryRuns: 1, reminderDays },
+    });
+    state = next.state;
+    return next.notices.map((notice: Notice) =>
+      buildIncidentMessage(notice, report, { placement: placement(key), region: 'eu-west-1', reminderDays }),
+    );
+  });
+}
+
+describe('buildIncidentMessage', () => {
+  it('opens a quality incident with the run’s subject, since when, and what comes next', () => {
+    const [onset] = emails([buildFailedReport()]);
+    expect(onset?.kind).toBe('onset');
+    expect(onset?.subject).toBe(
+      '[HIGH] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%',
+    );
+    const lines = onset?.body.split('\n') ?? [];
+    expect(lines.slice(0, 4)).toEqual([
+      'A quality incident opened on "book" (prod).',
+      'Retrieval got worse than its baseline or breached a success criterion.',
+      'Severity: HIGH',
+      'Since: 2026-03-10T02:00:00.000Z (run 00000000-0000-4000-8000-000000000000; 1 run(s) so far)',
+    ]);
+    expect(onset?.body).toContain('No more email while this lasts, unless it gets worse');
+    expect(onset?.body).toContain('DETAILS OF THIS RUN');
+  });
+
+  it('gives a run ERROR its own subject, apart from a quality breach', () => {
+    const [onset] = emails([buildErrorReport()]);
+    expect(onset?.subject).toMatch(/^\[CRITICAL\] RagWatch prod\/book: run ERROR: /);
+    expect(onset?.body).toContain('nothing was validated');
+  });
+
+  it('announces the recovery with what recovered, how long it lasted and links to both reports', () => {
+    const [, recovery] = emails([buildFailedReport(), buildFailedReport(), buildPassedReport()]);
+    expect(recovery?.kind).toBe('recovery');
+    expect(recovery?.subject).toBe('[RESOLVED] RagWatch prod/book: quality regressed over after 2 run(s), 2 night(s)');
+    expect(recovery?.body).toContain('- pass rate 40% < 90% [HIGH]');
+    expect(recovery?.body).toContain(
+      'LASTED: 2 run(s), 2 night(s) (2026-03-10T02:00:00.000Z to 2026-03-12T02:00:00.000Z)',
+    );
+    expect(recovery?.body).toContain(
+      '- When it began: s3://reports/reports/book/2026/03/10/00000000-0000-4000-8000-000000000000.json',
+    );
+    expect(recovery?.body).toContain(
+      '- Now (clean): s3://reports/reports/book/2026/03/12/00000000-0000-4000-8000-000000000002.json',
+    );
+  });
+
+  it('says “since” from the incident’s start in a reminder, days later', () => {
+    const messages = emails([buildFailedReport(), buildFailedReport(), buildFailedReport()], 2);
+    expect(messages.map((m) => m.kind)).toEqual(['onset', 'reminder']);
+    expect(messages[1]?.subject).toBe('[HIGH] STILL OPEN RagWatch prod/book: quality regressed since 2026-03-10');
+    expect(messages[1]?.body).toContain(
+      'Since: 2026-03-10T02:00:00.000Z (run 00000000-0000-4000-8000-000000000000; 3 run(s) so far)',
+    );
+    expect(messages[1]?.body).toContain('and a reminder every 2 day(s)');
+  });
+
+  it('keeps every subject ASCII and under 100 characters', () => {
+    const report = buildErrorReport();
+    report.status_reason = `the run could not complete: ${'é'.repeat(300)}`;
+    const [onset] = emails([report]);
+    expect(onset?.subject.length).toBeLessThan(100);
+    expect(onset?.subject).toMatch(/^[\x20-\x7e]+$/);
+  });
+});

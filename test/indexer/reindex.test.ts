@@ -1,0 +1,119 @@
+/**
+ * Re-indexing through the real clients against the stand-ins: a page's points are replaced (no leftovers), unchanged
+ * chunks are not re-embedded, `prune` removes the points of pages gone from the folder, and the counts say so.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type IndexBookOptions, indexBook } from '../../functions/indexer/index.ts';
+import { type CohereStandIn, startCohereStandIn } from '../../sandbox/cohere/index.ts';
+import { type QdrantStandIn, startQdrantStandIn } from '../../sandbox/qdrant/index.ts';
+
+const BASE_URL = 'https://book.example.com';
+let qdrant: QdrantStandIn;
+let cohere: CohereStandIn;
+let client: QdrantClient;
+let docs: string;
+let collection: string;
+let counter = 0;
+
+beforeAll(async () => {
+  [qdrant, cohere] = await Promise.all([startQdrantStandIn(), startCohereStandIn()]);
+  client = new QdrantClient({ url: qdrant.url, checkCompatibility: false, timeout: 5000 });
+});
+
+afterAll(async () => {
+  await Promise.all([qdrant.stop(), cohere.stop()]);
+});
+
+beforeEach(async () => {
+  counter += 1;
+  collection = `reindex-${counter}`;
+  docs = await mkdtemp(join(tmpdir(), 'ragwatch-reindex-'));
+  return () => rm(docs, { recursive: true, force: true });
+});
+
+/** A page of `sections` sections, each its own chunk. */
+function sections(count: number, word = 'text'): string {
+  return Array.from({ length: count }, (_, i) => `## Part ${i}\n\nThe ${word} of part ${i}.`).join('\n\n');
+}
+
+async function writePage(name: string, body: string): Promise<void> {
+  await writeFile(join(docs, `${name}.md`), `---\ntitle: ${name}\n---\n\n${body}\n`);
+}
+
+function run(overrides: Partial<IndexBookOptions> = {}) {
+  return indexBook({
+    docsDir: docs,
+    baseUrl: BASE_URL,
+    qdrant: { url: qdrant.url, collection, timeoutMs: 5000 },
+    cohere: { apiKey: 'k', baseUrl: cohere.url, model: 'embed-english-v3.0', timeoutMs: 5000, maxRetries: 0 },
+    payloadIndexes: true,
+    recreate: false,
+    ...overrides,
+  });
+}
+
+async function pointsByUrl(): Promise<Record<string, number>> {
+  const { points } = await client.scroll(collection, { limit: 10_000, with_payload: ['source_url'] });
+  const counts: Record<string, number> = {};
+  for (const p of points) {
+    const url = String(p.payload?.source_url);
+    counts[url] = (counts[url] ?? 0) + 1;
+  }
+  return counts;
+}
+
+describe('re-indexing a docs folder', () => {
+  it('replaces a shortened page’s points, leaving no leftovers', async () => {
+    await writePage('a', sections(6));
+    await run();
+    await writePage('a', sections(3));
+    const summary = await run();
+    expect(await pointsByUrl()).toEqual({ [`${BASE_URL}/docs/a`]: 3 });
+    expect([summary.written, summary.unchanged, summary.deleted]).toEqual([0, 3, 3]);
+  });
+
+  it('embeds only the chunks that changed', async () => {
+    await writePage('a', sections(4));
+    await writePage('b', sections(4));
+    await run();
+    await writePage('b', sections(4).replace('part 2.', 'part two.'));
+    cohere.resetCounts();
+    const summary = await run();
+    expect([summary.written, summary.unchanged, summary.deleted]).toEqual([1, 7, 0]);
+    expect(cohere.requestCounts().embed).toBe(1);
+  });
+
+  it('gives the unchanged chunks of an edited page its new page hash, so the page has one', async () => {
+    await writePage('a', sections(3));
+    await run();
+    await writePage('a', sections(3).replace('part 0.', 'part zero.'));
+    await run();
+    const { points } = await client.scroll(collection, { limit: 100, with_payload: ['page_hash'] });
+    expect(new Set(points.map((p) => p.payload?.page_hash)).size).toBe(1);
+  });
+
+  it('keeps the points of a page deleted from the folder without prune, and removes them with it', async () => {
+    await writePage('a', sections(2));
+    await writePage('b', sections(2));
+    await run();
+    await rm(join(docs, 'b.md'));
+    const kept = await run();
+    expect([kept.deleted, Object.keys(await pointsByUrl()).length]).toEqual([0, 2]);
+    const pruned = await run({ prune: true });
+    expect(pruned.deleted).toBe(2);
+    expect(await pointsByUrl()).toEqual({ [`${BASE_URL}/docs/a`]: 2 });
+  });
+
+  it('re-embeds every chunk when the embedding model changed', async () => {
+    await writePage('a', sections(2));
+    await run();
+    const summary = await run({
+      cohere: { apiKey: 'k', baseUrl: cohere.url, model: 'embed-multilingual-v3.0', timeoutMs: 5000, maxRetries: 0 },
+    });
+    expect([summary.written, summary.unchanged, summary.deleted]).toEqual([2, 0, 0]);
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * The stand-in's approximate search (`params.exact`, `hnsw_ef`, and the degradeAnn knob), through the real client:
+ * the fault the ANN-health check must see.
+ */
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type QdrantStandIn, startQdrantStandIn } from '../../sandbox/qdrant/index.ts';
+
+let standIn: QdrantStandIn;
+let client: QdrantClient;
+const NAME = 'ann';
+const QUERY = [0.3, 0.7, 0.1, 0.5];
+
+beforeAll(async () => {
+  standIn = await startQdrantStandIn();
+  client = new QdrantClient({ url: standIn.url, checkCompatibility: false, timeout: 5000 });
+  await client.createCollection(NAME, { vectors: { size: 4, distance: 'Cosine' } });
+  await client.upsert(NAME, {
+    wait: true,
+    points: Array.from({ length: 400 }, (_, i) => ({
+      id: i + 1,
+      vector: [Math.sin(i), Math.cos(i * 0.7), Math.sin(i * 1.3), Math.cos(i * 0.3)],
+    })),
+  });
+});
+
+afterAll(() => standIn.stop());
+
+async function topIds(params?: { exact?: boolean; hnsw_ef?: number }): Promise<unknown[]> {
+  const result = await client.query(NAME, { query: QUERY, limit: 10, ...(params ? { params } : {}) });
+  return result.points.map((p) => p.id);
+}
+
+function recall(found: unknown[], truth: unknown[]): number {
+  return found.filter((id) => truth.includes(id)).length / truth.length;
+}
+
+describe('Qdrant stand-in: approximate search', () => {
+  it('answers approximate and exact searches alike while healthy', async () => {
+    standIn.degradeAnn(1);
+    expect(await topIds()).toEqual(await topIds({ exact: true }));
+  });
+
+  it('loses recall in approximate searches once degraded, while exact ones stay right', async () => {
+    const truth = await topIds({ exact: true });
+    standIn.degradeAnn(0.3);
+    try {
+      expect(recall(await topIds(), truth)).toBeLessThan(0.6);
+      expect(await topIds({ exact: true })).toEqual(truth);
+    } finally {
+      standIn.degradeAnn(1);
+    }
+  });
+
+  it('recovers recall with a larger hnsw_ef', async () => {
+    const truth = await topIds({ exact: true });
+    standIn.degradeAnn(0.3);
+    try {
+      expect(recall(await topIds({ hnsw_ef: 400 }), truth)).toBe(1);
+    } finally {
+      standIn.degradeAnn(1);
+    }
+  });
+
+  it('gives the same approximate answer to the same query twice', async () => {
+    standIn.degradeAnn(0.3);
+    try {
+      expect(await topIds()).toEqual(await topIds());
+    } finally {
+      standIn.degradeAnn(1);
+    }
+  });
+});
