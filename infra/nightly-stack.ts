@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import {
   Arn,
   ArnFormat,
+  CfnOutput,
   aws_cloudwatch as cloudwatch,
-  aws_cloudwatch_actions as cwActions,
   Duration,
   aws_lambda_destinations as destinations,
   aws_iam as iam,
@@ -29,6 +29,9 @@ import {
   TimeZone,
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { addAlarms } from './alarms.ts';
+import { addDashboard, dashboardName } from './dashboard.ts';
+import { deploymentPrefix, functionName } from './names.ts';
 import { LAMBDA_NODE_OPTIONS } from './runtime-flags.ts';
 import type { StackSettings } from './settings.ts';
 
@@ -45,6 +48,13 @@ export class NightlyStack extends Stack {
   readonly bucket: s3.Bucket;
   readonly topic: sns.Topic;
   readonly deadLetterQueue: sqs.Queue;
+  /** The policies holding the role's statements that need a resource or action wildcard, one statement each. */
+  readonly scopedPolicies: {
+    writeReports: iam.Policy;
+    readHistory: iam.Policy;
+    putMetrics: iam.Policy;
+    encryptAlerts: iam.Policy;
+  };
 
   constructor(scope: Construct, id: string, props: NightlyStackProps) {
     super(scope, id, props);
@@ -83,12 +93,22 @@ export class NightlyStack extends Stack {
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    // Only this stack's alarms, in this account: CloudWatch acts for any account's alarm (the confused deputy), so
+    // both the key and the topic check aws:SourceAccount and the alarm's ARN.
+    const fromOurAlarms = {
+      StringEquals: { 'aws:SourceAccount': this.account },
+      ArnLike: {
+        'aws:SourceArn': `arn:${this.partition}:cloudwatch:${this.region}:${this.account}:alarm:${deploymentPrefix(settings)}-*`,
+      },
+    };
+    const cloudWatch = new iam.ServicePrincipal('cloudwatch.amazonaws.com');
     topicKey.addToResourcePolicy(
       new iam.PolicyStatement({
         sid: 'AllowCloudWatchAlarmsToPublish',
-        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        principals: [cloudWatch],
         actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
         resources: ['*'],
+        conditions: fromOurAlarms,
       }),
     );
     this.topic = new sns.Topic(this, 'Alerts', {
@@ -96,6 +116,17 @@ export class NightlyStack extends Stack {
       enforceSSL: true,
       masterKey: topicKey,
     });
+    // enforceSSL gives the topic a policy holding one Deny, and that policy replaces SNS's default one: without this
+    // Allow, every alarm's publish is refused ("not authorized to perform SNS:Publish") and no alarm email arrives.
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsToPublish',
+        principals: [cloudWatch],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: fromOurAlarms,
+      }),
+    );
     for (const email of settings.alertEmails) this.topic.addSubscription(new subscriptions.EmailSubscription(email));
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
@@ -116,6 +147,8 @@ export class NightlyStack extends Stack {
     });
 
     this.function = new nodejs.NodejsFunction(this, 'Nightly', {
+      functionName: functionName(settings),
+      description: `ragwatch nightly validation of ${settings.collection} (${settings.environment})`,
       entry: path.join(PROJECT_ROOT, 'functions/nightly/handler.ts'),
       handler: 'handler',
       projectRoot: PROJECT_ROOT,
@@ -158,10 +191,38 @@ export class NightlyStack extends Stack {
       },
     });
 
-    this.#grant(role, logGroup, settings, topicKey);
+    this.scopedPolicies = this.#grant(role, logGroup, settings, topicKey);
     this.#schedule(settings);
-    const alarms = this.#alarms(settings);
-    this.#dashboard(settings, alarms);
+    const metric = (name: string, statistic: string, period?: Duration) =>
+      this.#metric(settings, name, statistic, period);
+    const alarms = addAlarms(this, {
+      settings,
+      fn: this.function,
+      logGroup,
+      deadLetterQueue: this.deadLetterQueue,
+      topic: this.topic,
+      metric,
+    });
+    addDashboard(this, { settings, alarms, metric });
+    this.#outputs(settings);
+  }
+
+  /** What ops look up after a deploy, printed by `cdk deploy` and listed by `aws cloudformation describe-stacks`. */
+  #outputs(settings: StackSettings): void {
+    const out = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
+    out('FunctionName', this.function.functionName, 'The nightly function (npm run invoke runs it now)');
+    out('ReportBucket', this.bucket.bucketName, 'The bucket holding every report');
+    out(
+      'ReportPrefix',
+      `${REPORTS_PREFIX}/${settings.collection.replace(/[^A-Za-z0-9._-]/g, '_')}/`,
+      'Where this collection’s reports are: <yyyy>/<mm>/<dd>/<run_id>.json and .html, latest.json',
+    );
+    out('AlertTopicArn', this.topic.topicArn, 'The SNS topic every alert and alarm goes to');
+    out(
+      'DashboardUrl',
+      `https://${this.region}.console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards/dashboard/${dashboardName(settings)}`,
+      'The CloudWatch dashboard of this deployment',
+    );
   }
 
   #environment(settings: StackSettings): Record<string, string> {
@@ -187,9 +248,22 @@ export class NightlyStack extends Stack {
     return env;
   }
 
-  #grant(role: iam.Role, logGroup: logs.LogGroup, settings: StackSettings, topicKey: kms.Key): void {
+  /**
+   * The role's statements. Those that need a wildcard (a resource pattern, a resource `*`, an action family) each sit
+   * in a policy of their own, so a cdk-nag acknowledgement on that policy covers that one statement and nothing
+   * added later; the default policy holds only statements without a wildcard.
+   */
+  #grant(role: iam.Role, logGroup: logs.LogGroup, settings: StackSettings, topicKey: kms.Key) {
     logGroup.grantWrite(role);
-    role.addToPolicy(
+    const scoped = (id: string, statement: iam.PolicyStatement) => {
+      const policy = new iam.Policy(this, id, { statements: [statement], roles: [role] });
+      // A separate policy is not a dependency of the function by default: an invocation right after deploy would
+      // run without it.
+      this.function.node.addDependency(policy);
+      return policy;
+    };
+    const writeReports = scoped(
+      'WriteReportsPolicy',
       new iam.PolicyStatement({
         sid: 'WriteReports',
         actions: ['s3:PutObject'],
@@ -198,7 +272,8 @@ export class NightlyStack extends Stack {
     );
     // Reads what earlier runs left: the last runs' reports (the regression baseline), latest.json and the incident
     // state, all under reports/<collection>/.
-    role.addToPolicy(
+    const readHistory = scoped(
+      'ReadReportHistoryPolicy',
       new iam.PolicyStatement({
         sid: 'ReadReportHistory',
         actions: ['s3:GetObject'],
@@ -223,7 +298,8 @@ export class NightlyStack extends Stack {
         }),
       );
     }
-    role.addToPolicy(
+    const putMetrics = scoped(
+      'PutMetricsPolicy',
       new iam.PolicyStatement({
         sid: 'PutMetricsInOwnNamespace',
         actions: ['cloudwatch:PutMetricData'],
@@ -236,7 +312,8 @@ export class NightlyStack extends Stack {
       new iam.PolicyStatement({ sid: 'PublishAlerts', actions: ['sns:Publish'], resources: [this.topic.topicArn] }),
     );
     // Publishing to an encrypted topic needs a data key from its KMS key.
-    role.addToPolicy(
+    const encryptAlerts = scoped(
+      'EncryptAlertsPolicy',
       new iam.PolicyStatement({
         sid: 'EncryptAlerts',
         actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
@@ -251,6 +328,7 @@ export class NightlyStack extends Stack {
         resources: secrets.map((s) => this.#secretArn(s)),
       }),
     );
+    return { writeReports, readHistory, putMetrics, encryptAlerts };
   }
 
   /** A full ARN is used as given; a name gets Secrets Manager's random 6-character suffix as a wildcard. */
@@ -297,115 +375,5 @@ export class NightlyStack extends Stack {
       statistic,
       period,
     });
-  }
-
-  #alarms(settings: StackSettings): cloudwatch.Alarm[] {
-    const action = new cwActions.SnsAction(this.topic);
-    // One incident reaches a person once: the handler emails quality breaches and run errors itself, once per
-    // incident (onset, escalation, recovery), so threshold alarms on PassRate, coverage, completeness or
-    // RunSucceeded would repeat those emails. Only what the handler cannot report itself alarms: no run at all
-    // (heartbeat), a failed invocation (function errors) and a dead-lettered one. See docs/DEPLOY.md.
-    const alarms = [
-      new cloudwatch.Alarm(this, 'HeartbeatAlarm', {
-        alarmDescription:
-          'No RunSucceeded datapoint in 26 hours: the nightly validation did not run or could not report',
-        metric: this.#metric(settings, 'RunSucceeded', cloudwatch.Stats.SAMPLE_COUNT, Duration.hours(1)),
-        threshold: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
-        // 26 one-hour periods, all empty: a night's run lands once a day, so only a missed night (plus 2 h slack) fires.
-        evaluationPeriods: 26,
-        datapointsToAlarm: 26,
-        treatMissingData: cloudwatch.TreatMissingData.BREACHING,
-      }),
-      new cloudwatch.Alarm(this, 'FunctionErrorsAlarm', {
-        alarmDescription:
-          'The nightly function failed (invalid configuration): no report, no alert from the run itself',
-        metric: this.function.metricErrors({ period: Duration.hours(1), statistic: cloudwatch.Stats.SUM }),
-        threshold: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
-      new cloudwatch.Alarm(this, 'DeadLettersAlarm', {
-        alarmDescription: 'A scheduled invocation or a failed run landed in the dead-letter queue',
-        metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-          period: Duration.minutes(5),
-          statistic: cloudwatch.Stats.MAXIMUM,
-        }),
-        threshold: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
-    ];
-    for (const alarm of alarms) {
-      alarm.addAlarmAction(action);
-      alarm.addOkAction(action);
-    }
-    return alarms;
-  }
-
-  #dashboard(settings: StackSettings, alarms: cloudwatch.Alarm[]): void {
-    const m = (name: string, stat: string, label: string) => this.#metric(settings, name, stat).with({ label });
-    const percentiles = (name: string, label: string) => ['p50', 'p95', 'p99'].map((p) => m(name, p, `${label} ${p}`));
-    const { minPassRate, minCoverage, minCompleteness } = settings.thresholds;
-    const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
-      dashboardName: `ragwatch-${settings.environment}-${settings.collection}`.replace(/[^A-Za-z0-9_-]/g, '-'),
-      defaultInterval: Duration.days(42),
-    });
-    dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms, width: 24, height: 3 }));
-    dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'Pass rate (%)',
-        left: [m('PassRate', 'Minimum', 'pass rate')],
-        leftAnnotations: [{ value: minPassRate, label: `threshold ${minPassRate}%` }],
-        leftYAxis: { min: 0, max: 100 },
-        width: 8,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Sitemap coverage (%)',
-        left: [m('CoveragePercent', 'Minimum', 'coverage')],
-        leftAnnotations: [{ value: minCoverage, label: `threshold ${minCoverage}%` }],
-        leftYAxis: { min: 0, max: 100 },
-        width: 8,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Metadata completeness (%)',
-        left: [m('MetadataCompletenessPercent', 'Minimum', 'completeness')],
-        leftAnnotations: [{ value: minCompleteness, label: `threshold ${minCompleteness}%` }],
-        leftYAxis: { min: 0, max: 100 },
-        width: 8,
-      }),
-    );
-    dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'Query latency p50 / p95 / p99 (ms)',
-        left: percentiles('QueryLatency', 'total'),
-        width: 12,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Embedding and search latency p50 / p95 / p99 (ms)',
-        left: [...percentiles('EmbeddingLatency', 'embedding'), ...percentiles('SearchLatency', 'search')],
-        width: 12,
-      }),
-    );
-    dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'Failed queries and query errors',
-        left: [m('QueriesFailed', 'Maximum', 'failed'), m('QueryErrors', 'Maximum', 'errors')],
-        width: 8,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Run duration (s)',
-        left: [m('RunDurationSeconds', 'Maximum', 'duration')],
-        width: 8,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Retrieval quality (MRR, recall@k, nDCG@k)',
-        left: [m('MRR', 'Average', 'MRR'), m('RecallAtK', 'Average', 'recall@k'), m('NdcgAtK', 'Average', 'nDCG@k')],
-        leftYAxis: { min: 0, max: 1 },
-        width: 8,
-      }),
-    );
   }
 }

@@ -1,10 +1,12 @@
 /**
  * The ReportStore port on the local disk, for the CLI and the demo: one file per run plus latest.json,
- * under <dir>/<collection>/, so runs stay comparable side by side.
+ * under <dir>/<collection>/, so runs stay comparable side by side. The HTML and CSV attachments go beside the
+ * JSON under the same name (and as latest.html, latest.csv).
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReportStore } from '../core/ports.ts';
+import type { ReportAttachment } from '../core/report/attachments.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 
 export class FileReportStore implements ReportStore {
@@ -14,15 +16,24 @@ export class FileReportStore implements ReportStore {
     this.#dir = dir;
   }
 
-  async save(report: ValidationReport): Promise<{ location: string }> {
+  async save(
+    report: ValidationReport,
+    attachments: ReportAttachment[] = [],
+  ): Promise<{ location: string; attachments: string[] }> {
     const dir = path.join(this.#dir, safeSegment(report.collection));
     await mkdir(dir, { recursive: true });
     const stamp = report.timestamp.replace(/[:.]/g, '-');
-    const file = path.join(dir, `${stamp}_${report.run_id}.json`);
+    const base = path.join(dir, `${stamp}_${report.run_id}`);
     const body = `${JSON.stringify(report, null, 2)}\n`;
-    await writeAtomically(file, body);
+    await writeAtomically(`${base}.json`, body);
     await writeAtomically(path.join(dir, 'latest.json'), body);
-    return { location: file };
+    const written: string[] = [];
+    for (const attachment of attachments) {
+      await writeAtomically(`${base}${attachment.suffix}`, attachment.body);
+      await writeAtomically(path.join(dir, `latest${attachment.suffix}`), attachment.body);
+      written.push(`${base}${attachment.suffix}`);
+    }
+    return { location: `${base}.json`, attachments: written };
   }
 }
 

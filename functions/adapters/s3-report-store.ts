@@ -6,6 +6,7 @@
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { SinkError } from '../core/errors.ts';
 import type { ReportStore } from '../core/ports.ts';
+import type { ReportAttachment } from '../core/report/attachments.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { abortable } from './aws-clients.ts';
 import { classifyAwsError } from './aws-error.ts';
@@ -25,6 +26,11 @@ export interface StoredReport {
   key: string;
   /** latest.json is a convenience copy: failing to update it does not lose the report, so it is reported, not thrown. */
   latest: { key: string; updated: true } | { key: string; updated: false; reason: string };
+  /** The HTML and CSV beside the JSON: conveniences too, so a failure is reported, not thrown. */
+  attachments: (
+    | { suffix: string; key: string; stored: true }
+    | { suffix: string; key: string; stored: false; reason: string }
+  )[];
 }
 
 /** The headline of the run before this one, for an alert's "since when". */
@@ -59,12 +65,16 @@ export class S3ReportStore implements ReportStore {
     this.#options = options;
   }
 
-  /** The dated report, then the latest.json copy; `signal` aborts both puts. */
-  async save(report: ValidationReport, options: { signal?: AbortSignal } = {}): Promise<StoredReport> {
-    const archived = await this.saveArchive(report, options);
+  /** The dated report and its attachments, then the latest copies; `signal` aborts every put. */
+  async save(
+    report: ValidationReport,
+    attachments: ReportAttachment[] = [],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<StoredReport> {
+    const archived = await this.saveArchive(report, { ...options, attachments });
     const key = buildLatestKey(report.collection, this.#options.prefix);
     try {
-      await this.saveLatest(report, options);
+      await this.saveLatest(report, { ...options, attachments });
       return { ...archived, latest: { key, updated: true } };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -72,21 +82,46 @@ export class S3ReportStore implements ReportStore {
     }
   }
 
-  /** The dated report only: the copy that must not be lost. The handler bounds it apart from the latest copy. */
+  /**
+   * The dated report (the copy that must not be lost: its failure throws) and its attachments (conveniences: each
+   * failure is reported). The handler bounds this apart from the latest copies.
+   */
   async saveArchive(
     report: ValidationReport,
-    options: { signal?: AbortSignal } = {},
+    options: { signal?: AbortSignal; attachments?: ReportAttachment[] } = {},
   ): Promise<Omit<StoredReport, 'latest'>> {
     const { bucket, prefix } = this.#options;
     const key = buildReportKey(report, prefix);
-    await this.#put(key, serialise(report), options.signal);
-    return { location: `s3://${bucket}/${key}`, bucket, key };
+    await this.#put(key, serialise(report), 'application/json', options.signal);
+    const stored: StoredReport['attachments'] = [];
+    for (const attachment of options.attachments ?? []) {
+      const attachmentKey = key.replace(/\.json$/, attachment.suffix);
+      try {
+        await this.#put(attachmentKey, attachment.body, attachment.contentType, options.signal);
+        stored.push({ suffix: attachment.suffix, key: attachmentKey, stored: true });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        stored.push({ suffix: attachment.suffix, key: attachmentKey, stored: false, reason });
+      }
+    }
+    return { location: `s3://${bucket}/${key}`, bucket, key, attachments: stored };
   }
 
-  /** The latest.json convenience copy; its failure does not lose the report. */
-  async saveLatest(report: ValidationReport, options: { signal?: AbortSignal } = {}): Promise<{ key: string }> {
+  /** latest.json and its latest.html (and .csv) beside it: what a person opens without knowing a run id. */
+  async saveLatest(
+    report: ValidationReport,
+    options: { signal?: AbortSignal; attachments?: ReportAttachment[] } = {},
+  ): Promise<{ key: string }> {
     const key = buildLatestKey(report.collection, this.#options.prefix);
-    await this.#put(key, serialise(report), options.signal);
+    await this.#put(key, serialise(report), 'application/json', options.signal);
+    for (const attachment of options.attachments ?? []) {
+      await this.#put(
+        key.replace(/\.json$/, attachment.suffix),
+        attachment.body,
+        attachment.contentType,
+        options.signal,
+      );
+    }
     return { key };
   }
 
@@ -124,7 +159,7 @@ export class S3ReportStore implements ReportStore {
     }
   }
 
-  async #put(key: string, body: string, signal: AbortSignal | undefined): Promise<void> {
+  async #put(key: string, body: string, contentType: string, signal: AbortSignal | undefined): Promise<void> {
     const { client, bucket, kmsKeyId } = this.#options;
     try {
       await client.send(
@@ -132,7 +167,7 @@ export class S3ReportStore implements ReportStore {
           Bucket: bucket,
           Key: key,
           Body: body,
-          ContentType: 'application/json',
+          ContentType: contentType,
           ...(kmsKeyId === undefined
             ? { ServerSideEncryption: 'AES256' }
             : { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: kmsKeyId }),

@@ -14,6 +14,8 @@ export interface DemoFlags {
   payloadIndexes: boolean;
   strict?: boolean;
   progress: boolean;
+  /** Write the HTML report beside the JSON (default). */
+  html?: boolean;
 }
 
 /** Runs the demo; returns 0 once a report was produced (or `run`'s exit code with --strict). */
@@ -41,6 +43,7 @@ export async function runDemo(flags: DemoFlags): Promise<number> {
       out: flags.out,
       json: false,
       progress: flags.progress,
+      html: flags.html ?? true,
     });
     if (code === 1 && !flags.strict) {
       log('\nThe sample suite and book breach some criteria on purpose, to show each kind of failure;');

@@ -29,7 +29,7 @@ const MAX_URLS = 10;
 /** Renders the report as the lines of a readable summary. */
 export function formatSummary(
   report: ValidationReport,
-  options: { style?: Style; reportLocation?: string } = {},
+  options: { style?: Style; reportLocation?: string; htmlLocation?: string } = {},
 ): string {
   const s = options.style ?? plainStyle;
   const verdict =
@@ -74,6 +74,7 @@ export function formatSummary(
     );
   }
   if (options.reportLocation) lines.push('', `Full report: ${options.reportLocation}`);
+  if (options.htmlLocation) lines.push(`HTML report: ${options.htmlLocation}`);
   return lines.join('\n');
 }
 

@@ -34,6 +34,7 @@ function buildProgram(env: Record<string, string | undefined>): Command {
       '--deadline <seconds>',
       'the whole run’s budget; unfinished stages end as TIMEOUT and the report still goes out (env RUN_DEADLINE_SECONDS; default 600)',
     )
+    .option('--no-html', 'do not write the HTML report beside the JSON (the CSV of query rows is always written)')
     .option('--no-progress', 'no progress bar')
     .action(async (opts) => {
       process.exitCode = await runCheck(opts, env);
@@ -48,6 +49,7 @@ function buildProgram(env: Record<string, string | undefined>): Command {
     .addOption(new Option('--latency <ms>', 'latency added to every stand-in request').default(0).argParser(Number))
     .option('--no-payload-indexes', 'index without payload indexes, to show the scroll fallback')
     .option('--strict', 'exit 1 when a criterion is breached, as `run` does (the demo breaches some on purpose)')
+    .option('--no-html', 'do not write the HTML report beside the JSON')
     .option('--no-progress', 'no progress bar')
     .action(async (opts) => {
       // Loaded on demand: `run` must not pay for (or depend on) the sandbox's stand-ins.

@@ -14,7 +14,9 @@ import { describeError, InputError } from '../core/errors.ts';
 import { settleIncidents } from '../core/incident/settle-incidents.ts';
 import type { ProgressListener } from '../core/ports.ts';
 import { compareWithStoredHistory } from '../core/regression/post-run.ts';
+import { buildReportAttachments } from '../core/report/attachments.ts';
 import { buildRunFailureReport } from '../core/report/failure-report.ts';
+import { readTrendHistory } from '../core/report/read-trend.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
 import { parseSuite, type Suite } from '../core/suite/suite.ts';
@@ -30,6 +32,8 @@ export interface RunFlags {
   progress: boolean;
   /** The run's deadline in seconds (env RUN_DEADLINE_SECONDS). */
   deadline?: string;
+  /** Write the HTML report beside the JSON (default; --no-html turns it off). */
+  html?: boolean;
 }
 
 /** The report could not be written under --out: it went to stderr in full instead. */
@@ -66,6 +70,7 @@ export async function runCheck(
     out: flags.out,
     json: flags.json ?? false,
     progress: flags.progress,
+    html: flags.html ?? true,
   });
 }
 
@@ -77,6 +82,7 @@ export async function executeRun(options: {
   out: string;
   json: boolean;
   progress: boolean;
+  html?: boolean;
 }): Promise<number> {
   const deadline = startRunDeadline(options.config.runDeadlineSeconds * 1000);
   const deps = createEngineAdapters(options.config, { run: deadline });
@@ -132,8 +138,13 @@ export async function executeRun(options: {
   if (compared.historyError !== null)
     process.stderr.write(`ragwatch: earlier reports under ${options.out} not read: ${compared.historyError}\n`);
   let location: string | undefined;
+  let htmlLocation: string | undefined;
   try {
-    location = (await new FileReportStore(options.out).save(report)).location;
+    const store = new FileReportStore(options.out);
+    const history = await readTrendHistory(new FileRunHistory(options.out), report);
+    const saved = await store.save(report, buildReportAttachments(report, { history, html: options.html ?? true }));
+    location = saved.location;
+    htmlLocation = saved.attachments.find((file) => file.endsWith('.html'));
   } catch (error) {
     // Nothing is lost: if the report cannot be written, it goes to stderr in full.
     process.stderr.write(
@@ -158,7 +169,9 @@ export async function executeRun(options: {
   if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     const style = process.stdout.isTTY && !process.env.NO_COLOR ? ansiStyle : plainStyle;
-    process.stdout.write(`${formatSummary(report, { style, ...(location ? { reportLocation: location } : {}) })}\n`);
+    process.stdout.write(
+      `${formatSummary(report, { style, ...(location ? { reportLocation: location } : {}), ...(htmlLocation ? { htmlLocation } : {}) })}\n`,
+    );
   }
   if (location === undefined) return EXIT_REPORT_NOT_WRITTEN;
   return report.status === 'PASSED' ? 0 : 1;

@@ -14,6 +14,7 @@ import { withinBound } from '../adapters/bounded.ts';
 import type { StoredReport } from '../adapters/s3-report-store.ts';
 import { type AlertContext, buildAlertMessage, type ReportPlacement } from '../core/delivery/alert-message.ts';
 import { describeError } from '../core/errors.ts';
+import type { ReportAttachment } from '../core/report/attachments.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import type { NightlyDeps, NightlyResult } from './handler.ts';
 import { alertIncidents } from './incident-alerts.ts';
@@ -40,12 +41,13 @@ export function deliveredNothing(sinks: NightlyResult['sinks']): boolean {
 export async function deliver(
   deps: NightlyDeps,
   report: ValidationReport,
-  previous: AlertContext['previous'],
+  extras: { previous: AlertContext['previous']; attachments: ReportAttachment[] },
 ): Promise<NightlyResult['sinks']> {
+  const { previous, attachments } = extras;
   const { config, logger } = deps;
   const bound = (what: string) => ({ what, ms: config.sinkTimeoutMs });
   const [stored, published] = await Promise.allSettled([
-    withinBound(bound('S3 report'), (signal) => deps.reportStore.saveArchive(report, { signal })),
+    withinBound(bound('S3 report'), (signal) => deps.reportStore.saveArchive(report, { signal, attachments })),
     withinBound(bound('CloudWatch metrics'), (signal) => deps.metrics.publish(report, { signal })),
   ]);
   const placement = placementOf(stored, deps);
@@ -68,12 +70,12 @@ export async function deliver(
         sendAlert(bounded, report, { placement, previous, failedSinks }),
       ),
     ).catch((error: unknown): NightlyResult['sinks']['alert'] => ({ ok: false, error: describeError(error) })),
-    stored.status === 'fulfilled' ? updateLatest(deps, report) : Promise.resolve(false),
+    stored.status === 'fulfilled' ? updateLatest(deps, report, attachments) : Promise.resolve(false),
   ]);
   return {
     report:
       stored.status === 'fulfilled'
-        ? { ok: true, value: { location: stored.value.location, latestUpdated } }
+        ? { ok: true, value: { location: stored.value.location, latestUpdated, ...htmlOf(stored.value) } }
         : { ok: false, error: describeError(stored.reason) },
     metrics:
       published.status === 'fulfilled'
@@ -122,10 +124,14 @@ export function prefetchIncidentState(deps: NightlyDeps): NightlyDeps['incidents
 }
 
 /** The latest.json copy: a convenience, so its failure is logged and reported, never thrown. */
-async function updateLatest(deps: NightlyDeps, report: ValidationReport): Promise<boolean> {
+async function updateLatest(
+  deps: NightlyDeps,
+  report: ValidationReport,
+  attachments: ReportAttachment[],
+): Promise<boolean> {
   try {
     await withinBound({ what: 'S3 latest.json copy', ms: deps.config.sinkTimeoutMs }, (signal) =>
-      deps.reportStore.saveLatest(report, { signal }),
+      deps.reportStore.saveLatest(report, { signal, attachments }),
     );
     return true;
   } catch (error) {
@@ -156,6 +162,12 @@ async function sendAlert(
     });
     return { ok: false, error: describeError(error) };
   }
+}
+
+/** Where the HTML report went, when it was stored. */
+function htmlOf(stored: Omit<StoredReport, 'latest'>): { htmlLocation?: string } {
+  const html = stored.attachments.find((a) => a.suffix === '.html' && a.stored);
+  return html === undefined ? {} : { htmlLocation: `s3://${stored.bucket}/${html.key}` };
 }
 
 function placementOf(stored: PromiseSettledResult<Omit<StoredReport, 'latest'>>, deps: NightlyDeps): ReportPlacement {

@@ -34,7 +34,9 @@ import type { AlertMessage } from '../core/delivery/alert-message.ts';
 import { describeError } from '../core/errors.ts';
 import type { Clock, IncidentStore, RunHistory } from '../core/ports.ts';
 import { compareWithStoredHistory } from '../core/regression/post-run.ts';
+import { buildReportAttachments, type ReportAttachment } from '../core/report/attachments.ts';
 import { buildRunFailureReport } from '../core/report/failure-report.ts';
+import { readTrendHistory } from '../core/report/read-trend.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
 import { engineBudgetMs } from './budget.ts';
@@ -48,6 +50,10 @@ export interface NightlyLogger {
   warn(message: string, extra: Record<string, unknown>): void;
   error(message: string, extra: Record<string, unknown>): void;
   appendKeys(keys: Record<string, unknown>): void;
+  /** Puts the invocation's context on every line (Powertools: function_request_id, cold_start, function_name...). */
+  addContext?(context: LambdaContext): void;
+  /** Drops the keys appended by the previous invocation of a warm function. */
+  resetKeys?(): void;
 }
 
 /** What one run needs; createNightlyDeps builds the production set, tests swap single parts. */
@@ -68,9 +74,18 @@ export interface NightlyDeps {
     run: LoadedSuite & { newId: () => string; deadline: RunSignal },
   ) => Promise<ValidationReport>;
   reportStore: {
-    /** The dated report (what must not be lost), and the latest.json copy, each bounded on its own. */
-    saveArchive(report: ValidationReport, options: { signal: AbortSignal }): Promise<Omit<StoredReport, 'latest'>>;
-    saveLatest(report: ValidationReport, options: { signal: AbortSignal }): Promise<{ key: string }>;
+    /**
+     * The dated report and its attachments (what must not be lost), and the latest copies, each bounded on its own.
+     * `save` does both in one call, for callers that need no bounds.
+     */
+    saveArchive(
+      report: ValidationReport,
+      options: { signal: AbortSignal; attachments?: ReportAttachment[] },
+    ): Promise<Omit<StoredReport, 'latest'>>;
+    saveLatest(
+      report: ValidationReport,
+      options: { signal: AbortSignal; attachments?: ReportAttachment[] },
+    ): Promise<{ key: string }>;
     readLatest(collection: string, options: { signal: AbortSignal }): Promise<PreviousRun | null>;
   };
   /** Earlier runs' reports, for the regression section's baseline. */
@@ -88,11 +103,15 @@ export interface NightlyDeps {
   };
 }
 
-/** The part of Lambda's context object the handler reads. */
+/** The part of Lambda's context object the handler and Powertools' Logger read. */
 export interface LambdaContext {
   awsRequestId?: string;
   /** Lambda's clock for this invocation: what is left before it is killed. */
   getRemainingTimeInMillis?: () => number;
+  functionName?: string;
+  functionVersion?: string;
+  invokedFunctionArn?: string;
+  memoryLimitInMB?: string;
 }
 
 export type SinkOutcome<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -103,7 +122,7 @@ export interface NightlyResult {
   status: ValidationReport['status'];
   statusReason: string;
   sinks: {
-    report: SinkOutcome<{ location: string; latestUpdated: boolean }>;
+    report: SinkOutcome<{ location: string; latestUpdated: boolean; htmlLocation?: string }>;
     metrics: SinkOutcome<PublishedMetrics>;
     alert: SinkOutcome<
       | { sent: false }
@@ -155,6 +174,8 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
   return async (_event, context) => {
     const { config, logger } = deps;
     const runId = deps.newId();
+    logger.resetKeys?.();
+    if (context?.functionName !== undefined) logger.addContext?.(context);
     logger.appendKeys({
       run_id: runId,
       collection: config.engine.collection,
@@ -188,6 +209,8 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
       recentRuns: (query) =>
         withinBound({ what: 'S3 history', ms: config.sinkTimeoutMs }, () => deps.history.recentRuns(query)),
     };
+    // The regression section and the HTML report's trend read the same history, at the same time.
+    const trend = readTrendHistory(history, produced);
     const compared = await compareWithStoredHistory(produced, history, deps.newId);
     if (compared.historyError !== null) logger.warn('history not read', { reason: compared.historyError });
     const report = compared.report;
@@ -200,7 +223,9 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
       duration_seconds: report.duration_seconds,
     });
 
-    const sinks = await deliver({ ...deps, incidents }, report, await previousRead);
+    // The HTML report (its trend from the run history) and the CSV of query rows go beside the JSON.
+    const attachments = buildReportAttachments(report, { history: await trend });
+    const sinks = await deliver({ ...deps, incidents }, report, { previous: await previousRead, attachments });
     const result: NightlyResult = {
       runId: report.run_id,
       status: report.status,

@@ -1,6 +1,9 @@
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildLatestKey, buildReportKey, S3ReportStore } from '../../functions/adapters/s3-report-store.ts';
 import { SinkError } from '../../functions/core/errors.ts';
+import { buildReportAttachments } from '../../functions/core/report/attachments.ts';
+import { renderReportHtml } from '../../functions/core/report/html/render-html.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { buildFailedReport, RUN_ID } from '../nightly/fixtures/reports.ts';
 import { buildStandInClients, type StandInClients } from '../nightly/stand-in-clients.ts';
@@ -49,8 +52,35 @@ describe('S3ReportStore', () => {
       bucket: 'ragwatch-reports',
       key,
       latest: { key: 'reports/book/latest.json', updated: true },
+      attachments: [],
     });
     expect(await aws.listKeys()).toEqual([key, 'reports/book/latest.json']);
+  });
+
+  it('puts the HTML and CSV beside the JSON and as latest.html and latest.csv, each with its content type', async () => {
+    // Prepare
+    const report = buildFailedReport();
+    const store = new S3ReportStore({ client: clients.s3, bucket: aws.bucket });
+
+    // Act
+    const stored = await store.save(report, buildReportAttachments(report));
+
+    // Assess
+    const base = `reports/book/2026/03/14/${RUN_ID}`;
+    expect(stored.attachments).toEqual([
+      { suffix: '.html', key: `${base}.html`, stored: true },
+      { suffix: '.csv', key: `${base}.csv`, stored: true },
+    ]);
+    for (const [key, type] of [
+      [`${base}.html`, 'text/html; charset=utf-8'],
+      ['reports/book/latest.html', 'text/html; charset=utf-8'],
+      [`${base}.csv`, 'text/csv; charset=utf-8'],
+      ['reports/book/latest.csv', 'text/csv; charset=utf-8'],
+    ]) {
+      const object = await clients.s3.send(new GetObjectCommand({ Bucket: aws.bucket, Key: key }));
+      expect(object.ContentType).toBe(type);
+    }
+    expect(await aws.readObject(`${base}.html`)).toBe(renderReportHtml(report));
   });
 
   it('stores an object that parses back to the very report', async () => {

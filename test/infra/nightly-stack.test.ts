@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildNightlyApp } from '../../infra/nightly-app.ts';
 import { NightlyStack } from '../../infra/nightly-stack.ts';
 import { readStackSettings } from '../../infra/settings.ts';
@@ -32,17 +33,15 @@ const CONTEXT = {
   reportRetentionDays: 365,
 };
 
-let outdir: string;
-let template: Template;
-let json: { Resources: Record<string, { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string }> };
-
-beforeAll(() => {
-  outdir = mkdtempSync(path.join(tmpdir(), 'ragwatch-cdk-'));
-  const { app, stack } = buildNightlyApp({ outdir, context: CONTEXT });
-  app.synth();
-  template = Template.fromStack(stack);
-  json = template.toJSON() as typeof json;
-});
+// Synthesized once while the file loads: a first synth loads aws-cdk-lib and cdk-nag and bundles the handler, which
+// on a busy machine outlasts a hook's time limit; every test below reads this one template.
+const outdir = mkdtempSync(path.join(tmpdir(), 'ragwatch-cdk-'));
+const synthesized = buildNightlyApp({ outdir, context: CONTEXT });
+synthesized.app.synth();
+const template = Template.fromStack(synthesized.stack);
+const json = template.toJSON() as {
+  Resources: Record<string, { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string }>;
+};
 
 afterAll(() => {
   rmSync(outdir, { recursive: true, force: true });
@@ -209,6 +208,59 @@ describe('the alert topic', () => {
     });
   });
 
+  // What CloudWatch must match to act for an alarm: this account, and an alarm named for this deployment.
+  const fromOurAlarms = {
+    StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+    ArnLike: {
+      'aws:SourceArn': {
+        'Fn::Join': [
+          '',
+          [
+            'arn:',
+            { Ref: 'AWS::Partition' },
+            ':cloudwatch:',
+            { Ref: 'AWS::Region' },
+            ':',
+            { Ref: 'AWS::AccountId' },
+            ':alarm:ragwatch-staging-book-*',
+          ],
+        ],
+      },
+    },
+  };
+
+  it('lets this deployment’s CloudWatch alarms, and no other principal, publish beside the SSL-only Deny', () => {
+    const policy = Object.values(json.Resources).find((r) => r.Type === 'AWS::SNS::TopicPolicy');
+    const document = policy?.Properties.PolicyDocument as { Statement: Record<string, unknown>[] } | undefined;
+    expect(document?.Statement.filter((s) => s.Effect === 'Allow')).toEqual([
+      {
+        Sid: 'AllowCloudWatchAlarmsToPublish',
+        Effect: 'Allow',
+        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Action: 'sns:Publish',
+        Resource: { Ref: ref('AWS::SNS::Topic') },
+        Condition: fromOurAlarms,
+      },
+    ]);
+  });
+
+  it('lets CloudWatch use the topic’s key only for this deployment’s alarms in this account', () => {
+    template.hasResourceProperties('AWS::KMS::Key', {
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          {
+            Sid: 'AllowCloudWatchAlarmsToPublish',
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+            Resource: '*',
+            Condition: fromOurAlarms,
+          },
+        ]),
+      },
+    });
+  });
+
   it('refuses publishing over plain HTTP', () => {
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
@@ -227,14 +279,16 @@ describe('the alert topic', () => {
 });
 
 describe('the function’s permissions', () => {
-  const statements = () => {
-    const policy = Object.entries(json.Resources).find(
-      ([id, r]) => r.Type === 'AWS::IAM::Policy' && id.startsWith('RoleDefaultPolicy'),
-    )?.[1];
-    return (
-      (policy as (typeof json.Resources)[string]).Properties.PolicyDocument as { Statement: Record<string, unknown>[] }
-    ).Statement;
-  };
+  // Every statement of every policy attached to the function's role: the default policy and the scoped ones.
+  const statements = () =>
+    Object.values(json.Resources)
+      .filter(
+        (r) =>
+          r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: roleId() }]),
+      )
+      .flatMap((r) => (r.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement);
+  const roleId = () =>
+    Object.keys(json.Resources).find((k) => json.Resources[k]?.Type === 'AWS::IAM::Role' && k.startsWith('Role')) ?? '';
 
   it('may put objects under reports/ only', () => {
     expect(statements()).toContainEqual({
@@ -369,6 +423,66 @@ describe('the alarms', () => {
   });
 });
 
+describe('alarm names and descriptions', () => {
+  const alarms = () => Object.values(json.Resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
+
+  it('names every alarm ragwatch-<env>-<collection>-<what>, inside the prefix the topic lets publish', () => {
+    expect(
+      alarms()
+        .map((a) => a.Properties.AlarmName)
+        .sort(),
+    ).toEqual([
+      'ragwatch-staging-book-dead-letters',
+      'ragwatch-staging-book-function-errors',
+      'ragwatch-staging-book-heartbeat',
+    ]);
+  });
+
+  it('says in every description which deployment broke and what to do', () => {
+    for (const alarm of alarms()) {
+      const description = JSON.stringify(alarm.Properties.AlarmDescription);
+      expect(description).toContain('ragwatch staging/book: ');
+      expect(description).toContain('What to do: ');
+    }
+  });
+
+  it('tells the heartbeat’s reader where to look and how to run the job now', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmName: 'ragwatch-staging-book-heartbeat',
+      AlarmDescription: {
+        'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('then run it now with npm run invoke')])],
+      },
+    });
+  });
+});
+
+describe('the stack’s outputs', () => {
+  it('names the function, the bucket, the report prefix, the topic and the dashboard URL', () => {
+    template.hasOutput('FunctionName', { Value: { Ref: ref('AWS::Lambda::Function') } });
+    template.hasOutput('ReportBucket', { Value: { Ref: ref('AWS::S3::Bucket') } });
+    template.hasOutput('ReportPrefix', { Value: 'reports/book/' });
+    template.hasOutput('AlertTopicArn', { Value: { Ref: ref('AWS::SNS::Topic') } });
+    template.hasOutput('DashboardUrl', {
+      Value: {
+        'Fn::Join': [
+          '',
+          [
+            'https://',
+            { Ref: 'AWS::Region' },
+            '.console.aws.amazon.com/cloudwatch/home?region=',
+            { Ref: 'AWS::Region' },
+            '#dashboards/dashboard/ragwatch-staging-book',
+          ],
+        ],
+      },
+    });
+  });
+
+  it('gives the function a fixed, readable name', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'ragwatch-staging-book' });
+  });
+});
+
 describe('the dashboard', () => {
   it('graphs pass rate, coverage, completeness, latency percentiles, failed queries and run duration', () => {
     const dashboard = Object.values(json.Resources).find((r) => r.Type === 'AWS::CloudWatch::Dashboard');
@@ -394,6 +508,40 @@ describe('cdk-nag AwsSolutions', () => {
       pluginReports: { violations: unknown[] }[];
     };
     expect(report.pluginReports.flatMap((p) => p.violations)).toEqual([]);
+  });
+
+  it('acknowledges each IAM wildcard on a policy that holds that one statement', () => {
+    const { stack } = buildNightlyApp({
+      outdir: mkdtempSync(path.join(tmpdir(), 'ragwatch-nag-')),
+      context: { ...CONTEXT, 'aws:cdk:bundling-stacks': [] },
+    });
+    const sids = Object.entries(stack.scopedPolicies).map(([name, policy]) => [
+      name,
+      policy.document.toJSON().Statement.map((s: { Sid: string }) => s.Sid),
+    ]);
+    expect(sids).toEqual([
+      ['writeReports', ['WriteReports']],
+      ['readHistory', ['ReadReportHistory']],
+      ['putMetrics', ['PutMetricsInOwnNamespace']],
+      ['encryptAlerts', ['EncryptAlerts']],
+    ]);
+  });
+
+  it('fails the synth when an unrelated wildcard statement is added to the function’s role', () => {
+    // Prepare
+    const { app, stack } = buildNightlyApp({
+      outdir: mkdtempSync(path.join(tmpdir(), 'ragwatch-nag-')),
+      context: { ...CONTEXT, 'aws:cdk:bundling-stacks': [] },
+    });
+    stack.function.role?.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['s3:GetObject', 'dynamodb:Scan'], resources: ['*'] }),
+    );
+
+    // Act
+    const synth = () => app.synth();
+
+    // Assess
+    expect(synth).toThrow(/AwsSolutions-IAM5\[Resource::\*\]/);
   });
 
   it('finds exactly the acknowledged findings when the acknowledgments are left out', () => {

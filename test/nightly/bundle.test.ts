@@ -17,34 +17,29 @@ import { buildNightlyApp } from '../../infra/nightly-app.ts';
 import { type AwsStandIns, STAND_IN_CREDENTIALS, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { indexSampleBook, type Sandbox, startSandbox } from '../../sandbox/start-sandbox.ts';
 
-let outdir: string;
 let sandbox: Sandbox;
 let aws: AwsStandIns;
 let restoreDns: () => void;
 let result: NightlyResult;
-let bundleDir: string;
 
-// Three steps, three hooks: synthesizing (bundling included), starting the servers, running the handler.
-beforeAll(() => {
-  outdir = mkdtempSync(path.join(tmpdir(), 'ragwatch-bundle-'));
-  const { app } = buildNightlyApp({
-    outdir,
-    // The stack's own values; the test's environment below overrides the ones that point at services.
-    context: {
-      sandbox: true, // placeholder hosts and the sample suite, allowed explicitly (infra/settings.ts)
-      qdrantUrl: 'https://qdrant.example.com',
-      docusaurusBaseUrl: 'https://book.example.com',
-      cohereSecret: 'ragwatch/cohere',
-    },
-  });
-  app.synth();
-  const found = readdirSync(outdir)
-    .filter((d) => d.startsWith('asset.'))
-    .map((d) => path.join(outdir, d))
-    .find((d) => readdirSync(d).includes('index.mjs'));
-  if (found === undefined) throw new Error('no bundled handler in the cloud assembly');
-  bundleDir = found;
-});
+// Synthesizing (bundling included) while the file loads: a first synth loads aws-cdk-lib and cdk-nag, which on a
+// busy machine outlasts a hook's time limit. Then two hooks: starting the servers, running the handler.
+const outdir = mkdtempSync(path.join(tmpdir(), 'ragwatch-bundle-'));
+buildNightlyApp({
+  outdir,
+  // The stack's own values; the test's environment below overrides the ones that point at services.
+  context: {
+    sandbox: true, // placeholder hosts and the sample suite, allowed explicitly (infra/settings.ts)
+    qdrantUrl: 'https://qdrant.example.com',
+    docusaurusBaseUrl: 'https://book.example.com',
+    cohereSecret: 'ragwatch/cohere',
+  },
+}).app.synth();
+const bundleDir = readdirSync(outdir)
+  .filter((d) => d.startsWith('asset.'))
+  .map((d) => path.join(outdir, d))
+  .find((d) => readdirSync(d).includes('index.mjs'));
+if (bundleDir === undefined) throw new Error('no bundled handler in the cloud assembly');
 
 beforeAll(async () => {
   sandbox = await startSandbox();

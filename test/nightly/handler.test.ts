@@ -102,7 +102,16 @@ describe('the nightly handler on a clean run', () => {
 
     // Assess
     const key = `reports/book/2026/03/14/${result.runId}.json`;
-    expect(await aws.listKeys()).toEqual([key, 'reports/book/latest.json']);
+    expect((await aws.listKeys()).sort()).toEqual(
+      [
+        key,
+        key.replace('.json', '.html'),
+        key.replace('.json', '.csv'),
+        'reports/book/latest.json',
+        'reports/book/latest.html',
+        'reports/book/latest.csv',
+      ].sort(),
+    );
     const expected = { ...produced, regression: expect.objectContaining({ compared: false, baseline_runs: [] }) };
     expect(JSON.parse((await aws.readObject(key)) ?? 'null')).toEqual(expected);
     expect(JSON.parse((await aws.readObject('reports/book/latest.json')) ?? 'null')).toEqual(expected);
@@ -147,6 +156,7 @@ describe('the nightly handler on a clean run', () => {
           value: {
             location: `s3://ragwatch-reports/reports/book/2026/03/14/${result.runId}.json`,
             latestUpdated: true,
+            htmlLocation: `s3://ragwatch-reports/reports/book/2026/03/14/${result.runId}.html`,
           },
         },
         metrics: { ok: true, value: { namespace: 'RagWatch', datums: aws.cloudWatch.datums.length, calls: 1 } },
@@ -314,8 +324,9 @@ describe('the nightly handler when one sink fails', () => {
       metrics: { ok: true },
       alert: { ok: false, error: expect.stringContaining(`SNS Publish to ${topic} failed (not_found)`) },
     });
-    // The report, latest.json, and the incident state put back as it was, so the next run sends the onset again.
-    expect(await aws.listKeys()).toHaveLength(3);
+    // The report, latest.json, their HTML and CSV, and the incident state put back as it was, so the next run sends
+    // the onset again.
+    expect(await aws.listKeys()).toHaveLength(7);
     expect(JSON.parse((await aws.readObject('reports/book/incidents/prod.json')) ?? 'null')?.open.quality).toBeNull();
     expect(logger.find('alert not sent; incident state put back so the next run sends it')?.level).toBe('error');
   });

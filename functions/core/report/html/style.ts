@@ -1,0 +1,38 @@
+/** The report's stylesheet, inline: readable at 3 a.m. (large verdict, red for what broke), in print, and offline. */
+export const REPORT_CSS = `
+:root{--bg:#fff;--fg:#1b1f24;--muted:#5b6570;--line:#d8dde3;--good:#1f7a3a;--bad:#c62828;--warn:#b26a00;--bar:#4a6fa5;--soft:#f4f6f8}
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}
+main{max-width:1200px;margin:0 auto;padding:0 24px 48px}
+h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:32px 0 10px;padding-bottom:4px;border-bottom:2px solid var(--line)}
+h3{font-size:15px;margin:14px 0 6px}h4{font-size:15px;margin:0 0 4px}
+.verdict{display:flex;gap:20px;align-items:center;padding:18px 24px;margin:0 -24px 8px;color:#fff}
+.verdict.passed{background:var(--good)}.verdict.failed{background:var(--bad)}.verdict.error{background:#6d1b1b}
+.verdict .badge{font-size:28px;font-weight:800;letter-spacing:1px;border:3px solid #fff;border-radius:8px;padding:6px 14px}
+.verdict p{margin:2px 0}.verdict .meta{opacity:.85;font-size:13px}
+nav{font-size:13px;margin:6px 0 0}nav a{margin-right:14px;color:var(--bar)}
+table{border-collapse:collapse;width:100%;font-size:14px}th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:top}
+th{background:var(--soft);font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+tr.breach td{background:#fdecea}tr.breach .mark{color:var(--bad);font-weight:800}tr.ok .mark{color:var(--good)}
+.sev.critical,.sev.high{color:var(--bad);font-weight:700}.sev.medium{color:var(--warn);font-weight:600}
+.muted{color:var(--muted)}.note{background:#fff8e1;padding:6px 10px;border-left:3px solid var(--warn)}
+.figures{background:var(--soft);padding:8px 12px;border-radius:6px}
+.cols{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:8px 28px}
+.tag{display:inline-block;font-size:12px;font-weight:700;padding:1px 7px;border-radius:10px;color:#fff;background:var(--muted)}
+.tag.pass{background:var(--good)}.tag.fail{background:var(--bad)}.tag.error{background:#6d1b1b}
+article{border:1px solid var(--line);border-radius:8px;padding:10px 14px;margin:10px 0}
+.query .why,.answer .why{color:var(--bad)}.question{font-style:italic;margin:4px 0}
+.chunks{margin:6px 0;padding-left:22px}.chunks li{margin:6px 0}.score{font-family:ui-monospace,monospace;font-weight:700}
+blockquote{margin:4px 0 0;padding:4px 10px;border-left:3px solid var(--line);color:#3a424b;font-size:13px;white-space:pre-wrap;overflow-wrap:anywhere}
+.url{overflow-wrap:anywhere;font-size:13px}ul.urls{max-height:360px;overflow:auto;margin:0;padding-left:18px}
+mark{background:#fff1a8}.response{background:var(--soft);padding:4px 12px;border-radius:6px}.citations{font-size:12px;color:var(--muted)}
+.chart{max-width:100%;height:auto;display:block}.chart .label{font-size:11px;fill:var(--muted)}.chart .value{font-size:11px;fill:var(--fg)}
+.chart .bar{fill:var(--bar)}.chart .bar.good{fill:var(--good)}.chart .bar.bad{fill:var(--bad)}
+.chart .threshold{stroke:var(--bad);stroke-dasharray:4 3;stroke-width:1.5}.chart .axis,.chart .tick{stroke:var(--muted)}
+.chart .line{fill:none;stroke:var(--bar);stroke-width:2}.chart .dot{fill:var(--bar)}
+.trends{display:flex;flex-wrap:wrap;gap:12px}.trend{margin:0;border:1px solid var(--line);border-radius:8px;padding:6px 8px}
+.trend figcaption{font-size:13px}dl.fields{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:0}dt{color:var(--muted)}dd{margin:0}
+details summary{cursor:pointer;color:var(--bar);font-size:13px}table.failures{margin-bottom:12px}
+footer{margin-top:40px;font-size:12px;color:var(--muted)}
+@media print{.verdict{print-color-adjust:exact;-webkit-print-color-adjust:exact}ul.urls{max-height:none}}
+`;

@@ -1,0 +1,112 @@
+/**
+ * The demo's HTML report in a real browser: headless Chromium (Debian's `chromium`) driven by playwright-core opens
+ * the file with no network, and the page must raise no console error and request nothing beyond itself. A
+ * screenshot at 1280 px wide is kept in test-artifacts/ (gitignored) for people to look at.
+ * Without Chromium this file's test is skipped with the command that installs it (.ci/run installs it, so CI runs it).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runDemo } from '../../functions/cli/demo.ts';
+
+const CHROMIUM = process.env.RAGWATCH_CHROMIUM ?? '/usr/bin/chromium';
+const ARTIFACTS = path.resolve(import.meta.dirname, '../../test-artifacts');
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium)
+  process.stderr.write(
+    `\n[html-report browser test] SKIPPED: no Chromium at ${CHROMIUM}. Install it with ` +
+      '`sudo apt-get update && sudo apt-get install -y chromium` (or set RAGWATCH_CHROMIUM to a Chromium binary).\n\n',
+  );
+
+// The demo's reports, produced while the file loads (indexing the sample book outlasts a hook's time limit on a busy
+// machine); the demo prints its summary, which the test does not need.
+const out = mkdtempSync(path.join(tmpdir(), 'ragwatch-html-'));
+if (haveChromium) {
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = (() => true) as typeof process.stdout.write;
+  const writeErr = process.stderr.write.bind(process.stderr);
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  try {
+    // Twice into one folder: the second report's trend reads the first from the folder, as on an engineer's machine.
+    for (const _run of [1, 2]) await runDemo({ out, latency: 0, payloadIndexes: true, progress: false });
+  } finally {
+    process.stdout.write = write;
+    process.stderr.write = writeErr;
+  }
+}
+
+afterAll(() => {
+  rmSync(out, { recursive: true, force: true });
+});
+
+// Chromium starts while the file loads too: a browser's start-up is not what the test measures.
+const userDataDir = mkdtempSync(path.join(tmpdir(), 'ragwatch-chromium-'));
+const browser = haveChromium
+  ? await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      offline: true,
+      viewport: { width: 1280, height: 900 },
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    })
+  : undefined;
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(userDataDir, { recursive: true, force: true });
+});
+
+describe('the HTML report in headless Chromium', () => {
+  it.skipIf(browser === undefined)(
+    'renders the demo’s report offline with no console error and no request beyond the file',
+    async () => {
+      // Prepare
+      const file = path.join(out, 'book', 'latest.html');
+      const page = await (browser as NonNullable<typeof browser>).newPage();
+      const consoleErrors: string[] = [];
+      const requests: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') consoleErrors.push(m.text());
+      });
+      page.on('pageerror', (e) => consoleErrors.push(e.message));
+      page.on('request', (r) => requests.push(r.url()));
+
+      // Act
+      await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'html-report.png'), fullPage: true });
+      const verdict = await page.locator('.verdict .badge').innerText();
+      const charts = await page.locator('svg.chart').count();
+      const sections = await page.locator('section h2').allInnerTexts();
+
+      // Assess
+      expect(consoleErrors).toEqual([]);
+      expect(requests).toEqual([pathToFileURL(file).href]);
+      expect(verdict).toBe('FAILED');
+      expect(charts).toBeGreaterThanOrEqual(11);
+      expect(sections).toContain('Trend over the last 2 runs');
+      expect(sections.map((s) => s.split(/[:(]/)[0]?.trim())).toEqual(
+        expect.arrayContaining([
+          'Success criteria',
+          'Golden queries',
+          'Coverage',
+          'Metadata quality',
+          'Grounded answers',
+        ]),
+      );
+      expect(readFileSync(path.join(ARTIFACTS, 'html-report.png')).subarray(1, 4).toString()).toBe('PNG');
+    },
+  );
+});
