@@ -29,6 +29,7 @@ import {
   TimeZone,
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { dimensionValue } from '../functions/core/delivery/dimension-value.ts';
 import { addAlarms } from './alarms.ts';
 import { addDashboard, dashboardName } from './dashboard.ts';
 import { deploymentPrefix, functionName } from './names.ts';
@@ -371,7 +372,11 @@ export class NightlyStack extends Stack {
     return new cloudwatch.Metric({
       namespace: settings.metricNamespace,
       metricName,
-      dimensionsMap: { Collection: settings.collection, Environment: settings.environment },
+      // The same mapping the function applies to the values it sends (non-ASCII as %XX), or the alarms see nothing.
+      dimensionsMap: {
+        Collection: dimensionValue(settings.collection),
+        Environment: dimensionValue(settings.environment),
+      },
       statistic,
       period,
     });

@@ -9,9 +9,10 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { IncidentState } from '../core/incident/incident-state.ts';
 import type { IncidentStore, VersionedIncidentState } from '../core/ports.ts';
+import { pathSegment } from './path-segment.ts';
 
 type Key = { collection: string; environment: string };
-const safe = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_') || 'collection';
+const safe = (name: string) => pathSegment(name);
 
 export class FileIncidentStore implements IncidentStore {
   readonly #dir: string;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { ReportStore } from '../core/ports.ts';
 import type { ReportAttachment } from '../core/report/attachments.ts';
 import type { ValidationReport } from '../core/report/report.ts';
+import { pathSegment } from './path-segment.ts';
 
 export class FileReportStore implements ReportStore {
   readonly #dir: string;
@@ -45,5 +46,5 @@ async function writeAtomically(file: string, body: string): Promise<void> {
 }
 
 function safeSegment(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]/g, '_') || 'collection';
+  return pathSegment(name);
 }

@@ -7,6 +7,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { digestReport, type RunDigest } from '../core/history/run-digest.ts';
 import type { RunHistory } from '../core/ports.ts';
+import { pathSegment } from './path-segment.ts';
 
 const REPORT_FILE = /^(\d{4}-\d{2}-\d{2}T[\d-]+Z)_[^/]+\.json$/;
 
@@ -20,7 +21,7 @@ export class FileRunHistory implements RunHistory {
   }
 
   async recentRuns(query: Parameters<RunHistory['recentRuns']>[0]): Promise<RunDigest[]> {
-    const dir = path.join(this.#dir, query.collection.replace(/[^A-Za-z0-9._-]/g, '_') || 'collection');
+    const dir = path.join(this.#dir, pathSegment(query.collection));
     const names = await readdir(dir).catch(() => [] as string[]);
     const beforeStamp = query.before.replace(/[:.]/g, '-');
     const files = names

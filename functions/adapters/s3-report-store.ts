@@ -10,6 +10,7 @@ import type { ReportAttachment } from '../core/report/attachments.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { abortable } from './aws-clients.ts';
 import { classifyAwsError } from './aws-error.ts';
+import { pathSegment } from './path-segment.ts';
 
 export interface S3ReportStoreOptions {
   client: S3Client;
@@ -194,5 +195,5 @@ function serialise(report: ValidationReport): string {
 
 // Keys stay readable and predictable (and inside the IAM prefix) whatever the collection is called.
 export function keySegment(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]/g, '_') || 'collection';
+  return pathSegment(name);
 }

@@ -17,7 +17,7 @@ export const MAX_LOC_CHARS = 2047;
 
 /** A URL with any user:password@ part masked, cut to a readable length: safe for a message or a report. */
 export function shownUrl(url: string): string {
-  return truncate(url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1***@'), 300);
+  return truncate(url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@'), 300);
 }
 
 /** Why a sitemap URL may not be fetched, or null when it may. */

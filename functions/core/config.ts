@@ -66,14 +66,20 @@ export class EnvReader {
   url(name: string, fallback?: string): string | undefined {
     const value = this.string(name) ?? fallback;
     if (value === undefined) return undefined;
-    try {
-      const parsed = new URL(value);
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('protocol');
-      return value;
-    } catch {
+    const parsed = URL.canParse(value) ? new URL(value) : null;
+    if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
       this.problems.push(`${name}: must be an http(s) URL, got "${withoutCredentials(value)}"`);
       return undefined;
     }
+    // A password in a URL would be copied into reports, logs and alerts wherever the URL is named: refused here,
+    // once, rather than redacted in every place that prints a URL.
+    if (parsed.username !== '' || parsed.password !== '') {
+      this.problems.push(
+        `${name}: must not carry credentials (user:password@); API keys have their own variables, got "${withoutCredentials(value)}"`,
+      );
+      return undefined;
+    }
+    return value;
   }
 
   number(name: string, range: { min: number; max: number; integer?: boolean }): number | undefined {
@@ -130,7 +136,7 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
 
   const config: EngineConfig = {
     qdrantUrl,
-    collection: read.string('QDRANT_COLLECTION') ?? 'book',
+    collection: readCollection(read),
     cohereBaseUrl: read.url('COHERE_BASE_URL'),
     embeddingModel: read.string('EMBEDDING_MODEL') ?? 'embed-english-v3.0',
     chatModel: read.string('CHAT_MODEL') ?? 'command-a-03-2025',
@@ -174,6 +180,22 @@ export function docsPrefixOf(baseUrl: string): string {
   return `${path.replace(/\/+$/, '')}/docs/`;
 }
 
+/**
+ * A Qdrant collection name, which ragwatch also uses as a folder and an S3 key segment: Qdrant's own rule (1..255
+ * characters, none of < > : " / \\ | ? * and no control character), and not "." or "..", which as a folder name
+ * would write into the report folder itself or its parent.
+ */
+function readCollection(read: EnvReader): string {
+  const name = read.string('QDRANT_COLLECTION') ?? 'book';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
+  if (name.length > 255 || /[<>:"/\\|?*\u0000-\u001f\u007f]/.test(name) || name === '.' || name === '..') {
+    read.problems.push(
+      `QDRANT_COLLECTION: must be a collection name of 1 to 255 characters without < > : " / \\ | ? * or control characters, and not "." or "..", got ${JSON.stringify(name.slice(0, 300))}`,
+    );
+  }
+  return name;
+}
+
 /** A comma-separated list of http(s) origins (scheme, host, port; no path). */
 function readOrigins(read: EnvReader, name: string): string[] {
   const origins: string[] = [];
@@ -196,7 +218,8 @@ function readOrigins(read: EnvReader, name: string): string[] {
 
 /** A URL's user:password part is a secret too: keep it out of messages. */
 function withoutCredentials(url: string): string {
-  return url.replace(/\/\/[^/@\s]*@/, '//***@');
+  // Up to the last @ of the authority: a password may itself hold an @.
+  return url.replace(/\/\/[^/?#\s]*@/, '//***@');
 }
 
 function withSlash(url: string): string {

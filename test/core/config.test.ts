@@ -155,4 +155,28 @@ describe('parseEngineConfig', () => {
       'SITEMAP_ALLOWED_ORIGINS: each item must be an http(s) origin such as https://cdn.example.com (no path, no credentials), got "ftp://x.example"',
     ]);
   });
+
+  it.each(['QDRANT_URL', 'DOCUSAURUS_BASE_URL', 'SITEMAP_URL', 'COHERE_BASE_URL'])(
+    'refuses credentials in %s, without repeating them',
+    (name) => {
+      const problems = problemsOf({ ...VALID, [name]: 'https://admin:p@ss-w0rd@host.example/x' });
+
+      expect(problems).toEqual([
+        `${name}: must not carry credentials (user:password@); API keys have their own variables, got "https://***@host.example/x"`,
+      ]);
+    },
+  );
+
+  it.each(['..', '.', 'a/b', 'a\\b', 'x:y', 'tab\there', 'a'.repeat(256)])(
+    'refuses the collection name %j, which could leave its folder or that Qdrant refuses',
+    (name) => {
+      expect(problemsOf({ ...VALID, QDRANT_COLLECTION: name })).toEqual([
+        expect.stringMatching(/^QDRANT_COLLECTION: must be a collection name of 1 to 255 characters/),
+      ]);
+    },
+  );
+
+  it.each(['book', 'book..v2', '.hidden', 'книга', 'a'.repeat(255)])('accepts the collection name %j', (name) => {
+    expect(parseEngineConfig({ ...VALID, QDRANT_COLLECTION: name }).collection).toBe(name);
+  });
 });

@@ -193,10 +193,10 @@ describe('the nightly handler on a breaching run', () => {
     const alerts = aws.deliveredAlerts();
     expect(alerts).toHaveLength(1);
     expect(alerts[0]?.subject).toBe(
-      '[HIGH] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%',
+      '[CRITICAL] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < ...',
     );
     expect(alerts[0]?.attributes).toEqual({
-      severity: 'HIGH',
+      severity: 'CRITICAL',
       collection: 'book',
       environment: 'prod',
       alert_kind: 'onset',
@@ -210,7 +210,7 @@ describe('the nightly handler on a breaching run', () => {
       value: {
         sent: true,
         messageId: expect.any(String),
-        severity: 'HIGH',
+        severity: 'CRITICAL',
         emails: [expect.objectContaining({ kind: 'onset', track: 'quality', subject: alerts[0]?.subject })],
       },
     });

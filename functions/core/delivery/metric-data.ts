@@ -5,6 +5,7 @@
  * Values/Counts, finite numbers only, magnitudes inside CloudWatch's accepted range.
  */
 import type { ValidationReport } from '../report/report.ts';
+import { dimensionValue } from './dimension-value.ts';
 
 export type MetricUnit = 'Percent' | 'Count' | 'Seconds' | 'Milliseconds' | 'None';
 
@@ -171,10 +172,4 @@ function sendable(value: number | null | undefined): number | null {
   if (value === null || value === undefined || !Number.isFinite(value)) return null;
   if (Math.abs(value) > MAX_MAGNITUDE) return null;
   return Math.abs(value) < MIN_MAGNITUDE ? 0 : value;
-}
-
-/** Dimension values must be 1..1024 characters. */
-function dimensionValue(value: string): string {
-  const trimmed = value.trim();
-  return trimmed === '' ? 'unknown' : trimmed.slice(0, 1024);
 }

@@ -212,6 +212,102 @@ describe('evaluateCriteria', () => {
   });
 });
 
+describe('evaluateCriteria: optional criteria', () => {
+  const ALL_MET = { passRate: 100, coverage: 100, completeness: 100 };
+
+  it('leaves out MRR and p95 latency when they have a threshold but their figure does not apply', () => {
+    // Act: thresholds set, figures undefined (no judged query stage, no latency figure).
+    const results = evaluateCriteria({ ...ALL_MET, criteria: { ...DEFAULTS, min_mrr: 0.5, max_p95_latency_ms: 1500 } });
+
+    // Assess
+    expect(results.map((r) => r.name)).toEqual(['pass_rate', 'coverage', 'completeness']);
+  });
+
+  it('breaches the p95 latency ceiling when the p95 could not be computed', () => {
+    // Act
+    const results = evaluateCriteria({
+      ...ALL_MET,
+      p95LatencyMs: null,
+      criteria: { ...DEFAULTS, max_p95_latency_ms: 5000 },
+    });
+
+    // Assess
+    expect(find(results, 'p95_latency_ms')).toEqual({
+      name: 'p95_latency_ms',
+      description: '95th percentile of per-query latency (ms)',
+      value: null,
+      threshold: 5000,
+      comparator: '<=',
+      passed: false,
+      severity: 'MEDIUM',
+    });
+  });
+
+  it('breaches the grounded rate when it could not be computed', () => {
+    // Act
+    const results = evaluateCriteria({ ...ALL_MET, groundedRate: null, criteria: DEFAULTS });
+
+    // Assess
+    expect(find(results, 'grounded_rate')).toMatchObject({ value: null, passed: false, severity: 'MEDIUM' });
+  });
+
+  it('passes the grounded rate exactly at its threshold', () => {
+    // Act
+    const results = evaluateCriteria({ ...ALL_MET, groundedRate: 95, criteria: DEFAULTS });
+
+    // Assess
+    expect(find(results, 'grounded_rate')).toMatchObject({ value: 95, threshold: 95, passed: true });
+  });
+
+  it('breaches MRR just under its threshold', () => {
+    // Act
+    const results = evaluateCriteria({ ...ALL_MET, mrr: 0.6999, criteria: { ...DEFAULTS, min_mrr: 0.7 } });
+
+    // Assess
+    expect(find(results, 'mrr')).toMatchObject({ value: 0.6999, passed: false, severity: 'MEDIUM' });
+  });
+
+  it('passes the abstention criterion at 100% with MEDIUM severity', () => {
+    // Act
+    const results = evaluateCriteria({ ...ALL_MET, abstentionCorrectRate: 100, criteria: DEFAULTS });
+
+    // Assess
+    expect(find(results, 'abstention_correct_rate')).toEqual({
+      name: 'abstention_correct_rate',
+      description: 'Questions the book cannot answer on which the agent abstained (%)',
+      value: 100,
+      threshold: 100,
+      comparator: '>=',
+      passed: true,
+      severity: 'MEDIUM',
+    });
+  });
+
+  it('breaches the abstention criterion just under 100% as HIGH', () => {
+    // Act
+    const results = evaluateCriteria({ ...ALL_MET, abstentionCorrectRate: 99.99, criteria: DEFAULTS });
+
+    // Assess
+    expect(find(results, 'abstention_correct_rate')).toMatchObject({ value: 99.99, passed: false, severity: 'HIGH' });
+  });
+
+  it('breaches the abstention criterion as HIGH when it could not be computed', () => {
+    // Act
+    const results = evaluateCriteria({ ...ALL_MET, abstentionCorrectRate: null, criteria: DEFAULTS });
+
+    // Assess
+    expect(find(results, 'abstention_correct_rate')).toMatchObject({ value: null, passed: false, severity: 'HIGH' });
+  });
+
+  it('leaves out the abstention criterion when no unanswerable question was asked', () => {
+    // Act
+    const results = evaluateCriteria({ ...ALL_MET, groundedRate: 100, criteria: DEFAULTS });
+
+    // Assess
+    expect(results.map((r) => r.name)).toEqual(['pass_rate', 'coverage', 'completeness', 'grounded_rate']);
+  });
+});
+
 describe('criteriaErrors', () => {
   it('turns each breached criterion into a CRITERION_BREACHED error with value and threshold', () => {
     // Prepare

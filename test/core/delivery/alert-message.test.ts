@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { evaluateCriteria } from '../../../functions/core/criteria/criteria.ts';
 import {
   type AlertContext,
   buildAlertMessage,
   buildS3ConsoleUrl,
 } from '../../../functions/core/delivery/alert-message.ts';
+import { SuccessCriteria } from '../../../functions/core/suite/suite.ts';
 import { buildErrorReport, buildFailedReport, buildPassedReport, RUN_ID } from '../../nightly/fixtures/reports.ts';
 
 const KEY = `reports/book/2026/03/14/${RUN_ID}.json`;
@@ -37,9 +39,9 @@ describe('buildAlertMessage', () => {
     const alert = buildAlertMessage(buildFailedReport(), STORED);
 
     // Assess
-    expect(alert?.severity).toBe('HIGH');
+    expect(alert?.severity).toBe('CRITICAL');
     expect(alert?.subject).toBe(
-      '[HIGH] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%',
+      '[CRITICAL] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < ...',
     );
   });
 
@@ -74,12 +76,12 @@ describe('buildAlertMessage', () => {
     // Assess
     expect(alert?.body.split('\n').slice(0, 10)).toEqual([
       'The nightly validation of "book" (prod) breached 3 success criteria.',
-      'Severity: HIGH',
+      'Severity: CRITICAL',
       `Run started: 2026-03-14T02:00:00.000Z (run id ${RUN_ID})`,
       'Previous run: 2026-03-13T02:00:00.000Z (run id 11111111-2222-4333-8444-555555555555) PASSED, so this broke since then',
       '',
       'WHAT BROKE (value vs threshold)',
-      '- pass rate: 40% (must be >= 90%) [HIGH]',
+      '- pass rate: 40% (must be >= 90%) [CRITICAL]',
       '- coverage: 7.41% (must be >= 100%) [HIGH]',
       '- completeness: 97.5% (must be >= 100%) [MEDIUM]',
       '',
@@ -232,6 +234,81 @@ describe('buildAlertMessage', () => {
 
     // Assess
     expect(new TextEncoder().encode(`${alert?.subject}${alert?.body}`).length).toBeLessThan(256 * 1024);
+  });
+});
+
+/** A FAILED report whose criteria are graded by the engine from these figures. */
+function failedWith(figures: { passRate: number; coverage: number; completeness: number }) {
+  const report = buildFailedReport();
+  report.success_criteria = evaluateCriteria({ ...figures, criteria: SuccessCriteria.parse({}) });
+  return report;
+}
+
+describe('buildAlertMessage: severity', () => {
+  it('is HIGH when the worst breach is HIGH', () => {
+    // Act: a 60% pass rate is under 90 but not under half of it.
+    const alert = buildAlertMessage(failedWith({ passRate: 60, coverage: 100, completeness: 100 }), STORED);
+
+    // Assess
+    expect([alert?.severity, alert?.subject]).toEqual(['HIGH', '[HIGH] RagWatch prod/book: pass rate 60% < 90%']);
+  });
+
+  it('is MEDIUM when every breach is MEDIUM', () => {
+    // Act
+    const alert = buildAlertMessage(failedWith({ passRate: 100, coverage: 100, completeness: 97.5 }), STORED);
+
+    // Assess
+    expect([alert?.severity, alert?.subject]).toEqual([
+      'MEDIUM',
+      '[MEDIUM] RagWatch prod/book: completeness 97.5% < 100%',
+    ]);
+  });
+
+  it('is the worst severity among the breaches, whatever their order', () => {
+    // Act: MEDIUM completeness listed after a CRITICAL pass rate and a HIGH coverage.
+    const alert = buildAlertMessage(failedWith({ passRate: 44.99, coverage: 89, completeness: 97.5 }), STORED);
+
+    // Assess
+    expect(alert?.severity).toBe('CRITICAL');
+  });
+
+  it('is HIGH for a FAILED run with no breached criterion to grade it', () => {
+    // Prepare
+    const report = buildFailedReport();
+    report.success_criteria = [];
+
+    // Act
+    const alert = buildAlertMessage(report, STORED);
+
+    // Assess
+    expect([alert?.severity, alert?.subject]).toEqual(['HIGH', '[HIGH] RagWatch prod/book: FAILED']);
+  });
+
+  it('raises a MEDIUM breach to HIGH when the report could not be stored', () => {
+    // Act
+    const alert = buildAlertMessage(failedWith({ passRate: 100, coverage: 100, completeness: 97.5 }), NOT_STORED);
+
+    // Assess
+    expect([alert?.severity, alert?.subject]).toEqual([
+      'HIGH',
+      '[HIGH] RagWatch prod/book: report NOT stored, completeness 97.5% < 100%',
+    ]);
+  });
+
+  it('keeps a CRITICAL breach CRITICAL when the report could not be stored', () => {
+    // Act
+    const alert = buildAlertMessage(failedWith({ passRate: 40, coverage: 100, completeness: 100 }), NOT_STORED);
+
+    // Assess
+    expect(alert?.severity).toBe('CRITICAL');
+  });
+
+  it('is CRITICAL for an ERROR run even when the report could not be stored', () => {
+    // Act
+    const alert = buildAlertMessage(buildErrorReport(), NOT_STORED);
+
+    // Assess
+    expect(alert?.severity).toBe('CRITICAL');
   });
 });
 

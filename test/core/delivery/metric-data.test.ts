@@ -115,6 +115,29 @@ describe('buildMetricData', () => {
     ]);
   });
 
+  it('sends only ASCII dimension values, mapping a non-ASCII collection, environment and category as %XX', () => {
+    // Prepare
+    const failed = buildFailedReport();
+    const report = {
+      ...failed,
+      collection: 'книга',
+      environment: 'prod-é',
+      validation_metrics: {
+        ...failed.validation_metrics,
+        by_category: { 'sémantique 📚': { pass_rate: 50, total: 2, passed: 1 } },
+      },
+    };
+
+    // Act
+    const values = buildMetricData(report).flatMap((d) => d.Dimensions.map((dim) => dim.Value));
+
+    // Assess
+    expect(values.every((v) => /^[\x20-\x7e]{1,1024}$/.test(v))).toBe(true);
+    expect(new Set(values)).toEqual(
+      new Set(['%D0%BA%D0%BD%D0%B8%D0%B3%D0%B0', 'prod-%C3%A9', 's%C3%A9mantique %F0%9F%93%9A']),
+    );
+  });
+
   it('sends latencies as Values and Counts so CloudWatch can compute percentiles', () => {
     // Prepare
     const report = buildPassedReport();

@@ -167,6 +167,85 @@ describe('checkGrounding', () => {
     expect(verdict.citation_coverage).toBeCloseTo(1 / 3);
   });
 
+  it('passes an answer whose citations cover exactly the minimum coverage', () => {
+    // Prepare: one of two sentences cited, against a minimum of one half.
+    const text = 'Topics carry messages between nodes. That is all.';
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: text, citations: [cite(text, 'Topics carry messages', 'c1')] },
+      retrievedChunkIds: ['c1'],
+      expectAnswer: true,
+      minCoverage: 0.5,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({
+      passed: true,
+      citation_coverage: 0.5,
+      covered_sentences: 1,
+      sentences: 2,
+      checks: { sentence_coverage: 'PASS' },
+      reasons: [],
+    });
+  });
+
+  it('counts a final sentence without end punctuation, so leaving it uncited lowers the coverage', () => {
+    // Prepare: the second sentence has no full stop; citing only the first covers one of two.
+    const text = 'Topics carry messages between nodes. Services answer requests';
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: text, citations: [cite(text, 'Topics carry messages', 'c1')] },
+      retrievedChunkIds: ['c1'],
+      expectAnswer: true,
+      minCoverage: 0.6,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({
+      passed: false,
+      sentences: 2,
+      covered_sentences: 1,
+      checks: { sentence_coverage: 'FAIL' },
+      reasons: ['1 of 2 sentences carry a valid citation (coverage under 0.6)'],
+    });
+  });
+
+  it('does not count a citation that starts where a sentence ends as covering that sentence', () => {
+    // Prepare: the citation starts at the space right after the first sentence's full stop.
+    const text = 'Topics carry messages. Services answer requests.';
+    const start = text.indexOf(' Services');
+    const citation = { start, end: text.length, text: text.slice(start), document_ids: ['c1'] };
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: text, citations: [citation] },
+      retrievedChunkIds: ['c1'],
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect([verdict.covered_sentences, verdict.sentences]).toEqual([1, 2]);
+  });
+
+  it('does not count a citation that ends where a sentence starts as covering that sentence', () => {
+    // Prepare: the citation ends right before the second sentence's first letter.
+    const text = 'Topics carry messages. Services answer requests.';
+    const end = text.indexOf('Services');
+    const citation = { start: 0, end, text: text.slice(0, end), document_ids: ['c1'] };
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: text, citations: [citation] },
+      retrievedChunkIds: ['c1'],
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect([verdict.covered_sentences, verdict.sentences]).toEqual([1, 2]);
+  });
+
   it('does not count a sentence as covered by a citation of a chunk that was not retrieved', () => {
     // Act
     const verdict = checkGrounding({
@@ -290,6 +369,42 @@ describe('detectAbstention', () => {
     'There is no relevant information in the documents.',
     'This is not covered in the provided documents.',
     'There is no information about pricing in the book.',
+    'I do not know.',
+    "I couldn't find that.",
+    'I cannot find it in the sources.',
+    "I can't find it in the sources.",
+    'I was unable to find it.',
+    'I am unable to find it.',
+    'I did not find it.',
+    "I didn't find it.",
+    "I can't answer that.",
+    'I am unable to answer that.',
+    'I am not able to answer that.',
+    'There is no information on pricing.',
+    'There is no information regarding pricing.',
+    'There is no information for that release.',
+    'No information was given about pricing.',
+    'No relevant information about pricing.',
+    'There are no relevant documents.',
+    'There is no relevant document.',
+    'There is no relevant context.',
+    'There is not enough information to say.',
+    'There is insufficient information to say.',
+    'The document does not include pricing.',
+    'The context did not provide pricing.',
+    "The book doesn't cover pricing.",
+    'The sources do not say.',
+    'The passages do not discuss pricing.',
+    'The source does not address pricing.',
+    'The documents do not answer this.',
+    'The documents do not contain pricing.',
+    'Pricing is not mentioned in the documents.',
+    'Pricing is not discussed in the book.',
+    'Pricing is not addressed in the sources.',
+    'Pricing is not covered in the context.',
+    'Pricing is not covered in the source.',
+    'I DO NOT KNOW.',
+    'I could not\nfind it.',
   ])('reads "%s" as an abstention', (text) => {
     // Act
     const abstained = detectAbstention(text, 0);

@@ -37,13 +37,13 @@ describe('buildIncidentMessage', () => {
     const [onset] = emails([buildFailedReport()]);
     expect(onset?.kind).toBe('onset');
     expect(onset?.subject).toBe(
-      '[HIGH] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%',
+      '[CRITICAL] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < ...',
     );
     const lines = onset?.body.split('\n') ?? [];
     expect(lines.slice(0, 4)).toEqual([
       'A quality incident opened on "book" (prod).',
       'Retrieval got worse than its baseline or breached a success criterion.',
-      'Severity: HIGH',
+      'Severity: CRITICAL',
       'Since: 2026-03-10T02:00:00.000Z (run 00000000-0000-4000-8000-000000000000; 1 run(s) so far)',
     ]);
     expect(onset?.body).toContain('No more email while this lasts, unless it gets worse');
@@ -60,7 +60,7 @@ describe('buildIncidentMessage', () => {
     const [, recovery] = emails([buildFailedReport(), buildFailedReport(), buildPassedReport()]);
     expect(recovery?.kind).toBe('recovery');
     expect(recovery?.subject).toBe('[RESOLVED] RagWatch prod/book: quality regressed over after 2 run(s), 2 night(s)');
-    expect(recovery?.body).toContain('- pass rate 40% < 90% [HIGH]');
+    expect(recovery?.body).toContain('- pass rate 40% < 90% [CRITICAL]');
     expect(recovery?.body).toContain(
       'LASTED: 2 run(s), 2 night(s) (2026-03-10T02:00:00.000Z to 2026-03-12T02:00:00.000Z)',
     );
@@ -75,7 +75,7 @@ describe('buildIncidentMessage', () => {
   it('says “since” from the incident’s start in a reminder, days later', () => {
     const messages = emails([buildFailedReport(), buildFailedReport(), buildFailedReport()], 2);
     expect(messages.map((m) => m.kind)).toEqual(['onset', 'reminder']);
-    expect(messages[1]?.subject).toBe('[HIGH] STILL OPEN RagWatch prod/book: quality regressed since 2026-03-10');
+    expect(messages[1]?.subject).toBe('[CRITICAL] STILL OPEN RagWatch prod/book: quality regressed since 2026-03-10');
     expect(messages[1]?.body).toContain(
       'Since: 2026-03-10T02:00:00.000Z (run 00000000-0000-4000-8000-000000000000; 3 run(s) so far)',
     );

@@ -12,7 +12,7 @@ describe('observeRun', () => {
     const observed = observeRun(buildFailedReport(), true);
     expect(observed.quality).toContainEqual({
       kind: 'criterion:pass_rate',
-      severity: 'HIGH',
+      severity: 'CRITICAL',
       summary: 'pass rate 40% < 90%',
     });
     expect(observed.infrastructure).toEqual([]);

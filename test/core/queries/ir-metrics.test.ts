@@ -184,6 +184,84 @@ describe('computeIrMetrics', () => {
     // Assess: one judged target; DCG = 3 = IDCG.
     expect(metrics).toMatchObject({ judged_relevant: 1, retrieved_relevant: 1, ndcg_at_k: 1 });
   });
+  it('keeps the higher grade of a target judged twice, whichever comes first', () => {
+    // Prepare: a judged 1 then 3, b judged 2; ranking b, a. With a at 3: DCG = 2 + 3/log2(3) = 3.8928,
+    // IDCG = 3 + 2/log2(3) = 4.2619. Were a kept at 1, the ranking would be ideal (nDCG 1).
+    const judgments = [byChunk('a', 1), byChunk('a', 3), byChunk('b', 2)];
+
+    // Act
+    const lowFirst = computeIrMetrics({ ranking: chunks('b', 'a'), judgments, k: 2 });
+    const highFirst = computeIrMetrics({ ranking: chunks('b', 'a'), judgments: [...judgments].reverse(), k: 2 });
+
+    // Assess
+    expect([lowFirst?.ndcg_at_k, highFirst?.ndcg_at_k]).toEqual([0.9134, 0.9134]);
+    expect(lowFirst?.judged_relevant).toBe(2);
+  });
+
+  it('cuts the ideal ranking at k, so one relevant result at rank 1 of k = 1 is a perfect nDCG', () => {
+    // Prepare: three judged targets, only one can fit in the top 1.
+    const judgments = [byChunk('a'), byChunk('b'), byChunk('c')];
+
+    // Act
+    const metrics = computeIrMetrics({ ranking: chunks('a', 'b', 'c'), judgments, k: 1 });
+
+    // Assess
+    expect(metrics).toMatchObject({ k: 1, precision_at_k: 1, recall_at_k: 0.3333, reciprocal_rank: 1, ndcg_at_k: 1 });
+  });
+
+  it('leaves a judgment of grade 0 out of the judged targets and the ideal ranking', () => {
+    // Prepare: b is judged not relevant.
+    const judgments = [byChunk('a'), byChunk('b', 0)];
+
+    // Act
+    const metrics = computeIrMetrics({ ranking: chunks('b', 'a'), judgments, k: 2 });
+
+    // Assess: a at rank 2: DCG = 1/log2(3) = 0.6309 = nDCG, the ideal being a alone at rank 1.
+    expect(metrics).toMatchObject({
+      judged_relevant: 1,
+      retrieved_relevant: 1,
+      reciprocal_rank: 0.5,
+      ndcg_at_k: 0.6309,
+    });
+  });
+
+  it('returns null for a query whose every judgment has grade 0', () => {
+    // Act
+    const metrics = computeIrMetrics({ ranking: chunks('a'), judgments: [byChunk('a', 0)], k: 1 });
+
+    // Assess
+    expect(metrics).toBeNull();
+  });
+
+  it('computes at k = 1 and refuses a k under 1 or not whole', () => {
+    // Prepare
+    const judgments = [byChunk('a')];
+    const at = (k: number) => () => computeIrMetrics({ ranking: chunks('a'), judgments, k });
+
+    // Act / Assess
+    expect(at(1)()).toMatchObject({ k: 1, hit: true });
+    expect(at(0)).toThrow(new RangeError('computeIrMetrics: k must be a whole number >= 1, got 0'));
+    expect(at(-1)).toThrow(RangeError);
+    expect(at(1.5)).toThrow(new RangeError('computeIrMetrics: k must be a whole number >= 1, got 1.5'));
+  });
+
+  it('matches a URL judgment through the normalised URL, so a trailing slash still counts once', () => {
+    // Prepare: the same page judged twice, written two ways, and a second chunk of it.
+    const ranking: RankedItem[] = [
+      { chunk_id: 'c1', source_url: `${BOOK}/intro` },
+      { chunk_id: 'c2', source_url: `${BOOK}/intro` },
+    ];
+
+    // Act
+    const metrics = computeIrMetrics({
+      ranking,
+      judgments: [byUrl(`${BOOK}/intro`, 2), byUrl(`${BOOK}/intro/`, 3)],
+      k: 2,
+    });
+
+    // Assess: one target (grade 3), credited once.
+    expect(metrics).toMatchObject({ judged_relevant: 1, retrieved_relevant: 1, ndcg_at_k: 1 });
+  });
 });
 
 describe('gradeRanking', () => {
@@ -200,6 +278,26 @@ describe('gradeRanking', () => {
 
     // Assess
     expect(grades).toEqual([3, 1, 0]);
+  });
+  it('gives a chunk matching two judgments of different grades the higher, in either order', () => {
+    // Prepare
+    const ranking: RankedItem[] = [{ chunk_id: 'c1', source_url: `${BOOK}/intro` }];
+
+    // Act
+    const urlFirst = gradeRanking({ ranking, judgments: [byUrl('/docs/intro', 1), byChunk('c1', 2)] });
+    const chunkFirst = gradeRanking({ ranking, judgments: [byChunk('c1', 2), byUrl('/docs/intro', 1)] });
+    const highFirst = gradeRanking({ ranking, judgments: [byUrl('/docs/intro', 3), byChunk('c1', 2)] });
+
+    // Assess
+    expect([urlFirst, chunkFirst, highFirst]).toEqual([[2], [2], [3]]);
+  });
+
+  it('gives a chunk that matches no judgment grade 0 and takes nothing from later chunks', () => {
+    // Act
+    const grades = gradeRanking({ ranking: chunks('x', 'a'), judgments: [byChunk('a', 2)] });
+
+    // Assess
+    expect(grades).toEqual([0, 2]);
   });
 });
 

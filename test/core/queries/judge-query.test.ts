@@ -234,6 +234,26 @@ describe('judgeQuery', () => {
     });
   });
 
+  it('passes required expected sources when every one is found', () => {
+    // Prepare
+    const query = makeQuery({
+      expected_sources: ['ch1-ros2-basics', 'ch3-gazebo'],
+      criteria: { require_expected_sources: true },
+    });
+
+    // Act
+    const { result, errors } = judge(query, [hit('c1', 0.9, ROS_BASICS), hit('c2', 0.8, GAZEBO)]);
+
+    // Assess
+    expect(result).toMatchObject({
+      status: 'PASS',
+      expected_sources_found: 2,
+      missing_expected_sources: [],
+      criteria_evaluations: { similarity: true, module: true, expected_sources: true },
+    });
+    expect(errors).toEqual([]);
+  });
+
   it('judges relevance and IR metrics by expected sources when there are no judgments', () => {
     // Prepare: two chunks of the same expected page, then an unexpected page; k = 5.
     const query = makeQuery({ expected_sources: ['ch1-ros2-basics'] });
@@ -305,6 +325,40 @@ describe('judgeQuery', () => {
     // Assess
     expect(result).toMatchObject({ status: 'FAIL', fail_reason: 'embedding + search latency 150 ms > 149 ms' });
     expect(errors[0]).toMatchObject({ error_type: 'LATENCY_EXCEEDED', severity: 'LOW' });
+  });
+
+  it('passes a query whose best similarity is exactly min_similarity', () => {
+    // Act
+    const { result, errors } = judge(makeQuery(), [hit('c1', 0.7, ROS_BASICS)]);
+
+    // Assess
+    expect(result).toMatchObject({
+      status: 'PASS',
+      best_similarity: 0.7,
+      module_match: true,
+      criteria_evaluations: { similarity: true, module: true },
+    });
+    expect(errors).toEqual([]);
+  });
+
+  it('fails with LOW_RELEVANCE when the best similarity is just under min_similarity', () => {
+    // Act
+    const { result, errors } = judge(makeQuery(), [hit('c1', 0.6999, ROS_BASICS)]);
+
+    // Assess
+    expect(result).toMatchObject({ status: 'FAIL', criteria_evaluations: { similarity: false } });
+    expect(errors.map((e) => [e.error_type, e.severity])).toEqual([['LOW_RELEVANCE', 'MEDIUM']]);
+  });
+
+  it('fails with LOW_PRECISION when precision is just under its minimum', () => {
+    // Prepare: one relevant row of 5 is 0.2, against 0.2001.
+    const query = makeQuery({ criteria: { min_precision: 0.2001 } });
+
+    // Act
+    const { result } = judge(query, [hit('c1', 0.9, ROS_BASICS)]);
+
+    // Assess
+    expect(result).toMatchObject({ status: 'FAIL', criteria_evaluations: { precision: false } });
   });
 
   it('passes at exactly the budget: ragwatch’s own post-processing is not the system’s latency', () => {

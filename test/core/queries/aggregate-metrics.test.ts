@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { buildValidationMetrics } from '../../../functions/core/queries/aggregate-metrics.ts';
+import {
+  type IrMetrics,
+  type QueryValidationResult,
+  ValidationMetrics,
+} from '../../../functions/core/report/report.ts';
+import { buildQuery } from '../../nightly/fixtures/reports.ts';
+
+const AT = '2026-03-14T02:00:00.000Z';
+
+function ir(overrides: Partial<IrMetrics>): IrMetrics {
+  return {
+    k: 5,
+    judged_relevant: 1,
+    retrieved_relevant: 1,
+    precision_at_k: 0.2,
+    recall_at_k: 1,
+    reciprocal_rank: 1,
+    ndcg_at_k: 1,
+    hit: true,
+    ...overrides,
+  };
+}
+
+/** A query result with a given total latency (ms), best similarity and IR metrics. */
+function result(
+  id: string,
+  spec: { status?: 'PASS' | 'FAIL' | 'ERROR'; category?: string; ms?: number; best?: number; metrics?: IrMetrics },
+): QueryValidationResult {
+  const ms = spec.ms ?? 100;
+  const q = buildQuery({
+    id,
+    status: spec.status ?? 'PASS',
+    category: spec.category ?? 'semantic',
+    latency: { embedding_ms: ms, search_ms: 0, post_processing_ms: 0, total_ms: ms },
+    best: spec.best ?? 0.8,
+  });
+  return { ...q, metrics: spec.metrics ?? null };
+}
+
+function build(results: QueryValidationResult[], queryStageMs = 1000) {
+  return buildValidationMetrics({ runId: 'run-1', timestamp: AT, results, queryStageMs });
+}
+
+describe('buildValidationMetrics', () => {
+  it('aggregates pass rate, IR means, latency percentiles, throughput and categories (seed 003)', () => {
+    // Prepare: 3 answered queries (100, 200, 400 ms) and 1 in ERROR, whose latency and similarity do not count.
+    const results = [
+      result('q1', { category: 'keyword', ms: 100, best: 0.9, metrics: ir({ reciprocal_rank: 1 }) }),
+      result('q2', { category: 'semantic', ms: 200, best: 0.7, metrics: ir({ reciprocal_rank: 0.5, hit: true }) }),
+      result('q3', { status: 'FAIL', category: 'semantic', ms: 400, best: 0.5 }),
+      result('q4', { status: 'ERROR', category: 'keyword', ms: 9000 }),
+    ];
+
+    // Act
+    const metrics = build(results, 2000);
+
+    // Assess: p50 of [100, 200, 400] = 200; p95: h = 1.9 -> 200 + 0.9 * 200 = 380; p99: 200 + 0.98 * 200 = 396;
+    // throughput counts the 3 queries that ran, over 2 s.
+    expect(metrics).toEqual({
+      validation_run_id: 'run-1',
+      timestamp: AT,
+      query_types_tested: ['keyword', 'semantic'],
+      total_queries_tested: 4,
+      queries_passed: 2,
+      success_rate: 0.5,
+      judged_queries: 2,
+      overall_precision: 0.2,
+      overall_recall: 1,
+      mrr: 0.75,
+      ndcg_at_k: 1,
+      hit_rate: 1,
+      avg_similarity: 0.7,
+      avg_latency_ms: 233.3,
+      p50_latency_ms: 200,
+      p95_latency_ms: 380,
+      p99_latency_ms: 396,
+      throughput_qps: 1.5,
+      by_category: {
+        keyword: { total: 2, passed: 1, pass_rate: 50 },
+        semantic: { total: 2, passed: 1, pass_rate: 50 },
+      },
+    });
+    expect(ValidationMetrics.parse(metrics)).toEqual(metrics);
+  });
+
+  it('sorts latencies before taking percentiles, whatever order the queries ran in', () => {
+    // Act
+    const metrics = build([result('q1', { ms: 400 }), result('q2', { ms: 100 }), result('q3', { ms: 200 })]);
+
+    // Assess
+    expect([metrics.p50_latency_ms, metrics.p95_latency_ms]).toEqual([200, 380]);
+  });
+
+  it('rounds latencies to 1 decimal, rates to 2 and the success rate to 4', () => {
+    // Prepare: 1 of 3 passes; latencies 100.04, 100.06, 100.11 ms over 700 ms.
+    const results = [
+      result('q1', { ms: 100.04 }),
+      result('q2', { status: 'FAIL', ms: 100.06 }),
+      result('q3', { status: 'FAIL', ms: 100.11 }),
+    ];
+
+    // Act
+    const metrics = build(results, 700);
+
+    // Assess
+    expect(metrics).toMatchObject({
+      success_rate: 0.3333,
+      avg_latency_ms: 100.1,
+      p50_latency_ms: 100.1,
+      throughput_qps: 4.29,
+      by_category: { semantic: { total: 3, passed: 1, pass_rate: 33.33 } },
+    });
+  });
+
+  it('reports nulls, not zeros or NaN, when no query was run', () => {
+    // Act
+    const metrics = build([], 0);
+
+    // Assess
+    expect(metrics).toMatchObject({
+      total_queries_tested: 0,
+      queries_passed: 0,
+      success_rate: 0,
+      judged_queries: 0,
+      mrr: null,
+      avg_similarity: null,
+      avg_latency_ms: null,
+      p50_latency_ms: null,
+      p95_latency_ms: null,
+      p99_latency_ms: null,
+      throughput_qps: null,
+      query_types_tested: [],
+      by_category: {},
+    });
+  });
+
+  it('reports no latency figure and no throughput when every query failed to run', () => {
+    // Act
+    const metrics = build([result('q1', { status: 'ERROR', ms: 50 })]);
+
+    // Assess
+    expect(metrics).toMatchObject({
+      avg_latency_ms: null,
+      p50_latency_ms: null,
+      p95_latency_ms: null,
+      p99_latency_ms: null,
+      avg_similarity: null,
+      success_rate: 0,
+      throughput_qps: null,
+    });
+  });
+
+  it('reports no throughput when the query stage took no measurable time', () => {
+    // Act
+    const metrics = build([result('q1', {})], 0);
+
+    // Assess
+    expect(metrics.throughput_qps).toBeNull();
+  });
+});
