@@ -4,6 +4,7 @@
  * Limits honoured (PutMetricData, 2026): 1,000 datums and 1 MB per call, 150 distinct values per datum in
  * Values/Counts, finite numbers only, magnitudes inside CloudWatch's accepted range.
  */
+import { alertsOperations } from '../regression/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { dimensionValue } from './dimension-value.ts';
 
@@ -92,13 +93,11 @@ export function buildMetricData(report: ValidationReport): MetricDatum[] {
     single(METRIC_NAMES.ndcg, 'None', vm.ndcg_at_k),
     single(METRIC_NAMES.hitRate, 'None', vm.hit_rate),
     single(METRIC_NAMES.groundedRate, 'Percent', report.grounding_report?.grounded_rate),
-    // Findings against the baseline that ops act on (golden-set rot is the suite maintainer's); none when not compared.
+    // Findings against the baseline that ops act on (not latency, not golden-set rot); none when not compared.
     single(
       METRIC_NAMES.regressions,
       'Count',
-      report.regression?.compared
-        ? report.regression.findings.filter((f) => f.addressed_to === 'operations').length
-        : undefined,
+      report.regression?.compared ? report.regression.findings.filter(alertsOperations).length : undefined,
     ),
   ];
   const perCategory = Object.entries(completed ? vm.by_category : {}).map(([category, figures]) =>

@@ -36,6 +36,11 @@ describe('digestReport', () => {
       heading_hierarchy: null,
       token_count: null,
       chunk_index: null,
+      raw_score: 0.9,
+      confidence_score: 1,
+      timestamp: null,
+      model_version: null,
+      payload_issues: [],
       relevance: true,
       relevance_grade: 1,
     });
@@ -44,6 +49,20 @@ describe('digestReport', () => {
       'ch1-basics': 2,
       '/docs/intro': null,
     });
+  });
+
+  it('reads relevant URLs in the resolved shape { kind: url, target } and leaves chunk ids out', () => {
+    const report = buildPassedReport();
+    const first = report.query_results[0];
+    if (!first) throw new Error('fixture has queries');
+    first.query = {
+      id: first.id,
+      relevant: [
+        { kind: 'url', target: '/docs/intro', grade: 3 },
+        { kind: 'chunk_id', target: 'c-9', grade: 1 },
+      ],
+    };
+    expect(Object.keys(digestReport(report, 'x')?.queries[first.id]?.expectedRanks ?? {})).toEqual(['/docs/intro']);
   });
 
   it('does not count the pass rate of an ERROR run that judged no query', () => {
