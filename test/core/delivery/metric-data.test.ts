@@ -124,7 +124,17 @@ describe('buildMetricData', () => {
       environment: 'prod-é',
       validation_metrics: {
         ...failed.validation_metrics,
-        by_category: { 'sémantique 📚': { pass_rate: 50, total: 2, passed: 1 } },
+        by_category: {
+          'sémantique 📚': {
+            pass_rate: 50,
+            total: 2,
+            passed: 1,
+            mean_semantic_alignment: 0.5,
+            description: null,
+            expected_results: null,
+            expected_met: null,
+          },
+        },
       },
     };
 
