@@ -150,14 +150,20 @@ export class QdrantIndex implements VectorIndex {
   }
 
   async retrieve(ids: string[], payloadFields: string[]): Promise<StoredPoint[]> {
-    const points = await this.#call(`retrieve of ${ids.length} points`, () =>
-      this.#client.retrieve(this.#options.collection, {
-        // Ids travel as strings in the core; Qdrant reads a string id as a UUID, so integer ids go back as numbers.
-        ids: ids.map((id) => (/^\d+$/.test(id) ? Number(id) : id)),
-        with_payload: payloadFields,
-        with_vector: true,
-      }),
+    const operation = `retrieve of ${ids.length} points`;
+    const points = await this.#call(operation, (init) =>
+      this.#api.getPoints(
+        {
+          collection_name: this.#options.collection,
+          // Ids travel as strings in the core; Qdrant reads a string id as a UUID, so integer ids go back as numbers.
+          ids: ids.map((id) => (/^\d+$/.test(id) ? Number(id) : id)),
+          with_payload: payloadFields,
+          with_vector: true,
+        },
+        init,
+      ),
     );
+    if (!Array.isArray(points)) throw this.#malformed(operation, `result is ${describeShape(points)}`);
     return points.map((p) => ({
       id: String(p.id),
       vector: Array.isArray(p.vector) && p.vector.every((x) => typeof x === 'number') ? p.vector : [],
