@@ -9,6 +9,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { InputError } from '../core/errors.ts';
 import { runCheck } from './run-command.ts';
 import { writeSchema } from './schema-command.ts';
+import { registerSuiteNormalize } from './suite-command.ts';
 
 export const EXIT = { ok: 0, breached: 1, badInput: 2, reportNotWritten: 3 } as const;
 
@@ -57,7 +58,8 @@ function buildProgram(env: Record<string, string | undefined>): Command {
       process.exitCode = await runDemo(opts);
     });
 
-  const suite = program.command('suite').description('make and maintain golden-query suites');
+  const suite = program.command('suite').description('golden-query suites: generate, normalize');
+  registerSuiteNormalize(suite);
   suite
     .command('generate')
     .description(
@@ -70,7 +72,7 @@ function buildProgram(env: Record<string, string | undefined>): Command {
     .option('-b, --base-url <url>', "with --docs: the book's public base URL (env DOCUSAURUS_BASE_URL)")
     .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
     .action(async (opts) => {
-      const { runSuiteGenerate } = await import('./suite-command.ts');
+      const { runSuiteGenerate } = await import('./suite-generate-command.ts');
       process.exitCode = await runSuiteGenerate(opts, env);
     });
 
