@@ -33,6 +33,7 @@ import {
   buildAlertMessage,
   type ReportPlacement,
 } from '../core/delivery/alert-message.ts';
+import { buildRunLinks } from '../core/delivery/links.ts';
 import { describeError } from '../core/errors.ts';
 import type { Clock, IncidentStore, RunHistory } from '../core/ports.ts';
 import { compareWithStoredHistory } from '../core/regression/post-run.ts';
@@ -193,6 +194,15 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
       deps.metrics.publish(report),
     ]);
     const placement = placementOf(stored, config);
+    const links = buildRunLinks({
+      region: config.region,
+      runId: report.run_id,
+      startedAt: report.timestamp,
+      finishedAt: report.finished_at,
+      ...(stored.status === 'fulfilled' ? { report: reportKeys(stored.value) } : {}),
+      ...(config.dashboardName ? { dashboardName: config.dashboardName } : {}),
+      ...(config.logGroupName ? { logGroupName: config.logGroupName } : {}),
+    });
     if (stored.status === 'rejected') {
       // Nothing is lost: the log keeps the whole report when S3 will not.
       logger.error('validation report (not stored)', { reason: describeError(stored.reason), report });
@@ -203,8 +213,8 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
       logger.error('metrics not published', { reason: describeError(published.reason) });
 
     // One alert per incident (core/incident); the run's own alert only when the incident state is unavailable.
-    const alert = await alertIncidents(deps, report, { placement }, published, () =>
-      sendAlert(deps, report, { placement, previous }, published),
+    const alert = await alertIncidents(deps, report, { placement, links }, published, () =>
+      sendAlert(deps, report, { placement, previous, links }, published),
     );
     const result: NightlyResult = {
       runId: report.run_id,
@@ -274,7 +284,7 @@ async function produceReport(deps: NightlyDeps, runId: string): Promise<Validati
 async function sendAlert(
   deps: NightlyDeps,
   report: ValidationReport,
-  context: Pick<AlertContext, 'placement' | 'previous'>,
+  context: Pick<AlertContext, 'placement' | 'previous' | 'links'>,
   published: PromiseSettledResult<PublishedMetrics>,
 ): Promise<NightlyResult['sinks']['alert']> {
   const failedSinks =
@@ -306,6 +316,12 @@ function placementOf(stored: PromiseSettledResult<StoredReport>, config: Nightly
     reason: describeError(stored.reason),
     fallback: `the function's log (${config.logGroupName ?? 'its CloudWatch Logs group'}), message "validation report (not stored)"`,
   };
+}
+
+/** The stored report's keys, for the email's links: the HTML's when it was stored. */
+function reportKeys(stored: StoredReport): { bucket: string; jsonKey: string; htmlKey?: string } {
+  const html = stored.attachments.find((a) => a.suffix === '.html' && a.stored);
+  return { bucket: stored.bucket, jsonKey: stored.key, ...(html ? { htmlKey: html.key } : {}) };
 }
 
 /** Where the HTML report went, when it was stored. */
