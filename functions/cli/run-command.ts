@@ -41,14 +41,17 @@ export const EXIT_REPORT_NOT_WRITTEN = 3;
 
 /** Reads and validates a suite file; a missing or invalid file is an InputError naming the path. */
 export async function loadSuite(path: string): Promise<Suite> {
-  let text: string;
+  return parseSuite(await readSuiteText(path), path);
+}
+
+/** A suite file's text; an InputError naming the file when it is missing or unreadable. */
+export async function readSuiteText(path: string): Promise<string> {
   try {
-    text = await readFile(path, 'utf8');
+    return await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as { code?: string }).code;
     throw new InputError(path, [code === 'ENOENT' ? 'file not found' : `cannot be read (${code ?? 'unknown error'})`]);
   }
-  return parseSuite(text, path);
 }
 
 /** Runs the validation from flags and the environment; returns the exit code. */

@@ -5,6 +5,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../errors.ts';
+import { normaliseSuiteForm, type SuiteForm } from './seed-forms.ts';
 
 const unit = (name: string) =>
   z
@@ -177,6 +178,11 @@ function looksLikeUrl(value: string): boolean {
 
 /** Parses suite text (JSON, or YAML when the source name ends in .yaml/.yml) and validates it. */
 export function parseSuite(text: string, sourceName: string): Suite {
+  return parseSuiteFile(text, sourceName).suite;
+}
+
+/** Parses suite text in any seed's form: the suite with defaults applied, the project-form text as written, the form. */
+export function parseSuiteFile(text: string, sourceName: string): ReturnType<typeof validateSuite> {
   let raw: unknown;
   try {
     raw = /\.ya?ml$/i.test(sourceName) ? parseYaml(text) : JSON.parse(text);
@@ -185,9 +191,25 @@ export function parseSuite(text: string, sourceName: string): Suite {
       `not valid ${/\.ya?ml$/i.test(sourceName) ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
     ]);
   }
-  const parsed = Suite.safeParse(raw);
-  if (!parsed.success) throw new InputError(sourceName, listIssues(parsed.error));
-  return parsed.data;
+  return validateSuite(raw, sourceName);
+}
+
+/**
+ * Validates a parsed suite file written in any seed's form (seed-forms.ts); returns it in the project's form, both
+ * as written (`written`, for `suite normalize`) and with every default applied (`suite`). Problems are named with
+ * the file's own field names.
+ */
+export function validateSuite(raw: unknown, sourceName: string): { suite: Suite; written: unknown; form: SuiteForm } {
+  const normalised = normaliseSuiteForm(raw, sourceName);
+  const parsed = Suite.safeParse(normalised.suite);
+  if (!parsed.success)
+    throw new InputError(
+      sourceName,
+      parsed.error.issues.map(
+        (issue) => `${normalised.originalPath(formatPath(issue.path)) || '(root)'}: ${issue.message}`,
+      ),
+    );
+  return { suite: parsed.data, written: normalised.suite, form: normalised.form };
 }
 
 /** Applies suite defaults (and optional overrides from config) to every query. */
