@@ -18,7 +18,7 @@ import { buildRunFailureReport } from '../core/report/failure-report.ts';
 import { readTrendHistory } from '../core/report/read-trend.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
-import { parseSuite, type Suite } from '../core/suite/suite.ts';
+import { parseSuiteBytes, type Suite } from '../core/suite/suite.ts';
 import { ansiStyle, formatSummary, plainStyle } from './format-summary.ts';
 import { createProgressReporter } from './progress.ts';
 
@@ -35,14 +35,14 @@ export interface RunFlags {
 
 /** Reads and validates a suite file; a missing or invalid file is an InputError naming the path. */
 export async function loadSuite(path: string): Promise<Suite> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as { code?: string }).code;
     throw new InputError(path, [code === 'ENOENT' ? 'file not found' : `cannot be read (${code ?? 'unknown error'})`]);
   }
-  return parseSuite(text, path);
+  return parseSuiteBytes(bytes, path);
 }
 
 /** Runs the validation from flags and the environment; returns the exit code. */
