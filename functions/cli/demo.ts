@@ -8,6 +8,9 @@ import { indexSampleBook, SAMPLE_SUITE_PATH, seedIndexDrift, startSandbox } from
 import { parseEngineConfig } from '../core/config.ts';
 import { executeRun, loadSuite } from './run-command.ts';
 
+/** The agent question the chat stand-in answers with an invented figure, so the demo shows UNSUPPORTED_CLAIM. */
+const INVENTED_NUMBER_QUERY = 'llm-planning';
+
 export interface DemoFlags {
   out: string;
   latency: number;
@@ -34,6 +37,11 @@ export async function runDemo(flags: DemoFlags): Promise<number> {
     );
     await seedIndexDrift(sandbox);
     log('Seeded deliberate drift: 2 chunks of a removed page (orphans) lacking chapter_id and heading_hierarchy');
+    const inventing = suite.queries.find((q) => q.id === INVENTED_NUMBER_QUERY);
+    if (inventing) {
+      sandbox.cohere.setChatBehaviour('invent_number', { question: inventing.query_text });
+      log(`Told the chat stand-in to invent a number, under a real citation, when it answers "${inventing.id}"`);
+    }
     log(`Running the suite ${SAMPLE_SUITE_PATH} (${suite.queries.length} queries)\n`);
     const config = parseEngineConfig(sandbox.env);
     const code = await executeRun({

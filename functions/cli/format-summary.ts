@@ -140,7 +140,7 @@ function formatGrounding(report: ValidationReport, s: Style): string[] {
   const lines = [
     '',
     s.bold(
-      `Grounded answers  ${g.grounded}/${g.grounded + g.ungrounded + g.unnecessary_abstentions} grounded${g.grounded_rate === null ? '' : ` (${g.grounded_rate}%)`}, ${g.abstentions_correct}/${g.abstentions_correct + g.abstentions_incorrect} correct abstentions${g.errors ? `, ${g.errors} errored` : ''}`,
+      `Grounded answers  ${g.grounded}/${g.grounded + g.ungrounded + g.unnecessary_abstentions} grounded${g.grounded_rate === null ? '' : ` (${g.grounded_rate}%)`}, ${g.abstentions_correct}/${g.abstentions_correct + g.abstentions_incorrect} correct abstentions, ${g.supported_claims}/${g.claims} claims supported${g.support_rate === null ? '' : ` (${Math.round(g.support_rate * 100) / 100}%)`}${g.errors ? `, ${g.errors} errored` : ''}`,
     ),
   ];
   for (const r of g.responses) {
@@ -150,11 +150,11 @@ function formatGrounding(report: ValidationReport, s: Style): string[] {
       ? s.warn('ERROR')
       : ok
         ? s.ok(v?.abstained ? 'ABSTAINED' : 'GROUNDED')
-        : s.bad(v?.abstained ? 'ABSTAINED' : 'UNGROUNDED');
+        : s.bad(v?.abstained ? 'ABSTAINED' : v?.error_type === 'UNSUPPORTED_CLAIM' ? 'UNSUPPORTED' : 'UNGROUNDED');
     const why = r.error
       ? r.error.message
       : ok
-        ? `${r.source_chunks.length} chunks cited, coverage ${v?.citation_coverage ?? '-'}`
+        ? `${r.source_chunks.length} chunks cited, coverage ${v?.citation_coverage ?? '-'}${v?.support_rate == null ? '' : `, ${v.claims.length} claims supported`}`
         : (v?.reasons ?? []).join('; ');
     lines.push(`  ${verdict} ${r.query_id} ${s.dim(why)}`);
   }

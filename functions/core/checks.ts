@@ -7,6 +7,14 @@ import { coverageCheck } from './coverage/coverage-check.ts';
 import { groundingCheck } from './grounding/grounding-check.ts';
 import { collectionCheck } from './quality/collection-check.ts';
 import { qualityCheck } from './quality/quality-check.ts';
+import { modelVersionCheck } from './queries/model-version.ts';
 import { queriesCheck } from './queries/queries-check.ts';
 
-export const CHECKS: readonly Check[] = [queriesCheck, collectionCheck, coverageCheck, qualityCheck, groundingCheck];
+export const CHECKS: readonly Check[] = [
+  queriesCheck,
+  modelVersionCheck,
+  collectionCheck,
+  coverageCheck,
+  qualityCheck,
+  groundingCheck,
+];

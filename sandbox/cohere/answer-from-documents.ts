@@ -4,6 +4,7 @@
  * to misbehave so a grounding check sees both verdicts.
  */
 
+import { inventNumber, paraphrase } from './rewrite-claims.ts';
 import { extractTerms, tokenizeWords } from './tokenizer.ts';
 
 /** How the stand-in answers: honestly, or with one deliberate grounding fault. */
@@ -12,7 +13,10 @@ export type ChatBehaviour =
   | 'cite_unknown_document'
   | 'no_citations'
   | 'answer_unanswerable'
-  | 'misplaced_span';
+  | 'misplaced_span'
+  | 'invent_number'
+  | 'cite_other_document'
+  | 'paraphrase';
 
 /** A document as the chat route normalised it: an id (given, or Cohere's `doc:<index>`) and its fields. */
 export interface ChatDocument {
@@ -64,7 +68,7 @@ export function answerFromDocuments(options: {
   // The "hallucinating" agent: it answers from the best it has instead of admitting it found nothing.
   if (chosen.length === 0 && behaviour === 'answer_unanswerable') chosen = ranked.slice(0, 1);
   if (chosen.length === 0) return { text: ABSTENTION_TEXT, citations: [] };
-  const answer = composeAnswer(chosen);
+  const answer = composeAnswer(rewrite(chosen, behaviour));
   return { text: answer.text, citations: misbehave(answer, behaviour, documents) };
 }
 
@@ -128,8 +132,23 @@ function sourceDocument(document: ChatDocument): Record<string, unknown> {
   return { id: document.id, ...document.data };
 }
 
+// invent_number changes the first sentence only: one invented figure in an otherwise honest answer.
+function rewrite(chosen: Candidate[], behaviour: ChatBehaviour): Candidate[] {
+  if (behaviour === 'paraphrase') return chosen.map((c) => ({ ...c, text: paraphrase(c.text) }));
+  if (behaviour !== 'invent_number') return chosen;
+  return chosen.map((c, i) => (i === 0 ? { ...c, text: inventNumber(c.text) } : c));
+}
+
 function misbehave(answer: Answer, behaviour: ChatBehaviour, documents: ChatDocument[]): Citation[] {
   switch (behaviour) {
+    case 'cite_other_document':
+      // Each sentence cites the next given document instead of its own: a real, retrieved chunk that does not say it.
+      return answer.citations.map((citation) => {
+        const own = documents.findIndex((d) => d.id === citation.sources[0]?.id);
+        const other = documents[(own + 1) % documents.length] ?? documents[0];
+        if (other === undefined) return citation;
+        return { ...citation, sources: [{ type: 'document', id: other.id, document: sourceDocument(other) }] };
+      });
     case 'no_citations':
       return [];
     case 'cite_unknown_document': {

@@ -26,8 +26,8 @@ export const CHAT_MODELS: ReadonlySet<string> = new Set([
 
 const ROLES = new Set(['user', 'assistant', 'system', 'tool']);
 
-/** Answers one chat request body (already parsed JSON) as the given behaviour dictates. */
-export function handleChat(body: unknown, behaviour: ChatBehaviour): RouteResult {
+/** Answers one chat request body (already parsed JSON) as the behaviour chosen for its question dictates. */
+export function handleChat(body: unknown, behaviourFor: (question: string) => ChatBehaviour): RouteResult {
   if (!isObject(body)) return replyError(400, 'invalid request: body must be a JSON object');
   const { model, messages, documents, citation_options: citationOptions, stream } = body;
   if (typeof model !== 'string' || model === '') return replyError(400, 'invalid request: model must be specified');
@@ -50,6 +50,7 @@ export function handleChat(body: unknown, behaviour: ChatBehaviour): RouteResult
   const given = normaliseDocuments(documents);
   if (typeof given === 'string') return replyError(400, given);
 
+  const behaviour = behaviourFor(question.text);
   const answer = answerFromDocuments({ question: question.text, documents: given, behaviour });
   const citationsOff = isObject(citationOptions) && ['OFF', 'DISABLED'].includes(String(citationOptions.mode));
   const inputTokens = countWords([...parsed.map((message) => message.text), ...given.map(readDocumentText)]);

@@ -44,7 +44,11 @@ export interface CohereStandIn {
   /** Queues a fault for the next `times` matching requests; queued faults play in order. */
   inject(fault: CohereFault): void;
   clearFaults(): void;
-  setChatBehaviour(behaviour: ChatBehaviour): void;
+  /**
+   * How chat answers from now on: every question, or only the one given (matched exactly, after trimming), so a run
+   * can show one misbehaving answer among honest ones. A behaviour for every question clears the per-question ones.
+   */
+  setChatBehaviour(behaviour: ChatBehaviour, options?: { question?: string }): void;
 }
 
 const ROUTES: Record<string, CohereEndpoint> = { '/v2/embed': 'embed', '/v2/chat': 'chat' };
@@ -55,6 +59,8 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
   const dimensions = options.dimensions ?? 1024;
   let latencyMs = options.latencyMs ?? 0;
   let behaviour: ChatBehaviour = 'normal';
+  const perQuestion = new Map<string, ChatBehaviour>();
+  const behaviourFor = (question: string) => perQuestion.get(question.trim()) ?? behaviour;
   let counts = emptyCounts();
   let faults: { fault: CohereFault; remaining: number }[] = [];
   const stopping = new AbortController();
@@ -80,7 +86,10 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
     if (denied !== undefined) return send(response, denied);
     const parsed = parseJson(body);
     if (parsed === undefined) return send(response, replyError(400, 'invalid request: body is not valid JSON'));
-    send(response, endpoint === 'embed' ? handleEmbed(parsed.value, dimensions) : handleChat(parsed.value, behaviour));
+    send(
+      response,
+      endpoint === 'embed' ? handleEmbed(parsed.value, dimensions) : handleChat(parsed.value, behaviourFor),
+    );
   };
 
   const server = createServer((request, response) => {
@@ -118,8 +127,11 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
     clearFaults: () => {
       faults = [];
     },
-    setChatBehaviour: (next) => {
-      behaviour = next;
+    setChatBehaviour: (next, scope) => {
+      if (scope?.question === undefined) {
+        behaviour = next;
+        perQuestion.clear();
+      } else perQuestion.set(scope.question.trim(), next);
     },
   };
 }

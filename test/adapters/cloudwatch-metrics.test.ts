@@ -25,6 +25,17 @@ beforeEach(() => {
   cloudWatch.failNext(0);
 });
 
+/** One passing query's category figures, as buildValidationMetrics writes them without a suite category entry. */
+const CATEGORY = {
+  total: 1,
+  passed: 1,
+  pass_rate: 100,
+  mean_semantic_alignment: 1,
+  description: null,
+  expected_results: null,
+  expected_met: null,
+};
+
 describe('CloudWatchMetrics', () => {
   it('sends the report’s figures in the namespace, as CloudWatch received them over AWS JSON 1.0', async () => {
     // Prepare
@@ -56,7 +67,7 @@ describe('CloudWatchMetrics', () => {
     // Prepare
     const report = buildPassedReport();
     report.validation_metrics.by_category = Object.fromEntries(
-      Array.from({ length: 1_200 }, (_, i) => [`category-${i}`, { total: 1, passed: 1, pass_rate: 100 }]),
+      Array.from({ length: 1_200 }, (_, i) => [`category-${i}`, { ...CATEGORY }]),
     );
     const metrics = new CloudWatchMetrics({ client, namespace: 'RagWatch' });
 
@@ -73,7 +84,7 @@ describe('CloudWatchMetrics', () => {
     // Prepare
     const report = buildPassedReport();
     report.validation_metrics.by_category = Object.fromEntries(
-      Array.from({ length: 900 }, (_, i) => [`category-${i}`, { total: 1, passed: 1, pass_rate: 100 }]),
+      Array.from({ length: 900 }, (_, i) => [`category-${i}`, { ...CATEGORY }]),
     );
     const metrics = new CloudWatchMetrics({ client, namespace: 'RagWatch' });
 

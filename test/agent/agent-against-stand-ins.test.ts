@@ -104,7 +104,7 @@ beforeEach(() => {
   cohere.resetCounts();
 });
 
-function run(options: { maxAgentQueries?: number; timeoutInSeconds?: number } = {}) {
+function run(options: { maxAgentQueries?: number; timeoutInSeconds?: number; minRelevance?: number } = {}) {
   const clock = createFakeClock();
   return runAgentChecks({
     queries: QUERIES,
@@ -118,6 +118,7 @@ function run(options: { maxAgentQueries?: number; timeoutInSeconds?: number } = 
     clock,
     newId: createIdSequence(),
     maxAgentQueries: options.maxAgentQueries ?? 10,
+    ...(options.minRelevance === undefined ? {} : { minRelevance: options.minRelevance }),
   });
 }
 
@@ -297,5 +298,79 @@ describe('runAgentChecks against the Cohere and Qdrant stand-ins', () => {
     // Assess
     expect(report).toMatchObject({ evaluated: 1, capped: 3, grounded: 1 });
     expect(cohere.requestCounts().chat).toBe(1);
+  });
+
+  it('gives every claim of the honest answers support, overall and per answer', async () => {
+    // Act
+    const { report } = await run();
+
+    // Assess
+    expect(report).toMatchObject({ support_rate: 100, min_word_support: 0.65 });
+    expect(report.claims).toBe(report.supported_claims);
+    expect(report.claims).toBeGreaterThan(0);
+    expect(report.responses.find((r) => r.query_id === 'topics')?.confidence_components).toMatchObject({
+      support_rate: 1,
+    });
+  });
+
+  it('catches an invented number under a real citation as UNSUPPORTED_CLAIM, naming the number', async () => {
+    // Prepare
+    cohere.setChatBehaviour('invent_number');
+
+    // Act
+    const { report, errors } = await run();
+
+    // Assess
+    expect(report).toMatchObject({ grounded: 0, ungrounded: 2 });
+    expect(verdictOf(report, 'topics')).toMatchObject({
+      checks: { citations_retrieved: 'PASS', spans_match: 'PASS', claims_supported: 'FAIL' },
+      error_type: 'UNSUPPORTED_CLAIM',
+    });
+    const unsupported = errors.filter((e) => e.error_type === 'UNSUPPORTED_CLAIM');
+    expect(unsupported.map((e) => [e.validation_id, e.details.missing_numbers])).toEqual([
+      ['topics', ['64']],
+      ['launch', ['64']],
+    ]);
+    expect(errors.filter((e) => e.error_type === 'GROUNDING_FAILED')).toEqual([]);
+  });
+
+  it('lowers the answer’s confidence by the share of its claims that are unsupported', async () => {
+    // Prepare
+    cohere.setChatBehaviour('invent_number');
+
+    // Act
+    const { report } = await run();
+
+    // Assess
+    const topics = report.responses.find((r) => r.query_id === 'topics');
+    const { evidence_relevance, support_rate } = topics?.confidence_components ?? {};
+    expect(support_rate).toBeCloseTo(2 / 3, 10);
+    expect(topics?.confidence_score).toBeCloseTo((evidence_relevance ?? 0) * (2 / 3), 10);
+  });
+
+  it('catches a claim cited to another retrieved chunk that does not say it', async () => {
+    // Prepare
+    cohere.setChatBehaviour('cite_other_document');
+
+    // Act: every retrieved chunk passes the gate, so the model is given (and can miscite) more than one
+    const { report, errors } = await run({ minRelevance: 0 });
+
+    // Assess
+    const topics = verdictOf(report, 'topics');
+    expect(topics).toMatchObject({ checks: { citations_retrieved: 'PASS' }, error_type: 'UNSUPPORTED_CLAIM' });
+    expect(topics?.claims.every((c) => !c.supported)).toBe(true);
+    expect(errors.some((e) => e.error_type === 'UNSUPPORTED_CLAIM' && e.validation_id === 'topics')).toBe(true);
+  });
+
+  it('passes a faithful paraphrase of the cited chunks', async () => {
+    // Prepare
+    cohere.setChatBehaviour('paraphrase');
+
+    // Act
+    const { report, errors } = await run();
+
+    // Assess
+    expect(report).toMatchObject({ grounded: 2, ungrounded: 0, support_rate: 100 });
+    expect(errors).toEqual([]);
   });
 });

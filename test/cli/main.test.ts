@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../functions/cli/main.ts';
-import { ValidationReport } from '../../functions/core/report/report.ts';
 import { SAMPLE_BOOK_BASE_URL, SAMPLE_BOOK_DIR } from '../../sandbox/book-server.ts';
 import { indexSampleBook, SAMPLE_SUITE_PATH, type Sandbox, startSandbox } from '../../sandbox/start-sandbox.ts';
+import { parseValidReport } from '../helpers/valid-report.ts';
 
 let sandbox: Sandbox;
 let dir: string;
@@ -68,7 +68,7 @@ describe('ragwatch run', () => {
     expect(summary).toMatch(/^ragwatch PASSED {2}collection book/);
     expect(summary).toContain('✔ coverage');
     const location = summary.match(/Full report: (.+\.json)/)?.[1] ?? '';
-    const report = ValidationReport.parse(JSON.parse(await readFile(location, 'utf8')));
+    const report = parseValidReport(await readFile(location, 'utf8'));
     expect(report).toMatchObject({ status: 'PASSED', total_queries: 2 });
   });
 
@@ -105,7 +105,7 @@ describe('ragwatch run', () => {
   it('prints the report JSON itself with --json', async () => {
     await cli(['run', '--suite', path.join(dir, 'passing.json'), '--json', '--no-progress']);
 
-    expect(ValidationReport.parse(JSON.parse(out.join(''))).suite.query_count).toBe(2);
+    expect(parseValidReport(out.join('')).suite.query_count).toBe(2);
   });
 
   it('exits 2 naming every bad variable, and runs nothing', async () => {
@@ -225,9 +225,7 @@ describe('ragwatch demo', () => {
 
     // Assess
     expect(code).toBe(0);
-    const report = ValidationReport.parse(
-      JSON.parse(await readFile(path.join(dir, 'demo-reports', 'book', 'latest.json'), 'utf8')),
-    );
+    const report = parseValidReport(await readFile(path.join(dir, 'demo-reports', 'book', 'latest.json'), 'utf8'));
     expect(report).toMatchObject({ status: 'FAILED', total_queries: 20, environment: 'sandbox' });
     expect(err.join('')).toContain('breach some criteria on purpose');
   });

@@ -127,8 +127,9 @@ describe('a project-site book (base path /repo/, top-level pages, moduleN-name f
   });
 
   it('reports a filter on a module the index lacks as such, with the known modules, not as no results', () => {
+    // Not searched, so no result: the error state (seed 000), with the mismatch as its reason.
     expect(result('filter-unknown')).toMatchObject({
-      status: 'FAIL',
+      status: 'ERROR',
       error_types: ['METADATA_MISMATCH'],
       fail_reason:
         "not searched: filter module 'Module 3 Perception' is not in the index (known modules: Intro, Module 1 Ros2, Module 2 Simulation, Quick Reference)",

@@ -15,6 +15,7 @@ import { PAYLOAD_INDEXES } from '../../functions/indexer/qdrant-writer.ts';
 import { type BookServer, startBookServer } from '../../sandbox/book-server.ts';
 import { type CohereStandIn, startCohereStandIn } from '../../sandbox/cohere/index.ts';
 import { type QdrantStandIn, startQdrantStandIn } from '../../sandbox/qdrant/index.ts';
+import { parseValidReport } from '../helpers/valid-report.ts';
 
 // Small vectors: the counts do not depend on the dimension, and the Cohere stand-in is started with the same one.
 const DIMENSIONS = 8;
@@ -69,6 +70,7 @@ async function runCounted(options: { collection: string; queries: number }) {
     suite,
     suiteSource: 'generated.json',
   });
+  parseValidReport(report);
   return {
     report,
     qdrant: qdrant.requestCounts(),

@@ -11,11 +11,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { interceptLocalhostDns } from 'fauxqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ValidationReport } from '../../functions/core/report/report.ts';
 import type { NightlyResult } from '../../functions/nightly/handler.ts';
 import { buildNightlyApp } from '../../infra/nightly-app.ts';
 import { type AwsStandIns, STAND_IN_CREDENTIALS, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { indexSampleBook, type Sandbox, startSandbox } from '../../sandbox/start-sandbox.ts';
+import { parseValidReport } from '../helpers/valid-report.ts';
 
 let sandbox: Sandbox;
 let aws: AwsStandIns;
@@ -81,7 +81,7 @@ afterAll(async () => {
 describe('the bundled nightly handler', () => {
   it('runs the bundled suite and stores a valid report through every sink', async () => {
     expect(result.sinks.report.ok && result.sinks.metrics.ok && result.sinks.alert.ok).toBe(true);
-    const stored = ValidationReport.parse(JSON.parse((await aws.readObject('reports/book/latest.json')) ?? 'null'));
+    const stored = parseValidReport((await aws.readObject('reports/book/latest.json')) ?? 'null');
     expect(stored).toMatchObject({ run_id: result.runId, status: result.status, suite: { source: 'suite.json' } });
     expect(stored.total_queries).toBeGreaterThan(0);
   });

@@ -5,7 +5,7 @@
  * the AWS stand-ins. The sample book is indexed with the demo's deliberate drift, so the run breaches criteria.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ValidationReport } from '../../functions/core/report/report.ts';
+import type { ValidationReport } from '../../functions/core/report/report.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { createHandler, createNightlyDeps, type NightlyResult } from '../../functions/nightly/handler.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
@@ -17,6 +17,7 @@ import {
   seedIndexDrift,
   startSandbox,
 } from '../../sandbox/start-sandbox.ts';
+import { parseValidReport } from '../helpers/valid-report.ts';
 import { RecordingLogger } from './recording-logger.ts';
 import { buildStandInClients, type StandInClients } from './stand-in-clients.ts';
 
@@ -44,7 +45,7 @@ beforeAll(async () => {
   });
   result = await createHandler(createNightlyDeps(config, clients, logger))();
   const key = result.sinks.report.ok ? result.sinks.report.value.location.replace(`s3://${aws.bucket}/`, '') : '';
-  stored = ValidationReport.parse(JSON.parse((await aws.readObject(key)) ?? 'null'));
+  stored = parseValidReport((await aws.readObject(key)) ?? 'null');
 });
 
 afterAll(async () => {

@@ -9,10 +9,11 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EngineConfig } from '../../functions/core/config.ts';
 import { IndexError } from '../../functions/core/errors.ts';
-import { ValidationReport } from '../../functions/core/report/report.ts';
+import type { ValidationReport } from '../../functions/core/report/report.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { createHandler, createNightlyDeps, type NightlyDeps } from '../../functions/nightly/handler.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
+import { parseValidReport } from '../helpers/valid-report.ts';
 import { buildFailedReport, buildPassedReport } from './fixtures/reports.ts';
 import { RecordingLogger } from './recording-logger.ts';
 import { buildStandInClients, type StandInClients } from './stand-in-clients.ts';
@@ -272,7 +273,7 @@ describe('the nightly handler when one sink fails', () => {
     );
     expect(alert?.message).toContain('SUMMARY');
     const logged = logger.find('validation report (not stored)');
-    expect(ValidationReport.parse(logged?.extra.report).run_id).toBe(result.runId);
+    expect(parseValidReport(logged?.extra.report).run_id).toBe(result.runId);
   });
 
   it('still alerts on a clean run whose report S3 would not take', async () => {
@@ -346,7 +347,7 @@ describe('the nightly handler when the run itself fails', () => {
 
     // Assess
     expect(result.status).toBe('ERROR');
-    const stored = ValidationReport.parse(JSON.parse((await aws.readObject('reports/book/latest.json')) ?? 'null'));
+    const stored = parseValidReport((await aws.readObject('reports/book/latest.json')) ?? 'null');
     expect(stored).toMatchObject({
       run_id: result.runId,
       status: 'ERROR',

@@ -237,3 +237,79 @@ describe('the Cohere stand-in, chat told to misbehave', () => {
     expect(citations.filter((citation) => text.slice(citation.start, citation.end) === citation.text)).toEqual([]);
   });
 });
+
+describe('the Cohere stand-in, chat making claims its documents do not support', () => {
+  const INSTALL = 'How do I install ROS 2 Humble on Ubuntu?';
+
+  it('invent_number: changes the first number of the answer and still cites the real chunk', async () => {
+    // Prepare
+    const honest = await ask(INSTALL);
+    standIn.setChatBehaviour('invent_number');
+
+    // Act
+    const { text, citations = [] } = await ask(INSTALL);
+
+    // Assess
+    expect(honest.text).toMatch(/^To install ROS 2 Humble on Ubuntu 22\.04/);
+    expect(text).toMatch(/^To install ROS 64 Humble on Ubuntu 22\.04/);
+    expect(citations[0]?.sources?.map((source) => source.id)).toEqual(['chunk-install']);
+    expect(citations.every((citation) => text.slice(citation.start, citation.end) === citation.text)).toBe(true);
+  });
+
+  it('invent_number: adds an invented figure to a sentence that has none', async () => {
+    // Prepare
+    standIn.setChatBehaviour('invent_number');
+
+    // Act
+    const { text } = await ask(ANSWERABLE);
+
+    // Assess
+    expect(text).toMatch(/^Nodes exchange data by publishing messages on topics on a machine with 64 GB of RAM\. /);
+  });
+
+  it('cite_other_document: gives the same answer but cites another given document for each sentence', async () => {
+    // Prepare
+    const honest = await ask(ANSWERABLE);
+    standIn.setChatBehaviour('cite_other_document');
+
+    // Act
+    const { text, citations = [] } = await ask(ANSWERABLE);
+
+    // Assess
+    expect(text).toBe(honest.text);
+    expect(citations.flatMap((citation) => citation.sources?.map((source) => source.id))).toEqual([
+      'chunk-install',
+      'chunk-install',
+      'chunk-install',
+    ]);
+  });
+
+  it('paraphrase: rewords each cited sentence without adding a fact', async () => {
+    // Prepare
+    standIn.setChatBehaviour('paraphrase');
+
+    // Act
+    const { text, citations = [] } = await ask(ANSWERABLE);
+
+    // Assess
+    expect(citations.map((citation) => citation.text)).toEqual([
+      'In short: Nodes exchange data by publishing message on topics.',
+      'In short: Every subscriber to a topic receive a copy of each message.',
+      'In short: Topics are anonymous, which keep node loosely coupled.',
+    ]);
+    expect(citations.every((citation) => text.slice(citation.start, citation.end) === citation.text)).toBe(true);
+  });
+
+  it('misbehaves on one question only when told so, and answers the others honestly', async () => {
+    // Prepare
+    const honest = await ask(ANSWERABLE);
+    standIn.setChatBehaviour('invent_number', { question: INSTALL });
+
+    // Act
+    const [other, targeted] = [await ask(ANSWERABLE), await ask(INSTALL)];
+
+    // Assess
+    expect(other.text).toBe(honest.text);
+    expect(targeted.text).toContain('ROS 64 Humble');
+  });
+});

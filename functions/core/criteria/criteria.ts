@@ -1,6 +1,6 @@
 /**
  * The run's success criteria (seed 001: pass rate >= 90, coverage = 100, completeness = 100; plus optional MRR,
- * p95 latency and grounded-answer rate), each a verdict returned as data.
+ * p95 latency, grounded-answer rate and claim support rate), each a verdict returned as data.
  * Float noise is handled by rounding, not by an epsilon: each value is rounded to the precision the report shows it
  * with (percentages and milliseconds 2 decimals, MRR 4) and then compared exactly with its threshold, so 99.999999
  * from float arithmetic is 100 and passes, while a reported 99.99 is a breach of 100.
@@ -29,6 +29,7 @@ const UNITS: Record<string, string> = {
   p95_latency_ms: ' ms',
   grounded_rate: '%',
   abstention_correct_rate: '%',
+  support_rate: '%',
 };
 
 const medium = (): Severity => 'MEDIUM';
@@ -43,6 +44,7 @@ export function evaluateCriteria(options: {
   p95LatencyMs?: number | null;
   groundedRate?: number | null;
   abstentionCorrectRate?: number | null;
+  supportRate?: number | null;
   criteria: SuccessCriteria;
 }): CriterionResult[] {
   const { criteria } = options;
@@ -115,6 +117,17 @@ export function evaluateCriteria(options: {
       comparator: '>=',
       // Answering a question the book cannot answer means inventing: worse than a missed citation.
       severity: (v) => (v === null || v < 100 ? 'HIGH' : 'MEDIUM'),
+    });
+  if (options.supportRate !== undefined)
+    specs.push({
+      name: 'support_rate',
+      description: 'Claims in agent answers supported by the chunks they cite (%)',
+      decimals: 2,
+      value: options.supportRate,
+      threshold: criteria.min_support_rate,
+      comparator: '>=',
+      // An unsupported claim is an invented fact under a real citation: as bad as answering the unanswerable.
+      severity: (v) => (v === null || v < 90 ? 'HIGH' : 'MEDIUM'),
     });
   return specs.map(judgeCriterion);
 }

@@ -33,6 +33,7 @@ export interface AnswerQuestionOptions {
   /** Chunks scoring under this never reach the chat model; with none left, the agent abstains. */
   minRelevance: number;
   minCoverage?: number;
+  minWordSupport?: number;
 }
 
 const distinct = (ids: string[]) => [...new Set(ids)];
@@ -50,6 +51,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<Ag
     response_text: '',
     source_chunks: [],
     confidence_score: 0,
+    confidence_components: { evidence_relevance: 0, support_rate: null },
     grounding_validation: null,
     error: null,
     citations: [],
@@ -84,8 +86,10 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<Ag
     checkGrounding({
       response: { response_text: text, citations },
       retrievedChunkIds: retrieved.relevant_chunk_ids,
+      chunkTexts: Object.fromEntries(relevant.map((c) => [c.id, c.text])),
       expectAnswer: query.expect_answer,
       ...(options.minCoverage === undefined ? {} : { minCoverage: options.minCoverage }),
+      ...(options.minWordSupport === undefined ? {} : { minWordSupport: options.minWordSupport }),
     });
 
   if (relevant.length === 0) {
@@ -121,12 +125,15 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<Ag
     document_ids: c.documentIds,
   }));
   const sourceChunks = distinct(citations.flatMap((c) => c.document_ids));
+  const verdict = judge(reply.text, citations);
+  const evidenceRelevance = scoreConfidence(sourceChunks, relevant);
   return respond({
     status: 'ANSWERED',
     response_text: reply.text,
     source_chunks: sourceChunks,
-    confidence_score: scoreConfidence(sourceChunks, relevant),
-    grounding_validation: judge(reply.text, citations),
+    confidence_score: evidenceRelevance * (verdict.support_rate ?? 0),
+    confidence_components: { evidence_relevance: evidenceRelevance, support_rate: verdict.support_rate },
+    grounding_validation: verdict,
     citations,
     retrieved,
     token_usage: { input_tokens: reply.billedUnits.inputTokens, output_tokens: reply.billedUnits.outputTokens },
@@ -135,9 +142,10 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<Ag
 }
 
 /**
- * Confidence: the mean relevance score of the cited chunks the model was given, clamped to 0..1; 0 when it cites
- * none of them. It says how closely the evidence an answer rests on matches the question, without asking a model
- * to rate itself.
+ * Evidence relevance, the first factor of an answer's confidence: the mean relevance score of the cited chunks the
+ * model was given, clamped to 0..1; 0 when it cites none of them. It says how closely the evidence an answer rests on
+ * matches the question, without asking a model to rate itself; the support rate then says how much of the answer
+ * that evidence really holds.
  */
 export function scoreConfidence(citedIds: string[], given: { id: string; score: number }[]): number {
   const scores = citedIds.flatMap((id) => given.find((c) => c.id === id)?.score ?? []);

@@ -32,6 +32,8 @@ export const groundingCheck: Check = {
         ...(asked.some((q) => !q.expect_answer)
           ? { abstentionCorrectRate: report?.abstention_correct_rate ?? null }
           : {}),
+        // Support applies once an answer made a claim; with none, the grounded rate says the answers are missing.
+        ...(report?.claims === 0 ? {} : { supportRate: report?.support_rate ?? null }),
       },
     };
   },

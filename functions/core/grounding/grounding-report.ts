@@ -16,9 +16,33 @@ export const GroundingChecks = z.object({
   citations_retrieved: CheckVerdict.describe('Every cited document id is a chunk retrieved for this query'),
   spans_match: CheckVerdict.describe('Every citation text equals response_text.slice(start, end)'),
   sentence_coverage: CheckVerdict.describe('citation_coverage >= min_coverage; NOT_APPLICABLE to an abstention'),
+  claims_supported: CheckVerdict.describe(
+    'Every claim is supported by the chunks it cites (see claims); NOT_APPLICABLE to an abstention',
+  ),
   abstention: CheckVerdict.describe('Abstained exactly when the suite says the book cannot answer (expect_answer)'),
 });
 export type GroundingChecks = z.infer<typeof GroundingChecks>;
+
+/**
+ * One claim of an answer and its support: a cited span checked against the text of the chunks it cites, or an
+ * uncited sentence that states a number or a proper name (never supported: it has no evidence).
+ */
+export const ClaimSupport = z.object({
+  kind: z.enum(['cited_span', 'uncited_sentence']),
+  start: z.number().int().min(0),
+  end: z.number().int().min(0),
+  text: z.string(),
+  chunk_ids: z.array(z.string()).describe('The chunks the span cites; empty for an uncited sentence'),
+  supported: z
+    .boolean()
+    .describe('Every number and proper name found in the cited text, and word_support >= min_word_support'),
+  word_support: z.number().min(0).max(1).describe('Share of the claim’s content words (Porter-stemmed) found'),
+  content_words: z.number().int().min(0),
+  missing_words: z.array(z.string()).describe('Content words not found in the cited text, as written in the claim'),
+  missing_numbers: z.array(z.string()),
+  missing_names: z.array(z.string()),
+});
+export type ClaimSupport = z.infer<typeof ClaimSupport>;
 
 /** The deterministic grounding verdict of one response (grounding.ts), seed 002's grounding_validation. */
 export const GroundingVerdict = z.object({
@@ -36,9 +60,20 @@ export const GroundingVerdict = z.object({
   sentences: z.number().int().min(0),
   covered_sentences: z.number().int().min(0),
   unknown_chunk_ids: z.array(z.string()).describe('Cited ids that were not retrieved for this query'),
+  min_word_support: z.number().min(0).max(1),
+  support_rate: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .describe('Supported claims / claims; null when the answer makes none (an abstention)'),
+  claims: z.array(ClaimSupport),
   checks: GroundingChecks,
   reasons: z.array(z.string()),
-  error_type: z.enum(['GROUNDING_FAILED', 'NO_RELEVANT_DOCUMENTS']).nullable(),
+  error_type: z
+    .enum(['GROUNDING_FAILED', 'UNSUPPORTED_CLAIM', 'NO_RELEVANT_DOCUMENTS'])
+    .nullable()
+    .describe('UNSUPPORTED_CLAIM when the citations hold but a claim is not supported by what it cites'),
 });
 export type GroundingVerdict = z.infer<typeof GroundingVerdict>;
 
@@ -69,7 +104,17 @@ export const AgentResponse = z.object({
     .number()
     .min(0)
     .max(1)
-    .describe('Mean relevance score of the cited chunks that were retrieved (clamped to 0..1); 0 when none'),
+    .describe(
+      'evidence_relevance × support_rate (confidence_components): how closely the cited evidence matches the question, discounted by the share of claims it supports; 0 when nothing is cited',
+    ),
+  confidence_components: z.object({
+    evidence_relevance: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe('Mean relevance score of the cited chunks that were given to the model, clamped to 0..1; 0 when none'),
+    support_rate: z.number().min(0).max(1).nullable().describe('grounding_validation.support_rate'),
+  }),
   timestamp: z.string(),
   grounding_validation: GroundingVerdict.nullable().describe('null when retrieval or chat failed'),
   status: z
@@ -104,6 +149,15 @@ export const GroundingReport = z.object({
   capped: count.describe('Agent queries skipped by the per-run cap'),
   max_agent_queries: count,
   min_coverage: z.number().min(0).max(1),
+  min_word_support: z.number().min(0).max(1),
+  claims: count.describe('Claims in the answers judged (cited spans and uncited fact-bearing sentences)'),
+  supported_claims: count,
+  support_rate: z
+    .number()
+    .min(0)
+    .max(100)
+    .nullable()
+    .describe('supported_claims / claims × 100 over every answer; null when no answer made a claim'),
   grounded: count.describe('Answerable questions answered with every grounding check passing'),
   ungrounded: count.describe('Answerable questions answered with a failing grounding check'),
   unnecessary_abstentions: count.describe('Answerable questions on which the agent abstained'),

@@ -1,10 +1,12 @@
 /**
  * The grounding check: deterministic, no second model as judge. An answer is grounded when it cites, every citation
- * names a chunk retrieved for that query, every cited span is where the citation says it is, and enough of the
- * answer's sentences carry a citation. A question the book cannot answer must get an abstention, and an answerable
- * one must not.
+ * names a chunk retrieved for that query, every cited span is where the citation says it is, enough of the answer's
+ * sentences carry a citation, and every claim is supported by what it cites (assess-claims.ts). A question the book
+ * cannot answer must get an abstention, and an answerable one must not.
  */
+import { assessAnswerClaims, type CheckableCitation, describeUnsupported } from './assess-claims.ts';
 import type { AgentCitation, CheckVerdict, GroundingVerdict } from './grounding-report.ts';
+import { DEFAULT_MIN_WORD_SUPPORT } from './support.ts';
 
 /**
  * Half the sentences: Cohere cites the fact-bearing spans, so a fully grounded answer still leaves connective
@@ -89,8 +91,11 @@ export interface CheckGroundingOptions {
   response: { response_text: string; citations: AgentCitation[] };
   /** The chunks retrieved for this query and given to the model: it cannot honestly cite any other. */
   retrievedChunkIds: readonly string[];
+  /** The text of each retrieved chunk, by id: what a cited span is checked against. */
+  chunkTexts: Readonly<Record<string, string>>;
   expectAnswer: boolean;
   minCoverage?: number;
+  minWordSupport?: number;
 }
 
 const verdict = (pass: boolean): CheckVerdict => (pass ? 'PASS' : 'FAIL');
@@ -100,11 +105,12 @@ const quote = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}â€
 export function checkGrounding(options: CheckGroundingOptions): GroundingVerdict {
   const { response_text: text, citations } = options.response;
   const minCoverage = options.minCoverage ?? DEFAULT_MIN_COVERAGE;
+  const minWordSupport = options.minWordSupport ?? DEFAULT_MIN_WORD_SUPPORT;
   const retrieved = new Set(options.retrievedChunkIds);
   const reasons: string[] = [];
 
   const unknown = new Set<string>();
-  const validSpans: Span[] = [];
+  const validSpans: CheckableCitation[] = [];
   let spansOk = true;
   citations.forEach((citation, i) => {
     const label = `citation ${i + 1} (${citation.start}..${citation.end})`;
@@ -122,7 +128,7 @@ export function checkGrounding(options: CheckGroundingOptions): GroundingVerdict
           : `${label}: its text ${quote(citation.text)} does not appear in the response`,
       );
     } else if (citation.document_ids.length > 0 && strangers.length === 0) {
-      validSpans.push(span);
+      validSpans.push({ ...span, text: text.slice(span.start, span.end), document_ids: citation.document_ids });
     }
   });
   const citationsRetrieved = unknown.size === 0 && citations.every((c) => c.document_ids.length > 0);
@@ -131,12 +137,24 @@ export function checkGrounding(options: CheckGroundingOptions): GroundingVerdict
   const covered = sentences.filter((s) => validSpans.some((c) => c.start < s.end && c.end > s.start)).length;
   const coverage = sentences.length === 0 ? 0 : covered / sentences.length;
   const abstained = detectAbstention(text, citations.length);
+  const claims = abstained
+    ? []
+    : assessAnswerClaims({
+        text,
+        sentences,
+        citations: validSpans,
+        claimedRanges: citations,
+        chunkTexts: options.chunkTexts,
+        minWordSupport,
+      });
+  const supportedClaims = claims.filter((c) => c.supported).length;
 
   const checks = {
     citations_present: abstained ? 'NOT_APPLICABLE' : verdict(citations.length > 0),
     citations_retrieved: verdict(citationsRetrieved),
     spans_match: verdict(spansOk),
     sentence_coverage: abstained ? 'NOT_APPLICABLE' : verdict(coverage >= minCoverage),
+    claims_supported: abstained ? 'NOT_APPLICABLE' : verdict(supportedClaims === claims.length),
     abstention: verdict(abstained !== options.expectAnswer),
   } satisfies GroundingVerdict['checks'];
 
@@ -144,11 +162,14 @@ export function checkGrounding(options: CheckGroundingOptions): GroundingVerdict
   else if (checks.citations_present === 'FAIL') reasons.push('the answer cites no retrieved chunk');
   if (checks.sentence_coverage === 'FAIL' && sentences.length > 0)
     reasons.push(`${covered} of ${sentences.length} sentences carry a valid citation (coverage under ${minCoverage})`);
+  for (const claim of claims) if (!claim.supported) reasons.push(describeUnsupported(claim));
   if (abstained && options.expectAnswer) reasons.push('the agent abstained on a question the book can answer');
   if (!abstained && !options.expectAnswer) reasons.push('the agent answered a question the book cannot answer');
 
   const grounded = Object.entries(checks).every(([name, v]) => name === 'abstention' || v !== 'FAIL');
   const passed = grounded && checks.abstention === 'PASS';
+  // Claims only: the citations themselves hold, so the finding is what they were made to support.
+  const claimsOnly = Object.entries(checks).every(([name, v]) => name === 'claims_supported' || v !== 'FAIL');
   return {
     passed,
     grounded,
@@ -160,9 +181,18 @@ export function checkGrounding(options: CheckGroundingOptions): GroundingVerdict
     sentences: sentences.length,
     covered_sentences: covered,
     unknown_chunk_ids: [...unknown],
+    min_word_support: minWordSupport,
+    support_rate: claims.length === 0 ? null : supportedClaims / claims.length,
+    claims,
     checks,
     reasons,
     // A broken citation outranks the abstention decision: it is the more serious finding.
-    error_type: passed ? null : grounded && abstained ? 'NO_RELEVANT_DOCUMENTS' : 'GROUNDING_FAILED',
+    error_type: passed
+      ? null
+      : grounded && abstained
+        ? 'NO_RELEVANT_DOCUMENTS'
+        : claimsOnly && checks.claims_supported === 'FAIL'
+          ? 'UNSUPPORTED_CLAIM'
+          : 'GROUNDING_FAILED',
   };
 }

@@ -8,9 +8,11 @@ import type { ChatModel, Clock } from '../ports.ts';
 import type { ErrorType, Severity, ValidationError } from '../report/report.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
 import { answerQuestion } from './agent.ts';
+import { describeUnsupported } from './assess-claims.ts';
 import { DEFAULT_MIN_COVERAGE } from './grounding.ts';
 import type { AgentResponse, GroundingReport, TokenUsage } from './grounding-report.ts';
 import type { RetrievalTool } from './retrieval-tool.ts';
+import { DEFAULT_MIN_WORD_SUPPORT } from './support.ts';
 
 /** What runAgentChecks needs: the resolved suite queries, the tool, the chat model and the cap. */
 export interface RunAgentChecksOptions {
@@ -27,6 +29,7 @@ export interface RunAgentChecksOptions {
   /** The relevance gate; by default each query's own min_similarity, the engine's threshold for "relevant". */
   minRelevance?: number;
   minCoverage?: number;
+  minWordSupport?: number;
 }
 
 /**
@@ -53,6 +56,7 @@ export async function runAgentChecks(
         topK: query.top_k,
         minRelevance: options.minRelevance ?? query.min_similarity,
         ...(options.minCoverage === undefined ? {} : { minCoverage: options.minCoverage }),
+        ...(options.minWordSupport === undefined ? {} : { minWordSupport: options.minWordSupport }),
       }),
     );
   }
@@ -68,6 +72,7 @@ export async function runAgentChecks(
   for (const response of responses) {
     const bucket = classify(response);
     tally[bucket] += 1;
+    errors.push(...unsupportedClaimErrors(response, options.newId));
     const finding = describeFinding(response, bucket);
     if (finding) {
       errors.push({
@@ -87,6 +92,8 @@ export async function runAgentChecks(
     }
   }
   const rate = (part: number, whole: number) => (whole === 0 ? null : (100 * part) / whole);
+  const claims = responses.flatMap((r) => r.grounding_validation?.claims ?? []);
+  const supportedClaims = claims.filter((c) => c.supported).length;
   const sum = (key: keyof TokenUsage) => responses.reduce((total, r) => total + r.token_usage[key], 0);
   const report: GroundingReport = {
     chat_model: options.chat.model,
@@ -95,6 +102,10 @@ export async function runAgentChecks(
     capped: agentQueries.length - chosen.length,
     max_agent_queries: Math.max(0, options.maxAgentQueries),
     min_coverage: options.minCoverage ?? DEFAULT_MIN_COVERAGE,
+    min_word_support: options.minWordSupport ?? DEFAULT_MIN_WORD_SUPPORT,
+    claims: claims.length,
+    supported_claims: supportedClaims,
+    support_rate: rate(supportedClaims, claims.length),
     ...tally,
     grounded_rate: rate(tally.grounded, tally.grounded + tally.ungrounded + tally.unnecessary_abstentions),
     abstention_correct_rate: rate(tally.abstentions_correct, tally.abstentions_correct + tally.abstentions_incorrect),
@@ -136,6 +147,8 @@ function describeFinding(
     case 'abstentions_correct':
       return null;
     case 'ungrounded':
+      // Its unsupported claims are reported one by one (unsupportedClaimErrors); nothing else failed.
+      if (response.grounding_validation?.error_type === 'UNSUPPORTED_CLAIM') return null;
       return {
         error_type: 'GROUNDING_FAILED',
         severity: 'HIGH',
@@ -164,4 +177,36 @@ function describeFinding(
       return { error_type: type, severity: 'HIGH', message };
     }
   }
+}
+
+/**
+ * One UNSUPPORTED_CLAIM per claim the cited chunks do not hold, with the words, numbers and names not found; only
+ * when the citations themselves hold. An answer whose citations are broken gets one GROUNDING_FAILED, whose reasons
+ * list its unsupported claims too, rather than one finding per sentence.
+ */
+function unsupportedClaimErrors(response: AgentResponse, newId: () => string): ValidationError[] {
+  const verdict = response.grounding_validation;
+  if (verdict?.error_type !== 'UNSUPPORTED_CLAIM') return [];
+  return verdict.claims
+    .filter((claim) => !claim.supported)
+    .map((claim) => ({
+      id: newId(),
+      validation_id: response.query_id,
+      error_type: 'UNSUPPORTED_CLAIM',
+      severity: 'HIGH',
+      message: `The answer to agent query "${response.query_id}" makes an unsupported claim: ${truncate(describeUnsupported(claim), 300)}`,
+      details: {
+        query_id: response.query_id,
+        response_id: response.response_id,
+        kind: claim.kind,
+        claim: claim.text,
+        start: claim.start,
+        end: claim.end,
+        cited_chunk_ids: claim.chunk_ids,
+        missing_words: claim.missing_words,
+        missing_numbers: claim.missing_numbers,
+        missing_names: claim.missing_names,
+        word_support: claim.word_support,
+      },
+    }));
 }

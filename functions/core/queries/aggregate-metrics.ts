@@ -3,7 +3,8 @@
  * throughput, per-category pass rates), computed from the per-query results.
  */
 import { percentile, summarise } from '../quality/distribution.ts';
-import type { QueryValidationResult, ValidationMetrics } from '../report/report.ts';
+import type { QueryValidationResult, ValidationError, ValidationMetrics } from '../report/report.ts';
+import type { QueryCategory } from '../suite/suite.ts';
 import { meanIrMetrics } from './ir-metrics.ts';
 
 /** Aggregates per-query results; `queryStageMs` is the wall time of the query stage, for throughput. */
@@ -12,6 +13,8 @@ export function buildValidationMetrics(options: {
   timestamp: string;
   results: QueryValidationResult[];
   queryStageMs: number;
+  /** The suite's category descriptions and expectations (seed 000 QueryCategory), by name. */
+  categories?: Readonly<Record<string, QueryCategory>>;
 }): ValidationMetrics {
   const { results } = options;
   const passed = results.filter((r) => r.passed).length;
@@ -22,12 +25,11 @@ export function buildValidationMetrics(options: {
     .sort((a, b) => a - b);
   const similarities = results.map((r) => r.best_similarity).filter((s): s is number => s !== null);
   const byCategory: ValidationMetrics['by_category'] = {};
-  for (const r of results) {
-    const c = byCategory[r.query_category] ?? { total: 0, passed: 0, pass_rate: 0 };
-    c.total += 1;
-    c.passed += r.passed ? 1 : 0;
-    c.pass_rate = round2((c.passed / c.total) * 100);
-    byCategory[r.query_category] = c;
+  for (const name of [...new Set(results.map((r) => r.query_category))]) {
+    byCategory[name] = judgeCategory(
+      results.filter((r) => r.query_category === name),
+      options.categories?.[name],
+    );
   }
   const seconds = options.queryStageMs / 1000;
   // Throughput of the queries that ran: a stage where every query errored answered none, however fast it failed.
@@ -47,6 +49,52 @@ export function buildValidationMetrics(options: {
     p99_latency_ms: roundOrNull(percentile(latencies, 99)),
     throughput_qps: ran === 0 || seconds <= 0 ? null : round2(ran / seconds),
     by_category: byCategory,
+  };
+}
+
+/** One CATEGORY_EXPECTATION_MISSED per category whose figures miss what the suite's categories expect of it. */
+export function categoryErrors(metrics: ValidationMetrics, runId: string, newId: () => string): ValidationError[] {
+  return Object.entries(metrics.by_category)
+    .filter(([, c]) => c.expected_met === false)
+    .map(([name, c]) => ({
+      id: newId(),
+      validation_id: runId,
+      error_type: 'CATEGORY_EXPECTATION_MISSED',
+      severity: 'MEDIUM',
+      message: `Category '${name}' misses its expected results: pass rate ${c.pass_rate}%, mean semantic alignment ${c.mean_semantic_alignment ?? 'n/a'} (expected ${JSON.stringify(c.expected_results)})`,
+      details: {
+        category: name,
+        pass_rate: c.pass_rate,
+        mean_semantic_alignment: c.mean_semantic_alignment,
+        expected_results: c.expected_results,
+      },
+    }));
+}
+
+/** One category's figures, and whether they meet what the suite expects of that kind of query. */
+function judgeCategory(
+  results: QueryValidationResult[],
+  category: QueryCategory | undefined,
+): ValidationMetrics['by_category'][string] {
+  const passed = results.filter((r) => r.passed).length;
+  const passRate = round2((passed / results.length) * 100);
+  const alignments = results.map((r) => r.semantic_alignment_score).filter((a): a is number => a !== null);
+  const alignment = alignments.length === 0 ? null : round4(alignments.reduce((a, b) => a + b, 0) / alignments.length);
+  const expected = category?.expected_results ?? null;
+  const checks = [
+    expected?.min_pass_rate === undefined ? null : passRate >= expected.min_pass_rate,
+    expected?.min_semantic_alignment === undefined
+      ? null
+      : alignment !== null && alignment >= expected.min_semantic_alignment,
+  ].filter((c): c is boolean => c !== null);
+  return {
+    total: results.length,
+    passed,
+    pass_rate: passRate,
+    mean_semantic_alignment: alignment,
+    description: category?.description ?? null,
+    expected_results: expected,
+    expected_met: checks.length === 0 ? null : checks.every(Boolean),
   };
 }
 

@@ -7,8 +7,11 @@ import type { FilterCondition, PayloadFilter } from '../ports.ts';
 import { CHUNK_METADATA_FIELDS } from '../quality/payload-fields.ts';
 import { type BookCatalog, describeUnknown, resolveChapter, resolveModule } from './catalog.ts';
 
-/** The payload fields every search asks for: what a QueryResult reports, nothing more (no vectors). */
-export const RESULT_FIELDS: string[] = ['chunk_text', ...CHUNK_METADATA_FIELDS];
+/**
+ * The payload fields every search asks for: what a QueryResult reports, nothing more (no vectors). indexed_at and
+ * model_version are the indexer's (seed 004's result timestamp and QueryEmbedding model).
+ */
+export const RESULT_FIELDS: string[] = ['chunk_text', ...CHUNK_METADATA_FIELDS, 'indexed_at', 'model_version'];
 
 export interface QueryFilters {
   module?: string;

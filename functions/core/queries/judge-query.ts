@@ -68,7 +68,8 @@ export function judgeQuery(options: {
         ? [noResultsCheck(query)]
         : evaluateChecks(query, results, latency, found, metrics?.precision_at_k, catalog);
   const failed = checks.filter((c) => !c.passed);
-  const status = failure ? 'ERROR' : failed.length > 0 ? 'FAIL' : 'PASS';
+  // Seed 000: a result "must have at least one result or an error status": nothing back is ERROR, not FAIL.
+  const status = failure || results.length === 0 ? 'ERROR' : failed.length > 0 ? 'FAIL' : 'PASS';
 
   const result: QueryValidationResult = {
     id: query.id,
@@ -82,7 +83,9 @@ export function judgeQuery(options: {
     fail_reason: status === 'PASS' ? null : failed.map((c) => c.reason).join('; '),
     top_results: results,
     best_similarity: scores.length === 0 ? null : Math.max(...scores),
-    avg_similarity: scores.length === 0 ? null : roundTo(scores.reduce((a, b) => a + b, 0) / scores.length, 4),
+    mean_top_k_similarity: mean(scores),
+    semantic_alignment_score: scoreSemanticAlignment(results),
+    confidence_score: mean(results.map((r) => r.confidence_score)),
     module_match: query.expected_module === null ? null : onTopic(query, results).some((r) => onModule(query, r)),
     chapter_match: query.expected_chapter === null ? null : onTopic(query, results).some((r) => onChapter(query, r)),
     expected_sources_found: found.length,
@@ -104,6 +107,25 @@ export function judgeQuery(options: {
     details: { query_text: query.query_text, ...c.details },
   }));
   return { result, errors };
+}
+
+/**
+ * Seed 003's semantic_alignment_score: the share of the similarity the retriever spent on its top results that
+ * went to results judged relevant, Σ similarity(relevant) / Σ similarity(all). The query's intent is what the suite
+ * says a good answer is (its relevance judgments, or its expected module and chapter at min_similarity); this asks
+ * how much of what the retriever was most sure of serves that intent: 1 when every result does, 0 when none does,
+ * and a relevant result at rank 1 counts more than one the retriever barely kept. null when nothing came back.
+ */
+export function scoreSemanticAlignment(results: readonly QueryResult[]): number | null {
+  if (results.length === 0) return null;
+  const total = results.reduce((sum, r) => sum + r.similarity_score, 0);
+  if (total === 0) return 0;
+  const relevant = results.filter((r) => r.relevance).reduce((sum, r) => sum + r.similarity_score, 0);
+  return roundTo(relevant / total, 4);
+}
+
+function mean(values: readonly number[]): number | null {
+  return values.length === 0 ? null : roundTo(values.reduce((a, b) => a + b, 0) / values.length, 4);
 }
 
 function evaluateChecks(

@@ -3,7 +3,7 @@ import type { Check } from '../checks/check.ts';
 import { searchedQueries } from '../checks/inputs.ts';
 import { outcome } from '../checks/run-context.ts';
 import { describeError } from '../errors.ts';
-import { buildValidationMetrics } from './aggregate-metrics.ts';
+import { buildValidationMetrics, categoryErrors } from './aggregate-metrics.ts';
 
 export const queriesCheck: Check = {
   name: 'queries',
@@ -31,7 +31,9 @@ export const queriesCheck: Check = {
       timestamp: ctx.startedAt.toISOString(),
       results,
       queryStageMs: qs?.durationMs ?? 0,
+      categories: ctx.options.suite.categories,
     });
+    errors.push(...categoryErrors(metrics, ctx.runId, ctx.deps.newId));
     const passed = results.filter((r) => r.status === 'PASS').length;
     return {
       sections: { query_results: results, validation_metrics: metrics },

@@ -11,20 +11,23 @@ import type { Relevance, ResolvedQuery } from '../suite/suite.ts';
 import { gradeRanking } from './ir-metrics.ts';
 import { matchesChapter, matchesModule } from './matching.ts';
 
-/** Maps hits to ranked rows with relevance flags and grades. */
+/**
+ * Maps hits to ranked rows with relevance flags and grades. Rows are ordered by similarity, highest first (seed 004;
+ * the index already answers so, and a stable sort keeps its order among ties).
+ */
 export function toQueryResults(query: ResolvedQuery, hits: readonly SearchHit[]): QueryResult[] {
-  const rows = hits.map((hit, i) => ({
-    rank: i + 1,
-    chunk_id: hit.id,
-    chunk_text: stringOf(hit.payload, 'chunk_text') ?? '',
-    similarity_score: roundTo(hit.score, 4),
-    source_url: stringOf(hit.payload, 'source_url'),
-    chapter_id: stringOf(hit.payload, 'chapter_id'),
-    module_name: stringOf(hit.payload, 'module_name'),
-    heading_hierarchy: stringsOf(hit.payload, 'heading_hierarchy'),
-    token_count: numberOf(hit.payload, 'token_count'),
-    chunk_index: numberOf(hit.payload, 'chunk_index'),
-  }));
+  const sorted = [...hits].sort((a, b) => b.score - a.score);
+  const rows = sorted.map((hit, i) => {
+    const similarity = roundTo(Math.min(1, Math.max(0, hit.score)), 4);
+    return {
+      rank: i + 1,
+      chunk_id: hit.id,
+      similarity_score: similarity,
+      raw_score: hit.score,
+      confidence_score: scoreResultConfidence(similarity, query.min_similarity),
+      ...readPayload(hit.payload),
+    };
+  });
   const judgments = judgmentsOf(query);
   const grades = judgments
     ? gradeRanking({ ranking: rows, judgments })
@@ -32,6 +35,17 @@ export function toQueryResults(query: ResolvedQuery, hits: readonly SearchHit[])
         onModule(query, r) && onChapter(query, r) && r.similarity_score >= query.min_similarity ? 1 : 0,
       );
   return rows.map((row, i) => ({ ...row, relevance: (grades[i] ?? 0) > 0, relevance_grade: grades[i] ?? 0 }));
+}
+
+/**
+ * Seed 003's per-result confidence_score: how fully the result clears the bar the suite sets for "relevant" on this
+ * query, similarity / min_similarity capped at 1. Similarity alone is hard to read (embed-v3 scores of relevant
+ * chunks sit near 0.3-0.6); against the query's own threshold, 1 means "as relevant as the suite asks" and 0.5
+ * "halfway there". With min_similarity 0 every result clears the bar.
+ */
+export function scoreResultConfidence(similarity: number, minSimilarity: number): number {
+  if (minSimilarity <= 0) return 1;
+  return roundTo(Math.min(1, similarity / minSimilarity), 4);
 }
 
 /** The query's relevance judgments: its `relevant` list, else its expected sources at grade 1, else none. */
@@ -55,6 +69,42 @@ export const onModule = (q: ResolvedQuery, r: Row) =>
   q.expected_module === null || matchesModule(q.expected_module, r.module_name, r.chapter_id);
 export const onChapter = (q: ResolvedQuery, r: Row) =>
   q.expected_chapter === null || matchesChapter(q.expected_chapter, r.chapter_id);
+
+/** The payload's fields as report values; a value that breaks a seed rule becomes null and an issue, never a guess. */
+function readPayload(payload: Payload) {
+  const issues: string[] = [];
+  const text = stringOf(payload, 'chunk_text');
+  if (text === null || text.trim() === '') issues.push('chunk_text: missing or empty');
+  const url = stringOf(payload, 'source_url');
+  const validUrl = url !== null && isHttpUrl(url);
+  if (url !== null && !validUrl) issues.push(`source_url: not an http(s) URL: ${JSON.stringify(url.slice(0, 100))}`);
+  const tokens = numberOf(payload, 'token_count');
+  const validTokens = tokens !== null && Number.isInteger(tokens) && tokens > 0;
+  if (tokens !== null && !validTokens) issues.push(`token_count: must be a whole number > 0, got ${tokens}`);
+  const index = numberOf(payload, 'chunk_index');
+  const validIndex = index !== null && Number.isInteger(index) && index >= 0;
+  if (index !== null && !validIndex) issues.push(`chunk_index: must be a whole number >= 0, got ${index}`);
+  return {
+    chunk_text: text === null || text.trim() === '' ? null : text,
+    source_url: validUrl ? url : null,
+    chapter_id: stringOf(payload, 'chapter_id'),
+    module_name: stringOf(payload, 'module_name'),
+    heading_hierarchy: stringsOf(payload, 'heading_hierarchy'),
+    token_count: validTokens ? tokens : null,
+    chunk_index: validIndex ? index : null,
+    timestamp: stringOf(payload, 'indexed_at'),
+    model_version: stringOf(payload, 'model_version'),
+    payload_issues: issues,
+  };
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
 
 function stringOf(payload: Payload, key: string): string | null {
   const value = payload[key];

@@ -24,6 +24,7 @@ export const ERROR_TYPES = [
   'RETRIEVAL_FAILED',
   'EMBEDDING_FAILED',
   'DIMENSION_MISMATCH',
+  'MODEL_MISMATCH',
   'SITEMAP_FAILED',
   'SITEMAP_URL_REFUSED',
   'SITEMAP_TRUNCATED',
@@ -31,12 +32,25 @@ export const ERROR_TYPES = [
   'ORPHAN_URLS',
   'INCOMPLETE_METADATA',
   'CRITERION_BREACHED',
+  'CATEGORY_EXPECTATION_MISSED',
   'NO_RELEVANT_DOCUMENTS',
   'GROUNDING_FAILED',
+  'UNSUPPORTED_CLAIM',
   'RUN_FAILED',
 ] as const;
 export const ErrorType = z.enum(ERROR_TYPES);
 export type ErrorType = z.infer<typeof ErrorType>;
+
+/** Qdrant's two point id forms: a UUID (what the indexer writes, seed 001) or an unsigned integer. */
+export const PointId = z
+  .string()
+  .regex(
+    /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)$/i,
+    'must be a UUID or an unsigned integer (a Qdrant point id)',
+  );
+
+/** A UUID, as seed 003 requires of a validation run's id. */
+export const Uuid = z.uuid();
 
 /** Seed 000 ValidationError: a finding or a failure, always data in the report. */
 export const ValidationError = z.object({
@@ -49,18 +63,49 @@ export const ValidationError = z.object({
 });
 export type ValidationError = z.infer<typeof ValidationError>;
 
-/** Seed 001 QueryResult (plus seed 000 relevance and rank). */
+/**
+ * Seed 001 QueryResult (plus seed 000 relevance, seed 003 confidence, seed 004 timestamp). The seeds' rules hold:
+ * similarity 0..1, non-empty text, a valid source URL, token_count > 0, chunk_index >= 0. A stored value that
+ * breaks one is reported as null and named in payload_issues, never passed off as valid.
+ */
 export const QueryResult = z.object({
   rank: z.number().int().min(1),
-  chunk_id: z.string(),
-  chunk_text: z.string(),
-  similarity_score: z.number(),
-  source_url: z.string().nullable(),
+  chunk_id: PointId,
+  chunk_text: z
+    .string()
+    .min(1)
+    .nullable()
+    .describe('The payload’s chunk_text; null (and named in payload_issues) when it is missing or empty'),
+  similarity_score: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe('raw_score clamped to 0..1 and rounded to 4 decimals (seeds 001, 003, 004)'),
+  raw_score: z.number().describe('The score as the index returned it (cosine: -1..1, seed 000)'),
+  confidence_score: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe(
+      'Seed 003: confidence in the relevance of the result: similarity_score / the query’s min_similarity, capped at 1 (1 when min_similarity is 0)',
+    ),
+  source_url: z
+    .url({ protocol: /^https?$/ })
+    .nullable()
+    .describe('An http(s) URL (seed 003); else null'),
   chapter_id: z.string().nullable(),
   module_name: z.string().nullable(),
   heading_hierarchy: z.array(z.string()).nullable(),
-  token_count: z.number().nullable(),
-  chunk_index: z.number().nullable(),
+  token_count: z.number().int().positive().nullable(),
+  chunk_index: z.number().int().min(0).nullable(),
+  timestamp: z
+    .string()
+    .nullable()
+    .describe('Seed 004: when the chunk was indexed (the payload’s indexed_at); null when the indexer did not say'),
+  model_version: z.string().nullable().describe('The embedding model the point was embedded with (payload)'),
+  payload_issues: z
+    .array(z.string())
+    .describe('Stored values that break a seed rule, each reported here and as null above'),
   relevance: z
     .boolean()
     .describe('Judged relevant (by the suite’s relevant/expected_sources, else by module match and min_similarity)'),
@@ -104,9 +149,38 @@ export const QueryValidationResult = z.object({
   passed: z.boolean(),
   pass_reason: z.string().nullable(),
   fail_reason: z.string().nullable(),
-  top_results: z.array(QueryResult),
-  best_similarity: z.number().nullable(),
-  avg_similarity: z.number().nullable(),
+  top_results: z
+    .array(QueryResult)
+    .refine(
+      (rows) =>
+        rows.every(
+          (r, i) => r.rank === i + 1 && (i === 0 || (rows[i - 1]?.similarity_score ?? 1) >= r.similarity_score),
+        ),
+      'must be ranked 1..n in descending similarity_score (seed 004)',
+    ),
+  best_similarity: z.number().min(0).max(1).nullable(),
+  mean_top_k_similarity: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .describe(
+      'Mean similarity_score of top_results (seed 000 RetrievalMetrics.avg_similarity, renamed: see docs/DATA-MODEL.md)',
+    ),
+  semantic_alignment_score: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .describe(
+      'Seed 003: the share of the similarity the retriever gave its top results that went to results judged relevant (Σ similarity of relevant rows / Σ similarity of all rows); null when nothing came back',
+    ),
+  confidence_score: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .describe('Seed 000 RetrievalMetrics: mean confidence_score of top_results; null when nothing came back'),
   module_match: z.boolean().nullable().describe('null when the query names no expected_module'),
   chapter_match: z.boolean().nullable().describe('null when the query names no expected_chapter'),
   expected_sources_found: z.number().int().min(0),
@@ -182,7 +256,7 @@ export type QualityMetrics = z.infer<typeof QualityMetrics>;
 
 /** Seed 003 ValidationMetrics, with the IR means and latency percentiles. */
 export const ValidationMetrics = z.object({
-  validation_run_id: z.string(),
+  validation_run_id: Uuid,
   timestamp: z.string(),
   query_types_tested: z.array(z.string()),
   total_queries_tested: z.number().int().min(0),
@@ -194,7 +268,12 @@ export const ValidationMetrics = z.object({
   mrr: z.number().min(0).max(1).nullable(),
   ndcg_at_k: z.number().min(0).max(1).nullable(),
   hit_rate: z.number().min(0).max(1).nullable(),
-  avg_similarity: z.number().nullable(),
+  avg_similarity: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .describe('Mean of each query’s best_similarity (as quality_metrics.avg_similarity_score, seed 001)'),
   avg_latency_ms: z.number().min(0).nullable(),
   p50_latency_ms: z.number().min(0).nullable(),
   p95_latency_ms: z.number().min(0).nullable(),
@@ -202,7 +281,21 @@ export const ValidationMetrics = z.object({
   throughput_qps: z.number().min(0).nullable(),
   by_category: z.record(
     z.string(),
-    z.object({ total: z.number().int(), passed: z.number().int(), pass_rate: z.number().min(0).max(100) }),
+    z.object({
+      total: z.number().int(),
+      passed: z.number().int(),
+      pass_rate: z.number().min(0).max(100),
+      mean_semantic_alignment: z.number().min(0).max(1).nullable(),
+      description: z.string().nullable().describe('Seed 000 QueryCategory.description, from the suite’s categories'),
+      expected_results: z
+        .object({ min_pass_rate: z.number().optional(), min_semantic_alignment: z.number().optional() })
+        .nullable()
+        .describe('Seed 000 QueryCategory.expected_results, from the suite’s categories'),
+      expected_met: z
+        .boolean()
+        .nullable()
+        .describe('Every expectation in expected_results holds; null when the category sets none'),
+    }),
   ),
 });
 export type ValidationMetrics = z.infer<typeof ValidationMetrics>;

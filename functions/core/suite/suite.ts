@@ -74,14 +74,32 @@ export const SuccessCriteria = z
     max_p95_latency_ms: z.number().positive().optional(),
     min_grounded_rate: z.number().min(0).max(100, 'must be 0..100').default(95),
     min_abstention_correct_rate: z.number().min(0).max(100, 'must be 0..100').default(100),
+    min_support_rate: z.number().min(0).max(100, 'must be 0..100').default(95),
   })
   .strict();
 export type SuccessCriteria = z.infer<typeof SuccessCriteria>;
+
+/** Seed 000 QueryCategory: what a kind of query tests and what to expect of it (name is its key in `categories`). */
+export const QueryCategory = z
+  .object({
+    description: z.string().min(1).optional(),
+    examples: z.array(z.string().min(1)).optional(),
+    expected_results: z
+      .object({
+        min_pass_rate: z.number().min(0).max(100, 'must be 0..100').optional(),
+        min_semantic_alignment: unit('min_semantic_alignment').optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type QueryCategory = z.infer<typeof QueryCategory>;
 
 export const Suite = z
   .object({
     name: z.string().min(1).default('golden-queries'),
     description: z.string().optional(),
+    categories: z.record(z.string().min(1), QueryCategory).default({}),
     defaults: z
       .object({
         top_k: topK.default(5),

@@ -183,6 +183,58 @@ describe('evaluateCriteria', () => {
     ]);
   });
 
+  it('holds the claim support rate exactly at its default threshold of 95%', () => {
+    // Act
+    const results = evaluateCriteria({
+      passRate: 100,
+      coverage: 100,
+      completeness: 100,
+      supportRate: 95,
+      criteria: DEFAULTS,
+    });
+
+    // Assess
+    expect(find(results, 'support_rate')).toEqual({
+      name: 'support_rate',
+      description: 'Claims in agent answers supported by the chunks they cite (%)',
+      value: 95,
+      threshold: 95,
+      comparator: '>=',
+      passed: true,
+      severity: 'MEDIUM',
+    });
+  });
+
+  it('breaches the claim support rate just under its threshold, HIGH under 90%', () => {
+    // Act
+    const at = (supportRate: number) =>
+      find(
+        evaluateCriteria({ passRate: 100, coverage: 100, completeness: 100, supportRate, criteria: DEFAULTS }),
+        'support_rate',
+      );
+
+    // Assess
+    expect([at(94.99), at(89.99), at(90)].map((r) => [r?.passed, r?.severity])).toEqual([
+      [false, 'MEDIUM'],
+      [false, 'HIGH'],
+      [false, 'MEDIUM'],
+    ]);
+  });
+
+  it('takes the claim support threshold from the suite’s min_support_rate', () => {
+    // Act
+    const results = evaluateCriteria({
+      passRate: 100,
+      coverage: 100,
+      completeness: 100,
+      supportRate: 80,
+      criteria: SuccessCriteria.parse({ min_support_rate: 80 }),
+    });
+
+    // Assess
+    expect(find(results, 'support_rate')).toMatchObject({ threshold: 80, passed: true });
+  });
+
   it('breaches a latency ceiling just above it', () => {
     // Act
     const results = evaluateCriteria({

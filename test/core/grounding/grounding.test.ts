@@ -11,6 +11,9 @@ const ANSWER =
   'A ROS 2 node publishes messages on a topic. Subscribers receive every message published on that topic. ' +
   'Quality of service settings decide what happens when a subscriber falls behind.';
 
+/** Every chunk holds the whole answer, so each test's citations are supported unless it says otherwise. */
+const TEXTS = { c1: ANSWER, c2: ANSWER, c3: ANSWER };
+
 /** A citation of `fragment`, at its first occurrence in `text`. */
 function cite(text: string, fragment: string, ...ids: string[]): AgentCitation {
   const start = text.indexOf(fragment);
@@ -30,6 +33,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: ANSWER, citations: GROUNDED_CITATIONS },
       retrievedChunkIds: ['c1', 'c2', 'c3'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -45,11 +49,27 @@ describe('checkGrounding', () => {
       sentences: 3,
       covered_sentences: 3,
       unknown_chunk_ids: [],
+      min_word_support: 0.65,
+      support_rate: 1,
+      claims: GROUNDED_CITATIONS.map((c) => ({
+        kind: 'cited_span',
+        start: c.start,
+        end: c.end,
+        text: c.text,
+        chunk_ids: c.document_ids,
+        supported: true,
+        word_support: 1,
+        content_words: 3,
+        missing_words: [],
+        missing_numbers: [],
+        missing_names: [],
+      })),
       checks: {
         citations_present: 'PASS',
         citations_retrieved: 'PASS',
         spans_match: 'PASS',
         sentence_coverage: 'PASS',
+        claims_supported: 'PASS',
         abstention: 'PASS',
       },
       reasons: [],
@@ -62,6 +82,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: ANSWER, citations: [] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -85,6 +106,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: ANSWER, citations },
       retrievedChunkIds: ['c1', 'c2'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -104,6 +126,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: ANSWER, citations: [cite(ANSWER, 'publishes messages on a topic')] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -121,6 +144,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: ANSWER, citations: [shifted, ...GROUNDED_CITATIONS.slice(1)] },
       retrievedChunkIds: ['c1', 'c2', 'c3'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -139,6 +163,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: ANSWER, citations: [invented, ...GROUNDED_CITATIONS] },
       retrievedChunkIds: ['c1', 'c2', 'c3'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -152,6 +177,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: ANSWER, citations: [GROUNDED_CITATIONS[0] as AgentCitation] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
       minCoverage: 0.5,
     });
@@ -175,6 +201,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: text, citations: [cite(text, 'Topics carry messages', 'c1')] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
       minCoverage: 0.5,
     });
@@ -198,6 +225,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: text, citations: [cite(text, 'Topics carry messages', 'c1')] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
       minCoverage: 0.6,
     });
@@ -222,6 +250,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: text, citations: [citation] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -239,6 +268,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: text, citations: [citation] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -254,6 +284,7 @@ describe('checkGrounding', () => {
         citations: [cite(ANSWER, 'publishes messages', 'c1'), cite(ANSWER, 'Subscribers', 'c9')],
       },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -266,6 +297,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: 'I could not find information about that in the provided documents.', citations: [] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: false,
     });
 
@@ -291,6 +323,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: "I don't know: the documents do not cover it.", citations: [] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -311,6 +344,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: ANSWER, citations: GROUNDED_CITATIONS },
       retrievedChunkIds: ['c1', 'c2', 'c3'],
+      chunkTexts: TEXTS,
       expectAnswer: false,
     });
 
@@ -334,6 +368,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: text, citations: [cite(text, 'covers topics', 'c9')] },
       retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -346,6 +381,7 @@ describe('checkGrounding', () => {
     const verdict = checkGrounding({
       response: { response_text: '', citations: [] },
       retrievedChunkIds: [],
+      chunkTexts: TEXTS,
       expectAnswer: true,
     });
 
@@ -483,5 +519,125 @@ describe('locateCitation', () => {
 
     // Assess
     expect(spans).toEqual([null, null]);
+  });
+});
+
+describe('checkGrounding, claims against the chunks they cite', () => {
+  const NAV = 'Nav2 plans a path for the humanoid and follows it with a controller.';
+  const TOPICS = 'Nodes exchange data by publishing messages on topics.';
+  const chunkTexts = { nav: NAV, topics: TOPICS };
+
+  it('fails a cited span with an invented number as UNSUPPORTED_CLAIM and names the number', () => {
+    // Prepare
+    const text = 'Nav2 plans a path for the humanoid with 64 GB of RAM.';
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: text, citations: [cite(text, text, 'nav')] },
+      retrievedChunkIds: ['nav', 'topics'],
+      chunkTexts,
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({
+      passed: false,
+      grounded: false,
+      support_rate: 0,
+      checks: { spans_match: 'PASS', citations_retrieved: 'PASS', claims_supported: 'FAIL' },
+      error_type: 'UNSUPPORTED_CLAIM',
+    });
+    expect(verdict.claims[0]).toMatchObject({ missing_numbers: ['64'], missing_names: ['GB', 'RAM'] });
+    expect(verdict.reasons).toEqual([
+      `claim "${text}" cites nav, which does not hold: 64, GB, RAM (67% of its words found)`,
+    ]);
+  });
+
+  it('fails a sentence cited to a retrieved chunk that does not say it', () => {
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: TOPICS, citations: [cite(TOPICS, TOPICS, 'nav')] },
+      retrievedChunkIds: ['nav', 'topics'],
+      chunkTexts,
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict.error_type).toBe('UNSUPPORTED_CLAIM');
+    expect(verdict.claims[0]).toMatchObject({
+      supported: false,
+      word_support: 0,
+      missing_words: ['Nodes', 'exchange', 'data', 'publishing', 'messages', 'topics'],
+    });
+  });
+
+  it('passes a faithful paraphrase of the cited chunk', () => {
+    // Prepare
+    const text = 'In short: a node exchanges data when it publishes a message on a topic.';
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: text, citations: [cite(text, text, 'topics')] },
+      retrievedChunkIds: ['nav', 'topics'],
+      chunkTexts,
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({ passed: true, support_rate: 1, checks: { claims_supported: 'PASS' } });
+  });
+
+  it('counts an uncited sentence that states a number or a name against the answer', () => {
+    // Prepare
+    const text = `${TOPICS} Nav2 needs 64 GB of RAM.`;
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: text, citations: [cite(text, TOPICS, 'topics')] },
+      retrievedChunkIds: ['nav', 'topics'],
+      chunkTexts,
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({ passed: false, support_rate: 0.5, error_type: 'UNSUPPORTED_CLAIM' });
+    expect(verdict.reasons).toEqual([
+      'uncited sentence "Nav2 needs 64 GB of RAM." states 64, Nav2, GB, RAM without a citation',
+    ]);
+  });
+
+  it('lets an uncited connective sentence pass: it claims nothing', () => {
+    // Prepare
+    const text = `Here is how it works: ${TOPICS}`;
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: text, citations: [cite(text, TOPICS, 'topics')] },
+      retrievedChunkIds: ['topics'],
+      chunkTexts,
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({ passed: true, support_rate: 1 });
+    expect(verdict.claims.map((c) => c.kind)).toEqual(['cited_span']);
+  });
+
+  it('leaves an abstention without claims: support does not apply', () => {
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: 'I could not find information about that in the provided documents.', citations: [] },
+      retrievedChunkIds: ['topics'],
+      chunkTexts,
+      expectAnswer: false,
+    });
+
+    // Assess
+    expect(verdict).toMatchObject({
+      passed: true,
+      support_rate: null,
+      claims: [],
+      checks: { claims_supported: 'NOT_APPLICABLE' },
+    });
   });
 });

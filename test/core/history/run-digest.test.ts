@@ -36,6 +36,11 @@ describe('digestReport', () => {
       heading_hierarchy: null,
       token_count: null,
       chunk_index: null,
+      raw_score: 0.9,
+      confidence_score: 1,
+      timestamp: null,
+      model_version: null,
+      payload_issues: [],
       relevance: true,
       relevance_grade: 1,
     });

@@ -8,6 +8,8 @@ import {
 import { buildQuery } from '../../nightly/fixtures/reports.ts';
 
 const AT = '2026-03-14T02:00:00.000Z';
+// Seed 003: validation_run_id is a UUID.
+const RUN_ID = '0b7f3c1e-2a4d-4e5f-9a6b-7c8d9e0f1a2b';
 
 function ir(overrides: Partial<IrMetrics>): IrMetrics {
   return {
@@ -39,8 +41,11 @@ function result(
   return { ...q, metrics: spec.metrics ?? null };
 }
 
+/** A category's fields when the suite says nothing of it (the fixture's queries are fully aligned). */
+const UNJUDGED = { mean_semantic_alignment: 1, description: null, expected_results: null, expected_met: null };
+
 function build(results: QueryValidationResult[], queryStageMs = 1000) {
-  return buildValidationMetrics({ runId: 'run-1', timestamp: AT, results, queryStageMs });
+  return buildValidationMetrics({ runId: RUN_ID, timestamp: AT, results, queryStageMs });
 }
 
 describe('buildValidationMetrics', () => {
@@ -59,7 +64,7 @@ describe('buildValidationMetrics', () => {
     // Assess: p50 of [100, 200, 400] = 200; p95: h = 1.9 -> 200 + 0.9 * 200 = 380; p99: 200 + 0.98 * 200 = 396;
     // throughput counts the 3 queries that ran, over 2 s.
     expect(metrics).toEqual({
-      validation_run_id: 'run-1',
+      validation_run_id: RUN_ID,
       timestamp: AT,
       query_types_tested: ['keyword', 'semantic'],
       total_queries_tested: 4,
@@ -78,8 +83,8 @@ describe('buildValidationMetrics', () => {
       p99_latency_ms: 396,
       throughput_qps: 1.5,
       by_category: {
-        keyword: { total: 2, passed: 1, pass_rate: 50 },
-        semantic: { total: 2, passed: 1, pass_rate: 50 },
+        keyword: { ...UNJUDGED, total: 2, passed: 1, pass_rate: 50 },
+        semantic: { ...UNJUDGED, total: 2, passed: 1, pass_rate: 50 },
       },
     });
     expect(ValidationMetrics.parse(metrics)).toEqual(metrics);
@@ -110,7 +115,7 @@ describe('buildValidationMetrics', () => {
       avg_latency_ms: 100.1,
       p50_latency_ms: 100.1,
       throughput_qps: 4.29,
-      by_category: { semantic: { total: 3, passed: 1, pass_rate: 33.33 } },
+      by_category: { semantic: { ...UNJUDGED, total: 3, passed: 1, pass_rate: 33.33 } },
     });
   });
 

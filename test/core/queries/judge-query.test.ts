@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Payload, SearchHit } from '../../../functions/core/ports.ts';
-import { judgeQuery } from '../../../functions/core/queries/judge-query.ts';
-import { type LatencyBreakdown, QueryValidationResult } from '../../../functions/core/report/report.ts';
+import { judgeQuery, scoreSemanticAlignment } from '../../../functions/core/queries/judge-query.ts';
+import {
+  type LatencyBreakdown,
+  type QueryResult,
+  QueryValidationResult,
+} from '../../../functions/core/report/report.ts';
 import type { ResolvedQuery } from '../../../functions/core/suite/suite.ts';
 
 const BOOK = 'https://book.example.com/docs';
@@ -47,6 +51,9 @@ const GAZEBO: Payload = {
   chunk_index: 2,
 };
 
+/** The fields of a report row the payload does not give: a relevant row with no indexing metadata and no issue. */
+const ROW = { timestamp: null, model_version: null, payload_issues: [], relevance: true, relevance_grade: 1 };
+
 function hit(id: string, score: number, payload: Payload): SearchHit {
   return { id, score, payload };
 }
@@ -60,12 +67,13 @@ describe('judgeQuery', () => {
   it('passes a query whose best chunk is in the expected module, as seed 001 reports it', () => {
     // Prepare
     const query = makeQuery();
-    const hits = [hit('c1', 0.85, ROS_BASICS), hit('c2', 0.612345, GAZEBO)];
+    const hits = [hit('1', 0.85, ROS_BASICS), hit('2', 0.612345, GAZEBO)];
 
     // Act
     const { result, errors } = judge(query, hits);
 
-    // Assess: avg = (0.85 + 0.6123) / 2 = 0.73115 -> 0.7312 (scores are rounded to 4 decimals first).
+    // Assess: mean = (0.85 + 0.6123) / 2 = 0.73115 -> 0.7312 (scores are rounded to 4 decimals first); confidence of
+    // row 2 = 0.6123 / 0.7 = 0.8747; alignment = 0.85 / (0.85 + 0.6123) = 0.5813 (only row 1 is relevant).
     expect(result).toEqual({
       id: 'q1',
       query_text: 'What is ROS 2?',
@@ -77,11 +85,23 @@ describe('judgeQuery', () => {
       pass_reason: "Found relevant chunk (similarity=0.85) in expected module 'Module 1 Ros2'",
       fail_reason: null,
       top_results: [
-        { rank: 1, chunk_id: 'c1', similarity_score: 0.85, relevance: true, relevance_grade: 1, ...ROS_BASICS },
-        { rank: 2, chunk_id: 'c2', similarity_score: 0.6123, relevance: false, relevance_grade: 0, ...GAZEBO },
+        { rank: 1, chunk_id: '1', similarity_score: 0.85, raw_score: 0.85, confidence_score: 1, ...ROW, ...ROS_BASICS },
+        {
+          rank: 2,
+          chunk_id: '2',
+          similarity_score: 0.6123,
+          raw_score: 0.612345,
+          confidence_score: 0.8747,
+          ...ROW,
+          relevance: false,
+          relevance_grade: 0,
+          ...GAZEBO,
+        },
       ],
       best_similarity: 0.85,
-      avg_similarity: 0.7312,
+      mean_top_k_similarity: 0.7312,
+      semantic_alignment_score: 0.5813,
+      confidence_score: 0.9374,
       module_match: true,
       chapter_match: null,
       expected_sources_found: 0,
@@ -103,7 +123,7 @@ describe('judgeQuery', () => {
     const query = makeQuery({ id: 'q3', expected_module: 'Module 3 Isaac' });
 
     // Act
-    const { result, errors } = judge(query, [hit('c1', 0.52, ROS_BASICS)]);
+    const { result, errors } = judge(query, [hit('1', 0.52, ROS_BASICS)]);
 
     // Assess
     expect(result).toMatchObject({
@@ -138,7 +158,7 @@ describe('judgeQuery', () => {
 
   it('does not round a near miss up to the threshold in the reason', () => {
     // Act
-    const { result } = judge(makeQuery(), [hit('c1', 0.69994, ROS_BASICS)]);
+    const { result } = judge(makeQuery(), [hit('1', 0.69994, ROS_BASICS)]);
 
     // Assess: 0.69994 -> 0.6999, shown as is because 0.70 would hide the miss.
     expect(result.fail_reason).toBe('best similarity 0.6999 < 0.70');
@@ -149,7 +169,7 @@ describe('judgeQuery', () => {
     const payload = { ...ROS_BASICS, module_name: undefined, chapter_id: 'module1-ros2/ch1-ros2-basics' };
 
     // Act
-    const { result } = judge(makeQuery(), [hit('c1', 0.8, payload)]);
+    const { result } = judge(makeQuery(), [hit('1', 0.8, payload)]);
 
     // Assess
     expect(result).toMatchObject({ status: 'PASS', module_match: true });
@@ -162,7 +182,7 @@ describe('judgeQuery', () => {
     const isaac = { ...ROS_BASICS, module_name: 'Module 3 Isaac', chapter_id: 'module-3-isaac/ch1-sim' };
 
     // Act
-    const { result } = judge(query, [hit('c1', 0.9, ROS_BASICS), hit('c2', 0.4, isaac)]);
+    const { result } = judge(query, [hit('1', 0.9, ROS_BASICS), hit('2', 0.4, isaac)]);
 
     // Assess
     expect(result).toMatchObject({
@@ -177,7 +197,7 @@ describe('judgeQuery', () => {
     const query = makeQuery({ expected_chapter: 'ch2-nodes' });
 
     // Act
-    const { result, errors } = judge(query, [hit('c1', 0.9, ROS_BASICS)]);
+    const { result, errors } = judge(query, [hit('1', 0.9, ROS_BASICS)]);
 
     // Assess
     expect(result).toMatchObject({
@@ -195,7 +215,7 @@ describe('judgeQuery', () => {
     const query = makeQuery({ expected_sources: ['ch1-ros2-basics.md', '/docs/module-1-ros2/ch2-nodes'] });
 
     // Act
-    const { result, errors } = judge(query, [hit('c1', 0.9, ROS_BASICS)]);
+    const { result, errors } = judge(query, [hit('1', 0.9, ROS_BASICS)]);
 
     // Assess
     expect(result).toMatchObject({
@@ -219,7 +239,7 @@ describe('judgeQuery', () => {
     });
 
     // Act
-    const { result, errors } = judge(query, [hit('c1', 0.9, ROS_BASICS)]);
+    const { result, errors } = judge(query, [hit('1', 0.9, ROS_BASICS)]);
 
     // Assess
     expect(result).toMatchObject({
@@ -257,7 +277,7 @@ describe('judgeQuery', () => {
   it('judges relevance and IR metrics by expected sources when there are no judgments', () => {
     // Prepare: two chunks of the same expected page, then an unexpected page; k = 5.
     const query = makeQuery({ expected_sources: ['ch1-ros2-basics'] });
-    const hits = [hit('c1', 0.9, ROS_BASICS), hit('c2', 0.8, ROS_BASICS), hit('c3', 0.7, GAZEBO)];
+    const hits = [hit('1', 0.9, ROS_BASICS), hit('2', 0.8, ROS_BASICS), hit('3', 0.7, GAZEBO)];
 
     // Act
     const { result } = judge(query, hits);
@@ -280,11 +300,11 @@ describe('judgeQuery', () => {
     // Prepare: c2 is judged grade 3, the Gazebo page grade 2 by URL.
     const query = makeQuery({
       relevant: [
-        { kind: 'chunk_id', target: 'c2', grade: 3 },
+        { kind: 'chunk_id', target: '2', grade: 3 },
         { kind: 'url', target: `${BOOK}/module-2-simulation/ch3-gazebo/`, grade: 2 },
       ],
     });
-    const hits = [hit('c1', 0.9, ROS_BASICS), hit('c2', 0.8, ROS_BASICS), hit('c3', 0.7, GAZEBO)];
+    const hits = [hit('1', 0.9, ROS_BASICS), hit('2', 0.8, ROS_BASICS), hit('3', 0.7, GAZEBO)];
 
     // Act
     const { result } = judge(query, hits);
@@ -298,7 +318,7 @@ describe('judgeQuery', () => {
   it('fails with LOW_PRECISION when too few results are relevant', () => {
     // Prepare: without judgments, relevant = in the expected module and >= 0.70: only c1. P@5 = 1/5 = 0.2.
     const query = makeQuery({ criteria: { min_precision: 0.4 } });
-    const hits = [hit('c1', 0.9, ROS_BASICS), hit('c2', 0.8, GAZEBO), hit('c3', 0.6, ROS_BASICS)];
+    const hits = [hit('1', 0.9, ROS_BASICS), hit('2', 0.8, GAZEBO), hit('3', 0.6, ROS_BASICS)];
 
     // Act
     const { result, errors } = judge(query, hits);
@@ -320,7 +340,7 @@ describe('judgeQuery', () => {
     const query = makeQuery({ criteria: { max_latency_ms: 149 } });
 
     // Act
-    const { result, errors } = judge(query, [hit('c1', 0.9, ROS_BASICS)]);
+    const { result, errors } = judge(query, [hit('1', 0.9, ROS_BASICS)]);
 
     // Assess
     expect(result).toMatchObject({ status: 'FAIL', fail_reason: 'embedding + search latency 150 ms > 149 ms' });
@@ -377,7 +397,7 @@ describe('judgeQuery', () => {
     const query = makeQuery({ criteria: { min_precision: 0.2, max_latency_ms: 200 } });
 
     // Act
-    const { result } = judge(query, [hit('c1', 0.9, ROS_BASICS)]);
+    const { result } = judge(query, [hit('1', 0.9, ROS_BASICS)]);
 
     // Assess
     expect(result.pass_reason).toBe(
@@ -387,7 +407,7 @@ describe('judgeQuery', () => {
 
   it('names module and chapter in the pass reason when the relevant chunk is in both', () => {
     // Act
-    const { result } = judge(makeQuery({ expected_chapter: 'ch1-ros2-basics' }), [hit('c1', 0.88, ROS_BASICS)]);
+    const { result } = judge(makeQuery({ expected_chapter: 'ch1-ros2-basics' }), [hit('1', 0.88, ROS_BASICS)]);
 
     // Assess
     expect(result.pass_reason).toBe(
@@ -400,7 +420,7 @@ describe('judgeQuery', () => {
     const query = makeQuery({ relevant: [{ kind: 'chunk_id', target: 'z', grade: 1 }] });
 
     // Act
-    const { result } = judge(query, [hit('c1', 0.85, ROS_BASICS)]);
+    const { result } = judge(query, [hit('1', 0.85, ROS_BASICS)]);
 
     // Assess
     expect(result).toMatchObject({
@@ -410,16 +430,18 @@ describe('judgeQuery', () => {
     });
   });
 
-  it('fails with a HIGH NO_RESULTS when the index returns nothing', () => {
+  it('ends in ERROR with a HIGH NO_RESULTS when the index returns nothing (seed 000)', () => {
     // Act
-    const { result, errors } = judge(makeQuery({ relevant: [{ kind: 'chunk_id', target: 'c1', grade: 1 }] }), []);
+    const { result, errors } = judge(makeQuery({ relevant: [{ kind: 'chunk_id', target: '1', grade: 1 }] }), []);
 
     // Assess: a judged query with no results scores zero.
     expect(result).toMatchObject({
-      status: 'FAIL',
+      status: 'ERROR',
       fail_reason: 'no results returned (top_k=5)',
       best_similarity: null,
-      avg_similarity: null,
+      mean_top_k_similarity: null,
+      semantic_alignment_score: null,
+      confidence_score: null,
       module_match: false,
       criteria_evaluations: { results: false },
       error_types: ['NO_RESULTS'],
@@ -476,15 +498,20 @@ describe('judgeQuery', () => {
     const payload = { source_url: 42, heading_hierarchy: 'ROS 2 > Basics', token_count: '512' };
 
     // Act
-    const { result } = judge(makeQuery({ expected_module: null }), [hit('c1', 0.9, payload)]);
+    const { result } = judge(makeQuery({ expected_module: null }), [hit('1', 0.9, payload)]);
 
     // Assess
     expect(result.top_results).toEqual([
       {
         rank: 1,
-        chunk_id: 'c1',
-        chunk_text: '',
+        chunk_id: '1',
+        chunk_text: null,
         similarity_score: 0.9,
+        raw_score: 0.9,
+        confidence_score: 1,
+        timestamp: null,
+        model_version: null,
+        payload_issues: ['chunk_text: missing or empty'],
         source_url: null,
         chapter_id: null,
         module_name: null,
@@ -503,10 +530,30 @@ describe('judgeQuery', () => {
     const query = makeQuery({ expected_sources: ['ch1-ros2-basics'] });
 
     // Act
-    const { result } = judge(query, [hit('c1', 0.9, ROS_BASICS)]);
+    const { result } = judge(query, [hit('1', 0.9, ROS_BASICS)]);
     query.expected_sources.push('changed');
 
     // Assess
     expect(result.query.expected_sources).toEqual(['ch1-ros2-basics']);
+  });
+});
+
+describe('scoreSemanticAlignment', () => {
+  const row = (similarity: number, relevance: boolean) => ({ similarity_score: similarity, relevance }) as QueryResult;
+
+  it('is 1 when every result is judged relevant and 0 when none is', () => {
+    expect([
+      scoreSemanticAlignment([row(0.8, true), row(0.4, true)]),
+      scoreSemanticAlignment([row(0.8, false), row(0.4, false)]),
+    ]).toEqual([1, 0]);
+  });
+
+  it('weighs each relevant result by the similarity the retriever gave it', () => {
+    // 0.6 of a total 0.6 + 0.2: a relevant top result counts more than a relevant tail
+    expect(scoreSemanticAlignment([row(0.6, true), row(0.2, false)])).toBe(0.75);
+  });
+
+  it('is 0 when every result scores 0, and null when nothing came back', () => {
+    expect([scoreSemanticAlignment([row(0, true)]), scoreSemanticAlignment([])]).toEqual([0, null]);
   });
 });

@@ -17,6 +17,11 @@ export function hit(rank: number, url: string, score = 0.8): QueryResult {
     heading_hierarchy: null,
     token_count: null,
     chunk_index: null,
+    raw_score: score,
+    confidence_score: 1,
+    timestamp: null,
+    model_version: null,
+    payload_issues: [],
     relevance: true,
     relevance_grade: 1,
   };

@@ -13,7 +13,7 @@ describe('renderQueryRowsCsv', () => {
 
     // Assess
     expect(lines[0]).toBe(
-      'query_id,category,status,query_text,reason,error_types,best_similarity,avg_similarity,module_match,chapter_match,expected_sources_found,total_expected_sources,precision_at_k,recall_at_k,reciprocal_rank,ndcg_at_k,embedding_ms,search_ms,post_processing_ms,total_ms,top_source_url,top_score',
+      'query_id,category,status,query_text,reason,error_types,best_similarity,mean_top_k_similarity,semantic_alignment_score,module_match,chapter_match,expected_sources_found,total_expected_sources,precision_at_k,recall_at_k,reciprocal_rank,ndcg_at_k,embedding_ms,search_ms,post_processing_ms,total_ms,top_source_url,top_score',
     );
     expect(lines).toHaveLength(report.query_results.length + 2);
     expect(lines.at(-1)).toBe('');

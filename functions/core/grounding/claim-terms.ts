@@ -1,0 +1,76 @@
+/**
+ * What a claim asserts, reduced to terms a reader can check by eye: its content words (stemmed), its numbers and its
+ * proper names. The support check (support.ts) looks each of them up in the text of the chunks the claim cites.
+ */
+import { stemmer } from 'stemmer';
+
+/** The terms of one piece of text. */
+export interface ClaimTerms {
+  /** Distinct content words (by stem) in order of first appearance: as written, and lowercased and Porter-stemmed. */
+  words: { word: string; stem: string }[];
+  /** Distinct numbers as written, thousands separators removed ("1,000" -> "1000", "22.04" stays). */
+  numbers: string[];
+  /** Distinct proper names as written (see isProperName), in order of first appearance. */
+  names: string[];
+}
+
+/**
+ * Function words, question words and discourse markers ("in short", "for example", "moreover") of English: they carry
+ * no claim. The usual retrieval list (close to NLTK's and Lucene's) plus the markers; contractions are matched on their
+ * stem ("don't" -> "don").
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  `a about above after again against all also am an and any are aren as at be because been before being below between
+  both but by can cannot could couldn did didn do does doesn doing don down during each either else etc ever every few
+  for from further get gets got had hadn has hasn have haven having he her here hers herself him himself his how however
+  i if in into is isn it its itself just let ll me might more most must mustn my myself need no nor not now of off on
+  once only or other ought our ours ourselves out over own per please re same shall shan she should shouldn so some such
+  than that the their theirs them themselves then there these they this those through thus to too under until up upon
+  us use used using ve very via was wasn we were weren what whatever when where whether which while who whom whose why
+  will with within without won would wouldn yes yet you your yours yourself yourselves
+  additionally briefly essentially example finally furthermore hence instance moreover namely overall short summary
+  therefore`.split(/\s+/),
+);
+
+// A standalone number: digits with optional decimal or thousands groups, not glued to letters ("Nav2" is a name).
+const NUMBER = /(?<![\p{L}\p{N}])\d+(?:[.,]\d+)*(?![\p{L}\p{N}])/gu;
+const WORD = /[\p{L}\p{N}]+(?:['’]\p{L}+)?/gu;
+// Where a sentence starts inside a claim: its first word, or a word after . ! ? or a colon.
+const SENTENCE_START = /(?:^|[.!?:]\s+)$/u;
+
+/** The terms of `text`: content words, numbers and proper names. */
+export function extractClaimTerms(text: string): ClaimTerms {
+  const numbers = new Set<string>();
+  for (const match of text.matchAll(NUMBER)) numbers.add(normaliseNumber(match[0]));
+  const words = new Map<string, string>();
+  const names = new Set<string>();
+  for (const match of text.matchAll(WORD)) {
+    const token = match[0].replace(/['’]\p{L}+$/u, '');
+    const lower = token.toLowerCase();
+    if (/^\p{N}+$/u.test(token) || lower.length < 2 || STOP_WORDS.has(lower)) continue;
+    const stem = stemWord(lower);
+    if (!words.has(stem)) words.set(stem, token);
+    if (isProperName(token, SENTENCE_START.test(text.slice(0, match.index)))) names.add(token);
+  }
+  return { words: [...words].map(([stem, word]) => ({ word, stem })), numbers: [...numbers], names: [...names] };
+}
+
+/**
+ * A proper name: a word with a capital after its first letter or with a digit (ROS, URDF, LiDAR, Nav2), or a
+ * capitalised word that does not start a sentence (Gazebo, Ubuntu, Isaac). A capitalised first word is ambiguous
+ * ("Nodes exchange data"), so it counts as a content word only.
+ */
+export function isProperName(token: string, startsSentence: boolean): boolean {
+  if (!/^\p{Lu}/u.test(token)) return /\p{Lu}/u.test(token.slice(1));
+  if (/\p{Lu}|\p{N}/u.test(token.slice(1))) return true;
+  return !startsSentence;
+}
+
+/** The Porter stem of a lowercase word ("publishing", "publishes", "published" -> "publish"). */
+export function stemWord(word: string): string {
+  return stemmer(word);
+}
+
+function normaliseNumber(raw: string): string {
+  return raw.replace(/,(?=\d{3}(?:\D|$))/g, '');
+}

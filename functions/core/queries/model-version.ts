@@ -1,0 +1,60 @@
+/**
+ * Seed 004 QueryEmbedding: "model must match the expected Cohere model for consistency". A collection re-embedded
+ * by another model of the same dimension passes the dimension check while every score compares vectors of two
+ * models. The indexer stores the model on each point (`model_version`); the chunks a run retrieved are compared with
+ * the embedding model it is configured with. Only configured against stored: whether the collection mixes models is
+ * an index-health question.
+ */
+import type { Check } from '../checks/check.ts';
+import { searchedQueries } from '../checks/inputs.ts';
+import { outcome } from '../checks/run-context.ts';
+import type { QueryValidationResult, ValidationError } from '../report/report.ts';
+
+/** The run's check: the chunks the golden queries retrieved against the configured embedding model. */
+export const modelVersionCheck: Check = {
+  name: 'model-version',
+  async run(ctx) {
+    const searched = await outcome(searchedQueries(ctx));
+    if (!searched.ok) return { errors: [] }; // the queries check reports why
+    const finding = checkModelVersion({
+      configuredModel: ctx.deps.embedder.model,
+      results: searched.value.results,
+      runId: ctx.runId,
+      newId: ctx.deps.newId,
+    });
+    return { errors: finding ? [finding] : [] };
+  },
+};
+
+/** The MODEL_MISMATCH finding when retrieved chunks were embedded by another model than the configured one, else null. */
+export function checkModelVersion(options: {
+  configuredModel: string;
+  results: readonly Pick<QueryValidationResult, 'top_results'>[];
+  runId: string;
+  newId: () => string;
+}): ValidationError | null {
+  const { configuredModel } = options;
+  const byModel = new Map<string, Set<string>>();
+  for (const row of options.results.flatMap((r) => r.top_results)) {
+    if (row.model_version === null) continue;
+    const ids = byModel.get(row.model_version) ?? new Set<string>();
+    ids.add(row.chunk_id);
+    byModel.set(row.model_version, ids);
+  }
+  const others = [...byModel].filter(([model]) => model !== configuredModel);
+  if (others.length === 0) return null;
+  const chunks = others.reduce((n, [, ids]) => n + ids.size, 0);
+  const checked = [...byModel.values()].reduce((n, ids) => n + ids.size, 0);
+  return {
+    id: options.newId(),
+    validation_id: options.runId,
+    error_type: 'MODEL_MISMATCH',
+    severity: 'CRITICAL',
+    message: `${chunks} of ${checked} retrieved chunks were embedded with ${others.map(([m]) => m).join(', ')}, not the configured ${configuredModel}: their scores compare vectors of different models`,
+    details: {
+      configured_model: configuredModel,
+      stored_models: Object.fromEntries([...byModel].map(([m, ids]) => [m, ids.size])),
+      example_chunk_ids: others.flatMap(([, ids]) => [...ids]).slice(0, 5),
+    },
+  };
+}

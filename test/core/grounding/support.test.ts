@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { assessClaim, collectEvidence, DEFAULT_MIN_WORD_SUPPORT } from '../../../functions/core/grounding/support.ts';
+
+const CHUNK =
+  'To install ROS 2 Humble on Ubuntu 22.04, first add the ROS 2 apt repository. Then install the ' +
+  'ros-humble-desktop package. Finally, source the setup script in every new terminal.';
+const evidence = collectEvidence([CHUNK]);
+// Twenty distinct content words, none in CHUNK: a claim of the first n of CHUNK's and the rest of these has a known
+// share of support.
+const FOREIGN =
+  'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa'.split(' ');
+const KNOWN = 'install humble apt repository desktop package source setup script terminal ros new first then'.split(
+  ' ',
+);
+const claimOf = (found: number, missing: number) => [...KNOWN.slice(0, found), ...FOREIGN.slice(0, missing)].join(' ');
+
+describe('assessClaim', () => {
+  it('supports a claim whose every content word, number and name is in the cited text', () => {
+    // Act
+    const verdict = assessClaim({
+      claim: 'Install ROS 2 Humble on Ubuntu 22.04 from the apt repository.',
+      evidence,
+      minWordSupport: DEFAULT_MIN_WORD_SUPPORT,
+    });
+
+    // Assess
+    expect(verdict).toEqual({
+      supported: true,
+      word_support: 1,
+      content_words: 6,
+      missing_words: [],
+      missing_numbers: [],
+      missing_names: [],
+    });
+  });
+
+  it('refuses a claim with one invented number even when every word is found', () => {
+    // Act
+    const verdict = assessClaim({ claim: 'Install ROS 2 Humble on Ubuntu 24.04.', evidence, minWordSupport: 0.65 });
+
+    // Assess
+    expect(verdict).toMatchObject({ supported: false, word_support: 1, missing_numbers: ['24.04'] });
+  });
+
+  it('refuses a claim with a proper name the cited text does not hold', () => {
+    // Act
+    const verdict = assessClaim({ claim: 'Install ROS 2 Humble on Debian.', evidence, minWordSupport: 0.65 });
+
+    // Assess
+    expect(verdict).toMatchObject({ supported: false, missing_names: ['Debian'], missing_words: ['Debian'] });
+  });
+
+  it('supports a claim whose share of found content words equals the threshold', () => {
+    // Act: 13 of 20 words found is 0.65
+    const verdict = assessClaim({ claim: claimOf(13, 7), evidence, minWordSupport: 0.65 });
+
+    // Assess
+    expect(verdict).toMatchObject({ supported: true, word_support: 0.65, content_words: 20 });
+  });
+
+  it('refuses a claim whose share of found content words is just under the threshold', () => {
+    // Act: 12 of 19 words found is 0.6316
+    const verdict = assessClaim({ claim: claimOf(12, 7), evidence, minWordSupport: 0.65 });
+
+    // Assess
+    expect(verdict).toMatchObject({ supported: false, content_words: 19 });
+    expect(verdict.missing_words).toEqual(FOREIGN.slice(0, 7));
+  });
+
+  it('judges a claim without content words on its numbers and names alone', () => {
+    // Act
+    const verdict = assessClaim({ claim: '22.04', evidence, minWordSupport: 0.65 });
+
+    // Assess
+    expect(verdict).toMatchObject({ supported: true, word_support: 1, content_words: 0 });
+  });
+});

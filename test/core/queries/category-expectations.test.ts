@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { buildValidationMetrics, categoryErrors } from '../../../functions/core/queries/aggregate-metrics.ts';
+import type { QueryValidationResult } from '../../../functions/core/report/report.ts';
+import { QueryCategory } from '../../../functions/core/suite/suite.ts';
+
+const RUN_ID = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
+// Only the fields the aggregation reads.
+const query = (category: string, passed: boolean, alignment: number | null) =>
+  ({
+    query_category: category,
+    passed,
+    status: passed ? 'PASS' : 'FAIL',
+    semantic_alignment_score: alignment,
+    best_similarity: 0.5,
+    metrics: null,
+    latency: { embedding_ms: 1, search_ms: 1, post_processing_ms: 0, total_ms: 2 },
+  }) as QueryValidationResult;
+
+function metricsFor(results: QueryValidationResult[], categories: Record<string, unknown>) {
+  return buildValidationMetrics({
+    runId: RUN_ID,
+    timestamp: '2026-11-23T02:00:00.000Z',
+    results,
+    queryStageMs: 100,
+    categories: Object.fromEntries(Object.entries(categories).map(([k, v]) => [k, QueryCategory.parse(v)])),
+  });
+}
+
+describe('per-category figures against the suite’s QueryCategory expectations (seed 000)', () => {
+  it('meets an expected pass rate that the category reaches exactly', () => {
+    // Act
+    const metrics = metricsFor([query('keyword', true, 1), query('keyword', false, 0)], {
+      keyword: { description: 'Exact terms', expected_results: { min_pass_rate: 50 } },
+    });
+
+    // Assess
+    expect(metrics.by_category.keyword).toEqual({
+      total: 2,
+      passed: 1,
+      pass_rate: 50,
+      mean_semantic_alignment: 0.5,
+      description: 'Exact terms',
+      expected_results: { min_pass_rate: 50 },
+      expected_met: true,
+    });
+  });
+
+  it('misses an expected mean alignment just above the category’s, and says so as a finding', () => {
+    // Act
+    const metrics = metricsFor([query('semantic', true, 0.6), query('semantic', true, 0.5)], {
+      semantic: { expected_results: { min_semantic_alignment: 0.5501 } },
+    });
+
+    // Assess
+    expect(metrics.by_category.semantic).toMatchObject({ mean_semantic_alignment: 0.55, expected_met: false });
+    expect(categoryErrors(metrics, RUN_ID, () => 'e1')).toMatchObject([
+      { error_type: 'CATEGORY_EXPECTATION_MISSED', severity: 'MEDIUM', details: { category: 'semantic' } },
+    ]);
+  });
+
+  it('leaves a category without expectations unjudged', () => {
+    // Act
+    const metrics = metricsFor([query('other', false, 0)], {});
+
+    // Assess
+    expect(metrics.by_category.other).toMatchObject({ description: null, expected_results: null, expected_met: null });
+    expect(categoryErrors(metrics, RUN_ID, () => 'e1')).toEqual([]);
+  });
+});
