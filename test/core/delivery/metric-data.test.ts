@@ -118,13 +118,17 @@ describe('buildMetricData', () => {
   it('sends only ASCII dimension values, mapping a non-ASCII collection, environment and category as %XX', () => {
     // Prepare
     const failed = buildFailedReport();
+    const [figures] = Object.values(failed.validation_metrics.by_category);
+    if (figures === undefined) throw new Error('the fixture has a category');
     const report = {
       ...failed,
       collection: 'книга',
       environment: 'prod-é',
       validation_metrics: {
         ...failed.validation_metrics,
-        by_category: { 'sémantique 📚': { pass_rate: 50, total: 2, passed: 1 } },
+        by_category: {
+          'sémantique 📚': figures,
+        },
       },
     };
 
