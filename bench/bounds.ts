@@ -11,6 +11,9 @@
  * - sitemap: one fetch per level (a sitemap index adds one).
  * - grounded answers: the agent reuses the query stage's hits, so after that stage's round trips it costs one chat
  *   per agent query whose retrieval found a relevant chunk, one after the other.
+ * - index health (core/index-health): one inventory scroll of a few payload fields, page after page (stale chunks,
+ *   freshness and models need per-page figures no facet gives), then the drift canary's retrieve and embed; and,
+ *   after the query stage, its searches once more with exact search (ANN recall). Filters cost nothing extra.
  * The bound is the longest chain times the injected latency.
  */
 
@@ -46,6 +49,7 @@ export const ENDPOINTS = [
   'facet',
   'count_points',
   'scroll_points',
+  'get_points',
   'sitemap',
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
@@ -53,18 +57,27 @@ export type Endpoint = (typeof ENDPOINTS)[number];
 /** The fewest requests per endpoint the run needs. */
 export function requestLowerBounds(shape: RunShape): Record<Endpoint, number> {
   const { queries } = shape;
+  const canary = shape.points > 0 ? 1 : 0;
   return {
-    embed: Math.ceil(queries / EMBED_BATCH),
+    // The queries, plus the drift canary's one call of at most 96 stored chunks.
+    embed: Math.ceil(queries / EMBED_BATCH) + canary,
     chat: shape.agentChats,
     get_collection: 1,
-    query_batch_points: Math.ceil(queries / SEARCH_BATCH),
+    // The queries' searches, then the same searches exact (ANN health).
+    query_batch_points: 2 * Math.ceil(queries / SEARCH_BATCH),
     facet: shape.payloadIndexes ? FACET_FIELDS : 0,
     // The total, the points complete in every field, and the points missing each field: O(fields), never O(points).
     count_points: 2 + shape.requiredFields,
     // A last page shorter than pageSize carries next_page_offset null, so no empty page follows; P = 0 still asks once.
-    scroll_points: shape.payloadIndexes ? 0 : Math.max(1, Math.ceil(shape.points / shape.pageSize)),
+    // The index-health inventory always scrolls; the profile only without payload indexes.
+    scroll_points: (shape.payloadIndexes ? 1 : 2) * scrollPages(shape),
+    get_points: canary,
     sitemap: shape.sitemapLevels,
   };
+}
+
+function scrollPages(shape: RunShape): number {
+  return Math.max(1, Math.ceil(shape.points / shape.pageSize));
 }
 
 /** One chain of dependent round trips. */
@@ -83,9 +96,11 @@ export function dependentChains(shape: RunShape): Chain[] {
     { name: 'describe ∥ embed → search', roundTrips: queryChain },
     {
       name: shape.payloadIndexes ? 'describe → facets ∥ counts' : 'describe → counts → scroll pages',
-      roundTrips: 2 + requestLowerBounds(shape).scroll_points,
+      roundTrips: 2 + (shape.payloadIndexes ? 0 : scrollPages(shape)),
     },
     { name: 'sitemap', roundTrips: shape.sitemapLevels },
+    { name: 'inventory scroll pages → canary retrieve → canary embed', roundTrips: scrollPages(shape) + 2 },
+    { name: 'queries → exact searches', roundTrips: queryChain + Math.ceil(shape.queries / SEARCH_BATCH) },
   ];
   if (shape.agentQueries > 0) {
     chains.push({

@@ -300,7 +300,7 @@ function cpuMs(usage: NodeJS.CpuUsage): number {
 }
 
 function countRequests(world: World): { counts: Record<Endpoint, number>; other: Record<string, number> } {
-  const { get_collection, query_batch_points, facet, count_points, scroll_points, ...other } =
+  const { get_collection, query_batch_points, facet, count_points, scroll_points, get_points, ...other } =
     world.qdrant.requestCounts();
   const cohere = world.cohere.requestCounts();
   const counts: Record<Endpoint, number> = {
@@ -311,6 +311,7 @@ function countRequests(world: World): { counts: Record<Endpoint, number>; other:
     facet: facet ?? 0,
     count_points: count_points ?? 0,
     scroll_points: scroll_points ?? 0,
+    get_points: get_points ?? 0,
     sitemap: world.sitemap.requestCount(),
   };
   return { counts, other };

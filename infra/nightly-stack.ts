@@ -35,6 +35,7 @@ import { addDashboard, dashboardName } from './dashboard.ts';
 import { deploymentPrefix, functionName } from './names.ts';
 import { LAMBDA_NODE_OPTIONS } from './runtime-flags.ts';
 import type { StackSettings } from './settings.ts';
+import { readSuiteThresholds } from './suite-thresholds.ts';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORTS_PREFIX = 'reports';
@@ -204,7 +205,7 @@ export class NightlyStack extends Stack {
       topic: this.topic,
       metric,
     });
-    addDashboard(this, { settings, alarms, metric });
+    addDashboard(this, { settings, alarms, metric, suiteThresholds: readSuiteThresholds(suiteFile, settings) });
     this.#outputs(settings);
   }
 

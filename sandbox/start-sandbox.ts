@@ -5,10 +5,12 @@
  */
 import path from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
+import { sampleRank } from '../functions/core/index-health/inventory.ts';
 import { indexBook } from '../functions/indexer/index.ts';
 import { type BookServer, SAMPLE_BOOK_BASE_URL, SAMPLE_BOOK_DIR, startBookServer } from './book-server.ts';
 import { type CohereStandIn, startCohereStandIn } from './cohere/index.ts';
 import { type QdrantStandIn, startQdrantStandIn } from './qdrant/index.ts';
+import { seedIndexHealthDrift } from './seed-index-health.ts';
 
 export const SANDBOX_COLLECTION = 'book';
 export const SAMPLE_SUITE_PATH = path.join(import.meta.dirname, 'suite.json');
@@ -66,7 +68,8 @@ export async function indexSampleBook(sandbox: Sandbox, options: { payloadIndexe
 /**
  * The index drift the demo shows on purpose: two chunks of a page that was removed from the book (so they are
  * orphans), written by an older ingestion that did not set chapter_id or heading_hierarchy (so metadata is
- * incomplete). Upserted through the real client, as any writer would.
+ * incomplete). Upserted through the real client, as any writer would. Then one case of each index-health fault
+ * (seed-index-health.ts).
  */
 export async function seedIndexDrift(sandbox: Sandbox): Promise<void> {
   const client = new QdrantClient({ url: sandbox.qdrant.url, checkCompatibility: false });
@@ -77,7 +80,7 @@ export async function seedIndexDrift(sandbox: Sandbox): Promise<void> {
   await client.upsert(SANDBOX_COLLECTION, {
     wait: true,
     points: [0, 1].map((i) => ({
-      id: `00000000-0000-4000-8000-00000000000${i + 1}`,
+      id: ORPHAN_IDS[i] as string,
       vector: vector(i),
       payload: {
         chunk_text: `Legacy setup notes, part ${i + 1}.`,
@@ -88,4 +91,18 @@ export async function seedIndexDrift(sandbox: Sandbox): Promise<void> {
       },
     })),
   });
+  await seedIndexHealthDrift(sandbox.qdrant, SANDBOX_COLLECTION);
+}
+
+/**
+ * The orphans' ids. Their vectors are not their text's embedding (an older ingestion), so the drift canary flags
+ * whichever it samples; the first id is chosen among the smallest sample ranks, so the demo shows that case.
+ */
+const ORPHAN_IDS = [orphanIdSampledByCanary(), '00000000-0000-4000-8000-000000000002'];
+
+function orphanIdSampledByCanary(): string {
+  for (let n = 1; ; n++) {
+    const id = `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+    if (sampleRank(id) < 0x1_0000_0000 / 4096) return id;
+  }
 }

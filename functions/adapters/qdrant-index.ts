@@ -11,6 +11,7 @@ import type {
   PayloadFilter,
   SearchHit,
   SearchRequest,
+  StoredPoint,
   VectorIndex,
 } from '../core/ports.ts';
 import { redact, retryTransient } from './transport.ts';
@@ -76,6 +77,7 @@ export class QdrantIndex implements VectorIndex {
       ...(r.filter ? { filter: r.filter as Schemas['filter'] } : {}),
       with_payload: r.payloadFields,
       with_vector: false,
+      ...(r.exact ? { params: { exact: true } } : {}),
     }));
     const responses = await this.#call('query batch', () =>
       this.#client.queryBatch(this.#options.collection, { searches }),
@@ -100,6 +102,22 @@ export class QdrantIndex implements VectorIndex {
       this.#client.facet(this.#options.collection, { key, limit, exact: true }),
     );
     return result.hits.map((h) => ({ value: h.value, count: h.count }));
+  }
+
+  async retrieve(ids: string[], payloadFields: string[]): Promise<StoredPoint[]> {
+    const points = await this.#call(`retrieve of ${ids.length} points`, () =>
+      this.#client.retrieve(this.#options.collection, {
+        // Ids travel as strings in the core; Qdrant reads a string id as a UUID, so integer ids go back as numbers.
+        ids: ids.map((id) => (/^\d+$/.test(id) ? Number(id) : id)),
+        with_payload: payloadFields,
+        with_vector: true,
+      }),
+    );
+    return points.map((p) => ({
+      id: String(p.id),
+      vector: Array.isArray(p.vector) && p.vector.every((x) => typeof x === 'number') ? p.vector : [],
+      payload: (p.payload ?? {}) as Payload,
+    }));
   }
 
   async *scroll(options: {

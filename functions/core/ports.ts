@@ -33,6 +33,15 @@ export interface SearchRequest {
   filter?: PayloadFilter;
   /** Payload fields to return; never the vectors. */
   payloadFields: string[];
+  /** Exact (brute-force) search instead of the approximate index: the reference the ANN-health check compares with. */
+  exact?: boolean;
+}
+
+/** A stored point read back by id, with its vector. */
+export interface StoredPoint {
+  id: string;
+  vector: number[];
+  payload: Payload;
 }
 
 export interface SearchHit {
@@ -54,6 +63,8 @@ export interface VectorIndex {
   count(filter?: PayloadFilter): Promise<number>;
   /** Exact facet counts for a payload field that has an index. */
   facet(key: string, limit: number): Promise<FacetHit[]>;
+  /** The points with these ids, with their vectors and the selected payload fields, in one round trip. */
+  retrieve(ids: string[], payloadFields: string[]): Promise<StoredPoint[]>;
   /** Streams every point's selected payload, one page at a time, without vectors. */
   scroll(options: { payloadFields: string[]; pageSize: number }): AsyncIterable<{ id: string; payload: Payload }[]>;
 }
@@ -69,6 +80,8 @@ export interface Embedder {
   readonly model: string;
   /** Embeds at most `maxBatchSize` texts as search queries, in order. */
   embedQueries(texts: string[]): Promise<EmbeddingResult>;
+  /** Embeds at most `maxBatchSize` texts as search documents (as the indexer did), in order. */
+  embedDocuments(texts: string[]): Promise<EmbeddingResult>;
   readonly maxBatchSize: number;
 }
 

@@ -18,6 +18,7 @@ import { createRunContext, outcome, runChecks } from './checks/run-context.ts';
 import type { EngineDeps, RunOptions } from './checks/run-options.ts';
 import { CHECKS } from './checks.ts';
 import { criteriaErrors, decideRunStatus, evaluateCriteria } from './criteria/criteria.ts';
+import { emptyIndexHealth } from './index-health/index-health-report.ts';
 import { buildValidationMetrics } from './queries/aggregate-metrics.ts';
 import type { LifecycleEvent, ValidationReport } from './report/report.ts';
 import { resolveQueries, SuccessCriteria } from './suite/suite.ts';
@@ -46,6 +47,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
   lifecycle.push({ state: failures.length > 0 ? 'FAILED' : 'COMPLETED', at: clock.now().toISOString() });
 
   const sections: ReportSections = Object.assign({}, ...results.map((r) => r.sections));
+  const healthParts = results.flatMap((r) => (r.sections?.index_health ? [r.sections.index_health] : []));
   const figures: CriteriaFigures = Object.assign({}, ...results.map((r) => r.criteria));
   const errors = results.flatMap((r) => r.errors);
   const successCriteria = evaluateCriteria({
@@ -55,6 +57,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
     ...figures,
     criteria,
   });
+  successCriteria.push(...results.flatMap((r) => r.verdicts ?? []));
   errors.push(...criteriaErrors(successCriteria, runId, newId));
   const finishedAt = clock.now();
   lifecycle.push({ state: 'ANALYZED', at: finishedAt.toISOString() });
@@ -85,6 +88,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
     coverage_report: sections.coverage_report ?? null,
     quality_metrics: sections.quality_metrics ?? null,
     grounding_report: sections.grounding_report ?? null,
+    index_health: healthParts.length > 0 ? Object.assign(emptyIndexHealth(), ...healthParts) : null,
     validation_metrics:
       sections.validation_metrics ??
       buildValidationMetrics({ runId, timestamp: startedAt.toISOString(), results: [], queryStageMs: 0 }),

@@ -126,7 +126,7 @@ export interface AwsClients {
 /** The production dependencies for a configuration and a set of SDK clients. */
 export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, logger: NightlyLogger): NightlyDeps {
   const secrets = new SecretsReader({ client: clients.secretsManager, maxAgeSeconds: config.secretsMaxAgeSeconds });
-  return {
+  const deps: NightlyDeps = {
     config,
     logger,
     clock: systemClock,
@@ -139,9 +139,10 @@ export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, lo
       return { cohereApiKey, qdrantApiKey };
     },
     loadSuite: () => loadSuite(config.suite, clients.s3, process.env.LAMBDA_TASK_ROOT ?? process.cwd()),
+    // The engine reads the handler's clock (deps.clock), so a replay on a fake clock dates every report by it.
     runEngine: (engine, run) =>
       runValidation(
-        { ...createEngineAdapters(engine), newId: run.newId },
+        { ...createEngineAdapters(engine), clock: deps.clock, newId: run.newId },
         { ...runOptionsFromConfig(engine), suite: run.suite, suiteSource: run.source },
       ),
     reportStore: new S3ReportStore({ client: clients.s3, bucket: config.reportBucket }),
@@ -150,6 +151,7 @@ export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, lo
     metrics: new CloudWatchMetrics({ client: clients.cloudWatch, namespace: config.metricNamespace }),
     alerter: new SnsAlerter({ client: clients.sns, topicArn: config.alertTopicArn }),
   };
+  return deps;
 }
 
 /** Builds the Lambda handler around its dependencies. */

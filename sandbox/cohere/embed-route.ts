@@ -25,7 +25,7 @@ const EMBEDDING_TYPES = new Set(['float', 'int8', 'uint8', 'binary', 'ubinary', 
 const TRUNCATE_MODES = new Set(['NONE', 'START', 'END']);
 
 /** Answers one embed request body (already parsed JSON) with vectors of `dimensions` floats. */
-export function handleEmbed(body: unknown, dimensions: number): RouteResult {
+export function handleEmbed(body: unknown, dimensions: number, variant?: string): RouteResult {
   if (!isObject(body)) return replyError(400, 'invalid request: body must be a JSON object');
   const { model, texts, input_type: inputType, embedding_types: embeddingTypes, truncate } = body;
   if (typeof model !== 'string' || model === '') return replyError(400, 'invalid request: model must be specified');
@@ -56,7 +56,12 @@ export function handleEmbed(body: unknown, dimensions: number): RouteResult {
     body: {
       id: randomUUID(),
       texts: inputs,
-      embeddings: { float: inputs.map((text) => embedText(text, dimensions)) },
+      embeddings: {
+        float: inputs.map((text) => {
+          const vector = embedText(text, dimensions);
+          return variant === undefined ? vector : otherModel(vector, variant);
+        }),
+      },
       meta: {
         api_version: { version: '2' },
         billed_units: { input_tokens: inputs.reduce((sum, text) => sum + tokenizeWords(text).length, 0) },
@@ -76,4 +81,24 @@ function checkEmbeddingTypes(value: unknown): string | undefined {
     return `invalid request: the Cohere stand-in only returns float embeddings - received ${value.join(', ')}`;
   }
   return undefined;
+}
+
+/**
+ * The same text as another model would embed it: a fixed signed permutation of the dimensions chosen by `variant`.
+ * Its own vectors stay consistent with each other (cosines between them are unchanged), but against vectors of the
+ * normal model they are unrelated: what a model silently swapped under the same name does to an index.
+ */
+export function otherModel(vector: number[], variant: string): number[] {
+  let seed = 2166136261;
+  for (let i = 0; i < variant.length; i++) seed = Math.imul(seed ^ variant.charCodeAt(i), 16777619) >>> 0;
+  const next = () => {
+    seed = (Math.imul(seed ^ (seed >>> 15), 2246822507) + 0x9e3779b9) >>> 0;
+    return seed;
+  };
+  const order = vector.map((_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = next() % (i + 1);
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  return order.map((from) => (vector[from] as number) * (next() & 1 ? -1 : 1));
 }

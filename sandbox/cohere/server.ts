@@ -49,6 +49,11 @@ export interface CohereStandIn {
    * can show one misbehaving answer among honest ones. A behaviour for every question clears the per-question ones.
    */
   setChatBehaviour(behaviour: ChatBehaviour, options?: { question?: string }): void;
+  /**
+   * A fault for the embedding-drift check: from now on every embedding is the one another model (named by
+   * `variant`) would give, under the same model name; undefined restores the normal model.
+   */
+  setModelVariant(variant: string | undefined): void;
 }
 
 const ROUTES: Record<string, CohereEndpoint> = { '/v2/embed': 'embed', '/v2/chat': 'chat' };
@@ -61,6 +66,7 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
   let behaviour: ChatBehaviour = 'normal';
   const perQuestion = new Map<string, ChatBehaviour>();
   const behaviourFor = (question: string) => perQuestion.get(question.trim()) ?? behaviour;
+  let variant: string | undefined;
   let counts = emptyCounts();
   let faults: { fault: CohereFault; remaining: number }[] = [];
   const stopping = new AbortController();
@@ -88,7 +94,7 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
     if (parsed === undefined) return send(response, replyError(400, 'invalid request: body is not valid JSON'));
     send(
       response,
-      endpoint === 'embed' ? handleEmbed(parsed.value, dimensions) : handleChat(parsed.value, behaviourFor),
+      endpoint === 'embed' ? handleEmbed(parsed.value, dimensions, variant) : handleChat(parsed.value, behaviourFor),
     );
   };
 
@@ -132,6 +138,9 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
         behaviour = next;
         perQuestion.clear();
       } else perQuestion.set(scope.question.trim(), next);
+    },
+    setModelVariant: (next) => {
+      variant = next;
     },
   };
 }

@@ -58,6 +58,10 @@ export interface QdrantStandIn {
    * of the points (scaled by `hnsw_ef / 100`); `params.exact` still scans all. 1 (the default) is healthy.
    */
   degradeAnn(visitFraction: number): void;
+  /** Breaks filtering of approximate searches: each filtered one returns one hit that fails its filter (or stops). */
+  leakFilters(on: boolean): void;
+  /** Points approximate searches never reach from now on (an empty list restores them); exact search finds them. */
+  makeUnreachable(ids: readonly (string | number)[]): void;
 }
 
 /** Starts a stand-in on 127.0.0.1 on an ephemeral port. */
@@ -75,6 +79,12 @@ export async function startQdrantStandIn(options: QdrantStandInOptions = {}): Pr
     exchanges: () => server.exchanges(),
     degradeAnn: (visitFraction) => {
       server.ann.visitFraction = visitFraction;
+    },
+    leakFilters: (on) => {
+      server.ann.filterLeak = on;
+    },
+    makeUnreachable: (ids) => {
+      server.ann.unreachable = new Set(ids.map((id) => parsePointId(id)));
     },
     loadPoints: (name, points) => {
       const collection = server.collections.get(name);

@@ -41,6 +41,13 @@ export const DEFAULT_HNSW_EF = 100;
  */
 export interface AnnSettings {
   visitFraction: number;
+  /**
+   * A broken payload index: a filtered approximate search returns, in place of its last hit, the best point that
+   * does NOT satisfy the filter (a fault for the filter-correctness check). Exact searches are not affected.
+   */
+  filterLeak?: boolean;
+  /** Points an approximate search never reaches (cut off in the HNSW graph); exact search still finds them. */
+  unreachable?: ReadonlySet<string | number>;
 }
 
 /** The `limit` best points after skipping `offset`, best first. */
@@ -69,7 +76,26 @@ export function searchNearest(
     if (filter !== undefined && !filter(collection.payloadAt(slot), collection.idAt(slot))) continue;
     best.add(slot, value);
   }
-  return best.sorted().slice(options.offset);
+  const found = best.sorted().slice(options.offset);
+  if (ann.filterLeak !== true || options.exact === true || filter === undefined || found.length === 0) return found;
+  const leak = bestOutside(collection, score, filter, largerIsBetter);
+  return leak === undefined ? found : [...found.slice(0, -1), leak];
+}
+
+/** The best point that fails `filter`, for the filter-leak fault. */
+function bestOutside(
+  collection: Collection,
+  score: (offset: number) => number,
+  filter: PointPredicate,
+  largerIsBetter: boolean,
+): ScoredSlot | undefined {
+  let leak: ScoredSlot | undefined;
+  for (let slot = 0; slot < collection.pointsCount; slot++) {
+    if (filter(collection.payloadAt(slot), collection.idAt(slot))) continue;
+    const value = score(slot * collection.size);
+    if (leak === undefined || (largerIsBetter ? value > leak.score : value < leak.score)) leak = { slot, score: value };
+  }
+  return leak;
 }
 
 /** Which points an approximate search visits; undefined when it visits them all. */
@@ -79,11 +105,14 @@ function visitPredicate(
   ann: AnnSettings,
 ): ((slot: number) => boolean) | undefined {
   if (options.exact === true) return undefined;
+  const unreachable = ann.unreachable !== undefined && ann.unreachable.size > 0 ? ann.unreachable : undefined;
   const share = Math.min(1, ann.visitFraction * ((options.hnswEf ?? DEFAULT_HNSW_EF) / DEFAULT_HNSW_EF));
-  if (share >= 1) return undefined;
+  if (share >= 1 && unreachable === undefined) return undefined;
   const threshold = Math.floor(share * 0x1_0000_0000);
   const querySeed = hashString(options.vector.slice(0, 8).join(','));
-  return (slot) => hashString(String(collection.idAt(slot)), querySeed) >>> 0 < threshold;
+  return (slot) =>
+    !unreachable?.has(collection.idAt(slot)) &&
+    (share >= 1 || hashString(String(collection.idAt(slot)), querySeed) >>> 0 < threshold);
 }
 
 /** FNV-1a, 32 bits: a cheap deterministic hash for the visit choice. */

@@ -39,6 +39,7 @@ export function createFakeEmbedder(): Embedder & { calls: string[][] } {
       calls.push(texts);
       return { vectors: texts.map(() => [1, 0, 0]) };
     },
+    embedDocuments: () => Promise.reject(new Error('not used by the agent')),
   };
 }
 
@@ -55,6 +56,7 @@ export function createFakeIndex(hits: SearchHit[]): VectorIndex & { requests: Se
     describe: refuse,
     count: refuse,
     facet: refuse,
+    retrieve: refuse,
     scroll: () => ({
       [Symbol.asyncIterator]: () => ({ next: refuse }),
     }),

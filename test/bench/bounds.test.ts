@@ -16,40 +16,57 @@ const shape = (overrides: Partial<RunShape> = {}): RunShape => ({
 });
 
 describe('requestLowerBounds', () => {
-  it('asks 3 embed and 2 query-batch calls for 200 queries, 2 facets and 2 + F counts on an indexed collection', () => {
+  it('asks 3 + 1 embed and 2 + 2 query-batch calls for 200 queries, 2 facets, 2 + F counts and the inventory scroll on an indexed collection', () => {
     expect(requestLowerBounds(shape())).toEqual({
-      embed: 3,
+      embed: 4,
       chat: 0,
       get_collection: 1,
-      query_batch_points: 2,
+      query_batch_points: 4,
       facet: 2,
       count_points: 8,
-      scroll_points: 0,
+      scroll_points: 100,
+      get_points: 1,
       sitemap: 1,
     });
   });
 
-  it('replaces the facets by ceil(P / pageSize) scroll pages when the payload indexes are missing', () => {
+  it('replaces the facets by ceil(P / pageSize) scroll pages, beside the inventory’s, when the payload indexes are missing', () => {
     const bounds = requestLowerBounds(shape({ payloadIndexes: false, points: 2_500 }));
 
     expect(bounds.facet).toBe(0);
-    expect(bounds.scroll_points).toBe(3);
+    expect(bounds.scroll_points).toBe(6);
   });
 
-  it('asks one scroll page of an empty collection', () => {
-    expect(requestLowerBounds(shape({ payloadIndexes: false, points: 0 })).scroll_points).toBe(1);
+  it('asks one scroll page of an empty collection for each scroll, and no canary', () => {
+    expect(requestLowerBounds(shape({ payloadIndexes: false, points: 0 }))).toMatchObject({
+      scroll_points: 2,
+      get_points: 0,
+      embed: 3,
+    });
   });
 
   it('adds no embed or search for agent queries (they reuse the query stage’s hits), and a chat for each that found a relevant chunk', () => {
-    const bounds = requestLowerBounds(shape({ queries: 19, agentQueries: 5, agentChats: 4 }));
+    const bounds = requestLowerBounds(shape({ queries: 19, agentQueries: 5, agentChats: 4, points: 92 }));
 
-    expect(bounds).toMatchObject({ embed: 1, query_batch_points: 1, chat: 4 });
+    expect(bounds).toMatchObject({ embed: 2, query_batch_points: 2, chat: 4 });
   });
 });
 
 describe('dependentChains', () => {
-  it('counts describe beside the embed calls, then the search: 2 round trips at N = 200', () => {
-    expect(criticalPath(shape(), 50)).toEqual({ name: 'describe ∥ embed → search', roundTrips: 2, boundMs: 100 });
+  it('counts describe beside the embed calls, then the search, then the exact search: 4 round trips at N = 200', () => {
+    expect(criticalPath(shape({ points: 1_000 }), 50)).toEqual({
+      name: 'queries → exact searches',
+      roundTrips: 4,
+      boundMs: 200,
+    });
+  });
+
+  it('makes the inventory scroll the critical path of a large indexed collection: one page after another', () => {
+    expect(criticalPath(shape(), 50)).toEqual({
+      name: 'inventory scroll pages → canary retrieve → canary embed',
+      roundTrips: 102,
+      boundMs: 5_100,
+    });
   });
 
   it('makes the scroll the critical path without payload indexes: describe, counts, then one page after another', () => {
@@ -62,13 +79,16 @@ describe('dependentChains', () => {
 
   it('adds a wave of embed calls when the batches outnumber the concurrency', () => {
     // 500 queries: 6 embed calls in 2 waves of 4, then 5 searches in 2 waves.
-    const [longest] = dependentChains(shape({ queries: 500, concurrency: 4 }));
+    const chains = dependentChains(shape({ queries: 500, concurrency: 4 }));
 
-    expect(longest).toEqual({ name: 'describe ∥ embed → search', roundTrips: 4 });
+    expect(chains.find((c) => c.name === 'describe ∥ embed → search')).toEqual({
+      name: 'describe ∥ embed → search',
+      roundTrips: 4,
+    });
   });
 
   it('makes the agent the critical path: the query stage, then its chats one after the other', () => {
-    expect(criticalPath(shape({ queries: 19, agentQueries: 5, agentChats: 4 }), 50)).toEqual({
+    expect(criticalPath(shape({ queries: 19, agentQueries: 5, agentChats: 4, points: 92 }), 50)).toEqual({
       name: 'queries → agent chats one by one',
       roundTrips: 6,
       boundMs: 300,

@@ -21,6 +21,9 @@ import { parseValidReport } from '../helpers/valid-report.ts';
 const DIMENSIONS = 8;
 const PAGE_SIZE = 1000;
 const REQUIRED_FIELDS = DEFAULT_REQUIRED_FIELDS.length;
+// Index health (core/index-health) on top of the queries and the profile: the drift canary's one embed call and one
+// retrieve, the queries' searches once more exact (ANN recall), and one inventory scroll of ceil(P / 1000) pages.
+const CANARY_EMBED = 1;
 
 let qdrant: QdrantStandIn;
 let cohere: CohereStandIn;
@@ -80,14 +83,14 @@ async function runCounted(options: { collection: string; queries: number }) {
 }
 
 describe('request counts of a run (issue 4: a run costs only its dependent round trips)', () => {
-  it('embeds 200 queries in 3 calls and searches them in 2 query-batch calls', async () => {
+  it('embeds 200 queries in 3 calls and searches them in 2 query-batch calls (and 2 more exact)', async () => {
     // Act
     const run = await runCounted({ collection: 'indexed', queries: 200 });
 
     // Assess
     expect(run.report.error_queries).toBe(0);
-    expect(run.cohere).toEqual({ embed: 3, chat: 0 });
-    expect(run.qdrant.query_batch_points).toBe(2);
+    expect(run.cohere).toEqual({ embed: 3 + CANARY_EMBED, chat: 0 });
+    expect(run.qdrant.query_batch_points).toBe(2 * 2);
     expect(run.qdrant.query_points).toBeUndefined();
   });
 
@@ -95,16 +98,27 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
     const run = await runCounted({ collection: 'indexed', queries: 97 });
 
     expect(run.report.error_queries).toBe(0);
-    expect(run.cohere.embed).toBe(2);
-    expect(run.qdrant.query_batch_points).toBe(1);
+    expect(run.cohere.embed).toBe(2 + CANARY_EMBED);
+    expect(run.qdrant.query_batch_points).toBe(2 * 1);
   });
 
   it('needs a second query-batch call at 101 queries', async () => {
     const run = await runCounted({ collection: 'indexed', queries: 101 });
 
     expect(run.report.error_queries).toBe(0);
-    expect(run.cohere.embed).toBe(2);
-    expect(run.qdrant.query_batch_points).toBe(2);
+    expect(run.cohere.embed).toBe(2 + CANARY_EMBED);
+    expect(run.qdrant.query_batch_points).toBe(2 * 2);
+  });
+
+  it('re-embeds the canary’s 8 stored chunks in one call and reads them in one retrieve, as search documents', async () => {
+    const run = await runCounted({ collection: 'indexed', queries: 20 });
+
+    expect(run.qdrant.get_points).toBe(1);
+    const retrieves = run.exchanges.filter((e) => e.operationId === 'get_points');
+    expect(retrieves.map((e) => (e.requestBody as { ids: unknown[] }).ids.length)).toEqual([8]);
+    // The synthetic book's vectors are not its texts' embeddings, so the canary rightly finds them drifted.
+    expect(run.report.index_health?.drift_canary).toMatchObject({ sampled: 8, min_cosine: expect.any(Number) });
+    expect(run.cohere.embed).toBe(1 + CANARY_EMBED);
   });
 
   it('reads an indexed collection with one facet per aggregated field and 2 + F counts, without scrolling', async () => {
@@ -112,9 +126,11 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
 
     expect(run.qdrant).toEqual({
       get_collection: 1,
-      query_batch_points: 1,
+      query_batch_points: 1 + 1,
       facet: 2,
       count_points: 2 + REQUIRED_FIELDS,
+      scroll_points: Math.ceil(2_500 / PAGE_SIZE),
+      get_points: 1,
     });
     const facetKeys = run.exchanges
       .filter((e) => e.operationId === 'facet')
@@ -130,9 +146,10 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
 
     expect(run.qdrant).toEqual({
       get_collection: 1,
-      query_batch_points: 1,
+      query_batch_points: 1 + 1,
       count_points: 2 + REQUIRED_FIELDS,
-      scroll_points: Math.ceil(2_500 / PAGE_SIZE),
+      scroll_points: 2 * Math.ceil(2_500 / PAGE_SIZE),
+      get_points: 1,
     });
     expect(run.report.quality_metrics?.points_scanned).toBe(2_500);
   });
@@ -140,18 +157,34 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
   it('asks for no empty last page when the collection is a whole number of pages', async () => {
     const run = await runCounted({ collection: 'plain-3000', queries: 20 });
 
-    expect(run.qdrant.scroll_points).toBe(3_000 / PAGE_SIZE);
+    expect(run.qdrant.scroll_points).toBe(2 * (3_000 / PAGE_SIZE));
     expect(run.report.quality_metrics?.points_scanned).toBe(3_000);
   });
 
   it('scrolls pages of 1000 without vectors, asking only for the fields the counts could not answer', async () => {
     const run = await runCounted({ collection: 'plain-2500', queries: 20 });
 
-    const scrolls = run.exchanges.filter((e) => e.operationId === 'scroll_points');
+    const scrolls = run.exchanges.filter(
+      (e) =>
+        e.operationId === 'scroll_points' &&
+        !(e.requestBody as { with_payload: string[] }).with_payload.includes('page_hash'),
+    );
     expect(scrolls.map((e) => e.requestBody)).toEqual([
       { limit: PAGE_SIZE, with_payload: ['source_url', 'token_count'], with_vector: false },
       { limit: PAGE_SIZE, with_payload: ['source_url', 'token_count'], with_vector: false, offset: 1_001 },
       { limit: PAGE_SIZE, with_payload: ['source_url', 'token_count'], with_vector: false, offset: 2_001 },
     ]);
+  });
+
+  it('reads the index-health inventory in one scroll of small payload fields, without vectors or chunk text', async () => {
+    const run = await runCounted({ collection: 'indexed', queries: 20 });
+
+    const scrolls = run.exchanges.filter((e) => e.operationId === 'scroll_points').map((e) => e.requestBody);
+    expect(scrolls).toHaveLength(3);
+    expect(scrolls[0]).toEqual({
+      limit: PAGE_SIZE,
+      with_payload: ['source_url', 'page_hash', 'chunk_index', 'model_version', 'indexed_at'],
+      with_vector: false,
+    });
   });
 });

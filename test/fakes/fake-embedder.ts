@@ -16,6 +16,11 @@ export class FakeEmbedder implements Embedder {
     this.maxBatchSize = options.maxBatchSize ?? 96;
   }
 
+  /** Documents get the same vectors as queries here: a drift-free model. */
+  embedDocuments(texts: string[]): Promise<EmbeddingResult> {
+    return this.embedQueries(texts);
+  }
+
   async embedQueries(texts: string[]): Promise<EmbeddingResult> {
     const call = this.calls.length;
     this.calls.push(texts);

@@ -11,6 +11,7 @@ import type {
   PayloadFilter,
   SearchHit,
   SearchRequest,
+  StoredPoint,
   VectorIndex,
 } from '../../functions/core/ports.ts';
 
@@ -24,7 +25,7 @@ export class MemoryIndex implements VectorIndex {
   readonly calls: string[] = [];
   readonly points: MemoryPoint[];
   readonly info: CollectionInfo;
-  failWith: Partial<Record<'describe' | 'searchBatch' | 'count' | 'facet' | 'scroll', Error>> = {};
+  failWith: Partial<Record<'describe' | 'searchBatch' | 'count' | 'facet' | 'scroll' | 'retrieve', Error>> = {};
 
   constructor(points: MemoryPoint[], info: Partial<CollectionInfo> = {}) {
     this.points = points;
@@ -70,6 +71,13 @@ export class MemoryIndex implements VectorIndex {
       .map(([value, count]) => ({ value, count }))
       .sort((a, b) => b.count - a.count)
       .slice(0, limit);
+  }
+
+  async retrieve(ids: string[], payloadFields: string[]): Promise<StoredPoint[]> {
+    this.#enter('retrieve');
+    return this.points
+      .filter((p) => ids.includes(p.id))
+      .map((p) => ({ id: p.id, vector: p.vector ?? [], payload: pick(p.payload, payloadFields) }));
   }
 
   async *scroll(options: {

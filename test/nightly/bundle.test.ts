@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { interceptLocalhostDns } from 'fauxqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { NightlyResult } from '../../functions/nightly/handler.ts';
 import { buildNightlyApp } from '../../infra/nightly-app.ts';
 import { type AwsStandIns, STAND_IN_CREDENTIALS, startAwsStandIns } from '../../sandbox/aws/index.ts';
@@ -23,7 +23,7 @@ let restoreDns: () => void;
 let result: NightlyResult;
 
 // Synthesizing (bundling included) while the file loads: a first synth loads aws-cdk-lib and cdk-nag, which on a
-// busy machine outlasts a hook's time limit. Then two hooks: starting the servers, running the handler.
+// busy machine outlasts a hook's time limit.
 const outdir = mkdtempSync(path.join(tmpdir(), 'ragwatch-bundle-'));
 buildNightlyApp({
   outdir,
@@ -41,7 +41,9 @@ const bundleDir = readdirSync(outdir)
   .find((d) => readdirSync(d).includes('index.mjs'));
 if (bundleDir === undefined) throw new Error('no bundled handler in the cloud assembly');
 
-beforeAll(async () => {
+// The servers and the handler's run also happen while the file loads: indexing the sample book and a full run of
+// the bundled handler outlast a hook's time limit on a busy machine, and no test here measures time.
+{
   sandbox = await startSandbox();
   await indexSampleBook(sandbox);
   aws = await startAwsStandIns({ secrets: { 'ragwatch/cohere': sandbox.env.COHERE_API_KEY ?? '' } });
@@ -63,14 +65,11 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_SECRETS_MANAGER: aws.endpoints.secretsManager,
     POWERTOOLS_LOG_LEVEL: 'SILENT',
   });
-});
-
-beforeAll(async () => {
   const bundle = (await import(pathToFileURL(path.join(bundleDir, 'index.mjs')).href)) as {
     handler: (event: unknown, context: unknown) => Promise<NightlyResult>;
   };
   result = await bundle.handler({ source: 'ragwatch.schedule' }, { awsRequestId: 'bundle-test' });
-});
+}
 
 afterAll(async () => {
   restoreDns?.();

@@ -71,3 +71,17 @@ describe('Qdrant stand-in: approximate search', () => {
     }
   });
 });
+
+describe('Qdrant stand-in: unreachable points', () => {
+  it('hides an unreachable point from approximate search only, until restored', async () => {
+    const truth = await topIds({ exact: true });
+    standIn.makeUnreachable([truth[0] as number]);
+    try {
+      expect(await topIds()).not.toContain(truth[0]);
+      expect(await topIds({ exact: true })).toEqual(truth);
+    } finally {
+      standIn.makeUnreachable([]);
+    }
+    expect(await topIds()).toEqual(truth);
+  });
+});

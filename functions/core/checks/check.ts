@@ -4,7 +4,8 @@
  * for the success criteria. Adding a check is one new file and one line in ../checks.ts.
  */
 import type { evaluateCriteria } from '../criteria/criteria.ts';
-import type { Execution, ValidationError, ValidationReport } from '../report/report.ts';
+import type { IndexHealth } from '../index-health/index-health-report.ts';
+import type { CriterionResult, Execution, ValidationError, ValidationReport } from '../report/report.ts';
 import type { ResolvedQuery, SuccessCriteria } from '../suite/suite.ts';
 import type { EngineDeps, RunOptions } from './run-options.ts';
 
@@ -14,7 +15,10 @@ export type ReportSections = Partial<
     ValidationReport,
     'query_results' | 'validation_metrics' | 'coverage_report' | 'quality_metrics' | 'grounding_report'
   >
->;
+> & {
+  /** Index-health blocks; several checks each fill their own. */
+  index_health?: Partial<IndexHealth>;
+};
 
 /** A check's figures for the success criteria (undefined: the criterion does not apply to this run). */
 export type CriteriaFigures = Partial<Omit<Parameters<typeof evaluateCriteria>[0], 'criteria'>>;
@@ -26,6 +30,8 @@ export interface CheckResult {
   /** Why part of the check could not run at all ("sitemap: timed out"); any makes the run FAILED. */
   failures?: string[];
   criteria?: CriteriaFigures;
+  /** The check's own success criteria, judged by the check (see criteria.ts judgeCriterion). */
+  verdicts?: CriterionResult[];
   /** Request counts for `execution` (summed over checks). */
   execution?: Partial<Pick<Execution, 'embed_calls' | 'search_calls'>>;
 }

@@ -33,4 +33,6 @@ export interface RunOptions {
   maxAgentQueries?: number;
   /** Scroll page size when the index cannot aggregate (default 1000). */
   scrollPageSize?: number;
+  /** Index health: how many stored points the drift canary re-embeds (default 8; at most 96, one embed call). */
+  indexHealth?: { canarySample?: number };
 }

@@ -10,7 +10,8 @@ import { roundTo } from '../quality/distribution.ts';
 import type { CriterionResult, Severity, ValidationError } from '../report/report.ts';
 import type { SuccessCriteria } from '../suite/suite.ts';
 
-interface CriterionSpec {
+/** A criterion to judge: its figure, threshold and comparison, and the severity of a breach. */
+export interface CriterionSpec {
   name: string;
   description: string;
   decimals: number;
@@ -154,7 +155,8 @@ export function criteriaErrors(
     });
 }
 
-function judgeCriterion(spec: CriterionSpec): CriterionResult {
+/** Judges one criterion: its value rounded to the shown precision, then compared exactly with its threshold. */
+export function judgeCriterion(spec: CriterionSpec): CriterionResult {
   const value = spec.value === null || !Number.isFinite(spec.value) ? null : roundTo(spec.value, spec.decimals);
   const passed = value !== null && (spec.comparator === '>=' ? value >= spec.threshold : value <= spec.threshold);
   return {

@@ -4,6 +4,7 @@
  * Limits honoured (PutMetricData, 2026): 1,000 datums and 1 MB per call, 150 distinct values per datum in
  * Values/Counts, finite numbers only, magnitudes inside CloudWatch's accepted range.
  */
+import { alertsOperations } from '../regression/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { dimensionValue } from './dimension-value.ts';
 
@@ -58,6 +59,12 @@ export const METRIC_NAMES = {
   embeddingLatency: 'EmbeddingLatency',
   searchLatency: 'SearchLatency',
   regressions: 'Regressions',
+  annRecall: 'AnnRecall',
+  canaryMinCosine: 'CanaryMinCosine',
+  stalePages: 'StalePages',
+  staleChunkPages: 'StaleChunkPages',
+  embeddingModels: 'EmbeddingModels',
+  filterViolations: 'FilterViolations',
 } as const;
 
 /** Turns a report into metric datums: run-level figures, per-category pass rates and latency distributions. */
@@ -92,14 +99,13 @@ export function buildMetricData(report: ValidationReport): MetricDatum[] {
     single(METRIC_NAMES.ndcg, 'None', vm.ndcg_at_k),
     single(METRIC_NAMES.hitRate, 'None', vm.hit_rate),
     single(METRIC_NAMES.groundedRate, 'Percent', report.grounding_report?.grounded_rate),
-    // Findings against the baseline that ops act on (golden-set rot is the suite maintainer's); none when not compared.
+    // Findings against the baseline that ops act on (not latency, not golden-set rot); none when not compared.
     single(
       METRIC_NAMES.regressions,
       'Count',
-      report.regression?.compared
-        ? report.regression.findings.filter((f) => f.addressed_to === 'operations').length
-        : undefined,
+      report.regression?.compared ? report.regression.findings.filter(alertsOperations).length : undefined,
     ),
+    ...indexHealthData(report, single),
   ];
   const perCategory = Object.entries(completed ? vm.by_category : {}).map(([category, figures]) =>
     single(METRIC_NAMES.passRate, 'Percent', figures.pass_rate, [
@@ -119,6 +125,24 @@ export function buildMetricData(report: ValidationReport): MetricDatum[] {
     distributionData({ MetricName: name, Dimensions: base, Timestamp: timestamp, Unit: 'Milliseconds' }, values),
   );
   return [...scalars, ...perCategory, ...latencies].filter((d): d is MetricDatum => d !== null);
+}
+
+/** The index-health figures someone would graph; a block that could not be computed sends nothing. */
+function indexHealthData(
+  report: ValidationReport,
+  single: (name: string, unit: MetricUnit, value: number | null | undefined) => MetricDatum | null,
+): (MetricDatum | null)[] {
+  const health = report.index_health;
+  const stale = health?.stale_chunks;
+  const models = health?.embedding_models?.models.filter((m) => m.model !== '(none)');
+  return [
+    single(METRIC_NAMES.annRecall, 'None', health?.ann?.recall),
+    single(METRIC_NAMES.canaryMinCosine, 'None', health?.drift_canary?.min_cosine),
+    single(METRIC_NAMES.stalePages, 'Count', health?.freshness?.stale_pages),
+    single(METRIC_NAMES.staleChunkPages, 'Count', stale?.stale_pages),
+    single(METRIC_NAMES.embeddingModels, 'Count', models?.length),
+    single(METRIC_NAMES.filterViolations, 'Count', health?.filters?.violations),
+  ];
 }
 
 /** Splits datums into PutMetricData calls that each respect the count and size limits. */

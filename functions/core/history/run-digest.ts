@@ -82,8 +82,13 @@ export function digestReport(raw: unknown, location: string): RunDigest | null {
 /** The expectations a resolved suite entry names: its expected sources and its relevant URLs. */
 export function expectationsOf(query: unknown): string[] {
   if (!isObject(query)) return [];
+  // Resolved entries judge by { kind: 'url', target }; a suite file's own shape is { url }.
   const relevant = Array.isArray(query.relevant)
-    ? query.relevant.flatMap((r) => (isObject(r) && typeof r.url === 'string' ? [r.url] : []))
+    ? query.relevant.flatMap((r) => {
+        if (!isObject(r)) return [];
+        if (r.kind === 'url' && typeof r.target === 'string') return [r.target];
+        return typeof r.url === 'string' ? [r.url] : [];
+      })
     : [];
   return [...new Set([...strings(query.expected_sources), ...relevant])];
 }

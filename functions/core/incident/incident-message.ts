@@ -59,7 +59,7 @@ export function buildIncidentMessage(
         : `[${incident.severity}] ${where}: ${TITLES[track]}: ${notice.breaches.map(label).join(', ')}`,
     escalation: `[${incident.severity}] ESCALATED ${where}: ${TITLES[track]}: new ${notice.newKinds.map(kindLabel).join(', ') || 'severity'}`,
     reminder: `[${incident.severity}] STILL OPEN ${where}: ${TITLES[track]} since ${incident.opened.started_at.slice(0, 10)}`,
-    recovery: `[RESOLVED] ${where}: ${TITLES[track]} over after ${lasted(incident, notice)}`,
+    recovery: `[RESOLVED] ${where}: ${NOUNS[track]} over after ${lasted(incident, notice)}`,
   };
   const lines = [
     headline(notice, report),

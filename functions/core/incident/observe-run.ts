@@ -4,6 +4,7 @@
  * Breach kinds are coarse on purpose (a criterion's name, a regression kind, a metric's name): a new kind is
  * worth an escalation, the same kind failing on a different query tomorrow is the same incident.
  */
+import { alertsOperations } from '../regression/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
 import type { Breach, Track } from './incident-state.ts';
 
@@ -32,6 +33,7 @@ export function observeRun(report: ValidationReport, stored: boolean): Observati
       summary: `${c.name.replace(/_/g, ' ')} ${figure(c.name, c.value)} ${c.comparator === '>=' ? '<' : '>'} ${figure(c.name, c.threshold)}`,
     });
   for (const f of report.regression?.findings ?? []) {
+    if (f.kind !== 'SUITE_STALE' && !alertsOperations(f)) continue;
     const kind = f.metric !== null && f.kind === 'METRIC_DROPPED' ? `${f.kind}:${f.metric}` : f.kind;
     add(f.kind === 'SUITE_STALE' ? suite : quality, { kind, severity: f.severity, summary: f.message });
   }

@@ -5,7 +5,15 @@
  */
 import pLimit from 'p-limit';
 import { describeError, isServiceError } from '../errors.ts';
-import type { Clock, CollectionInfo, Embedder, ProgressListener, SearchHit, VectorIndex } from '../ports.ts';
+import type {
+  Clock,
+  CollectionInfo,
+  Embedder,
+  ProgressListener,
+  SearchHit,
+  SearchRequest,
+  VectorIndex,
+} from '../ports.ts';
 import type { QueryValidationResult, ValidationError } from '../report/report.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
 import type { BookCatalog } from './catalog.ts';
@@ -20,6 +28,7 @@ type Failure = { errorType: 'EMBEDDING_FAILED' | 'RETRIEVAL_FAILED' | 'TIMEOUT';
 interface QueryState {
   query: ResolvedQuery;
   vector?: number[];
+  request?: SearchRequest;
   hits?: SearchHit[];
   failure?: Failure;
   /** Filter values the index does not have (catalog.ts): the query is not searched. */
@@ -55,6 +64,8 @@ export interface QueryStageResult {
   /** Set when no query could be searched at all (the stage failed as a whole). */
   stageFailure: string | null;
   dimensionMismatch: { embedding: number; collection: number } | null;
+  /** Each searched query's request and hits, in suite order. */
+  searches: { queryId: string; request: SearchRequest; hits: SearchHit[] }[];
 }
 
 /** Embeds, searches and judges every query of the suite. */
@@ -122,12 +133,13 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
           const hits = await index.searchBatch(
             batch.map((s) => {
               const filter = filters.get(s)?.filter;
-              return {
+              s.request = {
                 vector: s.vector ?? [],
                 limit: s.query.top_k,
                 payloadFields: RESULT_FIELDS,
                 ...(filter ? { filter } : {}),
               };
+              return s.request;
             }),
           );
           batch.forEach((s, i) => {
@@ -179,7 +191,19 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
   if (stageFailure === null && states.length > 0 && states.every((s) => s.failure !== undefined)) {
     stageFailure = `no query could be run: ${states[0]?.failure?.message ?? 'unknown failure'}`;
   }
-  return { results, errors, ...stats, durationMs: clock.monotonicMs() - started, stageFailure, dimensionMismatch };
+  // The searches as sent and answered, for the index-health checks (ANN recall, filter correctness).
+  const searches = states.flatMap((s) =>
+    s.request && s.hits ? [{ queryId: s.query.id, request: s.request, hits: s.hits }] : [],
+  );
+  return {
+    results,
+    errors,
+    ...stats,
+    durationMs: clock.monotonicMs() - started,
+    stageFailure,
+    dimensionMismatch,
+    searches,
+  };
 }
 
 /** The catalog when it could be read; undefined otherwise (the profile stage reports an unreadable index). */

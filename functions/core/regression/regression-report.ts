@@ -65,6 +65,16 @@ export const RegressionReport = z.object({
 });
 export type RegressionReport = z.infer<typeof RegressionReport>;
 
+/**
+ * Whether a finding should reach ops (open or escalate an incident, count in the Regressions metric). Latency
+ * percentiles are reported but do not alert: one night's latency on shared infrastructure moves with the
+ * neighbours' load, and the p95 success criterion (max_p95_latency_ms) is the line to alert on. Golden-set rot
+ * goes to the suite's maintainer, on its own track.
+ */
+export function alertsOperations(f: RegressionFinding): boolean {
+  return f.addressed_to === 'operations' && !(f.kind === 'METRIC_DROPPED' && (f.metric ?? '').endsWith('_ms'));
+}
+
 /** A finding with the fields that do not apply left null. */
 export function finding(
   fields: Pick<RegressionFinding, 'kind' | 'severity' | 'message'> & Partial<RegressionFinding>,

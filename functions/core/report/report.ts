@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { GroundingReport } from '../grounding/grounding-report.ts';
+import { IndexHealth } from '../index-health/index-health-report.ts';
 import { RegressionReport } from '../regression/regression-report.ts';
 
 export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
@@ -37,6 +38,12 @@ export const ERROR_TYPES = [
   'GROUNDING_FAILED',
   'UNSUPPORTED_CLAIM',
   'RUN_FAILED',
+  'STALE_CHUNKS',
+  'STALE_PAGES',
+  'MIXED_MODELS',
+  'EMBEDDING_DRIFT',
+  'ANN_RECALL_LOW',
+  'FILTER_VIOLATION',
 ] as const;
 export const ErrorType = z.enum(ERROR_TYPES);
 export type ErrorType = z.infer<typeof ErrorType>;
@@ -357,6 +364,12 @@ export const ValidationReport = z.object({
   grounding_report: GroundingReport.nullable().describe(
     'Grounded answers (seed 002); null when no query is marked agent: true',
   ),
+  // Absent on reports built without the engine (a run that failed before it started).
+  index_health: IndexHealth.nullable()
+    .optional()
+    .describe(
+      'Index health (stale chunks, freshness, models, drift canary, ANN recall, filters); null when no check ran',
+    ),
   validation_metrics: ValidationMetrics,
   success_criteria: z.array(CriterionResult),
   errors: z.array(ValidationError),

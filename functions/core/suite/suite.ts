@@ -75,6 +75,13 @@ export const SuccessCriteria = z
     min_grounded_rate: z.number().min(0).max(100, 'must be 0..100').default(95),
     min_abstention_correct_rate: z.number().min(0).max(100, 'must be 0..100').default(100),
     min_support_rate: z.number().min(0).max(100, 'must be 0..100').default(95),
+    // Index health (core/index-health): each check's criterion, judged when the check could run.
+    max_stale_chunk_pages: z.number().int().min(0).default(0),
+    max_stale_pages: z.number().int().min(0).default(0),
+    max_embedding_models: z.number().int().min(1).default(1),
+    min_canary_cosine: z.number().min(-1).max(1, 'must be -1..1').default(0.98),
+    min_ann_recall: unit('min_ann_recall').default(0.95),
+    max_filter_violations: z.number().int().min(0).default(0),
   })
   .strict();
 export type SuccessCriteria = z.infer<typeof SuccessCriteria>;

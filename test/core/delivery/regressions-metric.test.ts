@@ -7,7 +7,7 @@ const regressions = (report: ReturnType<typeof buildPassedReport>) =>
   buildMetricData(report).filter((d) => d.MetricName === 'Regressions');
 
 describe('the Regressions metric', () => {
-  it('counts the findings against the baseline that ops act on, leaving golden-set rot out', () => {
+  it('counts the findings against the baseline that ops act on, leaving latency and golden-set rot out', () => {
     const report = buildPassedReport();
     report.regression = {
       compared: true,
@@ -17,6 +17,7 @@ describe('the Regressions metric', () => {
         finding({ kind: 'QUERY_REGRESSED', severity: 'MEDIUM', message: 'q1' }),
         finding({ kind: 'SCORE_SHIFT', severity: 'HIGH', message: 'shift' }),
         finding({ kind: 'SUITE_STALE', severity: 'LOW', message: 'stale', addressed_to: 'suite maintainer' }),
+        finding({ kind: 'METRIC_DROPPED', severity: 'LOW', message: 'p95', metric: 'p95_latency_ms' }),
       ],
       recovered_queries: [],
       stale_queries: [],

@@ -51,6 +51,20 @@ describe('digestReport', () => {
     });
   });
 
+  it('reads relevant URLs in the resolved shape { kind: url, target } and leaves chunk ids out', () => {
+    const report = buildPassedReport();
+    const first = report.query_results[0];
+    if (!first) throw new Error('fixture has queries');
+    first.query = {
+      id: first.id,
+      relevant: [
+        { kind: 'url', target: '/docs/intro', grade: 3 },
+        { kind: 'chunk_id', target: 'c-9', grade: 1 },
+      ],
+    };
+    expect(Object.keys(digestReport(report, 'x')?.queries[first.id]?.expectedRanks ?? {})).toEqual(['/docs/intro']);
+  });
+
   it('does not count the pass rate of an ERROR run that judged no query', () => {
     const report = { ...buildErrorReport(), total_queries: 0, pass_rate: 0, query_results: [] };
     expect(digestReport(report, 'x')?.metrics.pass_rate).toBeUndefined();

@@ -59,7 +59,7 @@ describe('buildIncidentMessage', () => {
   it('announces the recovery with what recovered, how long it lasted and links to both reports', () => {
     const [, recovery] = emails([buildFailedReport(), buildFailedReport(), buildPassedReport()]);
     expect(recovery?.kind).toBe('recovery');
-    expect(recovery?.subject).toBe('[RESOLVED] RagWatch prod/book: quality regressed over after 2 run(s), 2 night(s)');
+    expect(recovery?.subject).toBe('[RESOLVED] RagWatch prod/book: quality incident over after 2 run(s), 2 night(s)');
     expect(recovery?.body).toContain('- pass rate 40% < 90% [CRITICAL]');
     expect(recovery?.body).toContain(
       'LASTED: 2 run(s), 2 night(s) (2026-03-10T02:00:00.000Z to 2026-03-12T02:00:00.000Z)',

@@ -32,7 +32,7 @@ describe('observeRun', () => {
     ]);
   });
 
-  it('sends SUITE_STALE to the suite track and other regressions to quality, one breach per kind', () => {
+  it('sends SUITE_STALE to the suite track and other regressions to quality, one breach per kind, latency left out', () => {
     const report = buildPassedReport();
     report.regression = {
       compared: true,
@@ -43,6 +43,7 @@ describe('observeRun', () => {
         finding({ kind: 'QUERY_REGRESSED', severity: 'MEDIUM', message: 'q2 fails' }),
         finding({ kind: 'QUERY_REGRESSED', severity: 'MEDIUM', message: 'q3 fails' }),
         finding({ kind: 'METRIC_DROPPED', severity: 'MEDIUM', message: 'mrr', metric: 'mrr' }),
+        finding({ kind: 'METRIC_DROPPED', severity: 'LOW', message: 'p95', metric: 'p95_latency_ms' }),
       ],
       recovered_queries: [],
       stale_queries: ['q1'],

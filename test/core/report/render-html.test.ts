@@ -3,8 +3,10 @@
  * request, optional sections appear only when the report has them, and the wording never misleads (no "0%" for a
  * run without queries).
  */
+
 import { describe, expect, it } from 'vitest';
 import type { AgentResponse } from '../../../functions/core/grounding/grounding-report.ts';
+import { emptyIndexHealth } from '../../../functions/core/index-health/index-health-report.ts';
 import { buildRunFailureReport } from '../../../functions/core/report/failure-report.ts';
 import { highlightCitations } from '../../../functions/core/report/html/grounding-section.ts';
 import { renderReportHtml } from '../../../functions/core/report/html/render-html.ts';
@@ -160,11 +162,14 @@ describe('renderReportHtml', () => {
 
   it('renders index health when the report has it', () => {
     // Act
-    const page = renderReportHtml({ ...buildPassedReport(), index_health: { stale_chunks: 3, checks: [] } });
+    const page = renderReportHtml({
+      ...buildPassedReport(),
+      index_health: { ...emptyIndexHealth(), freshness: { pages_checked: 13, stale_pages: 3, urls: [] } },
+    });
 
     // Assess
     expect(page).toContain(
-      '<section id="index-health"><h2>Index health</h2><dl class="fields"><dt>stale chunks</dt><dd>3</dd>',
+      '<section id="index-health"><h2>Index health</h2><dl class="fields"><dt>stale chunks</dt><dd><span class="muted">n/a</span></dd><dt>freshness</dt><dd><dl class="fields"><dt>pages checked</dt><dd>13</dd><dt>stale pages</dt><dd>3</dd>',
     );
   });
 

@@ -1,0 +1,92 @@
+/**
+ * One streaming read of the collection's payload fields the index-health checks need (source_url, page_hash,
+ * chunk_index, model_version, indexed_at; never chunk text nor vectors), shared by them as the step `inventory`.
+ * Memory grows with the number of pages, not of points: per page only its hashes, chunk indexes and oldest time.
+ */
+import type { RunContext } from '../checks/check.ts';
+import type { Payload } from '../ports.ts';
+
+export const INVENTORY_FIELDS = ['source_url', 'page_hash', 'chunk_index', 'model_version', 'indexed_at'];
+
+export interface PageInventory {
+  pageHashes: Set<string>;
+  chunkIndexes: Set<number>;
+  duplicateChunks: number;
+  /** The earliest indexed_at of the page's points (ISO 8601), when they carry one. */
+  oldestIndexedAt: string | undefined;
+}
+
+export interface IndexInventory {
+  points: number;
+  pages: Map<string, PageInventory>;
+  pointsWithoutPageHash: number;
+  models: Map<string, number>;
+  /** The canary's sample: the ids with the smallest hash, a fixed choice that does not depend on scroll order. */
+  sampleIds: string[];
+}
+
+export const NO_MODEL = '(none)';
+
+export const indexInventory = (ctx: RunContext): Promise<IndexInventory> =>
+  ctx.step('inventory', async () => {
+    const sampleSize = ctx.options.indexHealth?.canarySample ?? 8;
+    const inventory: IndexInventory = {
+      points: 0,
+      pages: new Map(),
+      pointsWithoutPageHash: 0,
+      models: new Map(),
+      sampleIds: [],
+    };
+    const sample: { id: string; rank: number }[] = [];
+    const pages = ctx.deps.index.scroll({
+      payloadFields: INVENTORY_FIELDS,
+      pageSize: ctx.options.scrollPageSize ?? 1000,
+    });
+    for await (const page of pages) {
+      for (const point of page) {
+        add(inventory, point.payload);
+        keepSmallest(sample, { id: point.id, rank: sampleRank(point.id) }, sampleSize);
+      }
+    }
+    inventory.sampleIds = sample.map((s) => s.id);
+    return inventory;
+  });
+
+function add(inventory: IndexInventory, payload: Payload): void {
+  inventory.points += 1;
+  const model = typeof payload.model_version === 'string' ? payload.model_version : NO_MODEL;
+  inventory.models.set(model, (inventory.models.get(model) ?? 0) + 1);
+  const url = payload.source_url;
+  if (typeof url !== 'string') return;
+  let page = inventory.pages.get(url);
+  if (page === undefined) {
+    page = { pageHashes: new Set(), chunkIndexes: new Set(), duplicateChunks: 0, oldestIndexedAt: undefined };
+    inventory.pages.set(url, page);
+  }
+  if (typeof payload.page_hash === 'string') page.pageHashes.add(payload.page_hash);
+  else inventory.pointsWithoutPageHash += 1;
+  if (typeof payload.chunk_index === 'number') {
+    if (page.chunkIndexes.has(payload.chunk_index)) page.duplicateChunks += 1;
+    else page.chunkIndexes.add(payload.chunk_index);
+  }
+  const at = payload.indexed_at;
+  if (typeof at === 'string' && !Number.isNaN(Date.parse(at))) {
+    if (page.oldestIndexedAt === undefined || Date.parse(at) < Date.parse(page.oldestIndexedAt))
+      page.oldestIndexedAt = at;
+  }
+}
+
+/** FNV-1a of the id: the canary samples the ids of smallest rank, a choice spread over the collection. */
+export function sampleRank(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
+}
+
+function keepSmallest(sample: { id: string; rank: number }[], item: { id: string; rank: number }, size: number): void {
+  if (size <= 0) return;
+  if (sample.length === size && item.rank >= (sample[size - 1]?.rank ?? 0)) return;
+  sample.push(item);
+  sample.sort((a, b) => a.rank - b.rank || a.id.localeCompare(b.id));
+  if (sample.length > size) sample.pop();
+}

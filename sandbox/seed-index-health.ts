@@ -1,0 +1,55 @@
+/**
+ * The index-health drift the demo shows, one case of each, written through the real Qdrant client (and the stand-in's
+ * ANN switch) after the sample book is indexed:
+ * - a stale chunk: one chunk of the Gazebo page keeps the page_hash of an earlier version;
+ * - a stale page: the URDF page's points say they were indexed before the page's sitemap lastmod;
+ * - a second model: one chunk of the Isaac page says it was embedded by embed-english-v2.0;
+ * - ANN recall: the off-topic question's best exact hit is unreachable by approximate search;
+ * - embedding drift: the orphan chunks (start-sandbox.ts) carry vectors that are not their text's, and one of them
+ *   has an id the canary samples.
+ * Filter correctness has no demo case: it needs a broken index (`qdrant.leakFilters(true)`), which would touch every
+ * filtered query of the suite.
+ */
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { embedText } from './cohere/embed-text.ts';
+import type { QdrantStandIn } from './qdrant/index.ts';
+
+const BASE = 'https://book.example.com/docs';
+export const DEMO_STALE_CHUNK_PAGE = `${BASE}/module-2-digital-twin/ch1-gazebo-physics`;
+export const DEMO_STALE_PAGE = `${BASE}/module-1-ros2/ch3-urdf-for-humanoids`;
+export const DEMO_SECOND_MODEL_PAGE = `${BASE}/module-3-nvidia-isaac/ch1-isaac-sim-synthetic-data`;
+const OFF_TOPIC_QUESTION = 'How long should sourdough bread proof before baking?';
+
+export async function seedIndexHealthDrift(qdrant: QdrantStandIn, collection: string): Promise<void> {
+  const client = new QdrantClient({ url: qdrant.url, checkCompatibility: false });
+  const pageFilter = (url: string) => ({ must: [{ key: 'source_url', match: { value: url } }] });
+  const first = async (url: string) => {
+    const { points } = await client.scroll(collection, { limit: 1, filter: pageFilter(url), with_payload: false });
+    const point = points[0];
+    if (point === undefined) throw new Error(`the sample book has no points for ${url}`);
+    return point.id;
+  };
+  await client.setPayload(collection, {
+    wait: true,
+    payload: { page_hash: '0'.repeat(64) },
+    points: [await first(DEMO_STALE_CHUNK_PAGE)],
+  });
+  await client.setPayload(collection, {
+    wait: true,
+    payload: { indexed_at: '2025-12-01T00:00:00.000Z' },
+    filter: pageFilter(DEMO_STALE_PAGE),
+  });
+  await client.setPayload(collection, {
+    wait: true,
+    payload: { model_version: 'embed-english-v2.0' },
+    points: [await first(DEMO_SECOND_MODEL_PAGE)],
+  });
+  const info = await client.getCollection(collection);
+  const size = (info.config.params.vectors as { size: number }).size;
+  const best = await client.query(collection, {
+    query: embedText(OFF_TOPIC_QUESTION, size),
+    limit: 1,
+    params: { exact: true },
+  });
+  qdrant.makeUnreachable(best.points.map((p) => p.id));
+}

@@ -1,0 +1,187 @@
+/**
+ * The index-health checks end to end: the real Qdrant and Cohere clients against the stand-ins, the sample book
+ * indexed cleanly, then one fault at a time (the same switches the replay drives), each of which its check must see.
+ */
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
+import { loadSuite } from '../../functions/cli/run-command.ts';
+import { parseEngineConfig } from '../../functions/core/config.ts';
+import { ValidationReport } from '../../functions/core/report/report.ts';
+import { runValidation } from '../../functions/core/run-validation.ts';
+import type { Suite } from '../../functions/core/suite/suite.ts';
+import {
+  indexSampleBook,
+  SAMPLE_SUITE_PATH,
+  SANDBOX_COLLECTION,
+  type Sandbox,
+  startSandbox,
+} from '../../sandbox/start-sandbox.ts';
+
+const PAGE = 'https://book.example.com/docs/module-1-ros2/ch1-ros2-basics';
+let sandbox: Sandbox;
+let client: QdrantClient;
+let suite: Suite;
+
+beforeAll(async () => {
+  suite = await loadSuite(SAMPLE_SUITE_PATH);
+  sandbox = await startSandbox();
+  client = new QdrantClient({ url: sandbox.qdrant.url, checkCompatibility: false });
+});
+afterAll(() => sandbox.stop());
+beforeEach(() => indexSampleBook(sandbox));
+afterEach(() => {
+  sandbox.qdrant.degradeAnn(1);
+  sandbox.qdrant.leakFilters(false);
+  sandbox.cohere.setModelVariant(undefined);
+});
+
+async function run(criteria: Partial<Suite['success_criteria']> = {}) {
+  const config = parseEngineConfig(sandbox.env);
+  const report = await runValidation(createEngineAdapters(config), {
+    ...runOptionsFromConfig(config),
+    suite: { ...suite, success_criteria: { ...suite.success_criteria, ...criteria } },
+    suiteSource: 'test',
+  });
+  expect(ValidationReport.parse(report)).toEqual(report);
+  return report;
+}
+
+const healthErrors = (report: ValidationReport) =>
+  report.errors
+    .map((e) => e.error_type)
+    .filter((t) =>
+      ['STALE_CHUNKS', 'STALE_PAGES', 'MIXED_MODELS', 'EMBEDDING_DRIFT', 'ANN_RECALL_LOW', 'FILTER_VIOLATION'].includes(
+        t,
+      ),
+    );
+const verdict = (report: ValidationReport, name: string) => report.success_criteria.find((c) => c.name === name);
+
+async function pointsOf(url: string) {
+  const { points } = await client.scroll(SANDBOX_COLLECTION, {
+    limit: 100,
+    with_payload: true,
+    with_vector: true,
+    filter: { must: [{ key: 'source_url', match: { value: url } }] },
+  });
+  return points;
+}
+
+describe('index health against the sandbox', () => {
+  it('finds nothing wrong with a freshly indexed book, and judges every check', async () => {
+    const report = await run();
+    expect(healthErrors(report)).toEqual([]);
+    expect(report.index_health).toMatchObject({
+      stale_chunks: { urls_with_several_page_hashes: 0, duplicate_chunks: 0, points_without_page_hash: 0 },
+      freshness: { stale_pages: 0 },
+      embedding_models: { models: [{ model: 'embed-english-v3.0' }] },
+      drift_canary: { sampled: 8, min_cosine: 1 },
+      ann: { recall: 1 },
+      filters: { violations: 0 },
+    });
+    expect(report.index_health?.filters?.filtered_queries).toBeGreaterThan(0);
+  });
+
+  it('sees a stale leftover chunk of an earlier version of a page', async () => {
+    const [point] = await pointsOf(PAGE);
+    if (!point) throw new Error('the sample page has no points');
+    await client.upsert(SANDBOX_COLLECTION, {
+      wait: true,
+      points: [
+        {
+          id: '00000000-0000-4000-8000-0000000000aa',
+          vector: point.vector as number[],
+          payload: { ...point.payload, chunk_index: 99, page_hash: 'f'.repeat(64) },
+        },
+      ],
+    });
+    const report = await run();
+    expect(healthErrors(report)).toEqual(['STALE_CHUNKS']);
+    expect(report.index_health?.stale_chunks).toMatchObject({ urls_with_several_page_hashes: 1, urls: [PAGE] });
+    expect(verdict(report, 'stale_chunk_pages')).toMatchObject({ value: 1, passed: false });
+    expect(verdict(await run({ max_stale_chunk_pages: 1 }), 'stale_chunk_pages')).toMatchObject({ passed: true });
+  });
+
+  it('sees a repeated chunk index of a page', async () => {
+    const [point] = await pointsOf(PAGE);
+    if (!point) throw new Error('the sample page has no points');
+    await client.upsert(SANDBOX_COLLECTION, {
+      wait: true,
+      points: [
+        { id: '00000000-0000-4000-8000-0000000000ab', vector: point.vector as number[], payload: point.payload },
+      ],
+    });
+    const report = await run();
+    expect(report.index_health?.stale_chunks).toMatchObject({ duplicate_chunks: 1, urls: [PAGE] });
+  });
+
+  it('sees a page edited after it was indexed (sitemap lastmod newer than indexed_at)', async () => {
+    await client.setPayload(SANDBOX_COLLECTION, {
+      wait: true,
+      payload: { indexed_at: '2025-12-19T23:59:59.000Z' },
+      filter: { must: [{ key: 'source_url', match: { value: PAGE } }] },
+    });
+    const report = await run();
+    expect(healthErrors(report)).toEqual(['STALE_PAGES']);
+    expect(report.index_health?.freshness).toMatchObject({ stale_pages: 1, urls: [PAGE] });
+  });
+
+  it('does not call a page indexed exactly at its lastmod stale', async () => {
+    await client.setPayload(SANDBOX_COLLECTION, {
+      wait: true,
+      payload: { indexed_at: '2025-12-20T00:00:00.000Z' },
+      filter: { must: [{ key: 'source_url', match: { value: PAGE } }] },
+    });
+    expect((await run()).index_health?.freshness?.stale_pages).toBe(0);
+  });
+
+  it('sees vectors of a second embedding model among the points', async () => {
+    const [point] = await pointsOf(PAGE);
+    await client.setPayload(SANDBOX_COLLECTION, {
+      wait: true,
+      payload: { model_version: 'embed-english-v2.0' },
+      points: [point?.id ?? 0],
+    });
+    const report = await run();
+    expect(healthErrors(report)).toEqual(['MIXED_MODELS']);
+    expect(verdict(report, 'embedding_models')).toMatchObject({ value: 2, passed: false });
+  });
+
+  it('sees an embedding model swapped under the same name: EMBEDDING_DRIFT, critical', async () => {
+    sandbox.cohere.setModelVariant('embed-english-v4-in-disguise');
+    const report = await run();
+    expect(report.errors.find((e) => e.error_type === 'EMBEDDING_DRIFT')).toMatchObject({ severity: 'CRITICAL' });
+    expect(report.index_health?.drift_canary?.min_cosine).toBeLessThan(0.5);
+    expect(report.index_health?.drift_canary?.drifted).toHaveLength(8);
+  });
+
+  it('judges the canary cosine against its threshold on both sides of equality', async () => {
+    const measured = (await run()).index_health?.drift_canary?.min_cosine ?? Number.NaN;
+    expect(verdict(await run({ min_canary_cosine: measured }), 'canary_cosine')?.passed).toBe(true);
+    expect(verdict(await run({ min_canary_cosine: Math.min(1, measured + 0.0001) }), 'canary_cosine')?.passed).toBe(
+      measured === 1,
+    );
+  });
+
+  it('sees approximate search whose recall fell: ANN_RECALL_LOW', async () => {
+    sandbox.qdrant.degradeAnn(0.3);
+    const report = await run();
+    expect(healthErrors(report)).toContain('ANN_RECALL_LOW');
+    expect(report.index_health?.ann?.recall).toBeLessThan(0.95);
+  });
+
+  it('judges ANN recall against its threshold on both sides of equality', async () => {
+    sandbox.qdrant.degradeAnn(0.6);
+    const recall = (await run()).index_health?.ann?.recall ?? Number.NaN;
+    expect(recall).toBeLessThan(1);
+    expect(verdict(await run({ min_ann_recall: recall }), 'ann_recall')?.passed).toBe(true);
+    expect(verdict(await run({ min_ann_recall: recall + 0.0001 }), 'ann_recall')?.passed).toBe(false);
+  });
+
+  it('sees a filtered search returning a hit of another module: FILTER_VIOLATION', async () => {
+    sandbox.qdrant.leakFilters(true);
+    const report = await run();
+    expect(healthErrors(report)).toContain('FILTER_VIOLATION');
+    expect(report.index_health?.filters?.violations).toBeGreaterThan(0);
+  });
+});
