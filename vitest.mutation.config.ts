@@ -9,5 +9,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/core/**/*.test.ts', 'test/agent/**/*.test.ts'],
+    // One module graph per worker instead of one per test file: the whole set runs in ~7 s instead of ~28 s, which is
+    // what a static mutant (one whose code runs at import, so every test runs against it) costs each time.
+    isolate: false,
   },
 });

@@ -28,6 +28,12 @@ export interface EngineConfig {
   qdrantTimeoutMs: number;
   cohereTimeoutMs: number;
   searchConcurrency: number;
+  /**
+   * The whole run's budget: when it is reached every request still in flight is aborted, unfinished stages end as
+   * TIMEOUT errors and the report goes out with what finished. The Lambda takes the tighter of this and its own
+   * remaining time minus the delivery reserve (nightly/budget.ts).
+   */
+  runDeadlineSeconds: number;
   environment: string;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /** Never serialised into a report, a log line, an alert or an error message. */
@@ -165,6 +171,8 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     qdrantTimeoutMs: read.number('QDRANT_TIMEOUT_MS', SETTING_BOUNDS.qdrantTimeoutMs) ?? 10_000,
     cohereTimeoutMs: read.number('COHERE_TIMEOUT_MS', SETTING_BOUNDS.cohereTimeoutMs) ?? 30_000,
     searchConcurrency: read.number('SEARCH_CONCURRENCY', SETTING_BOUNDS.searchConcurrency) ?? 4,
+    // 600 s: the Lambda's own timeout, so a CLI run and a nightly run are cut at the same point; an hour at most.
+    runDeadlineSeconds: read.number('RUN_DEADLINE_SECONDS', { min: 1, max: 3600 }) ?? 600,
     environment: read.string('ENVIRONMENT') ?? 'dev',
     logLevel: (logLevel === 'WARNING' ? 'WARN' : logLevel) as EngineConfig['logLevel'],
     secrets: { cohereApiKey, qdrantApiKey: read.string('QDRANT_API_KEY') },

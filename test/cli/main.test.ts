@@ -84,6 +84,60 @@ describe('ragwatch run', () => {
     expect(files.filter((f) => f.endsWith('.json')).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('exits 3 when the report cannot be written, and puts the whole report on stderr', async () => {
+    // Prepare: --out is a file, so no folder can be made under it
+    const blocker = path.join(dir, 'not-a-folder');
+    await writeFile(blocker, 'x');
+
+    // Act
+    const code = await cli(['run', '--suite', path.join(dir, 'passing.json'), '--out', blocker, '--no-progress'], {
+      ...sandbox.env,
+      MIN_COVERAGE: '90',
+    });
+
+    // Assess
+    expect(code).toBe(3);
+    const stderr = err.join('');
+    expect(stderr).toContain(`ragwatch: could not write the report under ${blocker}`);
+    expect(parseValidReport(JSON.parse(stderr.split('\n')[1] ?? '')).status).toBe('PASSED');
+  });
+
+  it('exits 1 at the deadline with a report when Qdrant and Cohere hang, naming what was cut', async () => {
+    // Prepare
+    sandbox.qdrant.inject({ operationId: 'all', hang: true, times: 1000 });
+    sandbox.cohere.inject({ hang: true, times: 1000 });
+
+    // Act
+    const code = await cli([
+      'run',
+      '--suite',
+      path.join(dir, 'passing.json'),
+      '--deadline',
+      '1',
+      '--json',
+      '--no-progress',
+    ]).finally(() => {
+      sandbox.qdrant.clearFaults();
+      sandbox.cohere.clearFaults();
+    });
+
+    // Assess
+    expect(code).toBe(1);
+    const report = parseValidReport(JSON.parse(out.join('')));
+    expect(report.status).toBe('ERROR');
+    expect(report.execution.stages.describe?.status).toBe('cut');
+    expect(report.errors.map((e) => e.message)).toContainEqual(
+      expect.stringMatching(/was cut: the run deadline \(1 s\) was reached; still waiting on .*Qdrant/),
+    );
+  });
+
+  it('exits 2 on a --deadline outside 1..3600 seconds, naming the variable', async () => {
+    const code = await cli(['run', '--suite', path.join(dir, 'passing.json'), '--deadline', '0', '--no-progress']);
+
+    expect(code).toBe(2);
+    expect(err.join('')).toContain('RUN_DEADLINE_SECONDS: must be a number from 1 to 3600, got "0"');
+  });
+
   it('remembers the folder’s incident: one onset line, then silence while the breach lasts', async () => {
     // Prepare
     const reports = path.join(dir, 'incident-reports');

@@ -48,6 +48,7 @@ describe('parseEngineConfig', () => {
       qdrantTimeoutMs: 10_000,
       cohereTimeoutMs: 30_000,
       searchConcurrency: 4,
+      runDeadlineSeconds: 600,
       environment: 'dev',
       logLevel: 'WARN',
       secrets: { cohereApiKey: 'co-secret-key-123', qdrantApiKey: 'qd-secret-key-456' },

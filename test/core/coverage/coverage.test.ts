@@ -124,6 +124,43 @@ describe('computeCoverage', () => {
     });
   });
 
+  it('lists missing pages sorted and ignores blank URLs on either side', () => {
+    // Act
+    const report = cover([`${BOOK}/docs/c`, '  ', `${BOOK}/docs/a`, `${BOOK}/docs/b`], [`${BOOK}/docs/b`, ' ']);
+
+    // Assess
+    expect(report).toMatchObject({
+      total_sitemap_urls: 3,
+      missing_urls: [`${BOOK}/docs/a`, `${BOOK}/docs/c`],
+      distinct_indexed_urls: 1,
+    });
+  });
+
+  it('counts every page under the root prefix, and takes a prefix with or without its trailing slashes', () => {
+    // Prepare
+    const sitemap = [`${BOOK}/docs/intro`, `${BOOK}/blog/news`];
+
+    // Act
+    const totals = ['/', '/docs', '/docs//'].map((prefix) => cover(sitemap, [], prefix).total_sitemap_urls);
+
+    // Assess
+    expect(totals).toEqual([2, 1, 1]);
+  });
+
+  it('names every host, sorted, and a path without one, when it falls back to matching by path', () => {
+    // Prepare
+    const sitemap = [`${BOOK}/docs/intro`, 'https://a.example.com/docs/ch1'];
+    const indexed = ['http://localhost:3000/docs/intro', '/docs/ch1'];
+
+    // Act
+    const report = cover(sitemap, indexed);
+
+    // Assess
+    expect(report.notes).toEqual([
+      'No indexed URL matched a sitemap URL exactly, so pages were matched by path alone (sitemap hosts: a.example.com, book.example.com; indexed hosts: (no host), localhost:3000)',
+    ]);
+  });
+
   it('suggests the folder the indexed pages share when no sitemap URL is under the prefix', () => {
     // Prepare: a project site publishes under /repo/docs/, the run looked under /docs/.
     const sitemap = [`${BOOK}/repo/docs/intro`, `${BOOK}/repo/docs/module1-ros2/ch1`, `${BOOK}/repo/blog`];
@@ -216,7 +253,12 @@ describe('coverageErrors', () => {
     const [gap] = coverageErrors(report, 'run-1', ids());
 
     // Assess
-    expect(gap).toMatchObject({ error_type: 'COVERAGE_GAP', severity: 'MEDIUM', details: { missing_count: 1 } });
+    expect(gap).toMatchObject({
+      error_type: 'COVERAGE_GAP',
+      severity: 'MEDIUM',
+      message: `1 of 10 sitemap pages under /docs/ is not indexed (coverage 90%); first missing: ${BOOK}/docs/p0`,
+      details: { missing_count: 1 },
+    });
   });
 
   it('raises a HIGH coverage gap when no sitemap URL is under the prefix', () => {
@@ -261,6 +303,21 @@ describe('coverageErrors', () => {
         details: { extra_count: 1, extra_urls: [`${BOOK}/docs/old`] },
       },
     ]);
+  });
+
+  it('counts every orphan and lists the first 20', () => {
+    // Prepare
+    const orphans = Array.from({ length: 25 }, (_, i) => `${BOOK}/docs/old${String(i).padStart(2, '0')}`);
+    const report = cover([`${BOOK}/docs/intro`], [`${BOOK}/docs/intro`, ...orphans]);
+
+    // Act
+    const [orphan] = coverageErrors(report, 'run-1', ids());
+
+    // Assess
+    expect(orphan).toMatchObject({
+      message: `25 indexed URLs have no page in the sitemap; first: ${BOOK}/docs/old00`,
+      details: { extra_count: 25, extra_urls: orphans.slice(0, 20) },
+    });
   });
 
   it('raises nothing for full coverage without orphans', () => {

@@ -351,6 +351,22 @@ describe('evaluateCriteria: optional criteria', () => {
     expect(find(results, 'abstention_correct_rate')).toMatchObject({ value: null, passed: false, severity: 'HIGH' });
   });
 
+  it('breaches a criterion whose figure is not a finite number, as could not be computed', () => {
+    // Act
+    const results = evaluateCriteria({
+      passRate: Number.NaN,
+      coverage: Number.POSITIVE_INFINITY,
+      completeness: 100,
+      criteria: DEFAULTS,
+    });
+
+    // Assess
+    expect(results.slice(0, 2).map((r) => [r.name, r.value, r.passed, r.severity])).toEqual([
+      ['pass_rate', null, false, 'CRITICAL'],
+      ['coverage', null, false, 'HIGH'],
+    ]);
+  });
+
   it('leaves out the abstention criterion when no unanswerable question was asked', () => {
     // Act
     const results = evaluateCriteria({ ...ALL_MET, groundedRate: 100, criteria: DEFAULTS });
@@ -403,6 +419,45 @@ describe('criteriaErrors', () => {
     ]);
   });
 
+  it('writes a criterion without a unit, such as MRR, with bare figures', () => {
+    // Prepare
+    const results = evaluateCriteria({
+      passRate: 100,
+      coverage: 100,
+      completeness: 100,
+      mrr: 0.5,
+      criteria: { ...DEFAULTS, min_mrr: 0.7 },
+    });
+
+    // Act
+    const errors = criteriaErrors(results, 'run-1', ids());
+
+    // Assess
+    expect(errors.map((e) => [e.message, e.severity])).toEqual([['mrr is 0.5, required >= 0.7', 'MEDIUM']]);
+  });
+
+  it('writes coverage, grounded and abstention rates as percentages', () => {
+    // Prepare
+    const results = evaluateCriteria({
+      passRate: 100,
+      coverage: 99,
+      completeness: 100,
+      groundedRate: 80,
+      abstentionCorrectRate: 50,
+      criteria: DEFAULTS,
+    });
+
+    // Act
+    const errors = criteriaErrors(results, 'run-1', ids());
+
+    // Assess
+    expect(errors.map((e) => [e.message, e.severity])).toEqual([
+      ['coverage is 99%, required >= 100%', 'MEDIUM'],
+      ['grounded_rate is 80%, required >= 95%', 'MEDIUM'],
+      ['abstention_correct_rate is 50%, required >= 100%', 'HIGH'],
+    ]);
+  });
+
   it('raises nothing when every criterion holds', () => {
     // Prepare
     const results = evaluateCriteria({ passRate: 100, coverage: 100, completeness: 100, criteria: DEFAULTS });
@@ -443,6 +498,14 @@ describe('decideRunStatus', () => {
       status: 'FAILED',
       statusReason: '2 of 3 success criteria breached: pass_rate 80 < 90; coverage n/a < 90',
     });
+  });
+
+  it('says a breached ceiling is over its threshold', () => {
+    const p95 = { ...criterion('p95_latency_ms', 2100, false), threshold: 1500, comparator: '<=' as const };
+
+    expect(decideRunStatus([], [p95]).statusReason).toBe(
+      '1 of 1 success criteria breached: p95_latency_ms 2100 > 1500',
+    );
   });
 
   it('says PASSED when every criterion holds', () => {

@@ -312,6 +312,233 @@ describe('buildAlertMessage: severity', () => {
   });
 });
 
+describe('buildAlertMessage: subject', () => {
+  it('drops the "could not complete" preamble of an ERROR run’s reason from the subject', () => {
+    // Prepare
+    const report = buildErrorReport();
+    report.status_reason = 'the run could not complete: queries: Qdrant timed out';
+
+    // Act
+    const alert = buildAlertMessage(report, STORED);
+
+    // Assess
+    expect(alert?.subject).toBe('[CRITICAL] RagWatch prod/book: run ERROR: queries: Qdrant timed out');
+  });
+
+  it('folds runs of spaces into one', () => {
+    // Prepare
+    const report = buildErrorReport();
+    report.status_reason = 'Qdrant   said  no';
+
+    // Act
+    const alert = buildAlertMessage(report, STORED);
+
+    // Assess
+    expect(alert?.subject).toBe('[CRITICAL] RagWatch prod/book: run ERROR: Qdrant said no');
+  });
+
+  it('keeps a subject of exactly 99 characters whole and cuts one of 100', () => {
+    // Prepare: the prefix "[CRITICAL] RagWatch prod/book: run ERROR: " is 42 characters.
+    const prefix = '[CRITICAL] RagWatch prod/book: run ERROR: ';
+    const at = buildErrorReport();
+    at.status_reason = 'x'.repeat(99 - prefix.length);
+    const over = buildErrorReport();
+    over.status_reason = 'x'.repeat(100 - prefix.length);
+
+    // Act
+    const subjects = [buildAlertMessage(at, STORED)?.subject, buildAlertMessage(over, STORED)?.subject];
+
+    // Assess
+    expect(subjects).toEqual([`${prefix}${'x'.repeat(57)}`, `${prefix}${'x'.repeat(54)}...`]);
+  });
+
+  it('writes a criterion that could not be computed as n/a, and a ceiling breach with >', () => {
+    // Prepare
+    const report = buildFailedReport();
+    report.success_criteria = evaluateCriteria({
+      passRate: 100,
+      coverage: null,
+      completeness: 100,
+      p95LatencyMs: 2100,
+      criteria: { ...SuccessCriteria.parse({}), max_p95_latency_ms: 1500 },
+    });
+
+    // Act
+    const alert = buildAlertMessage(report, STORED);
+
+    // Assess
+    expect(alert?.subject).toBe('[HIGH] RagWatch prod/book: coverage n/a < 100%, p95 latency ms 2100 ms > 1500 ms');
+    expect(sectionOf(alert?.body ?? '', 'WHAT BROKE')).toEqual([
+      'WHAT BROKE (value vs threshold)',
+      '- coverage: n/a (must be >= 100%) [HIGH]',
+      '- p95 latency ms: 2100 ms (must be <= 1500 ms) [MEDIUM]',
+    ]);
+  });
+
+  it('gives a criterion with no known unit no unit', () => {
+    // Prepare
+    const report = buildFailedReport();
+    report.success_criteria = evaluateCriteria({
+      passRate: 100,
+      coverage: 100,
+      completeness: 100,
+      mrr: 0.5,
+      criteria: { ...SuccessCriteria.parse({}), min_mrr: 0.7 },
+    });
+
+    // Act
+    const alert = buildAlertMessage(report, STORED);
+
+    // Assess
+    expect(alert?.subject).toBe('[MEDIUM] RagWatch prod/book: mrr 0.5 < 0.7');
+  });
+});
+
+describe('buildAlertMessage: body', () => {
+  it('says a clean run passed but was not stored, with no breach, failure or query section', () => {
+    // Act
+    const body = buildAlertMessage(buildPassedReport(), NOT_STORED)?.body ?? '';
+
+    // Assess
+    expect(body.split('\n')[0]).toBe(
+      'The nightly validation of "book" (prod) passed, but its report could not be stored.',
+    );
+    for (const title of ['WHAT FAILED', 'WHAT BROKE', 'FAILING QUERIES', 'MISSING URLS', 'ORPHAN URLS', 'Also failed'])
+      expect(body).not.toContain(title);
+    expect(body.split('\n').slice(4, 6)).toEqual(['', 'FULL REPORT']);
+  });
+
+  it('lists at most 5 of an ERROR run’s CRITICAL and HIGH errors, none of lower severity', () => {
+    // Prepare
+    const report = buildErrorReport();
+    const error = (n: number, severity: 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW') => ({
+      id: `e${n}`,
+      validation_id: 'run',
+      error_type: 'RUN_FAILED' as const,
+      message: `problem ${n}`,
+      severity,
+      details: {},
+    });
+    report.errors = [
+      error(1, 'MEDIUM'),
+      error(2, 'HIGH'),
+      error(3, 'LOW'),
+      error(4, 'CRITICAL'),
+      error(5, 'HIGH'),
+      error(6, 'HIGH'),
+      error(7, 'CRITICAL'),
+      error(8, 'HIGH'),
+    ];
+
+    // Act
+    const alert = buildAlertMessage(report, STORED);
+
+    // Assess
+    expect(sectionOf(alert?.body ?? '', 'WHAT FAILED')).toEqual([
+      'WHAT FAILED',
+      '- the vector index is unreachable: connect ECONNREFUSED 10.0.0.5:6333',
+      '- RUN_FAILED [HIGH]: problem 2',
+      '- RUN_FAILED [CRITICAL]: problem 4',
+      '- RUN_FAILED [HIGH]: problem 5',
+      '- RUN_FAILED [HIGH]: problem 6',
+      '- RUN_FAILED [CRITICAL]: problem 7',
+    ]);
+  });
+
+  it('says n/a for the figures an ERROR run could not compute', () => {
+    // Act
+    const alert = buildAlertMessage(buildErrorReport(), STORED);
+
+    // Assess
+    expect(sectionOf(alert?.body ?? '', 'SUMMARY').slice(2, 5)).toEqual([
+      '- Queries: 2 run, 0 passed, 0 failed, 2 errors; pass rate 0%',
+      '- Coverage: n/a; metadata completeness: n/a',
+      '- MRR n/a, recall@k n/a, nDCG@k n/a, avg similarity n/a',
+    ]);
+  });
+
+  it('lists exactly 10 failing queries without saying "first"', () => {
+    // Prepare
+    const report = buildFailedReport();
+    report.query_results = report.query_results.filter((q) => q.id !== 'fail-11' && q.id !== 'fail-12');
+
+    // Act
+    const section = sectionOf(buildAlertMessage(report, STORED)?.body ?? '', 'FAILING QUERIES');
+
+    // Assess
+    expect(section[0]).toBe('FAILING QUERIES (10 of 20)');
+    expect(section).toHaveLength(11);
+  });
+
+  it('lists exactly 20 missing URLs without saying "first"', () => {
+    // Prepare
+    const report = buildFailedReport();
+    if (report.coverage_report) report.coverage_report.missing_urls = report.coverage_report.missing_urls.slice(0, 20);
+
+    // Act
+    const section = sectionOf(buildAlertMessage(report, STORED)?.body ?? '', 'MISSING URLS');
+
+    // Assess
+    expect(section[0]).toBe('MISSING URLS (in the sitemap, not indexed): 20');
+    expect(section).toHaveLength(21);
+  });
+
+  it('separates the failed sinks from the next section by one blank line', () => {
+    // Act
+    const body =
+      buildAlertMessage(buildFailedReport(), { ...STORED, failedSinks: [{ sink: 'metrics', reason: 'down' }] })?.body ??
+      '';
+
+    // Assess
+    const lines = body.split('\n');
+    const at = lines.indexOf('Also failed: metrics: down');
+    expect(lines.slice(at - 1, at + 3)).toEqual(['', 'Also failed: metrics: down', '', lines[at + 2]]);
+    expect(lines[at + 2]?.startsWith('FAILING QUERIES')).toBe(true);
+  });
+
+  it('keeps a body of exactly the byte budget whole and cuts one byte over', () => {
+    // Prepare
+    const report = buildFailedReport();
+    const full = buildAlertMessage(report, STORED)?.body ?? '';
+    const bytes = new TextEncoder().encode(full).length;
+
+    // Act
+    const exact = buildAlertMessage(report, { ...STORED, maxBodyBytes: bytes })?.body;
+    const under = buildAlertMessage(report, { ...STORED, maxBodyBytes: bytes - 1 })?.body ?? '';
+
+    // Assess
+    expect(exact).toBe(full);
+    expect(under).toContain('[truncated to fit the 256 KB SNS limit');
+    expect(new TextEncoder().encode(under).length).toBeLessThanOrEqual(bytes - 1);
+  });
+
+  it('keeps every line that fits the budget exactly when cutting', () => {
+    // Prepare: a budget of the note plus the first line and its newline.
+    const report = buildFailedReport();
+    const note = `\n[truncated to fit the 256 KB SNS limit; the full report is at s3://ragwatch-reports/${KEY}]`;
+    const first = 'The nightly validation of "book" (prod) breached 3 success criteria.';
+    const budget = new TextEncoder().encode(note).length + first.length + 1;
+
+    // Act
+    const body = buildAlertMessage(report, { ...STORED, maxBodyBytes: budget })?.body;
+
+    // Assess
+    expect(body).toBe(`${first}${note}`);
+  });
+
+  it('says where the local copy is when an unstored report is cut', () => {
+    // Act
+    const body = buildAlertMessage(buildFailedReport(), { ...NOT_STORED, maxBodyBytes: 600 })?.body ?? '';
+
+    // Assess
+    expect(
+      body.endsWith(
+        'the full report is at the function log (/aws/lambda/ragwatch-nightly), message "validation report (not stored)"]',
+      ),
+    ).toBe(true);
+  });
+});
+
 describe('buildS3ConsoleUrl', () => {
   it('links to the object page in the bucket’s region with the key encoded', () => {
     // Act

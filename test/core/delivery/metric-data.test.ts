@@ -43,6 +43,93 @@ describe('buildMetricData', () => {
     });
   });
 
+  it('gives every run-level figure its CloudWatch unit', () => {
+    // Prepare
+    const report = buildPassedReport();
+    report.grounding_report = { grounded_rate: 100 } as NonNullable<typeof report.grounding_report>;
+
+    // Act
+    const data = buildMetricData(report);
+
+    // Assess
+    const units = Object.fromEntries(
+      data.filter((d) => d.Dimensions.length === 2 && d.Value !== undefined).map((d) => [d.MetricName, d.Unit]),
+    );
+    expect(units).toEqual({
+      RunSucceeded: 'Count',
+      RunDurationSeconds: 'Seconds',
+      QueriesTotal: 'Count',
+      QueriesFailed: 'Count',
+      QueryErrors: 'Count',
+      PassRate: 'Percent',
+      CoveragePercent: 'Percent',
+      MissingUrls: 'Count',
+      OrphanUrls: 'Count',
+      MetadataCompletenessPercent: 'Percent',
+      AvgSimilarity: 'None',
+      PrecisionAtK: 'None',
+      RecallAtK: 'None',
+      MRR: 'None',
+      NdcgAtK: 'None',
+      HitRate: 'None',
+      GroundedRate: 'Percent',
+    });
+  });
+
+  it('sends latency values in ascending order whatever order the queries ran in', () => {
+    // Prepare
+    const report = buildPassedReport();
+    report.query_results = [90, 30, 60].map((ms, i) =>
+      buildQuery({ id: `q${i}`, latency: { embedding_ms: 1, search_ms: 1, post_processing_ms: 0, total_ms: ms } }),
+    );
+
+    // Act
+    const data = buildMetricData(report);
+
+    // Assess
+    expect(data.find((d) => d.MetricName === 'QueryLatency')?.Values).toEqual([30, 60, 90]);
+  });
+
+  it('sends a magnitude CloudWatch would refuse as nothing, and one too small to hold as 0', () => {
+    // Prepare: CloudWatch accepts magnitudes from 8.51592e-109 to 1.174271e108.
+    const report = buildPassedReport();
+    report.duration_seconds = 1.174271e108;
+    report.validation_metrics.mrr = 1.2e108;
+    report.validation_metrics.overall_recall = 8.51592e-109;
+    report.validation_metrics.overall_precision = 8e-109;
+
+    // Act
+    const data = buildMetricData(report);
+
+    // Assess
+    expect([
+      scalar(data, 'RunDurationSeconds'),
+      scalar(data, 'MRR'),
+      scalar(data, 'RecallAtK'),
+      scalar(data, 'PrecisionAtK'),
+    ]).toEqual([1.174271e108, undefined, 8.51592e-109, 0]);
+  });
+
+  it('trims dimension values, names an empty one "unknown" and cuts one over 1024 characters', () => {
+    // Prepare
+    const report = buildPassedReport();
+    report.collection = '  book  ';
+    report.environment = '   ';
+    const long = buildPassedReport();
+    long.collection = 'c'.repeat(1100);
+
+    // Act
+    const [first] = buildMetricData(report);
+    const [cut] = buildMetricData(long);
+
+    // Assess
+    expect(first?.Dimensions).toEqual([
+      { Name: 'Collection', Value: 'book' },
+      { Name: 'Environment', Value: 'unknown' },
+    ]);
+    expect(cut?.Dimensions[0]?.Value).toBe('c'.repeat(1024));
+  });
+
   it('stamps every datum with the run start time and the base dimensions first', () => {
     // Prepare
     const report = buildPassedReport();
@@ -248,6 +335,26 @@ describe('chunkMetricData', () => {
 
     // Assess
     expect(calls.map((c) => c.length)).toEqual([3, 3, 3, 1]);
+  });
+
+  it('fills a call up to exactly the byte limit', () => {
+    // Prepare: each datum is the same size; the limit holds exactly three.
+    const data = Array.from({ length: 7 }, (_, i) => datum(i));
+    const oneSize = new TextEncoder().encode(JSON.stringify(datum(0))).length + 1;
+
+    // Act
+    const calls = chunkMetricData(data, { maxDatumsPerCall: 1000, maxBytesPerCall: oneSize * 3 });
+
+    // Assess
+    expect(calls.map((c) => c.length)).toEqual([3, 3, 1]);
+  });
+
+  it('sends a datum larger than the byte limit in a call of its own, never an empty call', () => {
+    // Act
+    const calls = chunkMetricData([datum(1), datum(2)], { maxDatumsPerCall: 1000, maxBytesPerCall: 10 });
+
+    // Assess
+    expect(calls).toEqual([[datum(1)], [datum(2)]]);
   });
 
   it('returns no call at all when there is nothing to send', () => {

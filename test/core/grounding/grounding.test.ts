@@ -376,6 +376,97 @@ describe('checkGrounding', () => {
     expect(verdict).toMatchObject({ abstained: true, grounded: false, error_type: 'GROUNDING_FAILED' });
   });
 
+  it('says an answer of whitespace only is empty', () => {
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: '  \n ', citations: [] },
+      retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict.reasons).toEqual(['the response is empty']);
+  });
+
+  it('does not count a citation that names no document as covering its sentence', () => {
+    // Prepare
+    const text = 'Topics carry messages.';
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: text, citations: [cite(text, 'Topics carry messages')] },
+      retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect([verdict.covered_sentences, verdict.checks.sentence_coverage]).toEqual([0, 'FAIL']);
+  });
+
+  it('names the chunks a citation cites that were not retrieved, in the reason', () => {
+    // Prepare
+    const text = 'Topics carry messages.';
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: text, citations: [cite(text, 'Topics carry messages', 'c1', 'c8', 'c9')] },
+      retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict.reasons).toEqual([
+      'citation 1 (0..21) cites c8, c9, not retrieved for this query',
+      '0 of 1 sentences carry a valid citation (coverage under 0.5)',
+    ]);
+  });
+
+  it('says a misplaced citation’s text is at offset 0 when it opens the response', () => {
+    // Prepare
+    const text = 'Topics carry messages. Topics are named.';
+    const misplaced = { start: 1, end: 7, text: 'Topics', document_ids: ['c1'] };
+
+    // Act
+    const verdict = checkGrounding({
+      response: { response_text: text, citations: [misplaced] },
+      retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict.reasons[0]).toBe('citation 1 (1..7): its text "Topics" is in the response at 0, not at its offsets');
+  });
+
+  it('cuts a long citation text to 60 characters in the reason', () => {
+    // Prepare
+    const long = 'x'.repeat(61);
+    const exact = 'y'.repeat(60);
+
+    // Act
+    const verdict = checkGrounding({
+      response: {
+        response_text: 'Topics carry messages.',
+        citations: [
+          { start: 0, end: 61, text: long, document_ids: ['c1'] },
+          { start: 0, end: 60, text: exact, document_ids: ['c1'] },
+        ],
+      },
+      retrievedChunkIds: ['c1'],
+      chunkTexts: TEXTS,
+      expectAnswer: true,
+    });
+
+    // Assess
+    expect(verdict.reasons.slice(0, 2)).toEqual([
+      `citation 1 (0..61): its text "${'x'.repeat(60)}…" does not appear in the response`,
+      `citation 2 (0..60): its text "${exact}" does not appear in the response`,
+    ]);
+  });
+
   it('fails an empty answer and says it is empty', () => {
     // Act
     const verdict = checkGrounding({
@@ -441,6 +532,8 @@ describe('detectAbstention', () => {
     'Pricing is not covered in the source.',
     'I DO NOT KNOW.',
     'I could not\nfind it.',
+    'I could not  find it.',
+    'I donʼt know.',
   ])('reads "%s" as an abstention', (text) => {
     // Act
     const abstained = detectAbstention(text, 0);
@@ -508,6 +601,43 @@ describe('locateCitation', () => {
 
     // Assess
     expect(span).toEqual({ start: text.indexOf('publish'), end: text.indexOf('publish') + 7 });
+  });
+
+  it('locates a citation counted in UTF-16 offsets after a character outside the BMP', () => {
+    // Prepare
+    const text = 'Robots 🤖 publish on topics.';
+    const start = text.indexOf('publish');
+
+    // Act
+    const span = locateCitation(text, { start, end: start + 7, text: 'publish', document_ids: ['c1'] });
+
+    // Assess
+    expect(span).toEqual({ start, end: start + 7 });
+  });
+
+  it('accepts code point offsets that end at the end of the text', () => {
+    // Prepare
+    const text = 'Robots 🤖 publish';
+    const points = Array.from(text);
+
+    // Act
+    const span = locateCitation(text, {
+      start: points.length - 7,
+      end: points.length,
+      text: 'publish',
+      document_ids: [],
+    });
+
+    // Assess
+    expect(span).toEqual({ start: text.length - 7, end: text.length });
+  });
+
+  it('refuses a negative start even when the text would match from the end', () => {
+    // Act: 'abab'.slice(-2, 4) is 'ab'.
+    const span = locateCitation('abab', { start: -2, end: 4, text: 'ab', document_ids: ['c1'] });
+
+    // Assess
+    expect(span).toBeNull();
   });
 
   it('refuses an empty or inverted span', () => {

@@ -81,6 +81,22 @@ describe('summariseHistogram', () => {
     expect(summary).toEqual({ count: 3, min: 20, max: 20, avg: 20, median: 20, p95: 20 });
   });
 
+  it('ignores bins with a fractional count under 1 or a value that is not finite, and floors other counts', () => {
+    // Act: 2.7 occurrences of 20 count as 2.
+    const summary = summariseHistogram(
+      new Map([
+        [5, 0.5],
+        [Number.NaN, 4],
+        [Number.POSITIVE_INFINITY, 1],
+        [20, 2.7],
+        [40, 1],
+      ]),
+    );
+
+    // Assess
+    expect(summary).toEqual(summarise([20, 20, 40]));
+  });
+
   it('reports null figures for an empty histogram', () => {
     expect(summariseHistogram(new Map())).toEqual({
       count: 0,
@@ -110,8 +126,14 @@ describe('percentile', () => {
     expect(percentile([], 95)).toBeNull();
   });
 
+  it('takes the minimum at p = 0 and the maximum at p = 100', () => {
+    expect([percentile([10, 20, 30], 0), percentile([10, 20, 30], 100)]).toEqual([10, 30]);
+  });
+
   it('refuses a percentile outside 0..100', () => {
-    expect(() => percentile([1], 101)).toThrow(RangeError);
+    expect(() => percentile([1], 101)).toThrow(new RangeError('percentile: p must be 0..100, got 101'));
+    expect(() => percentile([1], -0.1)).toThrow(new RangeError('percentile: p must be 0..100, got -0.1'));
+    expect(() => percentile([1], Number.NaN)).toThrow(RangeError);
   });
 });
 

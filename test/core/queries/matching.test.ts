@@ -60,6 +60,10 @@ describe('matchesChapter', () => {
     expect(matchesChapter('ch1', 'module-1-ros2/ch10')).toBe(false);
   });
 
+  it('does not match an empty expected chapter', () => {
+    expect([matchesChapter('', 'module-1-ros2/ch1'), matchesChapter('/', 'module-1-ros2/ch1')]).toEqual([false, false]);
+  });
+
   it('does not match a missing chapter id', () => {
     expect(matchesChapter('ch1-ros2-basics', null)).toBe(false);
   });
@@ -78,6 +82,11 @@ describe('normaliseUrl', () => {
     ['keeps another port', 'http://localhost:3000/docs/', 'http://localhost:3000/docs'],
     ['collapses doubled slashes', `${BOOK}//docs//intro`, `${BOOK}/docs/intro`],
     ['normalises a path given alone', ' /docs/intro/#a ', '/docs/intro'],
+    ['drops a whole query from a path given alone', '/docs/intro?ref=nav&x=1', '/docs/intro'],
+    ['drops index.htm', `${BOOK}/docs/index.htm`, `${BOOK}/docs`],
+    ['takes an index.html given alone for the root', 'index.html', '/'],
+    ['takes an empty string for the root', '', '/'],
+    ['keeps a URL of another scheme as written', 'ftp://Files.Example.com/docs/', 'ftp://Files.Example.com/docs/'],
   ])('%s', (_name, input, expected) => {
     expect(normaliseUrl(input)).toBe(expected);
   });
@@ -129,6 +138,34 @@ describe('matchesSource', () => {
 
   it('does not match a doc id under another folder', () => {
     expect(matchesSource('module-2-sim/ch1-ros2-basics', source)).toBe(false);
+  });
+
+  it('matches an http URL', () => {
+    expect(matchesSource('http://book.example.com/docs/intro', 'http://book.example.com/docs/intro/')).toBe(true);
+  });
+
+  it('ignores spaces around an expected path', () => {
+    expect(matchesSource('  /docs/module-1-ros2/ch1-ros2-basics  ', source)).toBe(true);
+  });
+
+  it('compares a path case-sensitively, as a server does', () => {
+    expect(matchesSource('/docs/Module-1-ros2/ch1-ros2-basics', source)).toBe(false);
+  });
+
+  it('does not let the root path or an empty doc id match every page', () => {
+    expect([matchesSource('/', source), matchesSource('', source), matchesSource('.md', source)]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it('matches a doc file named index against a page named index', () => {
+    expect(matchesSource('index.md', `${BOOK}/docs/index`)).toBe(true);
+  });
+
+  it('drops a number prefix only at the start of a segment', () => {
+    expect(matchesSource('ch1-intro', `${BOOK}/docs/chintro`)).toBe(false);
   });
 
   it('does not match a missing source URL', () => {

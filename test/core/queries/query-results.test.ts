@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { scoreResultConfidence, toQueryResults } from '../../../functions/core/queries/query-results.ts';
+import type { SearchHit } from '../../../functions/core/ports.ts';
+import { judgeQuery } from '../../../functions/core/queries/judge-query.ts';
+import {
+  indexSearchedHits,
+  judgmentsOf,
+  scoreResultConfidence,
+  toQueryResults,
+} from '../../../functions/core/queries/query-results.ts';
 import type { ResolvedQuery } from '../../../functions/core/suite/suite.ts';
 
 const QUERY: ResolvedQuery = {
@@ -94,5 +101,174 @@ describe('scoreResultConfidence', () => {
 
   it('is 1 for every result when min_similarity is 0', () => {
     expect(scoreResultConfidence(0, 0)).toBe(1);
+  });
+});
+
+const BOOK = 'https://book.example.com/docs';
+const LATENCY = { embedding_ms: 1, search_ms: 1, post_processing_ms: 0, total_ms: 2 };
+
+function makeQuery(overrides: Partial<ResolvedQuery> = {}): ResolvedQuery {
+  return {
+    id: 'q1',
+    query_text: 'What is a topic?',
+    category: 'semantic',
+    description: null,
+    expected_module: null,
+    expected_chapter: null,
+    expected_sources: [],
+    relevant: null,
+    min_similarity: 0.7,
+    top_k: 3,
+    filters: {},
+    criteria: {},
+    agent: false,
+    expect_answer: true,
+    ...overrides,
+  };
+}
+
+function hit(id: string, score: number, payload: SearchHit['payload'] = {}): SearchHit {
+  return { id, score, payload: { chunk_text: `text of ${id}`, source_url: `${BOOK}/${id}`, ...payload } };
+}
+
+describe('toQueryResults: relevance and payload types', () => {
+  it('counts a row scoring exactly min_similarity as relevant, and one just under as not', () => {
+    // Act
+    const rows = toQueryResults(makeQuery(), [hit('a', 0.7), hit('b', 0.69994)]);
+
+    // Assess: 0.69994 rounds to 0.6999.
+    expect(rows.map((r) => [r.similarity_score, r.relevance, r.relevance_grade])).toEqual([
+      [0.7, true, 1],
+      [0.6999, false, 0],
+    ]);
+  });
+
+  it('reads payload values of the wrong type as null', () => {
+    // Act
+    const [row] = toQueryResults(makeQuery(), [
+      hit('a', 0.9, {
+        token_count: Number.POSITIVE_INFINITY,
+        chunk_index: '3',
+        heading_hierarchy: ['Intro', 2],
+        module_name: 7,
+      }),
+    ]);
+
+    // Assess
+    expect(row).toMatchObject({ token_count: null, chunk_index: null, heading_hierarchy: null, module_name: null });
+  });
+
+  it('keeps numeric and list payload values of the right type', () => {
+    // Act
+    const [row] = toQueryResults(makeQuery(), [
+      hit('a', 0.9, { token_count: 120, chunk_index: 0, heading_hierarchy: ['Intro', 'Setup'] }),
+    ]);
+
+    // Assess
+    expect(row).toMatchObject({ token_count: 120, chunk_index: 0, heading_hierarchy: ['Intro', 'Setup'] });
+  });
+});
+
+describe('judgmentsOf', () => {
+  it('falls back to the expected sources when the relevant list is empty', () => {
+    // Act
+    const judgments = judgmentsOf(makeQuery({ relevant: [], expected_sources: ['intro'] }));
+
+    // Assess
+    expect(judgments).toEqual([{ kind: 'url', target: 'intro', grade: 1 }]);
+  });
+
+  it('takes the relevant list over the expected sources', () => {
+    // Act
+    const relevant = [{ kind: 'chunk_id' as const, target: 'c1', grade: 2 }];
+    const judgments = judgmentsOf(makeQuery({ relevant, expected_sources: ['intro'] }));
+
+    // Assess
+    expect(judgments).toEqual(relevant);
+  });
+
+  it('has no judgments without a relevant list or expected sources', () => {
+    expect(judgmentsOf(makeQuery())).toBeNull();
+  });
+});
+
+describe('indexSearchedHits', () => {
+  function judged(query: ResolvedQuery, hits: SearchHit[] | null, failure?: boolean) {
+    return judgeQuery({
+      query,
+      hits,
+      ...(failure ? { failure: { errorType: 'TIMEOUT' as const, message: 'timed out' } } : {}),
+      latency: LATENCY,
+      timestamp: '2026-01-01T00:00:00.000Z',
+      newId: () => 'e',
+    }).result;
+  }
+
+  it('gives back the hits of a query searched with the same text, top_k and filters, without null fields', () => {
+    // Prepare
+    const query = makeQuery({ filters: { module: 'm1' } });
+    const lookup = indexSearchedHits([judged(query, [hit('a', 0.91234, { module_name: 'm1' })])]);
+
+    // Act
+    const hits = lookup({ query: 'What is a topic?', top_k: 3, filters: { module: 'm1' } });
+
+    // Assess
+    expect(hits).toEqual([
+      {
+        id: 'a',
+        score: 0.9123,
+        payload: { chunk_text: 'text of a', source_url: `${BOOK}/a`, module_name: 'm1' },
+      },
+    ]);
+  });
+
+  it('finds nothing for another top_k, another filter or another text', () => {
+    // Prepare
+    const lookup = indexSearchedHits([judged(makeQuery({ filters: { chapter: 'c1' } }), [hit('a', 0.9)])]);
+
+    // Act
+    const misses = [
+      lookup({ query: 'What is a topic?', top_k: 5, filters: { chapter: 'c1' } }),
+      lookup({ query: 'What is a topic?', top_k: 3, filters: { chapter: 'c2' } }),
+      lookup({ query: 'What is a topic?', top_k: 3 }),
+      lookup({ query: 'What is a node?', top_k: 3, filters: { chapter: 'c1' } }),
+    ];
+
+    // Assess
+    expect(misses).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('treats no filters as empty filters', () => {
+    // Prepare
+    const lookup = indexSearchedHits([judged(makeQuery(), [hit('a', 0.9)])]);
+
+    // Act / Assess
+    expect(lookup({ query: 'What is a topic?', top_k: 3 })?.map((h) => h.id)).toEqual(['a']);
+    expect(lookup({ query: 'What is a topic?', top_k: 3, filters: {} })?.map((h) => h.id)).toEqual(['a']);
+  });
+
+  it('tells each filter apart, so a section filter is not a url filter', () => {
+    // Prepare
+    const lookup = indexSearchedHits([
+      judged(makeQuery({ id: 's', filters: { section: 'x' } }), [hit('s', 0.9)]),
+      judged(makeQuery({ id: 'u', filters: { url: 'x' } }), [hit('u', 0.9)]),
+      judged(makeQuery({ id: 'm', filters: { module: 'x' } }), [hit('m', 0.9)]),
+    ]);
+
+    // Act
+    const ids = [{ section: 'x' }, { url: 'x' }, { module: 'x' }, { chapter: 'x' }].map(
+      (filters) => lookup({ query: 'What is a topic?', top_k: 3, filters })?.[0]?.id,
+    );
+
+    // Assess
+    expect(ids).toEqual(['s', 'u', 'm', undefined]);
+  });
+
+  it('leaves out a query that could not run, so it is searched again', () => {
+    // Prepare
+    const lookup = indexSearchedHits([judged(makeQuery(), null, true)]);
+
+    // Act / Assess
+    expect(lookup({ query: 'What is a topic?', top_k: 3 })).toBeUndefined();
   });
 });

@@ -173,4 +173,109 @@ describe('runQueryStage', () => {
     // Assess: the filter keeps p2 although p1 is the nearer vector.
     expect(results[0]?.top_results.map((r) => r.chunk_id)).toEqual(['p2']);
   });
+
+  it('measures embedding, search and judging time per query from the clock, and the stage’s own duration', async () => {
+    // Prepare: the clock is read at the start, around the embed call, around the search, around judging, at the end.
+    const readings = [0, 10, 40.04, 50, 75, 100, 100.26, 120];
+    const stepping: Clock = { now: clock.now, monotonicMs: () => readings.shift() ?? Number.NaN };
+    const index = new MemoryIndex(POINTS);
+
+    // Act
+    const result = await runQueryStage({
+      queries: queries(1),
+      embedder: new FakeEmbedder(),
+      index,
+      collection: index.describe(),
+      clock: stepping,
+      newId,
+      concurrency: 1,
+    });
+
+    // Assess
+    expect(result.results[0]?.latency).toEqual({
+      embedding_ms: 30,
+      search_ms: 25,
+      post_processing_ms: 0.3,
+      total_ms: 55.3,
+    });
+    expect(result.durationMs).toBe(120);
+  });
+
+  it('embeds each query’s own text', async () => {
+    // Prepare: question 1 points at p2, so its best hit is p2.
+    const embedder = new FakeEmbedder({ vectors: { 'question 1': [0, 1, 0] } });
+
+    // Act
+    const { results } = await run({ n: 2, embedder }).stage;
+
+    // Assess
+    expect(embedder.calls).toEqual([['question 0', 'question 1']]);
+    expect(results.map((r) => r.top_results[0]?.chunk_id)).toEqual(['p1', 'p2']);
+  });
+
+  it('still searches the other queries when the first embedding call failed', async () => {
+    // Prepare
+    const embedder = new FakeEmbedder({ maxBatchSize: 2 });
+    embedder.failOnCall.set(0, new EmbeddingError('Cohere embed failed with 500', 'unavailable', { status: 500 }));
+
+    // Act
+    const result = await run({ n: 3, embedder }).stage;
+
+    // Assess
+    expect(result.results.map((r) => r.status)).toEqual(['ERROR', 'ERROR', 'PASS']);
+    expect([result.stageFailure, result.dimensionMismatch]).toEqual([null, null]);
+  });
+
+  it('says why a query was not searched when the dimension differs', async () => {
+    // Act
+    const { results } = await run({ n: 1, vectorSize: 1024 }).stage;
+
+    // Assess
+    expect(results[0]?.fail_reason).toBe(
+      "not searched: embedding dimension 3 (fake-embed) does not match the collection's vector size 1024",
+    );
+  });
+
+  it('reports no stage failure when there is no query to run', async () => {
+    // Prepare
+    const index = new MemoryIndex(POINTS);
+
+    // Act
+    const result = await runQueryStage({
+      queries: [],
+      embedder: new FakeEmbedder(),
+      index,
+      collection: index.describe(),
+      clock,
+      newId,
+      concurrency: 1,
+    });
+
+    // Assess
+    expect(result).toMatchObject({ results: [], errors: [], embedCalls: 0, searchCalls: 0, stageFailure: null });
+  });
+
+  it('reports each search batch’s progress with the queries done so far', async () => {
+    // Prepare: 150 queries are searched in batches of 100 and 50.
+    const index = new MemoryIndex(POINTS);
+    const events: unknown[] = [];
+
+    // Act
+    await runQueryStage({
+      queries: queries(150),
+      embedder: new FakeEmbedder(),
+      index,
+      collection: index.describe(),
+      clock,
+      newId,
+      concurrency: 1,
+      progress: (event) => events.push(event),
+    });
+
+    // Assess
+    expect(events).toEqual([
+      { kind: 'queries', done: 100, total: 150 },
+      { kind: 'queries', done: 150, total: 150 },
+    ]);
+  });
 });
