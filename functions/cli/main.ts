@@ -9,6 +9,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { InputError } from '../core/errors.ts';
 import { runCheck } from './run-command.ts';
 import { writeSchema } from './schema-command.ts';
+import { registerSuiteNormalize } from './suite-command.ts';
 
 export const EXIT = { ok: 0, breached: 1, badInput: 2, reportNotWritten: 3 } as const;
 
@@ -89,6 +90,9 @@ function buildProgram(env: Record<string, string | undefined>): Command {
       const { runIndex } = await import('./index-command.ts');
       process.exitCode = await runIndex(opts, env);
     });
+
+  const suite = program.command('suite').description('golden-query suites');
+  registerSuiteNormalize(suite);
 
   program
     .command('schema')

@@ -162,6 +162,29 @@ describe('ragwatch run', () => {
     expect(parseValidReport(out.join('')).suite.query_count).toBe(2);
   });
 
+  it('runs a suite written in seed 004’s benchmark form, its questions judged by their ground truth', async () => {
+    // Prepare
+    const file = path.join(dir, 'benchmark.yaml');
+    await writeFile(
+      file,
+      [
+        'benchmark_name: sample-benchmark',
+        'question_set: [What is visual SLAM in Isaac ROS?]',
+        'ground_truth_mappings:',
+        '  What is visual SLAM in Isaac ROS?: [ch2-isaac-ros-vslam.md]',
+        'metrics: [recall@5, mrr]',
+      ].join('\n'),
+    );
+
+    // Act
+    await cli(['run', '--suite', file, '--json', '--no-progress']);
+
+    // Assess
+    const report = parseValidReport(out.join(''));
+    expect(report.suite.name).toBe('sample-benchmark');
+    expect(report.query_results[0]?.metrics).toMatchObject({ judged_relevant: 1, recall_at_k: 1, hit: true });
+  });
+
   it('exits 2 naming every bad variable, and runs nothing', async () => {
     // Prepare
     sandbox.qdrant.resetCounts();

@@ -16,18 +16,24 @@ export function formatPath(path: readonly PropertyKey[]): string {
   );
 }
 
-/** Lists zod issues as "path: message" lines; parse with `reportInput: true` so each can say what it found. */
-export function listIssues(error: { issues: readonly Issue[] }): string[] {
-  return error.issues.flatMap((issue) => describe(issue, []));
+/**
+ * Lists zod issues as "path: message" lines; parse with `reportInput: true` so each can say what it found.
+ * `namePath` renames a path to the file's own field names (a seed-form suite).
+ */
+export function listIssues(
+  error: { issues: readonly Issue[] },
+  namePath: (path: string) => string = (p) => p,
+): string[] {
+  return error.issues.flatMap((issue) => describe(issue, [], namePath));
 }
 
-function describe(issue: Issue, prefix: readonly PropertyKey[]): string[] {
+function describe(issue: Issue, prefix: readonly PropertyKey[], namePath: (path: string) => string): string[] {
   const path = [...prefix, ...issue.path];
-  const where = formatPath(path) || '(root)';
+  const where = namePath(formatPath(path)) || '(root)';
   if (issue.code === 'invalid_union' && issue.errors.length > 0) {
     // The branch the value was meant for: the first whose issues are not about the value's type itself.
     const meant = issue.errors.find((branch) => !branch.some((i) => i.path.length === 0 && i.code === 'invalid_type'));
-    if (meant) return meant.flatMap((i) => describe(i, path));
+    if (meant) return meant.flatMap((i) => describe(i, path, namePath));
     const expected = issue.errors.flatMap((b) => b.filter((i) => i.code === 'invalid_type').map((i) => i.expected));
     return [`${where}: must be ${[...new Set(expected)].map(article).join(' or ')}${got(issue)}`];
   }

@@ -6,6 +6,7 @@ import { parse as parseYaml, type Tags } from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../errors.ts';
 import { formatPath, listIssues } from './issue-messages.ts';
+import { normaliseSuiteForm, type SuiteForm } from './seed-forms.ts';
 import { decodeUtf8 } from './utf8.ts';
 
 export { formatPath, listIssues };
@@ -182,6 +183,11 @@ export function parseSuiteBytes(bytes: Uint8Array, sourceName: string): Suite {
 
 /** Parses suite text (JSON, or YAML when the source name ends in .yaml/.yml) and validates it. */
 export function parseSuite(text: string, sourceName: string): Suite {
+  return parseSuiteFile(text, sourceName).suite;
+}
+
+/** Parses suite text in any seed's form: the suite with defaults applied, the project-form text as written, the form. */
+export function parseSuiteFile(text: string, sourceName: string): ReturnType<typeof validateSuite> {
   let raw: unknown;
   try {
     raw = /\.ya?ml$/i.test(sourceName) ? parseYaml(text, { customTags: DECIMAL_ONLY }) : JSON.parse(text);
@@ -190,9 +196,19 @@ export function parseSuite(text: string, sourceName: string): Suite {
       `not valid ${/\.ya?ml$/i.test(sourceName) ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
     ]);
   }
-  const parsed = Suite.safeParse(raw, { reportInput: true });
-  if (!parsed.success) throw new InputError(sourceName, listIssues(parsed.error));
-  return parsed.data;
+  return validateSuite(raw, sourceName);
+}
+
+/**
+ * Validates a parsed suite file written in any seed's form (seed-forms.ts); returns it in the project's form, both
+ * as written (`written`, for `suite normalize`) and with every default applied (`suite`). Problems are named with
+ * the file's own field names.
+ */
+export function validateSuite(raw: unknown, sourceName: string): { suite: Suite; written: unknown; form: SuiteForm } {
+  const normalised = normaliseSuiteForm(raw, sourceName);
+  const parsed = Suite.safeParse(normalised.suite, { reportInput: true });
+  if (!parsed.success) throw new InputError(sourceName, listIssues(parsed.error, normalised.originalPath));
+  return { suite: parsed.data, written: normalised.suite, form: normalised.form };
 }
 
 /** Applies suite defaults (and optional overrides from config) to every query. */
