@@ -35,7 +35,8 @@ function expectations(o: Observed, sink: Sink): string[] {
   const problems = [...common(o)];
   const need = (cond: boolean, what: string) => (cond ? [] : [what]);
   if (o.outcome !== 'returned') return [...problems, `the handler ${o.outcome}${o.threw ? `: ${o.threw}` : ''}`];
-  const alerted = o.alertSubjects.length === 1;
+  // One email per incident: a run can open two (quality and infrastructure) at once.
+  const alerted = o.alertSubjects.length >= 1;
   switch (sink.name) {
     case 'S3 (every call)':
     case 'S3 report object':
@@ -44,7 +45,7 @@ function expectations(o: Observed, sink: Sink): string[] {
         ...need(!sinkOk(o, 'report'), 'the report sink says ok'),
         ...need(o.runSucceeded === 1, 'RunSucceeded not sent'),
         ...need(
-          alerted && (o.alertSubjects[0] ?? '').includes('report NOT stored'),
+          o.alertSubjects.some((s) => /report NOT stored/i.test(s)),
           'no alert saying the report is not stored',
         ),
       ];
@@ -79,7 +80,10 @@ function expectations(o: Observed, sink: Sink): string[] {
         ...expectStatus(o, ['ERROR']),
         ...expectFinding(o, ['RUN_FAILED'], /secrets: secret ragwatch\/cohere|secrets: Secrets Manager/),
         ...need(o.runSucceeded === 0, 'RunSucceeded = 0 not sent'),
-        ...need(alerted && (o.alertSubjects[0] ?? '').startsWith('[CRITICAL]'), 'no CRITICAL alert'),
+        ...need(
+          o.alertSubjects.some((s) => s.startsWith('[CRITICAL]')),
+          'no CRITICAL alert',
+        ),
       ];
   }
 }
@@ -158,7 +162,7 @@ export const AWS_CASES: Case[] = [
       ...expectStatus(o, ['ERROR']),
       ...expectFinding(o, ['TIMEOUT'], /Qdrant|Cohere/),
       ...(o.runSucceeded === 0 ? [] : ['RunSucceeded = 0 not sent']),
-      ...(o.alertSubjects.length === 1 ? [] : ['no alert']),
+      ...(o.alertSubjects.length >= 1 ? [] : ['no alert']),
       ...expectWithin(o, 120),
     ],
   },

@@ -16,7 +16,10 @@ function neverFetchedOther(world: World, before: number): string[] {
   return after === before ? [] : [`the other origin was fetched ${after - before} time(s)`];
 }
 
-/** Every sitemap row: a report, exit 1 (the sample breaches anyway), no secret, < 60 s, < 300 MB. */
+/**
+ * Every sitemap row: a report, exit 1 (the sample breaches anyway), no secret, < 60 s, and the whole CLI process
+ * under 400 MB: a capped sitemap still puts up to 50,000 missing URLs in the report, which the process holds.
+ */
 function sitemapCase(
   name: string,
   file: string,
@@ -27,7 +30,7 @@ function sitemapCase(
   return {
     name,
     group: 'sitemap',
-    expected: `${expected}; a report, exit 1, < 60 s, peak RSS < 300 MB`,
+    expected: `${expected}; a report, exit 1, < 60 s, peak RSS < 400 MB`,
     arrange: (w) => {
       before = w.sitemaps.otherOriginRequests();
       return { surface: 'cli', env: { ...w.cliEnv(), SITEMAP_URL: w.sitemaps.url(file) } };
@@ -37,7 +40,7 @@ function sitemapCase(
       ...expectExit(o, [1]),
       ...(o.report === null ? ['no report written'] : []),
       ...expectWithin(o, 60),
-      ...expectRssUnder(o, 300),
+      ...expectRssUnder(o, 400),
       ...extra(o, w, before),
     ],
   };
