@@ -237,6 +237,8 @@ export class NightlyStack extends Stack {
       REPORT_BUCKET: this.bucket.bucketName,
       ALERT_TOPIC_ARN: this.topic.topicArn,
       METRIC_NAMESPACE: settings.metricNamespace,
+      // Emails link the dashboard; a plain string (not a token), so the function does not depend on the dashboard.
+      DASHBOARD_NAME: dashboardName(settings),
       COHERE_SECRET_ID: settings.cohereSecret,
       MIN_PASS_RATE: String(settings.thresholds.minPassRate),
       MIN_COVERAGE: String(settings.thresholds.minCoverage),

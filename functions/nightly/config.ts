@@ -25,6 +25,8 @@ export interface NightlyConfig {
   region: string;
   /** Where the report goes when S3 will not take it; named in the alert. */
   logGroupName: string | undefined;
+  /** The deployment's CloudWatch dashboard (DASHBOARD_NAME, set by the stack), linked from every email. */
+  dashboardName: string | undefined;
   /** One alert per incident: recovery after `recoveryRuns` clean runs; a reminder every `reminderDays` (null: none). */
   incidents: { recoveryRuns: number; reminderDays: number | null };
 }
@@ -99,6 +101,7 @@ export function parseNightlyConfig(env: Env): NightlyConfig {
     suite,
     region: read.string('AWS_REGION') ?? read.string('AWS_DEFAULT_REGION') ?? 'us-east-1',
     logGroupName: read.string('AWS_LAMBDA_LOG_GROUP_NAME'),
+    dashboardName: read.string('DASHBOARD_NAME'),
     incidents: { recoveryRuns, reminderDays },
   };
 }

@@ -13,6 +13,7 @@
 import { withinBound } from '../adapters/bounded.ts';
 import type { StoredReport } from '../adapters/s3-report-store.ts';
 import { type AlertContext, buildAlertMessage, type ReportPlacement } from '../core/delivery/alert-message.ts';
+import { buildRunLinks } from '../core/delivery/links.ts';
 import { describeError } from '../core/errors.ts';
 import type { ReportAttachment } from '../core/report/attachments.ts';
 import type { ValidationReport } from '../core/report/report.ts';
@@ -51,6 +52,16 @@ export async function deliver(
     withinBound(bound('CloudWatch metrics'), (signal) => deps.metrics.publish(report, { signal })),
   ]);
   const placement = placementOf(stored, deps);
+  // The HTML report, the dashboard and this run's logs, for every email (core/delivery/links.ts).
+  const links = buildRunLinks({
+    region: config.region,
+    runId: report.run_id,
+    startedAt: report.timestamp,
+    finishedAt: report.finished_at,
+    ...(stored.status === 'fulfilled' ? { report: reportKeys(stored.value) } : {}),
+    ...(config.dashboardName ? { dashboardName: config.dashboardName } : {}),
+    ...(config.logGroupName ? { logGroupName: config.logGroupName } : {}),
+  });
   if (stored.status === 'rejected') {
     // Nothing is lost: the log keeps the whole report when S3 will not.
     logger.error('validation report (not stored)', { reason: describeError(stored.reason), report });
@@ -66,8 +77,8 @@ export async function deliver(
   const [alert, latestUpdated] = await Promise.all([
     // A backstop over the whole step (state write, emails, putting the state back): never more than three bounds.
     withinBound({ what: 'alert step', ms: 3 * config.sinkTimeoutMs }, () =>
-      alertIncidents(bounded, report, { placement }, published, () =>
-        sendAlert(bounded, report, { placement, previous, failedSinks }),
+      alertIncidents(bounded, report, { placement, links }, published, () =>
+        sendAlert(bounded, report, { placement, previous, failedSinks, links }),
       ),
     ).catch((error: unknown): NightlyResult['sinks']['alert'] => ({ ok: false, error: describeError(error) })),
     stored.status === 'fulfilled' ? updateLatest(deps, report, attachments) : Promise.resolve(false),
@@ -162,6 +173,12 @@ async function sendAlert(
     });
     return { ok: false, error: describeError(error) };
   }
+}
+
+/** The stored report's keys, for the email's links: the HTML's when it was stored. */
+function reportKeys(stored: Omit<StoredReport, 'latest'>): { bucket: string; jsonKey: string; htmlKey?: string } {
+  const html = stored.attachments.find((a) => a.suffix === '.html' && a.stored);
+  return { bucket: stored.bucket, jsonKey: stored.key, ...(html ? { htmlKey: html.key } : {}) };
 }
 
 /** Where the HTML report went, when it was stored. */
