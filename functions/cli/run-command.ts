@@ -20,6 +20,7 @@ import { readTrendHistory } from '../core/report/read-trend.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
 import { parseSuite, type Suite } from '../core/suite/suite.ts';
+import { decodeUtf8 } from '../core/suite/utf8.ts';
 import { ansiStyle, formatSummary, plainStyle } from './format-summary.ts';
 import { createProgressReporter } from './progress.ts';
 
@@ -44,14 +45,18 @@ export async function loadSuite(path: string): Promise<Suite> {
   return parseSuite(await readSuiteText(path), path);
 }
 
-/** A suite file's text; an InputError naming the file when it is missing or unreadable. */
+/** A suite file's text; an InputError naming the file when it is missing, unreadable or not UTF-8. */
 export async function readSuiteText(path: string): Promise<string> {
+  let bytes: Uint8Array;
   try {
-    return await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as { code?: string }).code;
     throw new InputError(path, [code === 'ENOENT' ? 'file not found' : `cannot be read (${code ?? 'unknown error'})`]);
   }
+  const decoded = decodeUtf8(bytes);
+  if ('problem' in decoded) throw new InputError(path, [decoded.problem]);
+  return decoded.text;
 }
 
 /** Runs the validation from flags and the environment; returns the exit code. */
