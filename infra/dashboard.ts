@@ -1,6 +1,7 @@
 /**
  * The dashboard: one page per deployment, named like its alarms, each widget titled with the question it answers
- * (is it running, is retrieval as good as usual, is the index whole, are answers grounded, how fast, what changed).
+ * (is it running, is retrieval as good as usual, is the index whole and healthy, are answers grounded, how fast, what
+ * changed).
  * Every metric it graphs is one the handler sends (functions/core/delivery/metric-data.ts): a test holds the two
  * together, so a renamed metric cannot leave an empty graph.
  */
@@ -114,6 +115,26 @@ export function addDashboard(scope: Construct, sources: DashboardSources): cloud
       leftAnnotations: line(suite.minGroundedRate, `threshold ${suite.minGroundedRate}%`),
       leftYAxis: percent,
     }),
+  );
+  dashboard.addWidgets(
+    graph('Is the index healthy? ANN recall against exact search, and the drift canary’s lowest cosine', {
+      left: [m(M.annRecall, 'Minimum', 'ANN recall'), m(M.canaryMinCosine, 'Minimum', 'canary min cosine')],
+      leftYAxis: { min: 0, max: 1, showUnits: false },
+      width: 12,
+    }),
+    graph(
+      'Is the index fresh and consistent? Stale pages, pages with stale chunks, embedding models, filter violations',
+      {
+        left: [
+          m(M.stalePages, 'Maximum', 'stale pages'),
+          m(M.staleChunkPages, 'Maximum', 'pages with stale chunks'),
+          m(M.embeddingModels, 'Maximum', 'embedding models in the index'),
+          m(M.filterViolations, 'Maximum', 'filter violations'),
+        ],
+        leftYAxis: { min: 0, showUnits: false },
+        width: 12,
+      },
+    ),
   );
   dashboard.addWidgets(
     graph('How fast? Query latency p50 / p95 / p99 (ms)', {

@@ -83,7 +83,9 @@ export function buildIncidentMessage(
     lines.push('', ...findingLines(report, track), 'REPORTS', ...placementLinks('This run', context, report));
     if (kind !== 'onset') lines.push(...links('When it began', incident.opened, context.region));
     lines.push('', nextEmails(context.reminderDays), '');
-    if (details) lines.push('DETAILS OF THIS RUN', details.body);
+    // "Since" is the incident's (above); the run alert's own look at the night before would contradict it.
+    if (details)
+      lines.push('DETAILS OF THIS RUN', ...details.body.split('\n').filter((l) => !l.startsWith('Previous run:')));
   }
   return { kind, severity: incident.severity, subject: toSubject(subjects[kind]), body: lines.join('\n') };
 }

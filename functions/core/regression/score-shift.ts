@@ -2,8 +2,10 @@
  * SCORE_SHIFT: the distribution of the queries' best similarities moved as a whole, the signature of a silent
  * embedding-model change or a re-index with different settings. Judged with the two-sample Kolmogorov-Smirnov
  * test (ks-test.ts) of this run's best similarities against each query's baseline median; a shift counts when
- * the test rejects "same distribution" at p < 0.01 AND the median moved by at least 0.05, so a large suite cannot
- * make a statistically real but harmless 0.01 drift into an alert. One broken module moves a few queries, not the
+ * the test rejects "same distribution" at p < 0.01 AND the median fell by at least 0.05, so a large suite cannot
+ * make a statistically real but harmless 0.01 drift into an alert. Only a fall is a finding, like every other
+ * detector's worse direction: a rise is what the first clean night after an incident looks like against a
+ * baseline that still holds broken nights (the test's figures are kept in the section either way). One broken module moves a few queries, not the
  * whole distribution: that is QUERY_REGRESSED's business.
  */
 import { median } from '../history/robust-stats.ts';
@@ -31,7 +33,7 @@ export function detectScoreShift({ current, baseline }: Pick<DetectorContext, 'c
     sample_sizes: [now.length, usual.length],
     median_shift: shift,
   };
-  if (pValue >= SCORE_SHIFT_P || Math.abs(shift) < SCORE_SHIFT_MIN_MEDIAN_MOVE) return { test, findings: [] };
+  if (pValue >= SCORE_SHIFT_P || shift > -SCORE_SHIFT_MIN_MEDIAN_MOVE) return { test, findings: [] };
   const model = current.embeddingModel ? ` (embedding model reported: ${current.embeddingModel})` : '';
   return {
     test,
@@ -39,7 +41,7 @@ export function detectScoreShift({ current, baseline }: Pick<DetectorContext, 'c
       finding({
         kind: 'SCORE_SHIFT',
         severity: 'HIGH',
-        message: `best similarities shifted as a whole: median ${shift > 0 ? '+' : ''}${round(shift)}, KS D=${round(statistic)}, p=${pValue.toExponential(1)}${model}`,
+        message: `best similarities fell as a whole: median ${round(shift)}, KS D=${round(statistic)}, p=${pValue.toExponential(1)}${model}`,
         metric: 'best_similarity_distribution',
         value: statistic,
         baseline: median(usual),

@@ -48,6 +48,7 @@ describe('buildIncidentMessage', () => {
     ]);
     expect(onset?.body).toContain('No more email while this lasts, unless it gets worse');
     expect(onset?.body).toContain('DETAILS OF THIS RUN');
+    expect(onset?.body).not.toContain('Previous run:');
   });
 
   it('gives a run ERROR its own subject, apart from a quality breach', () => {

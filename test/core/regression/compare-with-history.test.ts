@@ -138,6 +138,14 @@ describe('compareWithHistory: run figures', () => {
     expect(regression?.score_shift?.p_value).toBeLessThan(0.01);
   });
 
+  it('keeps the test of a whole-distribution rise but does not call it a SCORE_SHIFT', () => {
+    const report = buildReport();
+    for (const q of report.query_results) q.best_similarity = (q.best_similarity ?? 0) + 0.1;
+    const regression = compare(report).regression;
+    expect(regression?.score_shift?.median_shift).toBeCloseTo(0.1, 5);
+    expect(regression?.findings.map((f) => f.kind)).not.toContain('SCORE_SHIFT');
+  });
+
   it('does not call a shift of the median under 0.05 a SCORE_SHIFT, however significant', () => {
     const report = buildReport();
     for (const q of report.query_results) q.best_similarity = (q.best_similarity ?? 0) - 0.049;
