@@ -206,7 +206,12 @@ describe('computeCoverage', () => {
 
   it('suggests the deepest folder every indexed page shares, across subfolders', () => {
     // Prepare
-    const docs = [`${BOOK}/repo/docs/module1/ch1`, `${BOOK}/repo/docs/module2/ch1`, `${BOOK}/repo/docs/intro`];
+    const docs = [
+      `${BOOK}/repo/docs/module1/ch1`,
+      `${BOOK}/repo/docs/module2/ch1`,
+      `${BOOK}/repo/docs/intro`,
+      `${BOOK}/repo/docs/module1/ch2`,
+    ];
 
     // Act
     const report = cover([...docs, `${BOOK}/repo/blog`], docs);
