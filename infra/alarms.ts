@@ -49,7 +49,7 @@ export function addAlarms(scope: Construct, t: AlarmTargets): cloudwatch.Alarm[]
     }),
     new cloudwatch.Alarm(scope, 'FunctionErrorsAlarm', {
       alarmName: alarmName(settings, 'function-errors'),
-      alarmDescription: `ragwatch ${where}: the function failed before it could report (invalid configuration): no report, no email from the run. What to do: ${logs}, message "invalid configuration", lists every problem; fix the context values and redeploy.`,
+      alarmDescription: `ragwatch ${where}: the function failed: an invalid configuration (no report, no email), or a run whose report could not be stored and whose email could not be sent. What to do: ${logs}, message "invalid configuration" lists every problem (fix the context values and redeploy); message "nothing delivered" names each failed sink, and "validation report (not stored)" holds the full report.`,
       metric: t.fn.metricErrors({ period: Duration.hours(1), statistic: cloudwatch.Stats.SUM }),
       threshold: 1,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

@@ -116,6 +116,25 @@ export function addDashboard(scope: Construct, sources: DashboardSources): cloud
       leftYAxis: percent,
     }),
   );
+  // Index health (core/index-health): the rot coverage and completeness cannot see.
+  dashboard.addWidgets(
+    graph('Does the index still answer in its own space? ANN recall and worst canary cosine', {
+      left: [m(M.annRecall, 'Minimum', 'ANN recall@k'), m(M.canaryMinCosine, 'Minimum', 'worst canary cosine')],
+      leftYAxis: { min: 0, max: 1, showUnits: false },
+    }),
+    graph('Is the index current? Stale pages, pages with stale chunks, embedding models', {
+      left: [
+        m(M.stalePages, 'Maximum', 'pages edited since indexed'),
+        m(M.staleChunkPages, 'Maximum', 'pages with stale chunks'),
+        m(M.embeddingModels, 'Maximum', 'embedding models'),
+      ],
+      leftYAxis: { min: 0, showUnits: false },
+    }),
+    graph('Do filters hold? Hits outside their query’s filter', {
+      left: [m(M.filterViolations, 'Maximum', 'filter violations')],
+      leftYAxis: { min: 0, showUnits: false },
+    }),
+  );
   dashboard.addWidgets(
     graph('Is the index healthy? ANN recall against exact search, and the drift canary’s lowest cosine', {
       left: [m(M.annRecall, 'Minimum', 'ANN recall'), m(M.canaryMinCosine, 'Minimum', 'canary min cosine')],

@@ -167,8 +167,9 @@ export class NightlyStack extends Stack {
       reservedConcurrentExecutions: 1,
       role,
       logGroup,
-      // An async invocation that still fails (only an invalid configuration makes the handler throw) lands in the
-      // dead-letter queue at once: re-running a broken configuration twice more would change nothing.
+      // An async invocation that still fails (the handler throws only for an invalid configuration, or when neither
+      // its report nor an alert could be delivered) lands in the dead-letter queue at once: a re-run would change
+      // neither, and would re-send what did get through.
       retryAttempts: 0,
       onFailure: new destinations.SqsDestination(this.deadLetterQueue),
       environment: this.#environment(settings),
@@ -236,6 +237,8 @@ export class NightlyStack extends Stack {
       REPORT_BUCKET: this.bucket.bucketName,
       ALERT_TOPIC_ARN: this.topic.topicArn,
       METRIC_NAMESPACE: settings.metricNamespace,
+      // Emails link the dashboard; a plain string (not a token), so the function does not depend on the dashboard.
+      DASHBOARD_NAME: dashboardName(settings),
       COHERE_SECRET_ID: settings.cohereSecret,
       MIN_PASS_RATE: String(settings.thresholds.minPassRate),
       MIN_COVERAGE: String(settings.thresholds.minCoverage),

@@ -6,6 +6,7 @@ import { type CloudWatchClient, PutMetricDataCommand } from '@aws-sdk/client-clo
 import { buildMetricData, chunkMetricData } from '../core/delivery/metric-data.ts';
 import { SinkError } from '../core/errors.ts';
 import type { ValidationReport } from '../core/report/report.ts';
+import { abortable } from './aws-clients.ts';
 import { classifyAwsError } from './aws-error.ts';
 
 export interface CloudWatchMetricsOptions {
@@ -28,13 +29,14 @@ export class CloudWatchMetrics {
     this.#options = options;
   }
 
-  async publish(report: ValidationReport): Promise<PublishedMetrics> {
+  /** `signal` aborts the remaining calls (the sink's bound, see adapters/bounded.ts). */
+  async publish(report: ValidationReport, options: { signal?: AbortSignal } = {}): Promise<PublishedMetrics> {
     const { client, namespace } = this.#options;
     const datums = buildMetricData(report);
     const calls = chunkMetricData(datums);
     for (const [i, MetricData] of calls.entries()) {
       try {
-        await client.send(new PutMetricDataCommand({ Namespace: namespace, MetricData }));
+        await client.send(new PutMetricDataCommand({ Namespace: namespace, MetricData }), abortable(options.signal));
       } catch (error) {
         const failure = classifyAwsError(error);
         throw new SinkError(

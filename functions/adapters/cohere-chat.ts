@@ -6,7 +6,7 @@
 import { CohereClientV2, CohereError, CohereTimeoutError } from 'cohere-ai';
 import { ChatError, type FailureKind, truncate } from '../core/errors.ts';
 import type { ChatCitation, ChatDocument, ChatModel, ChatReply } from '../core/ports.ts';
-import { redact, retryTransient } from './transport.ts';
+import { DependencyGate, deadlineCut, parseRetryAfter, type RunSignal, redact, retryTransient } from './transport.ts';
 
 /** The chat model the project pins by default: Cohere's Command A, the model its API reference shows. */
 export const DEFAULT_CHAT_MODEL = 'command-a-03-2025';
@@ -26,6 +26,10 @@ export interface CohereChatOptions {
   timeoutInSeconds: number;
   /** Retries of transient failures (429, 5xx, connection reset), with backoff honouring Retry-After. */
   maxRetries?: number;
+  /** The run's deadline: every request listens to it, and no retry starts after it. */
+  run?: RunSignal;
+  /** Shared with the embedder: once Cohere failed hard in this run, later calls are not tried. */
+  gate?: DependencyGate;
 }
 
 /** The part of cohere-ai's V2ChatResponse the adapter reads. */
@@ -56,28 +60,37 @@ export function createCohereChat(options: CohereChatOptions): ChatModel {
   });
   const where = `Cohere chat (${model}) at ${options.baseUrl ? safeOrigin(options.baseUrl) : 'api.cohere.com'}`;
 
+  const gate = options.gate ?? new DependencyGate('Cohere');
   return {
     model,
     async chat({ question, documents }) {
       const call = async () => {
         try {
-          return (await client.chat({
-            model,
-            messages: [
-              { role: 'system', content: SYSTEM_PROMPT },
-              { role: 'user', content: question },
-            ],
-            documents: documents.map((d: ChatDocument) => ({ id: d.id, data: { text: d.text } })),
-            // No citationOptions: citations are on by default for every model that has them, and the modes differ by
-            // model (command-a-03-2025 refuses ACCURATE; the current API calls "on" ENABLED).
-            // The monitor compares nights: the least random sampling Cohere offers.
-            temperature: 0,
-          })) as CohereChatResponse;
+          return (await client.chat(
+            {
+              model,
+              messages: [
+                { role: 'system', content: SYSTEM_PROMPT },
+                { role: 'user', content: question },
+              ],
+              documents: documents.map((d: ChatDocument) => ({ id: d.id, data: { text: d.text } })),
+              // No citationOptions: citations are on by default for every model that has them, and the modes differ by
+              // model (command-a-03-2025 refuses ACCURATE; the current API calls "on" ENABLED).
+              // The monitor compares nights: the least random sampling Cohere offers.
+              temperature: 0,
+            },
+            options.run ? { abortSignal: options.run.signal } : {},
+          )) as CohereChatResponse;
         } catch (error) {
-          throw translateCohereChatError(error, where, options.token);
+          throw translateCohereChatError(error, where, options.token, options.run);
         }
       };
-      const response = await retryTransient(call, { retries: options.maxRetries ?? 2 });
+      const response = await gate.run(() =>
+        retryTransient(call, {
+          retries: options.maxRetries ?? 2,
+          ...(options.run ? { run: options.run } : {}),
+        }),
+      );
       return readCohereReply(response, where);
     },
   };
@@ -85,6 +98,13 @@ export function createCohereChat(options: CohereChatOptions): ChatModel {
 
 /** Joins the text blocks and moves each citation's offsets from its block into the joined text. */
 export function readCohereReply(response: CohereChatResponse, where: string): ChatReply {
+  // An answer without a message is not an empty answer (that would read as an abstention): it is a broken one.
+  if (typeof response?.message !== 'object' || response.message === null)
+    throw new ChatError(`${where} answered a malformed response: no "message" object`, 'unexpected');
+  if (response.message.content !== undefined && !Array.isArray(response.message.content))
+    throw new ChatError(`${where} answered a malformed response: "message.content" is not a list`, 'unexpected');
+  if (response.message.citations !== undefined && !Array.isArray(response.message.citations))
+    throw new ChatError(`${where} answered a malformed response: "message.citations" is not a list`, 'unexpected');
   if (response.finishReason === 'ERROR')
     throw new ChatError(`${where} stopped with finish_reason ERROR`, 'unavailable');
   if (response.finishReason === 'TIMEOUT')
@@ -127,19 +147,22 @@ const KIND_BY_STATUS: Record<number, FailureKind> = {
 };
 
 /** Maps whatever cohere-ai threw into a ChatError with a kind ops can act on; the token is redacted from the text. */
-export function translateCohereChatError(error: unknown, where: string, token: string): ChatError {
+export function translateCohereChatError(error: unknown, where: string, token: string, run?: RunSignal): ChatError {
   const clean = (text: string) => truncate(redact(text, [token]));
+  const cut = deadlineCut(run);
+  if (cut) return new ChatError(`${where} was ${cut}`, 'timeout', { cause: error });
   if (error instanceof CohereTimeoutError) return new ChatError(`${where} timed out`, 'timeout', { cause: error });
   if (error instanceof CohereError && error.statusCode !== undefined) {
     const status = error.statusCode;
     const kind = KIND_BY_STATUS[status] ?? (status >= 500 ? 'unavailable' : 'unexpected');
     const body = error.body as { message?: unknown } | undefined;
     const said = typeof body?.message === 'string' ? body.message : JSON.stringify(error.body ?? '');
-    const retryAfter = Number.parseInt(error.rawResponse?.headers.get('retry-after') ?? '', 10);
-    return new ChatError(`${where} failed with HTTP ${status}: ${clean(said)}`, kind, {
+    const retryAfter = parseRetryAfter(error.rawResponse?.headers.get('retry-after'), Date.now());
+    const wait = retryAfter === undefined ? '' : ` (Retry-After ${retryAfter} s)`;
+    return new ChatError(`${where} failed with HTTP ${status}: ${clean(said)}${wait}`, kind, {
       status,
       cause: error,
-      ...(Number.isFinite(retryAfter) ? { retryAfterSeconds: retryAfter } : {}),
+      ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
     });
   }
   if (error instanceof CohereError && error.cause === 'timeout') {

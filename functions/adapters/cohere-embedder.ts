@@ -6,7 +6,7 @@
 import { CohereClientV2, CohereEnvironment, CohereError, CohereTimeoutError } from 'cohere-ai';
 import { EmbeddingError, type FailureKind, truncate } from '../core/errors.ts';
 import type { Embedder, EmbeddingResult } from '../core/ports.ts';
-import { redact } from './transport.ts';
+import { DependencyGate, deadlineCut, parseRetryAfter, type RunSignal, redact, retryTransient } from './transport.ts';
 
 /** How to reach Cohere. */
 export interface CohereEmbedderOptions {
@@ -16,9 +16,16 @@ export interface CohereEmbedderOptions {
   timeoutMs: number;
   /** Another base URL (a proxy, the local stand-in); Cohere's production API by default. */
   baseUrl?: string;
-  /** The SDK's own retries of 408, 429 (after Retry-After) and 5xx answers; 2 by default, as the SDK's. */
+  /** Retries of 429 (after Retry-After, up to 60 s) and 5xx answers and refused connections; 2 by default. */
   maxRetries?: number;
+  /** The run's deadline: every request listens to it, and no retry starts after it. */
+  run?: RunSignal;
+  /** Shared with the chat adapter: once Cohere failed hard in this run, later calls are not tried. */
+  gate?: DependencyGate;
 }
+
+/** A Retry-After longer than this is not waited for: the 429 is final (Cohere's trial keys limit per minute). */
+const MAX_RETRY_AFTER_MS = 60_000;
 
 type InputType = 'search_query' | 'search_document';
 
@@ -43,10 +50,16 @@ export class CohereEmbedder implements Embedder {
   readonly #secrets: string[];
   readonly #endpoint: string;
   readonly #timeoutMs: number;
+  readonly #retries: number;
+  readonly #run: RunSignal | undefined;
+  readonly #gate: DependencyGate;
 
   constructor(options: CohereEmbedderOptions) {
     this.model = options.model;
     this.#timeoutMs = options.timeoutMs;
+    this.#retries = options.maxRetries ?? 2;
+    this.#run = options.run;
+    this.#gate = options.gate ?? new DependencyGate('Cohere');
     const baseUrl = options.baseUrl ?? CohereEnvironment.Production;
     this.#secrets = [options.apiKey, ...urlCredentials(baseUrl)];
     this.#endpoint = `POST ${withoutCredentials(baseUrl)}/v2/embed`;
@@ -56,7 +69,8 @@ export class CohereEmbedder implements Embedder {
       token: options.apiKey,
       baseUrl,
       timeoutInSeconds: options.timeoutMs / 1000,
-      maxRetries: options.maxRetries ?? 2,
+      // The SDK's retries are off: transport.ts retries, reading Retry-After itself and stopping at the deadline.
+      maxRetries: 0,
     });
   }
 
@@ -75,26 +89,50 @@ export class CohereEmbedder implements Embedder {
       throw new Error(`CohereEmbedder: at most ${MAX_TEXTS} texts per call, got ${texts.length}; batch before calling`);
     }
     if (texts.length === 0) return { vectors: [] };
-    let response: Awaited<ReturnType<CohereClientV2['embed']>>;
-    try {
-      response = await this.#client.embed({ model: this.model, texts, inputType, embeddingTypes: ['float'] });
-    } catch (error) {
-      throw this.#translate(error, inputType);
-    }
-    const vectors = response.embeddings.float;
-    if (vectors?.length !== texts.length) {
-      throw new EmbeddingError(
-        `Cohere embed (${this.#endpoint}) answered ${vectors?.length ?? 'no'} float vectors for ${texts.length} texts`,
-        'unexpected',
-      );
-    }
+    const call = async () => {
+      try {
+        return await this.#client.embed(
+          { model: this.model, texts, inputType, embeddingTypes: ['float'] },
+          this.#run ? { abortSignal: this.#run.signal } : {},
+        );
+      } catch (error) {
+        throw this.#translate(error, inputType);
+      }
+    };
+    const response = await this.#gate.run(() =>
+      retryTransient(call, {
+        retries: this.#retries,
+        maxRetryAfterMs: MAX_RETRY_AFTER_MS,
+        ...(this.#run ? { run: this.#run } : {}),
+      }),
+    );
+    const vectors = this.#readVectors(response, texts.length);
     const billed = response.meta?.billedUnits?.inputTokens;
     return billed === undefined ? { vectors } : { vectors, billedInputTokens: billed };
+  }
+
+  /** The float vectors, checked: one per text, each a non-empty list of finite numbers of the same length. */
+  #readVectors(response: unknown, count: number): number[][] {
+    const malformed = (what: string) =>
+      new EmbeddingError(`Cohere embed (${this.#endpoint}) answered a malformed response: ${what}`, 'unexpected');
+    const embeddings = (response as { embeddings?: { float?: unknown } } | undefined)?.embeddings;
+    if (typeof embeddings !== 'object' || embeddings === null) throw malformed('no "embeddings" object');
+    const vectors = embeddings.float;
+    if (!Array.isArray(vectors)) throw malformed('no "embeddings.float" list');
+    if (vectors.length !== count) throw malformed(`${vectors.length} float vectors for ${count} texts`);
+    const size = Array.isArray(vectors[0]) ? vectors[0].length : 0;
+    vectors.forEach((v: unknown, i) => {
+      if (!Array.isArray(v) || v.length === 0 || v.length !== size || !v.every((x) => Number.isFinite(x)))
+        throw malformed(`embeddings.float[${i}] is not a list of ${size || 'some'} finite numbers`);
+    });
+    return vectors as number[][];
   }
 
   #translate(error: unknown, inputType: InputType): EmbeddingError {
     const what = `Cohere embed ${inputType} (${this.#endpoint})`;
     const clean = (text: string) => truncate(redact(text, this.#secrets), 300);
+    const cut = deadlineCut(this.#run);
+    if (cut) return new EmbeddingError(clean(`${what} was ${cut}`), 'timeout');
     // cohere-ai 8.1 aborts a slow request with the reason "timeout"; fetch rejects with that string instead of an
     // AbortError, so the SDK reports a status-less CohereError caused by "timeout" rather than a CohereTimeoutError.
     if (error instanceof CohereTimeoutError || (error instanceof CohereError && error.cause === 'timeout')) {
@@ -104,7 +142,7 @@ export class CohereEmbedder implements Embedder {
       const status = error.statusCode;
       const kind = kindForStatus(status);
       const retryAfterSeconds =
-        status === 429 ? parseRetryAfter(error.rawResponse?.headers.get('retry-after')) : undefined;
+        status === 429 ? parseRetryAfter(error.rawResponse?.headers.get('retry-after'), Date.now()) : undefined;
       const wait = retryAfterSeconds === undefined ? '' : ` (retry after ${retryAfterSeconds} s)`;
       // No cause: the SDK error holds the raw body, which may echo the key.
       return new EmbeddingError(clean(`${what} answered ${status}${wait}: ${bodyMessage(error.body)}`), kind, {
@@ -129,15 +167,6 @@ function kindForStatus(status: number): FailureKind {
   if (status >= 500) return 'unavailable';
   if (status >= 400) return 'bad_request';
   return 'unexpected';
-}
-
-/** Retry-After in whole seconds, from either of its forms (seconds or an HTTP date). */
-function parseRetryAfter(header: string | null | undefined): number | undefined {
-  if (header === null || header === undefined || header.trim() === '') return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 /** Cohere's error body is `{ message }`; anything else is shown as JSON. */

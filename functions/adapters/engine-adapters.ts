@@ -11,35 +11,51 @@ import { HttpSitemap } from './http-sitemap.ts';
 import { QdrantIndex } from './qdrant-index.ts';
 import { allowedOriginsOf } from './sitemap-url-policy.ts';
 import { systemClock } from './system-clock.ts';
+import { DependencyGate, type RunSignal } from './transport.ts';
 
-/** Builds the index, embedder, sitemap, clock and id source for one configuration. */
-export function createEngineAdapters(config: EngineConfig): EngineDeps {
+/**
+ * Builds the index, embedder, sitemap, clock and id source for one configuration. `run` is the run's deadline:
+ * every request of every adapter listens to its signal. Each adapter is built per run, so a dependency that
+ * failed hard in this run is not tried again in it (transport.ts's DependencyGate).
+ */
+export function createEngineAdapters(config: EngineConfig, options: { run?: RunSignal } = {}): EngineDeps {
+  const run = options.run ? { run: options.run } : {};
+  const cohere = new DependencyGate('Cohere');
   return {
     index: new QdrantIndex({
+      ...run,
+      gate: new DependencyGate('Qdrant'),
       url: config.qdrantUrl,
       collection: config.collection,
       timeoutMs: config.qdrantTimeoutMs,
       ...(config.secrets.qdrantApiKey ? { apiKey: config.secrets.qdrantApiKey } : {}),
     }),
     embedder: new CohereEmbedder({
+      ...run,
+      gate: cohere,
       apiKey: config.secrets.cohereApiKey ?? '',
       model: config.embeddingModel,
       timeoutMs: config.cohereTimeoutMs,
       ...(config.cohereBaseUrl ? { baseUrl: config.cohereBaseUrl } : {}),
     }),
     chat: createCohereChat({
+      ...run,
+      gate: cohere,
       token: config.secrets.cohereApiKey ?? '',
       model: config.chatModel,
       timeoutInSeconds: config.cohereTimeoutMs / 1000,
       ...(config.cohereBaseUrl ? { baseUrl: config.cohereBaseUrl } : {}),
     }),
     sitemap: new HttpSitemap({
+      ...run,
       url: config.sitemapUrl,
       timeoutMs: config.qdrantTimeoutMs,
       allowedOrigins: [...allowedOriginsOf([config.docusaurusBaseUrl]), ...config.sitemapAllowedOrigins],
     }),
     clock: systemClock,
     newId: randomUUID,
+    // The engine cuts whatever is still pending when the deadline strikes, so a report always comes back.
+    ...(options.run ? { signal: options.run.signal } : {}),
   };
 }
 

@@ -16,7 +16,7 @@ import pLimit from 'p-limit';
 import type { SitemapEntry, SitemapIssue, SitemapListing, SitemapSource } from '../core/ports.ts';
 import { fetchSitemapFile, type SitemapFetchLimits, SitemapRefusal } from './sitemap-fetch.ts';
 import { fetchRefusal, pageRefusal, shownUrl } from './sitemap-url-policy.ts';
-import { retryTransient } from './transport.ts';
+import { type RunSignal, retryTransient } from './transport.ts';
 
 export interface HttpSitemapOptions {
   url: string;
@@ -36,6 +36,8 @@ export interface HttpSitemapOptions {
   maxDepth?: number;
   /** Children fetched at once. */
   childConcurrency?: number;
+  /** The run's deadline, when the adapter is built for one run: used when `list` is given no signal of its own. */
+  run?: RunSignal;
 }
 
 export const SITEMAP_LIMITS = {
@@ -73,12 +75,13 @@ export class HttpSitemap implements SitemapSource {
   async list(options: { signal?: AbortSignal } = {}): Promise<SitemapListing> {
     // One failed child fails the listing (coverage on part of a sitemap would invent orphans): the rest stop.
     const stop = new AbortController();
+    const runSignal = options.signal ?? this.#options.run?.signal;
     const walk: Walk = {
       issues: [],
       seen: new Set([this.location]),
       limit: pLimit(this.#options.childConcurrency ?? SITEMAP_LIMITS.childConcurrency),
-      signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal,
-      runSignal: options.signal,
+      signal: runSignal ? AbortSignal.any([runSignal, stop.signal]) : stop.signal,
+      runSignal,
       kept: 0,
       totalCapNoted: false,
     };
@@ -94,7 +97,10 @@ export class HttpSitemap implements SitemapSource {
     const maxTotal = this.#options.maxTotalUrls ?? SITEMAP_LIMITS.maxTotalUrls;
     if (walk.kept >= maxTotal) return this.#totalCapReached(url, walk, maxTotal);
     const file = await walk.limit(() =>
-      retryTransient(() => fetchSitemapFile(url, this.#limits(walk)), { retries: this.#options.retries ?? 2 }),
+      retryTransient(() => fetchSitemapFile(url, this.#limits(walk)), {
+        retries: this.#options.retries ?? 2,
+        ...(this.#options.run ? { run: this.#options.run } : {}),
+      }),
     );
     walk.issues.push(...file.issues);
     if (file.kind === 'urlset') return this.#keepPages(url, file.entries, walk, maxTotal);

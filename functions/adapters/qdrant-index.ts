@@ -14,7 +14,16 @@ import type {
   StoredPoint,
   VectorIndex,
 } from '../core/ports.ts';
-import { redact, retryTransient } from './transport.ts';
+import { createRetryAfterTap } from './retry-after-tap.ts';
+import {
+  DependencyGate,
+  deadlineCut,
+  parseRetryAfter,
+  type RunSignal,
+  redact,
+  requestSignal,
+  retryTransient,
+} from './transport.ts';
 
 export interface QdrantIndexOptions {
   url: string;
@@ -23,6 +32,10 @@ export interface QdrantIndexOptions {
   timeoutMs: number;
   /** Retries of transient failures (429, 5xx, connection reset), with backoff honouring Retry-After. */
   retries?: number;
+  /** The run's deadline: every request listens to it, and no retry starts after it. */
+  run?: RunSignal;
+  /** Shared by every call of this run: once Qdrant failed hard, later calls are not tried. */
+  gate?: DependencyGate;
 }
 
 type Schemas = Parameters<QdrantClient['queryBatch']>[1]['searches'][number];
@@ -39,23 +52,39 @@ export function createQdrantClient(options: { url: string; apiKey?: string; time
 }
 
 export class QdrantIndex implements VectorIndex {
-  readonly #client: QdrantClient;
+  readonly #api: ReturnType<QdrantClient['api']>;
   readonly #options: QdrantIndexOptions;
+  readonly #tap = createRetryAfterTap();
+  readonly #gate: DependencyGate;
 
   constructor(options: QdrantIndexOptions) {
     this.#options = options;
-    this.#client = createQdrantClient(options);
+    this.#gate = options.gate ?? new DependencyGate('Qdrant');
+    // No client-side timeout: its middleware would replace the per-call signal, which carries both the request's
+    // timeout and the run's deadline (see #call).
+    this.#api = createQdrantClient({ ...options, timeoutMs: Number.POSITIVE_INFINITY }).api();
   }
 
   async describe(): Promise<CollectionInfo> {
-    const info = await this.#call('get collection', () => this.#client.getCollection(this.#options.collection));
-    const vectors = info.config.params.vectors;
-    if (!vectors || !('size' in vectors) || typeof vectors.size !== 'number') {
+    const info = await this.#call('get collection', (init) =>
+      this.#api.getCollection({ collection_name: this.#options.collection }, init),
+    );
+    const vectors = (info as { config?: { params?: { vectors?: unknown } } }).config?.params?.vectors as
+      | { size?: unknown; distance?: unknown }
+      | undefined;
+    if (!vectors || typeof vectors !== 'object')
+      throw this.#malformed('get collection', 'config.params.vectors is missing');
+    if (!('size' in vectors)) {
       throw new IndexError(
         `Qdrant collection "${this.#options.collection}" uses named vectors; ragwatch validates collections with one unnamed vector`,
         'bad_request',
       );
     }
+    if (typeof vectors.size !== 'number' || !Number.isInteger(vectors.size) || vectors.size <= 0)
+      throw this.#malformed(
+        'get collection',
+        `config.params.vectors.size is ${JSON.stringify(vectors.size)}, not a positive whole number`,
+      );
     const payloadIndexes: Record<string, string> = {};
     for (const [field, schema] of Object.entries(info.payload_schema ?? {})) {
       if (schema?.data_type) payloadIndexes[field] = schema.data_type;
@@ -79,40 +108,62 @@ export class QdrantIndex implements VectorIndex {
       with_vector: false,
       ...(r.exact ? { params: { exact: true } } : {}),
     }));
-    const responses = await this.#call('query batch', () =>
-      this.#client.queryBatch(this.#options.collection, { searches }),
+    const responses = await this.#call('query batch', (init) =>
+      this.#api.queryBatchPoints({ collection_name: this.#options.collection, searches }, init),
     );
-    return responses.map((response) =>
-      response.points.map((p) => ({ id: String(p.id), score: p.score, payload: (p.payload ?? {}) as Payload })),
-    );
+    if (!Array.isArray(responses) || responses.length !== requests.length)
+      throw this.#malformed('query batch', `expected ${requests.length} result lists, got ${describeShape(responses)}`);
+    return responses.map((response, i) => {
+      const points: unknown = response?.points;
+      if (!Array.isArray(points))
+        throw this.#malformed('query batch', `result[${i}].points is ${describeShape(points)}`);
+      return points.map((p, j) => {
+        if (typeof p?.score !== 'number' || (typeof p.id !== 'string' && typeof p.id !== 'number'))
+          throw this.#malformed('query batch', `result[${i}].points[${j}] has no numeric score or no id`);
+        return { id: String(p.id), score: p.score, payload: (p.payload ?? {}) as Payload };
+      });
+    });
   }
 
   async count(filter?: PayloadFilter): Promise<number> {
-    const result = await this.#call('count', () =>
-      this.#client.count(this.#options.collection, {
-        exact: true,
-        ...(filter ? { filter: filter as Schemas['filter'] } : {}),
-      }),
+    const result = await this.#call('count', (init) =>
+      this.#api.countPoints(
+        {
+          collection_name: this.#options.collection,
+          exact: true,
+          ...(filter ? { filter: filter as Schemas['filter'] } : {}),
+        },
+        init,
+      ),
     );
+    if (typeof result?.count !== 'number') throw this.#malformed('count', `count is ${describeShape(result?.count)}`);
     return result.count;
   }
 
   async facet(key: string, limit: number): Promise<FacetHit[]> {
-    const result = await this.#call(`facet on "${key}"`, () =>
-      this.#client.facet(this.#options.collection, { key, limit, exact: true }),
+    const result = await this.#call(`facet on "${key}"`, (init) =>
+      this.#api.facet({ collection_name: this.#options.collection, key, limit, exact: true }, init),
     );
+    if (!Array.isArray(result?.hits))
+      throw this.#malformed(`facet on "${key}"`, `hits is ${describeShape(result?.hits)}`);
     return result.hits.map((h) => ({ value: h.value, count: h.count }));
   }
 
   async retrieve(ids: string[], payloadFields: string[]): Promise<StoredPoint[]> {
-    const points = await this.#call(`retrieve of ${ids.length} points`, () =>
-      this.#client.retrieve(this.#options.collection, {
-        // Ids travel as strings in the core; Qdrant reads a string id as a UUID, so integer ids go back as numbers.
-        ids: ids.map((id) => (/^\d+$/.test(id) ? Number(id) : id)),
-        with_payload: payloadFields,
-        with_vector: true,
-      }),
+    const operation = `retrieve of ${ids.length} points`;
+    const points = await this.#call(operation, (init) =>
+      this.#api.getPoints(
+        {
+          collection_name: this.#options.collection,
+          // Ids travel as strings in the core; Qdrant reads a string id as a UUID, so integer ids go back as numbers.
+          ids: ids.map((id) => (/^\d+$/.test(id) ? Number(id) : id)),
+          with_payload: payloadFields,
+          with_vector: true,
+        },
+        init,
+      ),
     );
+    if (!Array.isArray(points)) throw this.#malformed(operation, `result is ${describeShape(points)}`);
     return points.map((p) => ({
       id: String(p.id),
       vector: Array.isArray(p.vector) && p.vector.every((x) => typeof x === 'number') ? p.vector : [],
@@ -126,29 +177,73 @@ export class QdrantIndex implements VectorIndex {
   }): AsyncIterable<{ id: string; payload: Payload }[]> {
     let offset: string | number | undefined;
     do {
-      const page = await this.#call('scroll', () =>
-        this.#client.scroll(this.#options.collection, {
-          limit: options.pageSize,
-          with_payload: options.payloadFields,
-          with_vector: false,
-          ...(offset === undefined ? {} : { offset }),
-        }),
+      const page = await this.#call('scroll', (init) =>
+        this.#api.scrollPoints(
+          {
+            collection_name: this.#options.collection,
+            limit: options.pageSize,
+            with_payload: options.payloadFields,
+            with_vector: false,
+            ...(offset === undefined ? {} : { offset }),
+          },
+          init,
+        ),
       );
+      if (!Array.isArray(page?.points)) throw this.#malformed('scroll', `points is ${describeShape(page?.points)}`);
       yield page.points.map((p) => ({ id: String(p.id), payload: (p.payload ?? {}) as Payload }));
       const next = page.next_page_offset;
       offset = typeof next === 'string' || typeof next === 'number' ? next : undefined;
     } while (offset !== undefined);
   }
 
-  #call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
-    return callQdrant(operation, this.#options, fn);
+  /**
+   * One request: its own signal (the request timeout and the run's deadline), a tap that reads Retry-After off
+   * the wire, the answer's `result` checked for presence; failures translated and transient ones retried.
+   */
+  #call<T>(operation: string, fn: (init: RequestInit) => Promise<{ data: { result?: T } }>): Promise<T> {
+    const { timeoutMs, run } = this.#options;
+    return this.#gate.run(() =>
+      callQdrant(operation, this.#options, async () => {
+        const tapped = this.#tap.forCall();
+        const init = { signal: requestSignal(timeoutMs, run), dispatcher: tapped.dispatcher } as RequestInit;
+        let response: { data: { result?: T } };
+        try {
+          response = await fn(init);
+        } catch (error) {
+          throw translateQdrantError(error, operation, this.#options, {
+            retryAfter: tapped.retryAfter(),
+            timeoutMs,
+          });
+        }
+        const result = (response?.data as { result?: T } | undefined)?.result;
+        if (result === undefined || result === null)
+          throw this.#malformed(operation, `no "result" in the answer (got ${describeShape(response?.data)})`);
+        return result;
+      }),
+    );
   }
+
+  #malformed(operation: string, what: string): IndexError {
+    return new IndexError(
+      `Qdrant ${operation} on collection "${this.#options.collection}" at ${safeOrigin(this.#options.url)} answered a malformed response: ${what}`,
+      'unexpected',
+    );
+  }
+}
+
+/** A value's shape in a few words, for a malformed-response message (never the value itself: it may be large). */
+export function describeShape(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'string') return `a string of ${value.length} characters`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** One Qdrant call: its failure translated once into an IndexError, transient ones retried with backoff. */
 export function callQdrant<T>(
   operation: string,
-  options: { url: string; collection: string; apiKey?: string; retries?: number },
+  options: { url: string; collection: string; apiKey?: string; retries?: number; run?: RunSignal },
   fn: () => Promise<T>,
 ): Promise<T> {
   return retryTransient(
@@ -156,10 +251,10 @@ export function callQdrant<T>(
       try {
         return await fn();
       } catch (error) {
-        throw translateQdrantError(error, operation, options);
+        throw error instanceof IndexError ? error : translateQdrantError(error, operation, options);
       }
     },
-    { retries: options.retries ?? 2 },
+    { retries: options.retries ?? 2, ...(options.run ? { run: options.run } : {}) },
   );
 }
 
@@ -167,10 +262,13 @@ export function callQdrant<T>(
 export function translateQdrantError(
   error: unknown,
   operation: string,
-  options: { url: string; collection: string; apiKey?: string },
+  options: { url: string; collection: string; apiKey?: string; run?: RunSignal },
+  seen: { retryAfter?: string | undefined; timeoutMs?: number } = {},
 ): IndexError {
   const where = `Qdrant ${operation} on collection "${options.collection}" at ${safeOrigin(options.url)}`;
   const secrets = [options.apiKey];
+  const cut = deadlineCut(options.run);
+  if (cut) return new IndexError(`${where} was ${cut}`, 'timeout', { cause: error });
   const e = error as {
     name?: string;
     status?: number;
@@ -179,14 +277,30 @@ export function translateQdrantError(
     message?: string;
     cause?: { code?: string; message?: string };
   };
-  if (e?.name === 'QdrantClientTimeoutError') return new IndexError(`${where} timed out`, 'timeout', { cause: error });
-  if (e?.name === 'QdrantClientResourceExhaustedError') {
-    return new IndexError(`${where} was rate limited (429)`, 'rate_limited', {
+  if (e?.name === 'QdrantClientTimeoutError' || e?.name === 'TimeoutError')
+    return new IndexError(`${where} timed out${seen.timeoutMs ? ` after ${seen.timeoutMs} ms` : ''}`, 'timeout', {
+      cause: error,
+    });
+  // The client's own retry_after keeps one character of the header (see retry-after-tap.ts); the tap's is whole.
+  const rateLimited =
+    e?.name === 'QdrantClientResourceExhaustedError' ||
+    e?.status === 429 ||
+    (seen.retryAfter !== undefined && /Invalid retryAfter value/.test(String(e?.message)));
+  if (rateLimited) {
+    const retryAfterSeconds = parseRetryAfter(seen.retryAfter, Date.now()) ?? e.retry_after;
+    const wait = retryAfterSeconds === undefined ? '' : `, Retry-After ${retryAfterSeconds} s`;
+    return new IndexError(`${where} was rate limited (429${wait})`, 'rate_limited', {
       status: 429,
-      retryAfterSeconds: e.retry_after,
+      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
       cause: error,
     });
   }
+  if (error instanceof SyntaxError)
+    return new IndexError(
+      `${where} answered a malformed response: the body is not JSON (${truncate(error.message, 80)})`,
+      'unexpected',
+      { cause: error },
+    );
   if (typeof e?.status === 'number') {
     const detail = redact(truncate(extractQdrantMessage(e.data) ?? e.message ?? ''), secrets);
     const status = e.status;

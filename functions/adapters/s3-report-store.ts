@@ -8,6 +8,7 @@ import { SinkError } from '../core/errors.ts';
 import type { ReportStore } from '../core/ports.ts';
 import type { ReportAttachment } from '../core/report/attachments.ts';
 import type { ValidationReport } from '../core/report/report.ts';
+import { abortable } from './aws-clients.ts';
 import { classifyAwsError } from './aws-error.ts';
 import { pathSegment } from './path-segment.ts';
 
@@ -65,42 +66,73 @@ export class S3ReportStore implements ReportStore {
     this.#options = options;
   }
 
-  async save(report: ValidationReport, attachments: ReportAttachment[] = []): Promise<StoredReport> {
+  /** The dated report and its attachments, then the latest copies; `signal` aborts every put. */
+  async save(
+    report: ValidationReport,
+    attachments: ReportAttachment[] = [],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<StoredReport> {
+    const archived = await this.saveArchive(report, { ...options, attachments });
+    const key = buildLatestKey(report.collection, this.#options.prefix);
+    try {
+      await this.saveLatest(report, { ...options, attachments });
+      return { ...archived, latest: { key, updated: true } };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { ...archived, latest: { key, updated: false, reason } };
+    }
+  }
+
+  /**
+   * The dated report (the copy that must not be lost: its failure throws) and its attachments (conveniences: each
+   * failure is reported). The handler bounds this apart from the latest copies.
+   */
+  async saveArchive(
+    report: ValidationReport,
+    options: { signal?: AbortSignal; attachments?: ReportAttachment[] } = {},
+  ): Promise<Omit<StoredReport, 'latest'>> {
     const { bucket, prefix } = this.#options;
     const key = buildReportKey(report, prefix);
-    const latestKey = buildLatestKey(report.collection, prefix);
-    const body = `${JSON.stringify(report, null, 2)}\n`;
-    await this.#put(key, body);
-    let latest: StoredReport['latest'];
-    try {
-      await this.#put(latestKey, body);
-      latest = { key: latestKey, updated: true };
-    } catch (error) {
-      latest = { key: latestKey, updated: false, reason: error instanceof Error ? error.message : String(error) };
-    }
+    await this.#put(key, serialise(report), 'application/json', options.signal);
     const stored: StoredReport['attachments'] = [];
-    for (const attachment of attachments) {
+    for (const attachment of options.attachments ?? []) {
       const attachmentKey = key.replace(/\.json$/, attachment.suffix);
       try {
-        await this.#put(attachmentKey, attachment.body, attachment.contentType);
-        // latest.html (and .csv) beside latest.json: what a person opens without knowing a run id.
-        await this.#put(latestKey.replace(/\.json$/, attachment.suffix), attachment.body, attachment.contentType);
+        await this.#put(attachmentKey, attachment.body, attachment.contentType, options.signal);
         stored.push({ suffix: attachment.suffix, key: attachmentKey, stored: true });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         stored.push({ suffix: attachment.suffix, key: attachmentKey, stored: false, reason });
       }
     }
-    return { location: `s3://${bucket}/${key}`, bucket, key, latest, attachments: stored };
+    return { location: `s3://${bucket}/${key}`, bucket, key, attachments: stored };
+  }
+
+  /** latest.json and its latest.html (and .csv) beside it: what a person opens without knowing a run id. */
+  async saveLatest(
+    report: ValidationReport,
+    options: { signal?: AbortSignal; attachments?: ReportAttachment[] } = {},
+  ): Promise<{ key: string }> {
+    const key = buildLatestKey(report.collection, this.#options.prefix);
+    await this.#put(key, serialise(report), 'application/json', options.signal);
+    for (const attachment of options.attachments ?? []) {
+      await this.#put(
+        key.replace(/\.json$/, attachment.suffix),
+        attachment.body,
+        attachment.contentType,
+        options.signal,
+      );
+    }
+    return { key };
   }
 
   /** The previous run's headline from latest.json (before this run overwrites it), or null when there is none. */
-  async readLatest(collection: string): Promise<PreviousRun | null> {
+  async readLatest(collection: string, options: { signal?: AbortSignal } = {}): Promise<PreviousRun | null> {
     const { client, bucket, prefix } = this.#options;
     const key = buildLatestKey(collection, prefix);
     let text: string;
     try {
-      const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), abortable(options.signal));
       text = (await object.Body?.transformToString('utf8')) ?? '';
     } catch (error) {
       const failure = classifyAwsError(error);
@@ -128,7 +160,7 @@ export class S3ReportStore implements ReportStore {
     }
   }
 
-  async #put(key: string, body: string, contentType = 'application/json'): Promise<void> {
+  async #put(key: string, body: string, contentType: string, signal: AbortSignal | undefined): Promise<void> {
     const { client, bucket, kmsKeyId } = this.#options;
     try {
       await client.send(
@@ -141,6 +173,7 @@ export class S3ReportStore implements ReportStore {
             ? { ServerSideEncryption: 'AES256' }
             : { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: kmsKeyId }),
         }),
+        abortable(signal),
       );
     } catch (error) {
       const failure = classifyAwsError(error);
@@ -154,6 +187,10 @@ export class S3ReportStore implements ReportStore {
       );
     }
   }
+}
+
+function serialise(report: ValidationReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
 }
 
 // Keys stay readable and predictable (and inside the IAM prefix) whatever the collection is called.

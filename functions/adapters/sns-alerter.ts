@@ -5,6 +5,7 @@
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
 import type { AlertMessage } from '../core/delivery/alert-message.ts';
 import { SinkError } from '../core/errors.ts';
+import { abortable } from './aws-clients.ts';
 import { classifyAwsError } from './aws-error.ts';
 
 export interface SnsAlerterOptions {
@@ -20,9 +21,11 @@ export class SnsAlerter {
     this.#options = options;
   }
 
+  /** `signal` aborts the publish (the sink's bound, see adapters/bounded.ts). */
   async send(
     alert: AlertMessage,
     labels: { collection: string; environment: string; kind?: string; track?: string },
+    options: { signal?: AbortSignal } = {},
   ): Promise<{ messageId: string }> {
     const { client, topicArn } = this.#options;
     const attribute = (value: string) => ({ DataType: 'String', StringValue: value });
@@ -41,6 +44,7 @@ export class SnsAlerter {
             ...(labels.track ? { incident_track: attribute(labels.track) } : {}),
           },
         }),
+        abortable(options.signal),
       );
       return { messageId: result.MessageId ?? '' };
     } catch (error) {

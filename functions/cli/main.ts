@@ -3,14 +3,15 @@
  * The ragwatch command line: a thin composition root. It parses flags and the environment, wires adapters,
  * calls the same engine the Lambda calls, saves the report and prints a summary.
  * Exit codes: 0 every success criterion holds; 1 a criterion is breached or the run could not complete;
- * 2 bad input or configuration (nothing ran).
+ * 2 bad input or configuration (nothing ran); 3 the report could not be written (it went to stderr in full).
  */
 import { Command, CommanderError, Option } from 'commander';
 import { InputError } from '../core/errors.ts';
 import { runCheck } from './run-command.ts';
 import { writeSchema } from './schema-command.ts';
+import { registerSuiteNormalize } from './suite-command.ts';
 
-export const EXIT = { ok: 0, breached: 1, badInput: 2 } as const;
+export const EXIT = { ok: 0, breached: 1, badInput: 2, reportNotWritten: 3 } as const;
 
 function buildProgram(env: Record<string, string | undefined>): Command {
   const program = new Command()
@@ -30,6 +31,10 @@ function buildProgram(env: Record<string, string | undefined>): Command {
       'sitemap.xml or sitemap index (env SITEMAP_URL; default DOCUSAURUS_BASE_URL/sitemap.xml)',
     )
     .option('--json', 'print the report JSON on stdout instead of the summary')
+    .option(
+      '--deadline <seconds>',
+      'the whole run’s budget; unfinished stages end as TIMEOUT and the report still goes out (env RUN_DEADLINE_SECONDS; default 600)',
+    )
     .option('--no-html', 'do not write the HTML report beside the JSON (the CSV of query rows is always written)')
     .option('--no-progress', 'no progress bar')
     .action(async (opts) => {
@@ -86,6 +91,9 @@ function buildProgram(env: Record<string, string | undefined>): Command {
       process.exitCode = await runIndex(opts, env);
     });
 
+  const suite = program.command('suite').description('golden-query suites');
+  registerSuiteNormalize(suite);
+
   program
     .command('schema')
     .description('print the JSON Schema of the ValidationReport (or write it to a file)')
@@ -122,5 +130,7 @@ if (import.meta.main) {
   // `npm run ragwatch` puts `--` after the script: Node 24 reads an `--env-file <path>` anywhere on its command line,
   // even after the script's name (and exits 9 when the file does not exist yet), unless a `--` comes first.
   const argv = process.argv.slice(2);
-  process.exitCode = await main(argv[0] === '--' ? argv.slice(1) : argv);
+  // Exit once the run is over rather than when the event loop drains: cohere-ai 8.1 does not clear its own
+  // timeout timer when a request is aborted (at the run's deadline), which would hold the process up to 30 s more.
+  process.exit(await main(argv[0] === '--' ? argv.slice(1) : argv));
 }

@@ -7,6 +7,7 @@ import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-a
 import { FileIncidentStore } from '../adapters/file-incident-store.ts';
 import { FileReportStore } from '../adapters/file-report-store.ts';
 import { FileRunHistory } from '../adapters/file-run-history.ts';
+import { startRunDeadline } from '../adapters/run-deadline.ts';
 import { redact } from '../adapters/transport.ts';
 import { type EngineConfig, parseEngineConfig } from '../core/config.ts';
 import { describeError, InputError } from '../core/errors.ts';
@@ -19,6 +20,7 @@ import { readTrendHistory } from '../core/report/read-trend.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
 import { parseSuite, type Suite } from '../core/suite/suite.ts';
+import { decodeUtf8 } from '../core/suite/utf8.ts';
 import { ansiStyle, formatSummary, plainStyle } from './format-summary.ts';
 import { createProgressReporter } from './progress.ts';
 
@@ -29,20 +31,32 @@ export interface RunFlags {
   sitemapUrl?: string;
   json?: boolean;
   progress: boolean;
+  /** The run's deadline in seconds (env RUN_DEADLINE_SECONDS). */
+  deadline?: string;
   /** Write the HTML report beside the JSON (default; --no-html turns it off). */
   html?: boolean;
 }
 
+/** The report could not be written under --out: it went to stderr in full instead. */
+export const EXIT_REPORT_NOT_WRITTEN = 3;
+
 /** Reads and validates a suite file; a missing or invalid file is an InputError naming the path. */
 export async function loadSuite(path: string): Promise<Suite> {
-  let text: string;
+  return parseSuite(await readSuiteText(path), path);
+}
+
+/** A suite file's text; an InputError naming the file when it is missing, unreadable or not UTF-8. */
+export async function readSuiteText(path: string): Promise<string> {
+  let bytes: Uint8Array;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as { code?: string }).code;
     throw new InputError(path, [code === 'ENOENT' ? 'file not found' : `cannot be read (${code ?? 'unknown error'})`]);
   }
-  return parseSuite(text, path);
+  const decoded = decodeUtf8(bytes);
+  if ('problem' in decoded) throw new InputError(path, [decoded.problem]);
+  return decoded.text;
 }
 
 /** Runs the validation from flags and the environment; returns the exit code. */
@@ -54,6 +68,7 @@ export async function runCheck(
     ...env,
     ...(flags.collection ? { QDRANT_COLLECTION: flags.collection } : {}),
     ...(flags.sitemapUrl ? { SITEMAP_URL: flags.sitemapUrl } : {}),
+    ...(flags.deadline !== undefined ? { RUN_DEADLINE_SECONDS: flags.deadline } : {}),
   });
   const suite = await loadSuite(flags.suite);
   return executeRun({
@@ -77,7 +92,8 @@ export async function executeRun(options: {
   progress: boolean;
   html?: boolean;
 }): Promise<number> {
-  const deps = createEngineAdapters(options.config);
+  const deadline = startRunDeadline(options.config.runDeadlineSeconds * 1000);
+  const deps = createEngineAdapters(options.config, { run: deadline });
   const progress = options.progress && process.stderr.isTTY ? createProgressReporter(process.stderr) : undefined;
   // LOG_LEVEL=DEBUG: each stage's start and end on stderr, timed, for a developer chasing a slow or failing stage.
   const debug: ProgressListener | undefined =
@@ -121,6 +137,7 @@ export async function executeRun(options: {
       stage: 'engine',
     });
   } finally {
+    deadline.cancel();
     progress?.stop();
   }
   // What changed since the earlier runs in the same folder (the regression section).
@@ -164,5 +181,6 @@ export async function executeRun(options: {
       `${formatSummary(report, { style, ...(location ? { reportLocation: location } : {}), ...(htmlLocation ? { htmlLocation } : {}) })}\n`,
     );
   }
+  if (location === undefined) return EXIT_REPORT_NOT_WRITTEN;
   return report.status === 'PASSED' ? 0 : 1;
 }

@@ -28,6 +28,12 @@ export interface EngineConfig {
   qdrantTimeoutMs: number;
   cohereTimeoutMs: number;
   searchConcurrency: number;
+  /**
+   * The whole run's budget: when it is reached every request still in flight is aborted, unfinished stages end as
+   * TIMEOUT errors and the report goes out with what finished. The Lambda takes the tighter of this and its own
+   * remaining time minus the delivery reserve (nightly/budget.ts).
+   */
+  runDeadlineSeconds: number;
   environment: string;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /** Never serialised into a report, a log line, an alert or an error message. */
@@ -35,6 +41,19 @@ export interface EngineConfig {
 }
 
 type Env = Record<string, string | undefined>;
+
+const DECIMAL = /^[-+]?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$|^[-+]?0?\.[0-9]+$/;
+
+/**
+ * Upper bounds on what could eat the Lambda's 600 s budget: one hung request may cost at most a minute (Qdrant) or
+ * two (a chat answer), and the agent at most 50 billed, sequential chat calls.
+ */
+export const SETTING_BOUNDS = {
+  qdrantTimeoutMs: { min: 100, max: 60_000, integer: true },
+  cohereTimeoutMs: { min: 100, max: 120_000, integer: true },
+  maxAgentQueries: { min: 0, max: 50, integer: true },
+  searchConcurrency: { min: 1, max: 32, integer: true },
+} as const;
 
 const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'WARNING', 'ERROR'] as const;
 
@@ -79,7 +98,8 @@ export class EnvReader {
   number(name: string, range: { min: number; max: number; integer?: boolean }): number | undefined {
     const raw = this.string(name);
     if (raw === undefined) return undefined;
-    const value = Number(raw);
+    // Number() reads 0x10 as 16, 0o10 as 8 and 0b10 as 2: only plain decimal is taken (no prefix, no leading zero).
+    const value = DECIMAL.test(raw) ? Number(raw) : Number.NaN;
     const kind = range.integer ? 'a whole number' : 'a number';
     if (
       !Number.isFinite(value) ||
@@ -87,7 +107,8 @@ export class EnvReader {
       value < range.min ||
       value > range.max
     ) {
-      this.problems.push(`${name}: must be ${kind} from ${range.min} to ${range.max}, got "${raw}"`);
+      const numeral = /^[-+]?0[0-9xob]/i.test(raw) ? ' written in decimal (hex, octal and binary are refused)' : '';
+      this.problems.push(`${name}: must be ${kind} from ${range.min} to ${range.max}${numeral}, got "${raw}"`);
       return undefined;
     }
     return value;
@@ -134,7 +155,7 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     cohereBaseUrl: read.url('COHERE_BASE_URL'),
     embeddingModel: read.string('EMBEDDING_MODEL') ?? 'embed-english-v3.0',
     chatModel: read.string('CHAT_MODEL') ?? 'command-a-03-2025',
-    maxAgentQueries: read.number('MAX_AGENT_QUERIES', { min: 0, max: 100, integer: true }) ?? 10,
+    maxAgentQueries: read.number('MAX_AGENT_QUERIES', SETTING_BOUNDS.maxAgentQueries) ?? 10,
     docusaurusBaseUrl,
     sitemapUrl,
     sitemapAllowedOrigins: readOrigins(read, 'SITEMAP_ALLOWED_ORIGINS'),
@@ -147,9 +168,11 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
       minCoverage: read.number('MIN_COVERAGE', { min: 0, max: 100 }),
       minCompleteness: read.number('MIN_COMPLETENESS', { min: 0, max: 100 }),
     }),
-    qdrantTimeoutMs: read.number('QDRANT_TIMEOUT_MS', { min: 100, max: 600_000, integer: true }) ?? 10_000,
-    cohereTimeoutMs: read.number('COHERE_TIMEOUT_MS', { min: 100, max: 600_000, integer: true }) ?? 30_000,
-    searchConcurrency: read.number('SEARCH_CONCURRENCY', { min: 1, max: 32, integer: true }) ?? 4,
+    qdrantTimeoutMs: read.number('QDRANT_TIMEOUT_MS', SETTING_BOUNDS.qdrantTimeoutMs) ?? 10_000,
+    cohereTimeoutMs: read.number('COHERE_TIMEOUT_MS', SETTING_BOUNDS.cohereTimeoutMs) ?? 30_000,
+    searchConcurrency: read.number('SEARCH_CONCURRENCY', SETTING_BOUNDS.searchConcurrency) ?? 4,
+    // 600 s: the Lambda's own timeout, so a CLI run and a nightly run are cut at the same point; an hour at most.
+    runDeadlineSeconds: read.number('RUN_DEADLINE_SECONDS', { min: 1, max: 3600 }) ?? 600,
     environment: read.string('ENVIRONMENT') ?? 'dev',
     logLevel: (logLevel === 'WARNING' ? 'WARN' : logLevel) as EngineConfig['logLevel'],
     secrets: { cohereApiKey, qdrantApiKey: read.string('QDRANT_API_KEY') },

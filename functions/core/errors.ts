@@ -69,6 +69,13 @@ export class SitemapError extends ServiceError {}
 /** A report sink (S3, CloudWatch, SNS) failed. */
 export class SinkError extends ServiceError {}
 
+/** The run's deadline was reached: the abort reason of the run's signal, and what a cut request fails with. */
+export class DeadlineError extends ServiceError {
+  constructor(message: string) {
+    super(message, 'timeout');
+  }
+}
+
 export function isServiceError(
   error: unknown,
 ): error is IndexError | EmbeddingError | ChatError | SitemapError | SinkError {

@@ -19,10 +19,14 @@ export interface NightlyConfig {
   /** Absent for a Qdrant that takes no API key (e.g. self-hosted inside a VPC). */
   qdrantSecretId: string | undefined;
   secretsMaxAgeSeconds: number;
+  /** Each AWS sink's bound over all its attempts (Secrets Manager, suite, previous run, report, metrics, alert). */
+  sinkTimeoutMs: number;
   suite: SuiteLocation;
   region: string;
   /** Where the report goes when S3 will not take it; named in the alert. */
   logGroupName: string | undefined;
+  /** The deployment's CloudWatch dashboard (DASHBOARD_NAME, set by the stack), linked from every email. */
+  dashboardName: string | undefined;
   /** One alert per incident: recovery after `recoveryRuns` clean runs; a reminder every `reminderDays` (null: none). */
   incidents: { recoveryRuns: number; reminderDays: number | null };
 }
@@ -69,6 +73,9 @@ export function parseNightlyConfig(env: Env): NightlyConfig {
   );
   const qdrantSecretId = read.string('QDRANT_SECRET_ID');
   const secretsMaxAgeSeconds = read.number('SECRETS_MAX_AGE_SECONDS', { min: 0, max: 86_400, integer: true }) ?? 900;
+  // 15 s: three attempts of an in-region call that normally takes well under a second; 60 s at most, since five
+  // bounds in series are reserved out of the Lambda's 600 s (nightly/budget.ts).
+  const sinkTimeoutSeconds = read.number('SINK_TIMEOUT_SECONDS', { min: 0.1, max: 60 }) ?? 15;
 
   const reminderDays = read.number('ALERT_REMINDER_DAYS', { min: 1, max: 365, integer: true }) ?? null;
   const recoveryRuns = read.number('ALERT_RECOVERY_RUNS', { min: 1, max: 30, integer: true }) ?? 1;
@@ -90,9 +97,11 @@ export function parseNightlyConfig(env: Env): NightlyConfig {
     cohereSecretId,
     qdrantSecretId,
     secretsMaxAgeSeconds,
+    sinkTimeoutMs: Math.round(sinkTimeoutSeconds * 1000),
     suite,
     region: read.string('AWS_REGION') ?? read.string('AWS_DEFAULT_REGION') ?? 'us-east-1',
     logGroupName: read.string('AWS_LAMBDA_LOG_GROUP_NAME'),
+    dashboardName: read.string('DASHBOARD_NAME'),
     incidents: { recoveryRuns, reminderDays },
   };
 }

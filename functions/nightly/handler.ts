@@ -2,37 +2,35 @@
  * The nightly Lambda: the composition root. EventBridge Scheduler invokes it once a night.
  *
  * What happens, in order:
- * 1. (cold start) The configuration is parsed once and the SDK clients are built once, at module scope.
- * 2. A run id is drawn and put on every log line.
- * 3. The API keys are read from Secrets Manager (cached), the suite is loaded, and the engine runs. If any of
- *    that throws, the run still gets a report: status ERROR with the reason.
- * 4. The sinks: S3 and CloudWatch in parallel (Promise.allSettled: one failing never stops the other); then the
- *    SNS alert, which waits for S3 only to say where the report is, or that it is not stored. A report S3 would
- *    not take goes to the log in full.
- * 5. The result names each sink and whether it succeeded. Only an invalid configuration makes the invocation
- *    fail: then nothing can be stored or sent, and the function's Errors alarm is how ops hear of it.
+ * 1. (cold start) The configuration is parsed once and the SDK clients are built once, at module scope, each with
+ *    connection and request timeouts (adapters/aws-clients.ts).
+ * 2. A run id is drawn and put on every log line. The run's deadline is set: the invocation's remaining time minus
+ *    the delivery reserve (budget.ts), or RUN_DEADLINE_SECONDS if tighter. One AbortSignal carries it to every
+ *    request of every adapter.
+ * 3. The previous run's headline is read (for the alert's "since when") while the API keys are read from Secrets
+ *    Manager (cached), the suite is loaded, and the engine runs. Each AWS call has its own bound. If any of that
+ *    throws, the run still gets a report: status ERROR with the reason.
+ * 4. Delivery (deliver.ts): S3 and CloudWatch in parallel, then the SNS alert, each within its bound.
+ * 5. The result names each sink and whether it succeeded. The invocation fails (throws) when the configuration is
+ *    invalid, or when neither the report was stored nor an alert delivered: then the function's Errors alarm and
+ *    the dead-letter queue are how ops hear of it.
  */
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { S3Client } from '@aws-sdk/client-s3';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SNSClient } from '@aws-sdk/client-sns';
+import { type AwsClients, createAwsClients } from '../adapters/aws-clients.ts';
+import { withinBound } from '../adapters/bounded.ts';
 import { CloudWatchMetrics, type PublishedMetrics } from '../adapters/cloudwatch-metrics.ts';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
+import { startRunDeadline } from '../adapters/run-deadline.ts';
 import { S3IncidentStore } from '../adapters/s3-incident-store.ts';
 import { type PreviousRun, S3ReportStore, type StoredReport } from '../adapters/s3-report-store.ts';
 import { S3RunHistory } from '../adapters/s3-run-history.ts';
 import { SecretsReader } from '../adapters/secrets.ts';
 import { SnsAlerter } from '../adapters/sns-alerter.ts';
 import { systemClock } from '../adapters/system-clock.ts';
+import type { RunSignal } from '../adapters/transport.ts';
 import type { EngineConfig } from '../core/config.ts';
-import {
-  type AlertContext,
-  type AlertMessage,
-  buildAlertMessage,
-  type ReportPlacement,
-} from '../core/delivery/alert-message.ts';
+import type { AlertMessage } from '../core/delivery/alert-message.ts';
 import { describeError } from '../core/errors.ts';
 import type { Clock, IncidentStore, RunHistory } from '../core/ports.ts';
 import { compareWithStoredHistory } from '../core/regression/post-run.ts';
@@ -41,8 +39,9 @@ import { buildRunFailureReport } from '../core/report/failure-report.ts';
 import { readTrendHistory } from '../core/report/read-trend.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run-validation.ts';
+import { engineBudgetMs } from './budget.ts';
 import { type NightlyConfig, parseNightlyConfig } from './config.ts';
-import { alertIncidents } from './incident-alerts.ts';
+import { deliver, deliveredNothing, NothingDeliveredError, prefetchIncidentState } from './deliver.ts';
 import { type LoadedSuite, loadSuite } from './suite-source.ts';
 
 /** The log calls the handler makes; Powertools' Logger has them, and tests pass a recorder. */
@@ -63,23 +62,43 @@ export interface NightlyDeps {
   logger: NightlyLogger;
   clock: Clock;
   newId: () => string;
-  loadApiKeys: () => Promise<{ cohereApiKey: string; qdrantApiKey: string | undefined }>;
-  loadSuite: () => Promise<LoadedSuite>;
-  /** Runs the engine; `newId` hands out the handler's run id first so the report and the logs share it. */
-  runEngine: (engine: EngineConfig, run: LoadedSuite & { newId: () => string }) => Promise<ValidationReport>;
+  /** Each receives the run's signal and must stop when it aborts; the handler also bounds each by sinkTimeoutMs. */
+  loadApiKeys: (signal: AbortSignal) => Promise<{ cohereApiKey: string; qdrantApiKey: string | undefined }>;
+  loadSuite: (signal: AbortSignal) => Promise<LoadedSuite>;
+  /**
+   * Runs the engine; `newId` hands out the handler's run id first so the report and the logs share it, `signal` is
+   * the run's deadline, which every adapter request listens to.
+   */
+  runEngine: (
+    engine: EngineConfig,
+    run: LoadedSuite & { newId: () => string; deadline: RunSignal },
+  ) => Promise<ValidationReport>;
   reportStore: {
-    save(report: ValidationReport, attachments?: ReportAttachment[]): Promise<StoredReport>;
-    readLatest(collection: string): Promise<PreviousRun | null>;
+    /**
+     * The dated report and its attachments (what must not be lost), and the latest copies, each bounded on its own.
+     * `save` does both in one call, for callers that need no bounds.
+     */
+    saveArchive(
+      report: ValidationReport,
+      options: { signal: AbortSignal; attachments?: ReportAttachment[] },
+    ): Promise<Omit<StoredReport, 'latest'>>;
+    saveLatest(
+      report: ValidationReport,
+      options: { signal: AbortSignal; attachments?: ReportAttachment[] },
+    ): Promise<{ key: string }>;
+    readLatest(collection: string, options: { signal: AbortSignal }): Promise<PreviousRun | null>;
   };
   /** Earlier runs' reports, for the regression section's baseline. */
   history: RunHistory;
   /** The incident state beside the reports, written conditionally. */
   incidents: IncidentStore;
-  metrics: { publish(report: ValidationReport): Promise<PublishedMetrics> };
+  metrics: { publish(report: ValidationReport, options: { signal: AbortSignal }): Promise<PublishedMetrics> };
   alerter: {
+    /** `options.signal` aborts the publish; the handler passes its bound. */
     send(
       alert: AlertMessage,
       labels: { collection: string; environment: string; kind?: string; track?: string },
+      options?: { signal?: AbortSignal },
     ): Promise<{ messageId: string }>;
   };
 }
@@ -87,6 +106,8 @@ export interface NightlyDeps {
 /** The part of Lambda's context object the handler and Powertools' Logger read. */
 export interface LambdaContext {
   awsRequestId?: string;
+  /** Lambda's clock for this invocation: what is left before it is killed. */
+  getRemainingTimeInMillis?: () => number;
   functionName?: string;
   functionVersion?: string;
   invokedFunctionArn?: string;
@@ -116,12 +137,7 @@ export interface NightlyResult {
   };
 }
 
-export interface AwsClients {
-  s3: S3Client;
-  cloudWatch: CloudWatchClient;
-  sns: SNSClient;
-  secretsManager: SecretsManagerClient;
-}
+export type { AwsClients };
 
 /** The production dependencies for a configuration and a set of SDK clients. */
 export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, logger: NightlyLogger): NightlyDeps {
@@ -132,6 +148,7 @@ export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, lo
     clock: systemClock,
     newId: randomUUID,
     loadApiKeys: async () => {
+      // Powertools takes no abort signal: the handler's bound races it, the client's timeouts end the request.
       const [cohereApiKey, qdrantApiKey] = await Promise.all([
         secrets.getApiKey(config.cohereSecretId),
         config.qdrantSecretId === undefined ? undefined : secrets.getApiKey(config.qdrantSecretId),
@@ -142,7 +159,7 @@ export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, lo
     // The engine reads the handler's clock (deps.clock), so a replay on a fake clock dates every report by it.
     runEngine: (engine, run) =>
       runValidation(
-        { ...createEngineAdapters(engine), clock: deps.clock, newId: run.newId },
+        { ...createEngineAdapters(engine, { run: run.deadline }), clock: deps.clock, newId: run.newId },
         { ...runOptionsFromConfig(engine), suite: run.suite, suiteSource: run.source },
       ),
     reportStore: new S3ReportStore({ client: clients.s3, bucket: config.reportBucket }),
@@ -167,9 +184,36 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
       environment: config.engine.environment,
       ...(context?.awsRequestId ? { aws_request_id: context.awsRequestId } : {}),
     });
-    logger.info('validation started', { suite: config.suite.kind === 's3' ? config.suite.uri : config.suite.path });
+    const deadline = startRunDeadline(
+      engineBudgetMs({
+        runDeadlineSeconds: config.engine.runDeadlineSeconds,
+        sinkTimeoutMs: config.sinkTimeoutMs,
+        remainingMs: context?.getRemainingTimeInMillis?.(),
+      }),
+    );
+    logger.info('validation started', {
+      suite: config.suite.kind === 's3' ? config.suite.uri : config.suite.path,
+      deadline_seconds: deadline.budgetMs / 1000,
+    });
 
-    const compared = await compareWithStoredHistory(await produceReport(deps, runId), deps.history, deps.newId);
+    // Read before this run overwrites latest.json, alongside the run: the alert's "since when". Its failure only
+    // costs that line.
+    const previousRead = withinBound({ what: 'S3 previous run', ms: config.sinkTimeoutMs }, (signal) =>
+      deps.reportStore.readLatest(config.engine.collection, { signal }),
+    ).catch((error: unknown) => {
+      logger.warn('previous report not read', { reason: describeError(error) });
+      return undefined;
+    });
+    const incidents = prefetchIncidentState(deps);
+    const produced = await produceReport(deps, runId, deadline).finally(() => deadline.cancel());
+    // History is best effort, and within a sink's bound: a hung S3 costs the regression section, not the run.
+    const history: RunHistory = {
+      recentRuns: (query) =>
+        withinBound({ what: 'S3 history', ms: config.sinkTimeoutMs }, () => deps.history.recentRuns(query)),
+    };
+    // The regression section and the HTML report's trend read the same history, at the same time.
+    const trend = readTrendHistory(history, produced);
+    const compared = await compareWithStoredHistory(produced, history, deps.newId);
     if (compared.historyError !== null) logger.warn('history not read', { reason: compared.historyError });
     const report = compared.report;
     if (report.run_id !== runId) logger.appendKeys({ run_id: report.run_id });
@@ -181,60 +225,27 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
       duration_seconds: report.duration_seconds,
     });
 
-    // Read before this run overwrites latest.json: the alert's "since when". Its failure only costs that line.
-    const previous = await deps.reportStore.readLatest(report.collection).catch((error: unknown) => {
-      logger.warn('previous report not read', { reason: describeError(error) });
-      return undefined;
-    });
     // The HTML report (its trend from the run history) and the CSV of query rows go beside the JSON.
-    const attachments = buildReportAttachments(report, { history: await readTrendHistory(deps.history, report) });
-    const [stored, published] = await Promise.allSettled([
-      deps.reportStore.save(report, attachments),
-      deps.metrics.publish(report),
-    ]);
-    const placement = placementOf(stored, config);
-    if (stored.status === 'rejected') {
-      // Nothing is lost: the log keeps the whole report when S3 will not.
-      logger.error('validation report (not stored)', { reason: describeError(stored.reason), report });
-    } else if (!stored.value.latest.updated) {
-      logger.warn('latest.json not updated', { key: stored.value.latest.key, reason: stored.value.latest.reason });
-    }
-    if (published.status === 'rejected')
-      logger.error('metrics not published', { reason: describeError(published.reason) });
-
-    // One alert per incident (core/incident); the run's own alert only when the incident state is unavailable.
-    const alert = await alertIncidents(deps, report, { placement }, published, () =>
-      sendAlert(deps, report, { placement, previous }, published),
-    );
+    const attachments = buildReportAttachments(report, { history: await trend });
+    const sinks = await deliver({ ...deps, incidents }, report, { previous: await previousRead, attachments });
     const result: NightlyResult = {
       runId: report.run_id,
       status: report.status,
       statusReason: report.status_reason,
-      sinks: {
-        report:
-          stored.status === 'fulfilled'
-            ? {
-                ok: true,
-                value: {
-                  location: stored.value.location,
-                  latestUpdated: stored.value.latest.updated,
-                  ...htmlOf(stored.value),
-                },
-              }
-            : { ok: false, error: describeError(stored.reason) },
-        metrics:
-          published.status === 'fulfilled'
-            ? { ok: true, value: published.value }
-            : { ok: false, error: describeError(published.reason) },
-        alert,
-      },
+      sinks,
     };
-    logger.info('sinks done', { sinks: result.sinks });
+    logger.info('sinks done', { sinks });
+    if (deliveredNothing(sinks)) {
+      const error = new NothingDeliveredError(report.run_id, sinks);
+      logger.error('nothing delivered', { reason: error.message });
+      throw error;
+    }
     return result;
   };
 }
 
-async function produceReport(deps: NightlyDeps, runId: string): Promise<ValidationReport> {
+async function produceReport(deps: NightlyDeps, runId: string, deadline: RunSignal): Promise<ValidationReport> {
+  const { signal } = deadline;
   const { config, clock } = deps;
   const startedAt = clock.now();
   let stage = 'secrets';
@@ -244,16 +255,17 @@ async function produceReport(deps: NightlyDeps, runId: string): Promise<Validati
     query_count: 0,
   };
   try {
-    const keys = await deps.loadApiKeys();
+    const bound = (what: string) => ({ what, ms: config.sinkTimeoutMs, parent: signal });
+    const keys = await withinBound(bound('Secrets Manager'), (s) => deps.loadApiKeys(s));
     stage = 'suite';
-    const loaded = await deps.loadSuite();
+    const loaded = await withinBound(bound('suite'), (s) => deps.loadSuite(s));
     suiteInfo = { name: loaded.suite.name, source: loaded.source, query_count: loaded.suite.queries.length };
     stage = 'engine';
     const engine: EngineConfig = {
       ...config.engine,
       secrets: { cohereApiKey: keys.cohereApiKey, qdrantApiKey: keys.qdrantApiKey },
     };
-    return await deps.runEngine(engine, { ...loaded, newId: firstThen(runId, deps.newId) });
+    return await deps.runEngine(engine, { ...loaded, newId: firstThen(runId, deps.newId), deadline });
   } catch (error) {
     deps.logger.error('validation could not run', { stage, reason: describeError(error) });
     return buildRunFailureReport({
@@ -271,49 +283,6 @@ async function produceReport(deps: NightlyDeps, runId: string): Promise<Validati
   }
 }
 
-async function sendAlert(
-  deps: NightlyDeps,
-  report: ValidationReport,
-  context: Pick<AlertContext, 'placement' | 'previous'>,
-  published: PromiseSettledResult<PublishedMetrics>,
-): Promise<NightlyResult['sinks']['alert']> {
-  const failedSinks =
-    published.status === 'rejected' ? [{ sink: 'CloudWatch metrics', reason: describeError(published.reason) }] : [];
-  const alert = buildAlertMessage(report, { ...context, failedSinks });
-  if (alert === null) return { ok: true, value: { sent: false } };
-  try {
-    const { messageId } = await deps.alerter.send(alert, {
-      collection: report.collection,
-      environment: report.environment,
-    });
-    deps.logger.info('alert sent', { severity: alert.severity, subject: alert.subject, message_id: messageId });
-    return { ok: true, value: { sent: true, messageId, severity: alert.severity } };
-  } catch (error) {
-    deps.logger.error('alert not sent', {
-      severity: alert.severity,
-      subject: alert.subject,
-      reason: describeError(error),
-    });
-    return { ok: false, error: describeError(error) };
-  }
-}
-
-function placementOf(stored: PromiseSettledResult<StoredReport>, config: NightlyConfig): ReportPlacement {
-  if (stored.status === 'fulfilled')
-    return { stored: true, bucket: stored.value.bucket, key: stored.value.key, region: config.region };
-  return {
-    stored: false,
-    reason: describeError(stored.reason),
-    fallback: `the function's log (${config.logGroupName ?? 'its CloudWatch Logs group'}), message "validation report (not stored)"`,
-  };
-}
-
-/** Where the HTML report went, when it was stored. */
-function htmlOf(stored: StoredReport): { htmlLocation?: string } {
-  const html = stored.attachments.find((a) => a.suffix === '.html' && a.stored);
-  return html === undefined ? {} : { htmlLocation: `s3://${stored.bucket}/${html.key}` };
-}
-
 /** Hands out `first` once, then fresh ids: the engine's first id is the run id. */
 function firstThen(first: string, next: () => string): () => string {
   let used = false;
@@ -327,13 +296,7 @@ function firstThen(first: string, next: () => string): () => string {
 // ---- module scope: built once per cold start -------------------------------------------------------------------
 
 const logger = new Logger({ serviceName: 'ragwatch-nightly' });
-// The SDK's standard retry mode (3 attempts, backoff with jitter) is what "after retries" means for every sink.
-const clients: AwsClients = {
-  s3: new S3Client({ maxAttempts: 3 }),
-  cloudWatch: new CloudWatchClient({ maxAttempts: 3 }),
-  sns: new SNSClient({ maxAttempts: 3 }),
-  secretsManager: new SecretsManagerClient({ maxAttempts: 3 }),
-};
+const clients: AwsClients = createAwsClients();
 
 function buildDefaultHandler(): (event?: unknown, context?: LambdaContext) => Promise<NightlyResult> {
   try {

@@ -18,7 +18,7 @@ type AlertOutcome = NightlyResult['sinks']['alert'];
 export async function alertIncidents(
   deps: NightlyDeps,
   report: ValidationReport,
-  context: Pick<AlertContext, 'placement'>,
+  context: Pick<AlertContext, 'placement' | 'links'>,
   published: PromiseSettledResult<PublishedMetrics>,
   fallback: () => Promise<AlertOutcome>,
 ): Promise<AlertOutcome> {
@@ -45,6 +45,7 @@ export async function alertIncidents(
       const message = buildIncidentMessage(notice, report, {
         placement,
         failedSinks,
+        ...(context.links ? { links: context.links } : {}),
         region: config.region,
         reminderDays: config.incidents.reminderDays,
       });

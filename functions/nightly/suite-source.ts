@@ -7,7 +7,7 @@ import path from 'node:path';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { classifyAwsError } from '../adapters/aws-error.ts';
 import { InputError } from '../core/errors.ts';
-import { parseSuite, type Suite } from '../core/suite/suite.ts';
+import { parseSuiteBytes, type Suite } from '../core/suite/suite.ts';
 import type { SuiteLocation } from './config.ts';
 
 export interface LoadedSuite {
@@ -18,23 +18,23 @@ export interface LoadedSuite {
 /** Reads and validates the suite; `baseDir` anchors a relative path (the Lambda's task root). */
 export async function loadSuite(location: SuiteLocation, s3: S3Client, baseDir: string): Promise<LoadedSuite> {
   if (location.kind === 's3') {
-    let text: string;
+    let bytes: Uint8Array;
     try {
       const object = await s3.send(new GetObjectCommand({ Bucket: location.bucket, Key: location.key }));
-      text = (await object.Body?.transformToString('utf8')) ?? '';
+      bytes = (await object.Body?.transformToByteArray()) ?? new Uint8Array(0);
     } catch (error) {
       const failure = classifyAwsError(error);
       throw new InputError(location.uri, [`could not be read from S3 (${failure.kind}): ${failure.summary}`]);
     }
-    return { suite: parseSuite(text, location.key), source: location.uri };
+    return { suite: parseSuiteBytes(bytes, location.key), source: location.uri };
   }
   const file = path.resolve(baseDir, location.path);
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     const code = (error as { code?: string }).code;
     throw new InputError(file, [code === 'ENOENT' ? 'file not found' : `cannot be read (${code ?? 'unknown error'})`]);
   }
-  return { suite: parseSuite(text, file), source: location.path };
+  return { suite: parseSuiteBytes(bytes, file), source: location.path };
 }

@@ -3,6 +3,7 @@
  * the night's world (the points indexed, the sitemap, the stand-ins). A fault acts on a fresh copy of the clean
  * world every night, so ending a fault is simply not applying it.
  */
+import { createHash } from 'node:crypto';
 import type { NightWorld } from './world.ts';
 
 export interface FaultKindSpec {
@@ -11,6 +12,12 @@ export interface FaultKindSpec {
   needs: ('target' | 'to')[];
   describe: string;
   apply(world: NightWorld, fault: { target?: string; to?: string }): void;
+}
+
+/** A stable UUID for a name, so a replay writes the same ids every time. */
+function uuidFrom(name: string): string {
+  const h = createHash('sha256').update(name).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 const pageOf = (url: unknown) => (typeof url === 'string' ? new URL(url).pathname : '');
@@ -23,6 +30,28 @@ export const FAULT_KINDS = {
     describe: 'a module dropped from the index',
     apply: (world, { target }) => {
       world.points = world.points.filter((p) => !pageOf(p.payload.source_url).startsWith(`/docs/${target}/`));
+    },
+  },
+  /**
+   * (b) A page re-indexed without its old chunks removed: the previous version's points stay beside the new ones,
+   * under other ids, with the old page_hash and the same chunk indexes (stale duplicates).
+   */
+  'stale-duplicate-chunks': {
+    track: 'quality',
+    needs: ['target'],
+    describe: 'a page re-indexed leaving stale duplicate chunks',
+    apply: (world, { target }) => {
+      const page = world.points.filter((p) => pageOf(p.payload.source_url) === target);
+      for (const point of page)
+        world.points.push({
+          ...structuredClone(point),
+          id: uuidFrom(`stale:${point.id}`),
+          payload: {
+            ...point.payload,
+            page_hash: `previous-${String(point.payload.page_hash ?? '')}`,
+            chunk_text: `${String(point.payload.chunk_text ?? '')} (previous version)`,
+          },
+        });
     },
   },
   /** (d) A page re-indexed by a writer that lost a payload field on its new chunks. */

@@ -84,6 +84,60 @@ describe('ragwatch run', () => {
     expect(files.filter((f) => f.endsWith('.json')).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('exits 3 when the report cannot be written, and puts the whole report on stderr', async () => {
+    // Prepare: --out is a file, so no folder can be made under it
+    const blocker = path.join(dir, 'not-a-folder');
+    await writeFile(blocker, 'x');
+
+    // Act
+    const code = await cli(['run', '--suite', path.join(dir, 'passing.json'), '--out', blocker, '--no-progress'], {
+      ...sandbox.env,
+      MIN_COVERAGE: '90',
+    });
+
+    // Assess
+    expect(code).toBe(3);
+    const stderr = err.join('');
+    expect(stderr).toContain(`ragwatch: could not write the report under ${blocker}`);
+    expect(parseValidReport(JSON.parse(stderr.split('\n')[1] ?? '')).status).toBe('PASSED');
+  });
+
+  it('exits 1 at the deadline with a report when Qdrant and Cohere hang, naming what was cut', async () => {
+    // Prepare
+    sandbox.qdrant.inject({ operationId: 'all', hang: true, times: 1000 });
+    sandbox.cohere.inject({ hang: true, times: 1000 });
+
+    // Act
+    const code = await cli([
+      'run',
+      '--suite',
+      path.join(dir, 'passing.json'),
+      '--deadline',
+      '1',
+      '--json',
+      '--no-progress',
+    ]).finally(() => {
+      sandbox.qdrant.clearFaults();
+      sandbox.cohere.clearFaults();
+    });
+
+    // Assess
+    expect(code).toBe(1);
+    const report = parseValidReport(JSON.parse(out.join('')));
+    expect(report.status).toBe('ERROR');
+    expect(report.execution.stages.describe?.status).toBe('cut');
+    expect(report.errors.map((e) => e.message)).toContainEqual(
+      expect.stringMatching(/was cut: the run deadline \(1 s\) was reached; still waiting on .*Qdrant/),
+    );
+  });
+
+  it('exits 2 on a --deadline outside 1..3600 seconds, naming the variable', async () => {
+    const code = await cli(['run', '--suite', path.join(dir, 'passing.json'), '--deadline', '0', '--no-progress']);
+
+    expect(code).toBe(2);
+    expect(err.join('')).toContain('RUN_DEADLINE_SECONDS: must be a number from 1 to 3600, got "0"');
+  });
+
   it('remembers the folder’s incident: one onset line, then silence while the breach lasts', async () => {
     // Prepare
     const reports = path.join(dir, 'incident-reports');
@@ -106,6 +160,29 @@ describe('ragwatch run', () => {
     await cli(['run', '--suite', path.join(dir, 'passing.json'), '--json', '--no-progress']);
 
     expect(parseValidReport(out.join('')).suite.query_count).toBe(2);
+  });
+
+  it('runs a suite written in seed 004’s benchmark form, its questions judged by their ground truth', async () => {
+    // Prepare
+    const file = path.join(dir, 'benchmark.yaml');
+    await writeFile(
+      file,
+      [
+        'benchmark_name: sample-benchmark',
+        'question_set: [What is visual SLAM in Isaac ROS?]',
+        'ground_truth_mappings:',
+        '  What is visual SLAM in Isaac ROS?: [ch2-isaac-ros-vslam.md]',
+        'metrics: [recall@5, mrr]',
+      ].join('\n'),
+    );
+
+    // Act
+    await cli(['run', '--suite', file, '--json', '--no-progress']);
+
+    // Assess
+    const report = parseValidReport(out.join(''));
+    expect(report.suite.name).toBe('sample-benchmark');
+    expect(report.query_results[0]?.metrics).toMatchObject({ judged_relevant: 1, recall_at_k: 1, hit: true });
   });
 
   it('exits 2 naming every bad variable, and runs nothing', async () => {

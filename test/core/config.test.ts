@@ -48,6 +48,7 @@ describe('parseEngineConfig', () => {
       qdrantTimeoutMs: 10_000,
       cohereTimeoutMs: 30_000,
       searchConcurrency: 4,
+      runDeadlineSeconds: 600,
       environment: 'dev',
       logLevel: 'WARN',
       secrets: { cohereApiKey: 'co-secret-key-123', qdrantApiKey: 'qd-secret-key-456' },
@@ -177,6 +178,36 @@ describe('parseEngineConfig', () => {
 
   it.each(['book', 'book..v2', '.hidden', 'книга', 'a'.repeat(255)])('accepts the collection name %j', (name) => {
     expect(parseEngineConfig({ ...VALID, QDRANT_COLLECTION: name }).collection).toBe(name);
+  });
+
+  it.each(['0x10', '0o20', '0b10000', '016'])('refuses the numeral %s, written other than in decimal', (raw) => {
+    expect(problemsOf({ ...VALID, SEARCH_CONCURRENCY: raw })).toEqual([
+      `SEARCH_CONCURRENCY: must be a whole number from 1 to 32 written in decimal (hex, octal and binary are refused), got "${raw}"`,
+    ]);
+  });
+
+  it.each(['Infinity', '1_0', '16px', '+', '.'])('refuses %j where a number is expected', (raw) => {
+    expect(problemsOf({ ...VALID, SEARCH_CONCURRENCY: raw })).toEqual([
+      `SEARCH_CONCURRENCY: must be a whole number from 1 to 32, got "${raw}"`,
+    ]);
+  });
+
+  it.each([
+    ['16', 16],
+    ['+16', 16],
+    ['1.6e1', 16],
+  ])('reads the decimal %s', (raw, value) => {
+    expect(parseEngineConfig({ ...VALID, SEARCH_CONCURRENCY: raw }).searchConcurrency).toBe(value);
+  });
+
+  it.each([
+    ['QDRANT_TIMEOUT_MS', '60000', '60001', 'a whole number from 100 to 60000'],
+    ['COHERE_TIMEOUT_MS', '120000', '120001', 'a whole number from 100 to 120000'],
+    ['MAX_AGENT_QUERIES', '50', '51', 'a whole number from 0 to 50'],
+    ['SEARCH_CONCURRENCY', '32', '33', 'a whole number from 1 to 32'],
+  ])('bounds %s: %s is taken, %s refused', (name, highest, over, what) => {
+    expect(() => parseEngineConfig({ ...VALID, [name]: highest })).not.toThrow();
+    expect(problemsOf({ ...VALID, [name]: over })).toEqual([`${name}: must be ${what}, got "${over}"`]);
   });
 });
 

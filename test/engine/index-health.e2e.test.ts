@@ -145,6 +145,8 @@ describe('index health against the sandbox', () => {
     const report = await run();
     expect(healthErrors(report)).toEqual(['MIXED_MODELS']);
     expect(verdict(report, 'embedding_models')).toMatchObject({ value: 2, passed: false });
+    const allowed = await run({ max_embedding_models: 2 });
+    expect([healthErrors(allowed), verdict(allowed, 'embedding_models')?.passed]).toEqual([[], true]);
   });
 
   it('sees an embedding model swapped under the same name: EMBEDDING_DRIFT, critical', async () => {
@@ -182,6 +184,20 @@ describe('index health against the sandbox', () => {
     sandbox.qdrant.leakFilters(true);
     const report = await run();
     expect(healthErrors(report)).toContain('FILTER_VIOLATION');
-    expect(report.index_health?.filters?.violations).toBeGreaterThan(0);
+    const violations = report.index_health?.filters?.violations ?? 0;
+    expect(violations).toBeGreaterThan(0);
+    expect(verdict(report, 'filter_violations')?.passed).toBe(false);
+    expect(verdict(await run({ max_filter_violations: violations }), 'filter_violations')?.passed).toBe(true);
+    expect(verdict(await run({ max_filter_violations: violations - 1 }), 'filter_violations')?.passed).toBe(false);
+  });
+
+  it('judges stale pages against their threshold on both sides of equality', async () => {
+    await client.setPayload(SANDBOX_COLLECTION, {
+      wait: true,
+      payload: { indexed_at: '2025-12-19T23:59:59.000Z' },
+      filter: { must: [{ key: 'source_url', match: { value: PAGE } }] },
+    });
+    expect(verdict(await run({ max_stale_pages: 1 }), 'stale_pages')?.passed).toBe(true);
+    expect(verdict(await run({ max_stale_pages: 0 }), 'stale_pages')?.passed).toBe(false);
   });
 });

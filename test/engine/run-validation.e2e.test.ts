@@ -322,6 +322,18 @@ describe('runValidation against the sandbox', () => {
     );
   });
 
+  it('reports RATE_LIMITED at once, with the wait asked, when Cohere asks for more than the 60 s cap', async () => {
+    // Prepare
+    sandbox.cohere.inject({ status: 429, retryAfterSeconds: 120, endpoint: 'embed', times: 50 });
+
+    // Act
+    const report = await run({ suite: ONE_QUERY });
+
+    // Assess
+    expect(report.query_results[0]).toMatchObject({ status: 'ERROR', error_types: ['RATE_LIMITED'] });
+    expect(report.query_results[0]?.fail_reason).toContain('answered 429 (retry after 120 s)');
+  });
+
   it('reports SITEMAP_FAILED and no coverage when the sitemap is gone', async () => {
     // Prepare
     sandbox.book.setFault('/sitemap-index.xml', 404);

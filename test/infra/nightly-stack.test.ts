@@ -78,6 +78,7 @@ describe('the nightly function', () => {
       REPORT_BUCKET: { Ref: ref('AWS::S3::Bucket') },
       ALERT_TOPIC_ARN: { Ref: ref('AWS::SNS::Topic') },
       METRIC_NAMESPACE: 'RagWatch',
+      DASHBOARD_NAME: 'ragwatch-staging-book',
       COHERE_SECRET_ID: 'ragwatch/cohere',
       QDRANT_SECRET_ID: CONTEXT.qdrantSecret,
       MIN_PASS_RATE: '85',

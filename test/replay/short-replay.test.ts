@@ -1,7 +1,7 @@
 /**
- * A short replay in the test suite, so the one-alert-per-incident guarantee cannot silently break: thirteen nights
+ * A short replay in the test suite, so the one-alert-per-incident guarantee cannot silently break: fifteen nights
  * of the real nightly handler against the stand-ins, with a module dropped, Qdrant down, a page renamed, a new page
- * never indexed, the embedding model swapped and ANN search degraded. Each night's emails are checked, then the
+ * never indexed, the embedding model swapped, ANN search degraded and stale duplicate chunks left by a re-index. Each night's emails are checked, then the
  * summary against the target.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { type ReplayWorld, startReplayWorld } from '../../sandbox/replay/world.t
 
 const scenario = parseScenario(
   {
-    nights: 13,
+    nights: 15,
     start_date: '2026-03-01',
     noise: { latency_jitter_ms: [0, 10], reindexed_chunks: 3, seed: 7 },
     faults: [
@@ -29,6 +29,13 @@ const scenario = parseScenario(
       { id: 'f', kind: 'page-not-indexed', target: '/docs/module-4-vla/ch4-safety-and-ethics', from: 8, nights: 1 },
       { id: 'c', kind: 'embedding-model-swapped', from: 10, nights: 1 },
       { id: 'g', kind: 'ann-degraded', from: 12, nights: 1 },
+      {
+        id: 'b',
+        kind: 'stale-duplicate-chunks',
+        target: '/docs/module-1-ros2/ch2-rclpy-and-launch-files',
+        from: 14,
+        nights: 1,
+      },
     ],
   },
   'short replay',
@@ -50,6 +57,8 @@ const EXPECTED: Record<number, string[]> = {
   11: ['quality:recovery'],
   12: ['quality:onset'],
   13: ['quality:recovery'],
+  14: ['quality:onset'],
+  15: ['quality:recovery'],
 };
 
 let world: ReplayWorld;
@@ -65,7 +74,7 @@ afterAll(async () => {
   await world?.stop();
 });
 
-describe('a thirteen-night replay through the real nightly handler', () => {
+describe('a fifteen-night replay through the real nightly handler', () => {
   // One night per test, in order: each runs the handler once and checks that night's emails.
   it.each(Object.entries(EXPECTED))(
     'sends on night %s exactly the emails its faults call for: %j',
@@ -92,6 +101,8 @@ describe('a thirteen-night replay through the real nightly handler', () => {
       'PASSED',
       'FAILED',
       'PASSED',
+      'FAILED',
+      'PASSED',
     ]);
   });
 
@@ -105,7 +116,7 @@ describe('a thirteen-night replay through the real nightly handler', () => {
   it('detects every fault on its first night', () => {
     const summary = tallyReplay(scenario, records);
     expect(summary.detected_first_night).toBe(summary.faults);
-    expect(summary.faults).toBe(6);
+    expect(summary.faults).toBe(7);
   });
 
   it('announces the end of every fault', () => {

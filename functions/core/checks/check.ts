@@ -49,9 +49,12 @@ export interface RunContext {
   readonly signal?: AbortSignal;
   /**
    * Runs a named unit of work once per run, timed in `execution.stages` and announced to the progress listener;
-   * every later call with the same name shares the first call's promise, so checks can share inputs.
+   * every later call with the same name shares the first call's promise, so checks can share inputs. `judge`
+   * names why a resolved value is unusable (e.g. no query could run), so the stage reads "failed", not "ok".
    */
-  step<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  step<T>(name: string, fn: () => Promise<T>, judge?: (value: T) => string | null): Promise<T>;
+  /** The steps still running and what each waits on, for a cut's message ("" when none). */
+  pendingSteps?(): string;
   /** The settled outcome of a step, without starting it (undefined when nobody ran it). */
   settled(name: string): Promise<Settled<unknown>> | undefined;
   /** A finding of this run. */

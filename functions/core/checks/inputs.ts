@@ -16,18 +16,21 @@ export const describeCollection = (ctx: RunContext): Promise<CollectionInfo> =>
 
 /** Embeds in batches of 96 while the collection is described, then searches in batches of 100, then judges. */
 export const searchedQueries = (ctx: RunContext): Promise<QueryStageResult> =>
-  ctx.step('queries', () =>
-    runQueryStage({
-      queries: ctx.queries,
-      embedder: ctx.deps.embedder,
-      index: ctx.deps.index,
-      collection: describeCollection(ctx),
-      ...(namesModulesOrChapters(ctx.queries) ? { catalog: bookCatalog(ctx) } : {}),
-      clock: ctx.deps.clock,
-      newId: ctx.deps.newId,
-      concurrency: ctx.options.searchConcurrency,
-      ...(ctx.deps.progress ? { progress: ctx.deps.progress } : {}),
-    }),
+  ctx.step(
+    'queries',
+    () =>
+      runQueryStage({
+        queries: ctx.queries,
+        embedder: ctx.deps.embedder,
+        index: ctx.deps.index,
+        collection: describeCollection(ctx),
+        ...(namesModulesOrChapters(ctx.queries) ? { catalog: bookCatalog(ctx) } : {}),
+        clock: ctx.deps.clock,
+        newId: ctx.deps.newId,
+        concurrency: ctx.options.searchConcurrency,
+        ...(ctx.deps.progress ? { progress: ctx.deps.progress } : {}),
+      }),
+    (searched) => searched.stageFailure,
   );
 
 /** The modules and chapters the index holds, to resolve what the suite names (facets, else one scroll of two fields). */
@@ -65,19 +68,24 @@ export const maxAgentQueries = (ctx: RunContext): number => ctx.options.maxAgent
 export const groundedAnswers = (ctx: RunContext) => {
   const chat = ctx.deps.chat;
   if (!chat) return Promise.reject(new Error('no chat model is wired'));
-  return ctx.step('agent', async () => {
-    const searched = await searchedQueries(ctx).then(
-      (value) => value,
-      () => null,
-    );
-    const prefetched = searched ? indexSearchedHits(searched.results) : undefined;
-    return runAgentChecks({
-      queries: ctx.queries,
-      tool: createRetrievalTool({ ...ctx.deps, ...(prefetched ? { prefetched } : {}) }),
-      chat,
-      clock: ctx.deps.clock,
-      newId: ctx.deps.newId,
-      maxAgentQueries: maxAgentQueries(ctx),
-    });
-  });
+  return ctx.step(
+    'agent',
+    async () => {
+      const searched = await searchedQueries(ctx).then(
+        (value) => value,
+        () => null,
+      );
+      const prefetched = searched ? indexSearchedHits(searched.results) : undefined;
+      return runAgentChecks({
+        queries: ctx.queries,
+        tool: createRetrievalTool({ ...ctx.deps, ...(prefetched ? { prefetched } : {}) }),
+        chat,
+        clock: ctx.deps.clock,
+        newId: ctx.deps.newId,
+        maxAgentQueries: maxAgentQueries(ctx),
+      });
+    },
+    ({ report }) =>
+      report.evaluated > 0 && report.errors === report.evaluated ? 'no agent question could be answered' : null,
+  );
 };

@@ -8,13 +8,26 @@ import type { ResolvedQuery, SuccessCriteria } from '../suite/suite.ts';
 import type { Check, CheckResult, RunContext, Settled } from './check.ts';
 import type { EngineDeps, RunOptions } from './run-options.ts';
 
-/** The reason a step or check did not finish: the run's signal aborted first. */
+/** The reason a step or check did not finish: the run's signal aborted first (its reason says why: a deadline). */
 export class CutError extends Error {
   override readonly name = 'CutError';
-  constructor(what: string) {
-    super(`${what} was cut: the run had to stop`);
+  constructor(what: string, signal?: AbortSignal, waitingOn?: string) {
+    // The deadline's own words when it is the deadline; a bare abort says only that the run had to stop.
+    const reason: unknown = signal?.reason;
+    const why = isServiceError(reason) ? reason.message : 'the run had to stop';
+    super(`${what} was cut: ${why}${waitingOn ? `; still waiting on ${waitingOn}` : ''}`);
   }
 }
+
+/** What each step waits on, so a cut names the dependency, not only the stage. */
+export const STEP_DEPENDENCIES: Record<string, string> = {
+  describe: 'Qdrant (get collection)',
+  catalog: 'Qdrant (facet or scroll)',
+  queries: 'Cohere embed and Qdrant search',
+  sitemap: 'the sitemap host',
+  profile: 'Qdrant (count, facet or scroll)',
+  agent: 'Cohere chat and Qdrant search',
+};
 
 export interface RunContextHandle {
   ctx: RunContext;
@@ -42,17 +55,30 @@ export function createRunContext(init: {
   const { deps, runId } = init;
   const steps = new Map<string, StepEntry>();
 
-  const step = <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+  /** The steps still running, with what each waits on: "queries (Cohere embed and Qdrant search)". */
+  const pending = () =>
+    [...steps]
+      .filter(([name, s]) => s.record === undefined && STEP_DEPENDENCIES[name] !== undefined)
+      .map(([name]) => `${name} (${STEP_DEPENDENCIES[name]})`)
+      .join(', ');
+
+  const step = <T>(name: string, fn: () => Promise<T>, judge?: (value: T) => string | null): Promise<T> => {
     const known = steps.get(name);
     if (known) return known.promise as Promise<T>;
     const t = deps.clock.monotonicMs();
     deps.progress?.({ kind: 'stage', stage: name, status: 'started' });
     // A step asked for after the run was cut does not start: its request would outlive the run.
-    const work = deps.signal?.aborted ? Promise.reject(new CutError(name)) : cuttable(name, start(fn), deps.signal);
+    const what = STEP_DEPENDENCIES[name] ? `${name} (${STEP_DEPENDENCIES[name]})` : name;
+    const work = deps.signal?.aborted
+      ? Promise.reject(new CutError(what, deps.signal))
+      : cuttable(what, start(fn), deps.signal);
     const entry: StepEntry = {
       // Recorded and announced before any consumer sees the value, as a plain timed call would.
       settled: outcome(work).then((result) => {
-        const status = result.ok ? 'ok' : result.error instanceof CutError ? 'cut' : 'failed';
+        // A step that resolved but could not do its work (no query could run) is not "ok": `judge` says so.
+        const unusable = result.ok && judge ? judge(result.value as T) !== null : false;
+        const status =
+          result.ok && !unusable ? 'ok' : !result.ok && result.error instanceof CutError ? 'cut' : 'failed';
         deps.progress?.({ kind: 'stage', stage: name, status: result.ok ? 'finished' : 'failed' });
         entry.record = { status, duration_ms: round1(deps.clock.monotonicMs() - t) };
         return result;
@@ -70,6 +96,7 @@ export function createRunContext(init: {
     ...init,
     ...(deps.signal ? { signal: deps.signal } : {}),
     step,
+    pendingSteps: pending,
     settled: (name) => steps.get(name)?.settled,
     error: (error_type, severity, message, details = {}): ValidationError => ({
       id: deps.newId(),
@@ -101,7 +128,7 @@ export async function runChecks(checks: readonly Check[], ctx: RunContext): Prom
   return Promise.all(
     checks.map(async (check): Promise<CheckResult> => {
       try {
-        return await cuttable(`the ${check.name} check`, check.run(ctx), ctx.signal);
+        return await cuttable(`the ${check.name} check`, check.run(ctx), ctx.signal, ctx.pendingSteps);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         // A cut is a finding too: the report says which check has no verdict tonight, and why.
@@ -122,11 +149,16 @@ function start<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-function cuttable<T>(what: string, promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+function cuttable<T>(
+  what: string,
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  waitingOn?: () => string,
+): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new CutError(what));
+  if (signal.aborted) return Promise.reject(new CutError(what, signal, waitingOn?.()));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new CutError(what));
+    const onAbort = () => reject(new CutError(what, signal, waitingOn?.() || undefined));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
@@ -144,7 +176,8 @@ export function outcome<T>(promise: Promise<T>): Promise<Settled<T>> {
   );
 }
 
-/** A timeout is reported as TIMEOUT; any other failure of a service as the given type. */
+/** A timeout is reported as TIMEOUT, a rate limit not waited out as RATE_LIMITED; any other failure as given. */
 export function failureType(error: unknown, fallback: ValidationError['error_type']): ValidationError['error_type'] {
-  return isServiceError(error) && error.kind === 'timeout' ? 'TIMEOUT' : fallback;
+  if (!isServiceError(error)) return fallback;
+  return error.kind === 'timeout' ? 'TIMEOUT' : error.kind === 'rate_limited' ? 'RATE_LIMITED' : fallback;
 }

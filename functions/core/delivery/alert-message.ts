@@ -5,6 +5,7 @@
  */
 import { truncate } from '../errors.ts';
 import type { CriterionResult, Severity, ValidationReport } from '../report/report.ts';
+import { buildS3ConsoleUrl, linkLines, type RunLinks } from './links.ts';
 
 export interface AlertMessage {
   subject: string;
@@ -25,6 +26,8 @@ export interface AlertContext {
   previous?: { runId: string; status: string; startedAt: string } | null;
   /** Body budget in UTF-8 bytes; SNS allows 262,144 for the whole message, subject and attributes included. */
   maxBodyBytes?: number;
+  /** The HTML report, the dashboard and the run's logs (core/delivery/links.ts), listed right after the headline. */
+  links?: RunLinks;
 }
 
 export const ALERT_LIMITS = { subjectMaxChars: 99, bodyMaxBytes: 240_000, failingQueries: 10, urls: 20 } as const;
@@ -45,11 +48,7 @@ export function buildAlertMessage(report: ValidationReport, context: AlertContex
   return { subject, body, severity };
 }
 
-/** The S3 console page of one object. */
-export function buildS3ConsoleUrl(bucket: string, key: string, region: string): string {
-  const query = new URLSearchParams({ region, bucketType: 'general', prefix: key });
-  return `https://${region}.console.aws.amazon.com/s3/object/${encodeURIComponent(bucket)}?${query.toString()}`;
-}
+export { buildS3ConsoleUrl } from './links.ts';
 
 function alertSeverity(report: ValidationReport, breached: CriterionResult[], stored: boolean): Severity | null {
   if (report.status === 'ERROR') return 'CRITICAL';
@@ -100,20 +99,30 @@ function buildBody(
   context: AlertContext,
 ): string[] {
   const lines: string[] = [];
+  const name = `The nightly validation of "${report.collection}" (${report.environment})`;
+  const reason = report.status_reason.replace(/^the run could not complete:\s*/i, '');
+  // The first five lines: what broke, how badly, when this run was, since when, what changed. Details follow.
   const headline =
     report.status === 'ERROR'
-      ? `The nightly validation of "${report.collection}" (${report.environment}) could not complete.`
+      ? `${name} could not complete: ${truncate(reason, 500)}`
       : report.status === 'FAILED'
-        ? `The nightly validation of "${report.collection}" (${report.environment}) breached ${breached.length} success criteria.`
-        : `The nightly validation of "${report.collection}" (${report.environment}) passed, but its report could not be stored.`;
-  lines.push(headline, `Severity: ${severity}`, `Run started: ${report.timestamp} (run id ${report.run_id})`);
-  lines.push(sinceLine(context.previous), '');
+        ? `${name} breached ${breached.length} success criteria${breached.length > 0 ? `: ${breached.map(shortBreach).join(', ')}` : ''}.`
+        : `${name} passed, but its report could not be stored.`;
+  lines.push(headline, howBadly(report, severity), `Run started: ${report.timestamp} (run id ${report.run_id})`);
+  lines.push(sinceLine(context.previous), changedLine(report), '', ...linkLines(context.links));
 
   if (report.status === 'ERROR') {
-    lines.push('WHAT FAILED', `- ${truncate(report.status_reason, 500)}`);
-    for (const error of report.errors.filter((e) => e.severity === 'CRITICAL' || e.severity === 'HIGH').slice(0, 5))
-      lines.push(`- ${error.error_type} [${error.severity}]: ${truncate(error.message, 300)}`);
-    lines.push('');
+    // The reason is the headline already; list only what adds to it.
+    const more = report.errors
+      .filter((e) => e.severity === 'CRITICAL' || e.severity === 'HIGH')
+      .filter((e) => !reason.includes(e.message) && !e.message.includes(reason))
+      .slice(0, 5);
+    if (more.length > 0)
+      lines.push(
+        'WHAT FAILED',
+        ...more.map((error) => `- ${error.error_type} [${error.severity}]: ${truncate(error.message, 300)}`),
+        '',
+      );
   }
   if (breached.length > 0) {
     lines.push('WHAT BROKE (value vs threshold)');
@@ -149,6 +158,32 @@ function buildBody(
   return lines;
 }
 
+/** How badly: the severity, and how many queries it touches (none ran: said so, never "0%"). */
+function howBadly(report: ValidationReport, severity: Severity): string {
+  const failing = report.failed_queries + report.error_queries;
+  const queries =
+    report.total_queries === 0
+      ? 'no query ran'
+      : `${failing} of ${report.total_queries} queries failing${report.error_queries > 0 ? ` (${report.error_queries} errored)` : ''}`;
+  return `Severity: ${severity}; ${queries}`;
+}
+
+/** What changed since the baseline (core/regression), in one line. */
+function changedLine(report: ValidationReport): string {
+  const regression = report.regression;
+  if (regression === undefined) return 'What changed: not compared with a baseline';
+  if (!regression.compared) return `What changed: not compared (${truncate(regression.note, 200)})`;
+  const findings = regression.findings;
+  if (findings.length === 0) return 'What changed: nothing moved beyond its usual band since the baseline';
+  const shown = findings.slice(0, 3).map((f) => truncate(f.message, 120));
+  const more = findings.length > shown.length ? `; ${findings.length - shown.length} more below` : '';
+  return `What changed: ${findings.length} regression(s) since the baseline: ${shown.join('; ')}${more}`;
+}
+
+function shortBreach(c: CriterionResult): string {
+  return `${label(c.name)} ${formatValue(c, c.value)} ${breachSign(c)} ${formatValue(c, c.threshold)}`;
+}
+
 /** "Since when": whether the night before was fine, so ops know a fresh break from an ongoing one. */
 function sinceLine(previous: AlertContext['previous']): string {
   if (previous === undefined) return 'Previous run: unknown (its report could not be read)';
@@ -179,8 +214,13 @@ function summaryLines(report: ValidationReport): string[] {
   const num = (v: number | null | undefined, unit = '') =>
     v === null || v === undefined ? 'n/a' : `${round(v)}${unit}`;
   return [
-    `- Status: ${report.status} (${truncate(report.status_reason, 300)})`,
-    `- Queries: ${report.total_queries} run, ${report.passed_queries} passed, ${report.failed_queries} failed, ${report.error_queries} errors; pass rate ${pct(report.pass_rate)}`,
+    // An ERROR run's reason opens the email: not again here. Its pass rate is no figure at all, not 0%.
+    report.status === 'ERROR'
+      ? '- Status: ERROR'
+      : `- Status: ${report.status} (${truncate(report.status_reason, 300)})`,
+    report.total_queries === 0
+      ? '- Queries: none ran'
+      : `- Queries: ${report.total_queries} run, ${report.passed_queries} passed, ${report.failed_queries} failed, ${report.error_queries} errors; pass rate ${report.status === 'ERROR' ? 'n/a (the run did not complete)' : pct(report.pass_rate)}`,
     `- Coverage: ${pct(report.coverage_report?.coverage_percentage)}; metadata completeness: ${pct(report.quality_metrics?.metadata_completeness_rate)}`,
     `- MRR ${num(vm.mrr)}, recall@k ${num(vm.overall_recall)}, nDCG@k ${num(vm.ndcg_at_k)}, avg similarity ${num(vm.avg_similarity)}`,
     `- Latency p50 ${num(vm.p50_latency_ms, ' ms')}, p95 ${num(vm.p95_latency_ms, ' ms')}; run took ${num(report.duration_seconds, ' s')}`,

@@ -10,6 +10,7 @@ import {
   buildS3ConsoleUrl,
   toSubject,
 } from '../delivery/alert-message.ts';
+import { linkLines } from '../delivery/links.ts';
 import { truncate } from '../errors.ts';
 import type { ValidationReport } from '../report/report.ts';
 import type { Notice } from './advance-incidents.ts';
@@ -47,7 +48,9 @@ export function buildIncidentMessage(
   const where = `RagWatch ${report.environment}/${report.collection}`;
   // The run's own alert: its subject already names what broke (criteria with values, or the run error), and its
   // body carries the per-run details.
-  const details = buildAlertMessage(report, { ...context, maxBodyBytes: 200_000 });
+  // Without the links: this email lists them itself, near the top.
+  const { links: runLinks, ...detailContext } = context;
+  const details = buildAlertMessage(report, { ...detailContext, maxBodyBytes: 200_000 });
   const runSubjectFits =
     details !== null &&
     ((track === 'quality' && report.status === 'FAILED') ||
@@ -68,6 +71,7 @@ export function buildIncidentMessage(
     `Since: ${incident.opened.started_at} (run ${incident.opened.run_id}; ${incident.runs} run(s) so far)`,
     `This run: ${report.timestamp} (run ${report.run_id}), status ${report.status}`,
     '',
+    ...linkLines(runLinks),
   ];
   if (kind === 'recovery') {
     lines.push('WHAT RECOVERED', ...incident.breaches.map((b) => `- ${truncate(b.summary, 300)} [${b.severity}]`), '');

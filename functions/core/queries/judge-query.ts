@@ -22,7 +22,7 @@ import { matchesSource } from './matching.ts';
 import { judgmentsOf, onChapter, onModule, onTopic, toQueryResults } from './query-results.ts';
 
 export interface QueryFailure {
-  errorType: 'EMBEDDING_FAILED' | 'RETRIEVAL_FAILED' | 'TIMEOUT';
+  errorType: 'EMBEDDING_FAILED' | 'RETRIEVAL_FAILED' | 'TIMEOUT' | 'RATE_LIMITED';
   message: string;
 }
 

@@ -23,7 +23,7 @@ import { judgeQuery } from './judge-query.ts';
 /** Qdrant accepts large batches, but 100 searches keep one request's body and answer comfortably small. */
 export const SEARCH_BATCH_SIZE = 100;
 
-type Failure = { errorType: 'EMBEDDING_FAILED' | 'RETRIEVAL_FAILED' | 'TIMEOUT'; message: string };
+type Failure = { errorType: 'EMBEDDING_FAILED' | 'RETRIEVAL_FAILED' | 'TIMEOUT' | 'RATE_LIMITED'; message: string };
 
 interface QueryState {
   query: ResolvedQuery;
@@ -216,8 +216,10 @@ async function settled(catalog: Promise<BookCatalog> | undefined): Promise<BookC
 }
 
 function fail(batch: QueryState[], errorType: Failure['errorType'], error: unknown): void {
-  const timedOut = isServiceError(error) && error.kind === 'timeout';
-  for (const s of batch) s.failure = { errorType: timedOut ? 'TIMEOUT' : errorType, message: describeError(error) };
+  // A timeout and a rate limit that could not be waited out say so in their type: ops act on them differently.
+  const kind = isServiceError(error) ? error.kind : undefined;
+  const type = kind === 'timeout' ? 'TIMEOUT' : kind === 'rate_limited' ? 'RATE_LIMITED' : errorType;
+  for (const s of batch) s.failure = { errorType: type, message: describeError(error) };
 }
 
 function chunk<T>(items: T[], size: number): T[][] {

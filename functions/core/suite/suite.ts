@@ -2,15 +2,17 @@
  * The suite of golden queries: its schema (the union of seeds 000, 001, 003 and 004), parsing from JSON or YAML,
  * and resolution of suite-level defaults. A bad suite yields one InputError listing every problem with its path.
  */
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, type Tags } from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../errors.ts';
+import { formatPath, listIssues } from './issue-messages.ts';
+import { normaliseSuiteForm, type SuiteForm } from './seed-forms.ts';
+import { decodeUtf8 } from './utf8.ts';
 
-const unit = (name: string) =>
-  z
-    .number({ error: `${name}: must be a number from 0 to 1` })
-    .min(0, 'must be 0..1')
-    .max(1, 'must be 0..1');
+export { formatPath, listIssues };
+
+const unit = (_name: string) =>
+  z.number({ error: 'must be a number from 0 to 1' }).min(0, 'must be 0..1').max(1, 'must be 0..1');
 const topK = z.number().int('must be a whole number').min(1, 'must be 1..50').max(50, 'must be 1..50');
 
 const RelevantItem = z.union([
@@ -158,36 +160,55 @@ export interface ResolvedQuery {
   expect_answer: boolean;
 }
 
-/** Formats a zod path the way a person reads it: queries[3].top_k */
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)),
-    '',
-  );
-}
-
-/** Lists zod issues as "path: message" lines. */
-export function listIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => `${formatPath(issue.path) || '(root)'}: ${issue.message}`);
-}
-
 function looksLikeUrl(value: string): boolean {
   return /^https?:\/\//i.test(value) || value.startsWith('/');
 }
 
+/**
+ * YAML 1.2's core schema reads 0x10 as 16, 0o10 as 8 and .inf/.nan as numbers; a suite is written by people, and a
+ * numeral they did not mean as decimal is refused: without these tags such scalars stay strings, and the schema
+ * names the field that wanted a number.
+ */
+const DECIMAL_ONLY = (tags: Tags): Tags =>
+  tags.filter(
+    (t) => typeof t !== 'object' || !(t.format === 'HEX' || t.format === 'OCT' || /nan|inf/i.test(String(t.test))),
+  );
+
+/** Parses suite bytes: refused, naming the byte offset, when they are not UTF-8; then as parseSuite. */
+export function parseSuiteBytes(bytes: Uint8Array, sourceName: string): Suite {
+  const decoded = decodeUtf8(bytes);
+  if ('problem' in decoded) throw new InputError(sourceName, [decoded.problem]);
+  return parseSuite(decoded.text, sourceName);
+}
+
 /** Parses suite text (JSON, or YAML when the source name ends in .yaml/.yml) and validates it. */
 export function parseSuite(text: string, sourceName: string): Suite {
+  return parseSuiteFile(text, sourceName).suite;
+}
+
+/** Parses suite text in any seed's form: the suite with defaults applied, the project-form text as written, the form. */
+export function parseSuiteFile(text: string, sourceName: string): ReturnType<typeof validateSuite> {
   let raw: unknown;
   try {
-    raw = /\.ya?ml$/i.test(sourceName) ? parseYaml(text) : JSON.parse(text);
+    raw = /\.ya?ml$/i.test(sourceName) ? parseYaml(text, { customTags: DECIMAL_ONLY }) : JSON.parse(text);
   } catch (error) {
     throw new InputError(sourceName, [
       `not valid ${/\.ya?ml$/i.test(sourceName) ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
     ]);
   }
-  const parsed = Suite.safeParse(raw);
-  if (!parsed.success) throw new InputError(sourceName, listIssues(parsed.error));
-  return parsed.data;
+  return validateSuite(raw, sourceName);
+}
+
+/**
+ * Validates a parsed suite file written in any seed's form (seed-forms.ts); returns it in the project's form, both
+ * as written (`written`, for `suite normalize`) and with every default applied (`suite`). Problems are named with
+ * the file's own field names.
+ */
+export function validateSuite(raw: unknown, sourceName: string): { suite: Suite; written: unknown; form: SuiteForm } {
+  const normalised = normaliseSuiteForm(raw, sourceName);
+  const parsed = Suite.safeParse(normalised.suite, { reportInput: true });
+  if (!parsed.success) throw new InputError(sourceName, listIssues(parsed.error, normalised.originalPath));
+  return { suite: parsed.data, written: normalised.suite, form: normalised.form };
 }
 
 /** Applies suite defaults (and optional overrides from config) to every query. */

@@ -74,11 +74,12 @@ describe('buildAlertMessage', () => {
     const alert = buildAlertMessage(buildFailedReport(), { ...STORED, previous });
 
     // Assess
-    expect(alert?.body.split('\n').slice(0, 10)).toEqual([
-      'The nightly validation of "book" (prod) breached 3 success criteria.',
-      'Severity: CRITICAL',
+    expect(alert?.body.split('\n').slice(0, 11)).toEqual([
+      'The nightly validation of "book" (prod) breached 3 success criteria: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%.',
+      'Severity: CRITICAL; 12 of 20 queries failing',
       `Run started: 2026-03-14T02:00:00.000Z (run id ${RUN_ID})`,
       'Previous run: 2026-03-13T02:00:00.000Z (run id 11111111-2222-4333-8444-555555555555) PASSED, so this broke since then',
+      'What changed: not compared with a baseline',
       '',
       'WHAT BROKE (value vs threshold)',
       '- pass rate: 40% (must be >= 90%) [CRITICAL]',
@@ -154,11 +155,12 @@ describe('buildAlertMessage', () => {
     expect(alert?.subject).toBe(
       '[CRITICAL] RagWatch prod/book: run ERROR: the vector index is unreachable: connect ECONNREFUSED ...',
     );
-    expect(sectionOf(alert?.body ?? '', 'WHAT FAILED')).toEqual([
-      'WHAT FAILED',
-      '- the vector index is unreachable: connect ECONNREFUSED 10.0.0.5:6333',
-      '- RUN_FAILED [CRITICAL]: the vector index is unreachable: connect ECONNREFUSED 10.0.0.5:6333',
-    ]);
+    expect(alert?.body.split('\n')[0]).toBe(
+      'The nightly validation of "book" (prod) could not complete: the vector index is unreachable: connect ECONNREFUSED 10.0.0.5:6333',
+    );
+    // The reason is said once: the RUN_FAILED error repeating it adds nothing, so no WHAT FAILED section.
+    expect(alert?.body.match(/ECONNREFUSED 10\.0\.0\.5/g)).toHaveLength(1);
+    expect(alert?.body).not.toContain('WHAT FAILED');
   });
 
   it('alerts on a clean run whose report could not be stored, and says where the copy is', () => {
@@ -216,7 +218,7 @@ describe('buildAlertMessage', () => {
     expect(
       body.endsWith(`[truncated to fit the 256 KB SNS limit; the full report is at s3://ragwatch-reports/${KEY}]`),
     ).toBe(true);
-    expect(body.startsWith('The nightly validation of "book" (prod) breached 3 success criteria.')).toBe(true);
+    expect(body.startsWith('The nightly validation of "book" (prod) breached 3 success criteria: ')).toBe(true);
   });
 
   it('keeps the default body under 256 KB even when every field is huge', () => {
@@ -405,7 +407,7 @@ describe('buildAlertMessage: body', () => {
     );
     for (const title of ['WHAT FAILED', 'WHAT BROKE', 'FAILING QUERIES', 'MISSING URLS', 'ORPHAN URLS', 'Also failed'])
       expect(body).not.toContain(title);
-    expect(body.split('\n').slice(4, 6)).toEqual(['', 'FULL REPORT']);
+    expect(body.split('\n').slice(4, 7)).toEqual(['What changed: not compared with a baseline', '', 'FULL REPORT']);
   });
 
   it('lists at most 5 of an ERROR run’s CRITICAL and HIGH errors, none of lower severity', () => {
@@ -436,7 +438,6 @@ describe('buildAlertMessage: body', () => {
     // Assess
     expect(sectionOf(alert?.body ?? '', 'WHAT FAILED')).toEqual([
       'WHAT FAILED',
-      '- the vector index is unreachable: connect ECONNREFUSED 10.0.0.5:6333',
       '- RUN_FAILED [HIGH]: problem 2',
       '- RUN_FAILED [CRITICAL]: problem 4',
       '- RUN_FAILED [HIGH]: problem 5',
@@ -451,7 +452,7 @@ describe('buildAlertMessage: body', () => {
 
     // Assess
     expect(sectionOf(alert?.body ?? '', 'SUMMARY').slice(2, 5)).toEqual([
-      '- Queries: 2 run, 0 passed, 0 failed, 2 errors; pass rate 0%',
+      '- Queries: 2 run, 0 passed, 0 failed, 2 errors; pass rate n/a (the run did not complete)',
       '- Coverage: n/a; metadata completeness: n/a',
       '- MRR n/a, recall@k n/a, nDCG@k n/a, avg similarity n/a',
     ]);
@@ -516,7 +517,8 @@ describe('buildAlertMessage: body', () => {
     // Prepare: a budget of the note plus the first line and its newline.
     const report = buildFailedReport();
     const note = `\n[truncated to fit the 256 KB SNS limit; the full report is at s3://ragwatch-reports/${KEY}]`;
-    const first = 'The nightly validation of "book" (prod) breached 3 success criteria.';
+    const first =
+      'The nightly validation of "book" (prod) breached 3 success criteria: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%.';
     const budget = new TextEncoder().encode(note).length + first.length + 1;
 
     // Act

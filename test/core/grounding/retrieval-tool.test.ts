@@ -45,7 +45,7 @@ describe('parseRetrievalArguments', () => {
       expect((error as InputError).problems).toEqual([
         'query: must not be empty',
         'top_k: must be 1..50',
-        'filters: Unrecognized key: "page"',
+        'filters.page: is not a field here (check its spelling, or remove it)',
       ]);
     }
   });

@@ -36,7 +36,7 @@ describe('parseSuite', () => {
       'queries[1].top_k: must be 1..50',
       'queries[2].query_text: must be at most 1000 characters',
       'queries[2].relevant[0].grade: must be 1, 2 or 3',
-      'queries[2].filters: Unrecognized key: "modul"',
+      'queries[2].filters.modul: is not a field here (check its spelling, or remove it)',
       'queries[3].relevant[0]: give exactly one of chunk_id or url',
       'queries[3].criteria.max_latency_ms: must be > 0',
     ]);

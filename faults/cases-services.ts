@@ -1,0 +1,225 @@
+/**
+ * Qdrant and Cohere misbehaving, through the real CLI. Hang rows use short request timeouts (2 s) so the matrix
+ * stays minutes long; what they prove is that a hung service costs one timeout per run, not one per query.
+ */
+import { type Case, common, expectExit, expectFinding, expectStatus, expectWithin, findings } from './case.ts';
+import type { World } from './world.ts';
+
+const qdrantError = (status: number, error: string) => ({
+  kind: 'status' as const,
+  status,
+  body: JSON.stringify({ status: { error }, time: 0 }),
+});
+const cli = (world: World, env: Record<string, string> = {}) => ({
+  surface: 'cli' as const,
+  env: { ...world.cliEnv(), ...env },
+});
+const failed = (o: Parameters<Case['check']>[0]) => [...common(o), ...expectExit(o, [1])];
+const embedOnly = (request: string) => request.includes('/v2/embed');
+
+export const SERVICE_CASES: Case[] = [
+  {
+    name: 'Qdrant down (connection refused)',
+    group: 'Qdrant',
+    expected: 'exit 1, ERROR report naming Qdrant unreachable, < 30 s',
+    arrange: (w) => cli(w, { QDRANT_URL: `http://127.0.0.1:${w.closedPort}` }),
+    check: (o) => [
+      ...failed(o),
+      ...expectStatus(o, ['ERROR']),
+      ...expectFinding(o, ['RETRIEVAL_FAILED'], /Qdrant .* unreachable \(ECONNREFUSED\)/),
+      ...expectWithin(o, 30),
+    ],
+  },
+  {
+    name: 'Qdrant hangs',
+    group: 'Qdrant',
+    expected: 'exit 1, ERROR report with TIMEOUT naming Qdrant; one 2 s timeout, not one per query: < 15 s',
+    arrange: (w) => {
+      w.qdrant.setFault({ kind: 'hang' });
+      return cli(w, { QDRANT_TIMEOUT_MS: '2000' });
+    },
+    check: (o) => [
+      ...failed(o),
+      ...expectStatus(o, ['ERROR']),
+      ...expectFinding(o, ['TIMEOUT'], /Qdrant/),
+      ...expectWithin(o, 15),
+    ],
+  },
+  {
+    name: 'Qdrant 429, Retry-After 30',
+    group: 'Qdrant',
+    expected: 'exit 1, fails fast as rate limited naming the 30 s asked (past the 10 s cap): < 15 s',
+    arrange: (w) => {
+      w.qdrant.setFault({ ...qdrantError(429, 'Rate limiting exceeded'), headers: { 'retry-after': '30' } });
+      return cli(w);
+    },
+    check: (o) => [
+      ...failed(o),
+      ...expectFinding(o, ['RATE_LIMITED', 'RETRIEVAL_FAILED'], /Retry-After 30 s/),
+      ...expectWithin(o, 15),
+    ],
+  },
+  ...[500, 503].map(
+    (status): Case => ({
+      name: `Qdrant ${status}`,
+      group: 'Qdrant',
+      expected: `exit 1, ERROR report naming Qdrant's ${status} after 2 retries`,
+      arrange: (w) => {
+        w.qdrant.setFault(qdrantError(status, 'Service internal error'));
+        return cli(w);
+      },
+      check: (o) => [
+        ...failed(o),
+        ...expectStatus(o, ['ERROR']),
+        ...expectFinding(o, ['RETRIEVAL_FAILED'], new RegExp(`Qdrant .* failed with ${status}`)),
+      ],
+    }),
+  ),
+  {
+    name: 'Qdrant 401 (wrong API key)',
+    group: 'Qdrant',
+    expected: 'exit 1, ERROR report naming the 401, the key nowhere',
+    arrange: (w) => {
+      w.qdrant.setFault(qdrantError(401, 'Must provide an API key or an Authorization bearer token'));
+      return cli(w);
+    },
+    check: (o) => [
+      ...failed(o),
+      ...expectStatus(o, ['ERROR']),
+      ...expectFinding(o, ['RETRIEVAL_FAILED'], /Qdrant .* failed with 401/),
+    ],
+  },
+  {
+    name: 'Qdrant collection of the wrong dimension',
+    group: 'Qdrant',
+    expected: 'exit 1, DIMENSION_MISMATCH 1024 vs 8',
+    arrange: (w) => cli(w, { QDRANT_COLLECTION: 'faults-wrong-dimension' }),
+    check: (o) => [...common(o), ...expectExit(o, [1]), ...expectFinding(o, ['DIMENSION_MISMATCH'], /1024 .* 8/)],
+  },
+  {
+    name: 'Qdrant collection missing',
+    group: 'Qdrant',
+    expected: 'exit 1, ERROR report naming the collection not found',
+    arrange: (w) => cli(w, { QDRANT_COLLECTION: 'faults-missing' }),
+    check: (o) => [
+      ...failed(o),
+      ...expectStatus(o, ['ERROR']),
+      ...expectFinding(o, ['RETRIEVAL_FAILED'], /"faults-missing" .* failed with 404/),
+    ],
+  },
+  {
+    name: 'Qdrant garbage body (200, not JSON)',
+    group: 'Qdrant',
+    expected: 'exit 1, ERROR report: Qdrant answered a malformed response',
+    arrange: (w) => {
+      w.qdrant.setFault({ kind: 'status', status: 200, body: '<html>502 Bad Gateway</html>' });
+      return cli(w);
+    },
+    check: (o) => [
+      ...failed(o),
+      ...expectStatus(o, ['ERROR']),
+      ...expectFinding(o, ['RETRIEVAL_FAILED'], /Qdrant .* answered a malformed response/),
+    ],
+  },
+  {
+    name: 'Qdrant slow (+300 ms per request)',
+    group: 'Qdrant',
+    expected: 'exit 1 as on a normal night (the sample breaches on purpose), status FAILED, no service error',
+    arrange: (w) => {
+      w.qdrant.setFault({ kind: 'delay', ms: 300 });
+      return cli(w);
+    },
+    check: (o) => [
+      ...failed(o),
+      ...expectStatus(o, ['FAILED']),
+      ...(findings(o).some((f) => /^(RETRIEVAL_FAILED|TIMEOUT)/.test(f)) ? ['a service error on a slow Qdrant'] : []),
+    ],
+  },
+  {
+    name: 'Cohere 401 (wrong API key)',
+    group: 'Cohere',
+    expected: 'exit 1, ERROR report naming the 401; no chat call after it; the key nowhere',
+    arrange: (w) => {
+      w.cohere.setFault({ kind: 'status', status: 401, body: '{"message":"invalid api token"}' });
+      return cli(w);
+    },
+    check: (o, w) => [
+      ...failed(o),
+      ...expectStatus(o, ['ERROR']),
+      ...expectFinding(o, ['EMBEDDING_FAILED', 'RETRIEVAL_FAILED'], /answered 401/),
+      ...(w.cohere.requests > 3 ? [`${w.cohere.requests} Cohere requests after a 401`] : []),
+    ],
+  },
+  {
+    name: 'Cohere 429, Retry-After 120',
+    group: 'Cohere',
+    expected: 'exit 1, fails fast naming the 120 s asked (past the 60 s cap): < 20 s',
+    arrange: (w) => {
+      w.cohere.setFault({
+        kind: 'status',
+        status: 429,
+        body: '{"message":"trial key rate limit"}',
+        headers: { 'retry-after': '120' },
+      });
+      return cli(w);
+    },
+    check: (o) => [
+      ...failed(o),
+      ...expectFinding(
+        o,
+        ['RATE_LIMITED', 'EMBEDDING_FAILED', 'RETRIEVAL_FAILED'],
+        /retry after 120 s|Retry-After 120 s/,
+      ),
+      ...expectWithin(o, 20),
+    ],
+  },
+  {
+    name: 'Cohere 500',
+    group: 'Cohere',
+    expected: 'exit 1, ERROR report naming Cohere’s 500',
+    arrange: (w) => {
+      w.cohere.setFault({ kind: 'status', status: 500, body: '{"message":"internal error"}' });
+      return cli(w);
+    },
+    check: (o) => [
+      ...failed(o),
+      ...expectStatus(o, ['ERROR']),
+      ...expectFinding(o, ['EMBEDDING_FAILED', 'RETRIEVAL_FAILED'], /Cohere .* 500/),
+    ],
+  },
+  {
+    name: 'Cohere hangs',
+    group: 'Cohere',
+    expected: 'exit 1, TIMEOUT naming Cohere; one 2 s timeout, not one per agent question: < 15 s',
+    arrange: (w) => {
+      w.cohere.setFault({ kind: 'hang' });
+      return cli(w, { COHERE_TIMEOUT_MS: '2000' });
+    },
+    check: (o) => [
+      ...failed(o),
+      ...expectFinding(o, ['TIMEOUT', 'EMBEDDING_FAILED'], /Cohere .* timed out/),
+      ...expectWithin(o, 15),
+    ],
+  },
+  {
+    name: 'Cohere embeddings of the wrong dimension (512)',
+    group: 'Cohere',
+    expected: 'exit 1, DIMENSION_MISMATCH 512 vs 1024',
+    arrange: (w) => cli(w, { COHERE_BASE_URL: w.cohereWrongDimension.url }),
+    check: (o) => [...common(o), ...expectExit(o, [1]), ...expectFinding(o, ['DIMENSION_MISMATCH'], /512 .* 1024/)],
+  },
+  {
+    name: 'Cohere malformed embed answer',
+    group: 'Cohere',
+    expected: 'exit 1, ERROR report: Cohere embed answered a malformed response (no "embeddings")',
+    arrange: (w) => {
+      w.cohere.setFault({ kind: 'status', status: 200, body: '{"id":"x","texts":["q"]}', when: embedOnly });
+      return cli(w);
+    },
+    check: (o) => [
+      ...failed(o),
+      ...expectStatus(o, ['ERROR']),
+      ...expectFinding(o, ['EMBEDDING_FAILED', 'RETRIEVAL_FAILED'], /malformed response: no "embeddings" object/),
+    ],
+  },
+];

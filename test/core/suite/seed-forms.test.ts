@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../../functions/core/errors.ts';
+import { parseSuite, parseSuiteFile } from '../../../functions/core/suite/suite.ts';
+
+const REQUEST_FORM = {
+  name: 'requests',
+  queries: [
+    {
+      query_id: 'ros2',
+      query: 'What is ROS 2?',
+      query_category: 'semantic',
+      expected_sources: ['/docs/module-1-ros2/ch1-ros2-basics'],
+      filters: { module: 'Module 1 Ros2' },
+      validation_criteria: { min_precision: 0.2, max_latency_ms: 1500, require_expected_sources: true },
+      similarity_threshold: 0.3,
+      top_k: 8,
+    },
+  ],
+};
+const PROJECT_FORM = {
+  name: 'requests',
+  queries: [
+    {
+      id: 'ros2',
+      query_text: 'What is ROS 2?',
+      category: 'semantic',
+      expected_sources: ['/docs/module-1-ros2/ch1-ros2-basics'],
+      filters: { module: 'Module 1 Ros2' },
+      criteria: { min_precision: 0.2, max_latency_ms: 1500, require_expected_sources: true },
+      min_similarity: 0.3,
+      top_k: 8,
+    },
+  ],
+};
+const BENCHMARK_FORM = {
+  benchmark_name: 'nightly',
+  question_set: ['What is ROS 2?', 'How does Gazebo simulate physics?'],
+  ground_truth_mappings: {
+    'What is ROS 2?': ['/docs/module-1-ros2/ch1-ros2-basics', 'ch2-rclpy-and-launch-files.md'],
+    'How does Gazebo simulate physics?': ['5f0c9d2e-1b3a-5c4d-8e6f-7a8b9c0d1e2f'],
+  },
+  metrics: ['precision@5', 'recall@10', 'MRR'],
+};
+const parse = (value: unknown, name = 'suite.json') => parseSuite(JSON.stringify(value), name);
+const problemsOf = (value: unknown): string[] => {
+  try {
+    parse(value);
+  } catch (error) {
+    if (error instanceof InputError) return error.problems;
+    throw error;
+  }
+  throw new Error('the suite loaded');
+};
+
+describe('a suite in seed 003’s request form', () => {
+  it('loads with each name mapped to the project’s, exactly as the project form would', () => {
+    expect(parse(REQUEST_FORM)).toEqual(parse(PROJECT_FORM));
+  });
+
+  it('loads as a bare list of ValidationRequests too', () => {
+    expect(parse(REQUEST_FORM.queries).queries).toEqual(parse(PROJECT_FORM).queries);
+  });
+
+  it('names a problem with the file’s own field name', () => {
+    // Prepare
+    const bad = { queries: [{ query: 'What is ROS 2?', similarity_threshold: 1.5 }] };
+
+    // Assess
+    expect(problemsOf(bad)).toEqual(['queries[0].similarity_threshold: must be 0..1']);
+  });
+});
+
+describe('a suite in seed 004’s benchmark form', () => {
+  it('loads each question as a query judged by its ground truth, page ids by source and point ids by chunk', () => {
+    // Act
+    const suite = parse(BENCHMARK_FORM);
+
+    // Assess
+    expect(suite.name).toBe('nightly');
+    expect(suite.queries.map((q) => [q.id, q.query_text, q.relevant])).toEqual([
+      [
+        'q1',
+        'What is ROS 2?',
+        [
+          { url: '/docs/module-1-ros2/ch1-ros2-basics', grade: 1 },
+          { url: 'ch2-rclpy-and-launch-files.md', grade: 1 },
+        ],
+      ],
+      ['q2', 'How does Gazebo simulate physics?', [{ chunk_id: '5f0c9d2e-1b3a-5c4d-8e6f-7a8b9c0d1e2f', grade: 1 }]],
+    ]);
+  });
+
+  it('searches as deep as its deepest metric cut-off', () => {
+    expect(parse(BENCHMARK_FORM).defaults.top_k).toBe(10);
+  });
+
+  it('refuses a question without a mapping, a mapping without a question and an unsupported metric', () => {
+    // Prepare
+    const bad = {
+      ...BENCHMARK_FORM,
+      ground_truth_mappings: { 'What is ROS 2?': ['/docs/intro'], 'What is URDF?': ['/docs/urdf'] },
+      metrics: ['precision@5', 'f1'],
+    };
+
+    // Assess
+    expect(problemsOf(bad)).toEqual([
+      'ground_truth_mappings: no mapping for question_set[1] "How does Gazebo simulate physics?" (seed 004: each question needs one)',
+      'ground_truth_mappings: "What is URDF?" is not in question_set',
+      'metrics[1]: "f1" is not supported; use precision@k, recall@k, ndcg@k, hit_rate@k (k 1..50), mrr or mrr@k',
+    ]);
+  });
+
+  it('refuses an empty benchmark_name and an empty question_set', () => {
+    expect(problemsOf({ benchmark_name: ' ', question_set: [], ground_truth_mappings: {} })).toEqual([
+      'benchmark_name: must not be empty (seed 004)',
+      'question_set: must list at least one question (seed 004)',
+    ]);
+  });
+
+  it('names a problem with the question’s place in question_set', () => {
+    // Prepare
+    const question = 'x'.repeat(1001);
+    const bad = { benchmark_name: 'b', question_set: [question], ground_truth_mappings: { [question]: ['/docs/a'] } };
+
+    // Assess
+    expect(problemsOf(bad)).toEqual(['question_set[0]: must be at most 1000 characters']);
+  });
+});
+
+describe('a suite that mixes forms', () => {
+  it('is refused when its queries use both the 003 names and the project’s, naming where each was found', () => {
+    // Prepare
+    const mixed = { queries: [{ query: 'What is ROS 2?' }, { query_text: 'What is URDF?' }] };
+
+    // Assess
+    expect(problemsOf(mixed)).toEqual([
+      "mixes suite forms: the seed 003 request form (queries[0].query); the project's form (queries[1].query_text). Write the whole file in one form; `ragwatch suite normalize suite.json` prints a single-form file in the project's form",
+    ]);
+  });
+
+  it('is refused when one query carries a 003 name beside its project twin', () => {
+    expect(problemsOf({ queries: [{ query: 'a', query_text: 'a' }] })[0]).toMatch(
+      /^mixes suite forms: .*queries\[0\]\.query\b/,
+    );
+  });
+
+  it('is refused when a benchmark also lists queries', () => {
+    expect(problemsOf({ ...BENCHMARK_FORM, queries: [{ query_text: 'a' }] })[0]).toMatch(
+      /^mixes suite forms: the seed 004 benchmark form \(benchmark_name, question_set, ground_truth_mappings\); the project's form/,
+    );
+  });
+});
+
+describe('parseSuiteFile', () => {
+  it('gives the project form as written, which loads to the same suite', () => {
+    // Act
+    const { written, form, suite } = parseSuiteFile(JSON.stringify(REQUEST_FORM), 'requests.json');
+
+    // Assess
+    expect(form).toBe('request-003');
+    expect(written).toEqual(PROJECT_FORM);
+    expect(parse(written)).toEqual(suite);
+  });
+
+  it('leaves a project-form suite as it is', () => {
+    expect(parseSuiteFile(JSON.stringify(PROJECT_FORM), 's.json')).toMatchObject({
+      form: 'project',
+      written: PROJECT_FORM,
+    });
+  });
+});

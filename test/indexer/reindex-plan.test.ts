@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { type PlannedChunk, planReindex, type StoredPoint } from '../../functions/indexer/reindex-plan.ts';
+
+const MODEL = 'embed-english-v3.0';
+const chunk = (id: string, url = 'u/a', contentHash = `h-${id}`, pageHash = 'p1'): PlannedChunk => ({
+  id,
+  sourceUrl: url,
+  contentHash,
+  pageHash,
+});
+const stored = (url: string, contentHash: string, pageHash = 'p1', model = MODEL): StoredPoint => ({
+  sourceUrl: url,
+  contentHash,
+  pageHash,
+  model,
+});
+
+describe('planReindex', () => {
+  it('writes new and changed chunks and keeps the unchanged ones', () => {
+    const plan = planReindex({
+      chunks: [chunk('1'), chunk('2'), chunk('3')],
+      stored: new Map([
+        ['1', stored('u/a', 'h-1')],
+        ['2', stored('u/a', 'old text')],
+      ]),
+      model: MODEL,
+      prune: false,
+    });
+    expect([plan.toWrite.map((c) => c.id), plan.unchanged.map((c) => c.id)]).toEqual([['2', '3'], ['1']]);
+  });
+
+  it('re-embeds a chunk whose stored vector came from another model', () => {
+    const plan = planReindex({
+      chunks: [chunk('1')],
+      stored: new Map([['1', stored('u/a', 'h-1', 'p1', 'embed-english-v2.0')]]),
+      model: MODEL,
+      prune: false,
+    });
+    expect(plan.toWrite.map((c) => c.id)).toEqual(['1']);
+  });
+
+  it('deletes a re-indexed page’s leftovers but keeps other pages’ points unless pruning', () => {
+    const points = new Map([
+      ['1', stored('u/a', 'h-1')],
+      ['9', stored('u/a', 'h-9')],
+      ['7', stored('u/gone', 'h-7')],
+    ]);
+    const kept = planReindex({ chunks: [chunk('1')], stored: points, model: MODEL, prune: false });
+    const pruned = planReindex({ chunks: [chunk('1')], stored: points, model: MODEL, prune: true });
+    expect([kept.toDelete, pruned.toDelete]).toEqual([['9'], ['9', '7']]);
+  });
+
+  it('gives unchanged chunks of an edited page its new page hash, grouped by page', () => {
+    const plan = planReindex({
+      chunks: [chunk('1', 'u/a', 'h-1', 'p2'), chunk('2', 'u/a', 'h-2', 'p2')],
+      stored: new Map([
+        ['1', stored('u/a', 'h-1', 'p1')],
+        ['2', stored('u/a', 'h-2', 'p2')],
+      ]),
+      model: MODEL,
+      prune: false,
+    });
+    expect([...plan.pageHashUpdates]).toEqual([['p2', ['1']]]);
+  });
+});
