@@ -226,7 +226,7 @@ describe('parseEngineConfig: every variable and its bounds', () => {
       MIN_COVERAGE: '99.5',
       MIN_COMPLETENESS: '0',
       QDRANT_TIMEOUT_MS: '100',
-      COHERE_TIMEOUT_MS: '600000',
+      COHERE_TIMEOUT_MS: '120000',
       SEARCH_CONCURRENCY: '32',
       ENVIRONMENT: 'staging',
       LOG_LEVEL: 'debug',
@@ -242,7 +242,7 @@ describe('parseEngineConfig: every variable and its bounds', () => {
       requiredFields: ['source_url', 'chapter_id'],
       criteria: { minPassRate: 85, minCoverage: 99.5, minCompleteness: 0 },
       qdrantTimeoutMs: 100,
-      cohereTimeoutMs: 600_000,
+      cohereTimeoutMs: 120_000,
       searchConcurrency: 32,
       environment: 'staging',
       logLevel: 'DEBUG',
@@ -263,9 +263,9 @@ describe('parseEngineConfig: every variable and its bounds', () => {
       ...VALID,
       SIMILARITY_THRESHOLD: '1',
       TOP_K_RESULTS: '50',
-      MAX_AGENT_QUERIES: '100',
+      MAX_AGENT_QUERIES: '50',
       MIN_PASS_RATE: '100',
-      QDRANT_TIMEOUT_MS: '600000',
+      QDRANT_TIMEOUT_MS: '60000',
       COHERE_TIMEOUT_MS: '100',
       SEARCH_CONCURRENCY: '1',
     });
@@ -273,12 +273,12 @@ describe('parseEngineConfig: every variable and its bounds', () => {
       ...VALID,
       SIMILARITY_THRESHOLD: '-0.01',
       TOP_K_RESULTS: '0',
-      MAX_AGENT_QUERIES: '101',
+      MAX_AGENT_QUERIES: '51',
       MIN_PASS_RATE: '100.01',
       MIN_COVERAGE: '-1',
       MIN_COMPLETENESS: '101',
       QDRANT_TIMEOUT_MS: '99',
-      COHERE_TIMEOUT_MS: '600001',
+      COHERE_TIMEOUT_MS: '120001',
       SEARCH_CONCURRENCY: '33',
     });
 
@@ -286,21 +286,21 @@ describe('parseEngineConfig: every variable and its bounds', () => {
     expect(inside).toMatchObject({
       similarityThreshold: 1,
       topK: 50,
-      maxAgentQueries: 100,
+      maxAgentQueries: 50,
       criteria: { minPassRate: 100 },
-      qdrantTimeoutMs: 600_000,
+      qdrantTimeoutMs: 60_000,
       cohereTimeoutMs: 100,
       searchConcurrency: 1,
     });
     expect(outside).toEqual([
-      'MAX_AGENT_QUERIES: must be a whole number from 0 to 100, got "101"',
+      'MAX_AGENT_QUERIES: must be a whole number from 0 to 50, got "51"',
       'SIMILARITY_THRESHOLD: must be a number from 0 to 1, got "-0.01"',
       'TOP_K_RESULTS: must be a whole number from 1 to 50, got "0"',
       'MIN_PASS_RATE: must be a number from 0 to 100, got "100.01"',
       'MIN_COVERAGE: must be a number from 0 to 100, got "-1"',
       'MIN_COMPLETENESS: must be a number from 0 to 100, got "101"',
-      'QDRANT_TIMEOUT_MS: must be a whole number from 100 to 600000, got "99"',
-      'COHERE_TIMEOUT_MS: must be a whole number from 100 to 600000, got "600001"',
+      'QDRANT_TIMEOUT_MS: must be a whole number from 100 to 60000, got "99"',
+      'COHERE_TIMEOUT_MS: must be a whole number from 100 to 120000, got "120001"',
       'SEARCH_CONCURRENCY: must be a whole number from 1 to 32, got "33"',
     ]);
   });
@@ -309,8 +309,8 @@ describe('parseEngineConfig: every variable and its bounds', () => {
     expect(
       problemsOf({ ...VALID, QDRANT_TIMEOUT_MS: '1000.5', COHERE_TIMEOUT_MS: 'Infinity', SEARCH_CONCURRENCY: '2.5' }),
     ).toEqual([
-      'QDRANT_TIMEOUT_MS: must be a whole number from 100 to 600000, got "1000.5"',
-      'COHERE_TIMEOUT_MS: must be a whole number from 100 to 600000, got "Infinity"',
+      'QDRANT_TIMEOUT_MS: must be a whole number from 100 to 60000, got "1000.5"',
+      'COHERE_TIMEOUT_MS: must be a whole number from 100 to 120000, got "Infinity"',
       'SEARCH_CONCURRENCY: must be a whole number from 1 to 32, got "2.5"',
     ]);
   });

@@ -86,7 +86,7 @@ describe('parseSuite: formats', () => {
   });
 
   it('says (root) for a problem with the suite as a whole', () => {
-    expect(problemsOf('[]')).toEqual(['(root): Invalid input: expected object, received array']);
+    expect(problemsOf('[]')).toEqual(['(root): must be an object, got a list']);
   });
 });
 
