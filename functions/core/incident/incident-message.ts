@@ -97,8 +97,12 @@ export function buildIncidentMessage(
 function headline(notice: Notice, report: ValidationReport): string {
   const name = `"${report.collection}" (${report.environment})`;
   switch (notice.kind) {
-    case 'onset':
-      return `A ${NOUNS[notice.track]} opened on ${name}.`;
+    case 'onset': {
+      // What broke, in the first line: an on-call reader may read no further.
+      const what = notice.breaches.slice(0, 3).map((b) => truncate(b.summary, 120));
+      const more = notice.breaches.length > what.length ? `, and ${notice.breaches.length - what.length} more` : '';
+      return `A ${NOUNS[notice.track]} opened on ${name}${what.length > 0 ? `: ${what.join(', ')}${more}` : ''}.`;
+    }
     case 'escalation':
       return `The ${NOUNS[notice.track]} on ${name} got worse: ${notice.newKinds.map(kindLabel).join(', ') || `severity rose to ${notice.incident.severity}`}.`;
     case 'reminder':

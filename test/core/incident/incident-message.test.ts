@@ -41,7 +41,7 @@ describe('buildIncidentMessage', () => {
     );
     const lines = onset?.body.split('\n') ?? [];
     expect(lines.slice(0, 4)).toEqual([
-      'A quality incident opened on "book" (prod).',
+      'A quality incident opened on "book" (prod): pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%.',
       'Retrieval got worse than its baseline or breached a success criterion.',
       'Severity: CRITICAL',
       'Since: 2026-03-10T02:00:00.000Z (run 00000000-0000-4000-8000-000000000000; 1 run(s) so far)',
