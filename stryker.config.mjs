@@ -40,7 +40,7 @@ export default {
     // run per mutant; the verdicts it reports are decided in the files above.
     '!functions/core/run-validation.ts',
   ],
-  ignorePatterns: ['cdk.out', 'dist', 'reports', 'reference', '.stryker-tmp'],
+  ignorePatterns: ['cdk.out', 'dist', 'reports', 'reference', '.stryker-tmp*', 'test-artifacts'],
   // Static mutants (code that runs at import: constant tables, regex lists, zod schemas) cannot be traced to the
   // tests that reach them, so each would re-run every test; they are left out (reported as Ignored, not scored).
   // `npx stryker run --ignoreStatic false --mutate <file>` measures them for one file (docs/TESTING.md).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChatError } from '../../functions/core/errors.ts';
+import { ChatError, EmbeddingError } from '../../functions/core/errors.ts';
 import { GroundingReport } from '../../functions/core/grounding/grounding-report.ts';
 import { createRetrievalTool } from '../../functions/core/grounding/retrieval-tool.ts';
 import { runAgentChecks } from '../../functions/core/grounding/run-agent-checks.ts';
@@ -215,5 +215,74 @@ describe('runAgentChecks', () => {
 
     // Assess
     expect(GroundingReport.safeParse(report).error).toBeUndefined();
+  });
+
+  it('says the agent itself abstained on an answerable question it had chunks for', async () => {
+    // Prepare
+    const chat = scriptedChat({ 'question gave-up': ABSTAINED });
+
+    // Act
+    const { errors } = await runAgentChecks({ ...deps(chat), queries: [query('gave-up')], maxAgentQueries: 10 });
+
+    // Assess
+    expect(errors.map((e) => e.message)).toEqual([
+      'The agent abstained on agent query "gave-up", which the book can answer',
+    ]);
+  });
+
+  it('reports a failed retrieval as RETRIEVAL_FAILED naming the retrieval stage and its kind', async () => {
+    // Prepare
+    const base = deps(scriptedChat({}));
+    const tool = {
+      ...base.tool,
+      retrieve: () => Promise.reject(new EmbeddingError('Cohere embed failed', 'unavailable')),
+    };
+
+    // Act
+    const { errors } = await runAgentChecks({ ...base, tool, queries: [query('a')], maxAgentQueries: 10 });
+
+    // Assess
+    expect(errors.map((e) => [e.error_type, e.severity, e.message])).toEqual([
+      ['RETRIEVAL_FAILED', 'HIGH', 'Retrieval failed (unavailable) for agent query "a": Cohere embed failed'],
+    ]);
+  });
+
+  it('names the kind of a failure that is not a service error "unexpected"', async () => {
+    // Prepare
+    const chat = scriptedChat({ 'question a': new TypeError('boom') });
+
+    // Act
+    const { errors } = await runAgentChecks({ ...deps(chat), queries: [query('a')], maxAgentQueries: 10 });
+
+    // Assess
+    expect(errors.map((e) => [e.error_type, e.message])).toEqual([
+      ['RETRIEVAL_FAILED', 'Chat failed (unexpected) for agent query "a": boom'],
+    ]);
+  });
+
+  it('judges every answer against the minimum coverage it is given', async () => {
+    // Prepare: two sentences, one cited: coverage 0.5.
+    const text = 'Topics carry messages between nodes. They are named.';
+    const half: ChatReply = {
+      text,
+      citations: [{ start: 0, end: TEXT.length, text: TEXT, documentIds: ['c1'] }],
+      billedUnits: { inputTokens: 1, outputTokens: 1 },
+    };
+
+    // Act
+    const strict = await runAgentChecks({
+      ...deps(scriptedChat({ 'question a': half })),
+      queries: [query('a')],
+      maxAgentQueries: 10,
+      minCoverage: 0.6,
+    });
+    const lenient = await runAgentChecks({
+      ...deps(scriptedChat({ 'question a': half })),
+      queries: [query('a')],
+      maxAgentQueries: 10,
+    });
+
+    // Assess
+    expect([strict.report.grounded, lenient.report.grounded]).toEqual([0, 1]);
   });
 });

@@ -210,3 +210,134 @@ describe('parseEngineConfig', () => {
     expect(problemsOf({ ...VALID, [name]: over })).toEqual([`${name}: must be ${what}, got "${over}"`]);
   });
 });
+
+describe('parseEngineConfig: every variable and its bounds', () => {
+  it('reads every optional variable, trimmed, when it is set', () => {
+    // Act
+    const config = parseEngineConfig({
+      ...VALID,
+      QDRANT_COLLECTION: ' physical-ai ',
+      COHERE_BASE_URL: 'http://127.0.0.1:8081',
+      EMBEDDING_MODEL: 'embed-v4.0',
+      CHAT_MODEL: 'command-r',
+      MAX_AGENT_QUERIES: '0',
+      REQUIRED_FIELDS: ' source_url , chapter_id ,',
+      MIN_PASS_RATE: '85',
+      MIN_COVERAGE: '99.5',
+      MIN_COMPLETENESS: '0',
+      QDRANT_TIMEOUT_MS: '100',
+      COHERE_TIMEOUT_MS: '120000',
+      SEARCH_CONCURRENCY: '32',
+      ENVIRONMENT: 'staging',
+      LOG_LEVEL: 'debug',
+    });
+
+    // Assess
+    expect(config).toMatchObject({
+      collection: 'physical-ai',
+      cohereBaseUrl: 'http://127.0.0.1:8081',
+      embeddingModel: 'embed-v4.0',
+      chatModel: 'command-r',
+      maxAgentQueries: 0,
+      requiredFields: ['source_url', 'chapter_id'],
+      criteria: { minPassRate: 85, minCoverage: 99.5, minCompleteness: 0 },
+      qdrantTimeoutMs: 100,
+      cohereTimeoutMs: 120_000,
+      searchConcurrency: 32,
+      environment: 'staging',
+      logLevel: 'DEBUG',
+    });
+  });
+
+  it('takes a variable set to blanks as unset', () => {
+    // Act
+    const config = parseEngineConfig({ ...VALID, QDRANT_COLLECTION: '  ', ENVIRONMENT: '', SEARCH_CONCURRENCY: ' ' });
+
+    // Assess
+    expect([config.collection, config.environment, config.searchConcurrency]).toEqual(['book', 'dev', 4]);
+  });
+
+  it('accepts each bound and refuses just outside it', () => {
+    // Act
+    const inside = parseEngineConfig({
+      ...VALID,
+      SIMILARITY_THRESHOLD: '1',
+      TOP_K_RESULTS: '50',
+      MAX_AGENT_QUERIES: '50',
+      MIN_PASS_RATE: '100',
+      QDRANT_TIMEOUT_MS: '60000',
+      COHERE_TIMEOUT_MS: '100',
+      SEARCH_CONCURRENCY: '1',
+    });
+    const outside = problemsOf({
+      ...VALID,
+      SIMILARITY_THRESHOLD: '-0.01',
+      TOP_K_RESULTS: '0',
+      MAX_AGENT_QUERIES: '51',
+      MIN_PASS_RATE: '100.01',
+      MIN_COVERAGE: '-1',
+      MIN_COMPLETENESS: '101',
+      QDRANT_TIMEOUT_MS: '99',
+      COHERE_TIMEOUT_MS: '120001',
+      SEARCH_CONCURRENCY: '33',
+    });
+
+    // Assess
+    expect(inside).toMatchObject({
+      similarityThreshold: 1,
+      topK: 50,
+      maxAgentQueries: 50,
+      criteria: { minPassRate: 100 },
+      qdrantTimeoutMs: 60_000,
+      cohereTimeoutMs: 100,
+      searchConcurrency: 1,
+    });
+    expect(outside).toEqual([
+      'MAX_AGENT_QUERIES: must be a whole number from 0 to 50, got "51"',
+      'SIMILARITY_THRESHOLD: must be a number from 0 to 1, got "-0.01"',
+      'TOP_K_RESULTS: must be a whole number from 1 to 50, got "0"',
+      'MIN_PASS_RATE: must be a number from 0 to 100, got "100.01"',
+      'MIN_COVERAGE: must be a number from 0 to 100, got "-1"',
+      'MIN_COMPLETENESS: must be a number from 0 to 100, got "101"',
+      'QDRANT_TIMEOUT_MS: must be a whole number from 100 to 60000, got "99"',
+      'COHERE_TIMEOUT_MS: must be a whole number from 100 to 120000, got "120001"',
+      'SEARCH_CONCURRENCY: must be a whole number from 1 to 32, got "33"',
+    ]);
+  });
+
+  it('refuses a timeout or a concurrency that is not a whole number', () => {
+    expect(
+      problemsOf({ ...VALID, QDRANT_TIMEOUT_MS: '1000.5', COHERE_TIMEOUT_MS: 'Infinity', SEARCH_CONCURRENCY: '2.5' }),
+    ).toEqual([
+      'QDRANT_TIMEOUT_MS: must be a whole number from 100 to 60000, got "1000.5"',
+      'COHERE_TIMEOUT_MS: must be a whole number from 100 to 120000, got "Infinity"',
+      'SEARCH_CONCURRENCY: must be a whole number from 1 to 32, got "2.5"',
+    ]);
+  });
+
+  it('refuses a Cohere base URL that is not http(s)', () => {
+    expect(problemsOf({ ...VALID, COHERE_BASE_URL: 'localhost:8081' })).toEqual([
+      'COHERE_BASE_URL: must be an http(s) URL, got "localhost:8081"',
+    ]);
+  });
+
+  it('needs no Cohere key when told so, and still reads one that is set', () => {
+    // Act
+    const { COHERE_API_KEY: _key, ...withoutKey } = VALID;
+    const without = parseEngineConfig(withoutKey, { requireCohereKey: false });
+    const withKey = parseEngineConfig(VALID, { requireCohereKey: false });
+
+    // Assess
+    expect([without.secrets.cohereApiKey, withKey.secrets.cohereApiKey]).toEqual([undefined, VALID.COHERE_API_KEY]);
+  });
+
+  it('derives the sitemap beside a base URL given with or without its trailing slash', () => {
+    // Act
+    const urls = ['https://user.github.io/repo', 'https://user.github.io/repo/'].map(
+      (base) => parseEngineConfig({ ...VALID, DOCUSAURUS_BASE_URL: base }).sitemapUrl,
+    );
+
+    // Assess
+    expect(urls).toEqual(['https://user.github.io/repo/sitemap.xml', 'https://user.github.io/repo/sitemap.xml']);
+  });
+});

@@ -204,6 +204,46 @@ describe('computeCoverage', () => {
     expect(report).toMatchObject({ total_sitemap_urls: 1, outside_prefix_urls: 1, suggested_prefix: null });
   });
 
+  it('suggests the deepest folder every indexed page shares, across subfolders', () => {
+    // Prepare
+    const docs = [
+      `${BOOK}/repo/docs/module1/ch1`,
+      `${BOOK}/repo/docs/module2/ch1`,
+      `${BOOK}/repo/docs/intro`,
+      `${BOOK}/repo/docs/module1/ch2`,
+    ];
+
+    // Act
+    const report = cover([...docs, `${BOOK}/repo/blog`], docs);
+
+    // Assess
+    expect(report.suggested_prefix).toBe('/repo/docs/');
+  });
+
+  it('suggests the sitemap’s docs folder, not the root, when the indexed pages share only the root', () => {
+    // Act
+    const report = cover([`${BOOK}/repo/docs/x`, `${BOOK}/other`], [`${BOOK}/intro`, `${BOOK}/faq`]);
+
+    // Assess
+    expect(report.suggested_prefix).toBe('/repo/docs/');
+  });
+
+  it('suggests a docs folder from the sitemap’s docs index page itself', () => {
+    // Act
+    const report = cover([`${BOOK}/repo/docs`], []);
+
+    // Assess
+    expect(report.suggested_prefix).toBe('/repo/docs/');
+  });
+
+  it('says nothing about a prefix to set when there is none to suggest', () => {
+    // Act
+    const report = cover([`${BOOK}/blog/news`], [`${BOOK}/other/page`]);
+
+    // Assess
+    expect(report.notes).toEqual(["None of the sitemap's 1 URLs is under /docs/: coverage is 0%"]);
+  });
+
   it('counts the prefix page itself as under the prefix', () => {
     // Act
     const report = cover([`${BOOK}/docs/`, `${BOOK}/docs/intro`], [`${BOOK}/docs`]);
@@ -242,6 +282,17 @@ describe('coverageErrors', () => {
         },
       },
     ]);
+  });
+
+  it('lists only the first 20 missing URLs in the details, and counts them all', () => {
+    // Prepare: 30 pages, none indexed.
+    const pages = Array.from({ length: 30 }, (_, i) => `${BOOK}/docs/p${String(i).padStart(2, '0')}`);
+
+    // Act
+    const [gap] = coverageErrors(cover(pages, []), 'run-1', ids());
+
+    // Assess
+    expect(gap?.details).toMatchObject({ missing_count: 30, missing_urls: pages.slice(0, 20) });
   });
 
   it('raises a MEDIUM coverage gap at 90% or more', () => {

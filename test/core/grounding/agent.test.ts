@@ -246,6 +246,100 @@ describe('answerQuestion', () => {
   });
 });
 
+describe('answerQuestion: thresholds and timings', () => {
+  /** Deps whose search takes 25 ms and whose chat takes 400 ms on the fake clock. */
+  function timed(options: { hits?: SearchHit[]; reply?: ChatReply | Error } = {}) {
+    const deps = setUp(options);
+    const search = deps.index.searchBatch;
+    deps.index.searchBatch = (requests) => {
+      deps.clock.advance(25);
+      return search(requests);
+    };
+    const chat = deps.chat.chat;
+    deps.chat.chat = (request) => {
+      deps.clock.advance(400);
+      return chat(request);
+    };
+    return deps;
+  }
+
+  it('gives the chat model a chunk scoring exactly min relevance', async () => {
+    // Prepare
+    const deps = setUp();
+
+    // Act
+    const response = await answerQuestion({ ...deps, query: QUESTION, topK: 5, minRelevance: 0.8 });
+
+    // Assess
+    expect(response.retrieved.relevant_chunk_ids).toEqual(['c1', 'c2']);
+  });
+
+  it('judges the answer against the minimum coverage it is given', async () => {
+    // Prepare: the reply cites only its first sentence of two (coverage 0.5).
+    const reply: ChatReply = { ...REPLY, citations: REPLY.citations.slice(0, 1) };
+
+    // Act
+    const strict = await answerQuestion({
+      ...setUp({ reply }),
+      query: QUESTION,
+      topK: 5,
+      minRelevance: 0.5,
+      minCoverage: 0.6,
+    });
+    const lenient = await answerQuestion({ ...setUp({ reply }), query: QUESTION, topK: 5, minRelevance: 0.5 });
+
+    // Assess
+    expect(strict.grounding_validation).toMatchObject({ min_coverage: 0.6, checks: { sentence_coverage: 'FAIL' } });
+    expect(lenient.grounding_validation).toMatchObject({ min_coverage: 0.5, checks: { sentence_coverage: 'PASS' } });
+  });
+
+  it('times an abstention for want of relevant chunks as retrieval only', async () => {
+    // Act
+    const response = await answerQuestion({ ...timed(), query: QUESTION, topK: 5, minRelevance: 0.95 });
+
+    // Assess
+    expect(response).toMatchObject({
+      status: 'NO_RELEVANT_DOCUMENTS',
+      latency: { retrieval_ms: 25, chat_ms: 0, total_ms: 25 },
+      retrieved: { chunk_ids: ['c1', 'c2', 'c3'], relevant_chunk_ids: [], min_relevance: 0.95 },
+    });
+  });
+
+  it('times a failed chat call as retrieval plus chat', async () => {
+    // Act
+    const response = await answerQuestion({
+      ...timed({ reply: new ChatError('Cohere chat timed out', 'timeout') }),
+      query: QUESTION,
+      topK: 5,
+      minRelevance: 0.5,
+    });
+
+    // Assess
+    expect(response.latency).toEqual({ retrieval_ms: 25, chat_ms: 400, total_ms: 425 });
+  });
+
+  it('times a failed retrieval up to its failure, with nothing retrieved', async () => {
+    // Prepare
+    const deps = setUp();
+    const tool = {
+      ...deps.tool,
+      retrieve: () => {
+        deps.clock.advance(30);
+        return Promise.reject(new EmbeddingError('Cohere embed failed', 'unavailable'));
+      },
+    };
+
+    // Act
+    const response = await answerQuestion({ ...deps, tool, query: QUESTION, topK: 5, minRelevance: 0.5 });
+
+    // Assess
+    expect(response).toMatchObject({
+      latency: { retrieval_ms: 0, chat_ms: 0, total_ms: 30 },
+      retrieved: { chunk_ids: [], relevance_scores: [], min_relevance: 0.5, relevant_chunk_ids: [] },
+    });
+  });
+});
+
 describe('scoreConfidence', () => {
   it('is the mean score of the cited chunks, clamped to 0..1, and 0 when none of them was given', () => {
     // Prepare

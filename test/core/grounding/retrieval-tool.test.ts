@@ -255,4 +255,73 @@ describe('createRetrievalTool', () => {
     // Assess
     await expect(attempt).rejects.toMatchObject({ name: 'IndexError', kind: 'timeout' });
   });
+
+  it('names the tool in the InputError for bad arguments', () => {
+    expect(() => parseRetrievalArguments({ query: '' })).toThrow(/^search_book arguments is invalid:/);
+  });
+
+  it('keeps only the string headings of a mixed heading list, and no chunk text as empty text', async () => {
+    // Prepare
+    const index = createFakeIndex([{ id: 'c1', score: 0.8, payload: { heading_hierarchy: ['Topics', 3, 'QoS'] } }]);
+    const tool = createRetrievalTool({ embedder: createFakeEmbedder(), index, clock: createFakeClock() });
+
+    // Act
+    const [chunk] = (await tool.retrieve({ query: 'q' })).document_chunks;
+
+    // Assess
+    expect([chunk?.heading_hierarchy, chunk?.text]).toEqual([['Topics', 'QoS'], '']);
+  });
+
+  it('lists each source once, leaving out chunks without one', async () => {
+    // Prepare
+    const index = createFakeIndex([
+      { id: 'c1', score: 0.9, payload: { source_url: 'https://book.example/docs/a' } },
+      { id: 'c2', score: 0.8, payload: { source_url: 'https://book.example/docs/a' } },
+      { id: 'c3', score: 0.7, payload: {} },
+    ]);
+    const tool = createRetrievalTool({ embedder: createFakeEmbedder(), index, clock: createFakeClock() });
+
+    // Act
+    const context = await tool.retrieve({ query: 'q' });
+
+    // Assess
+    expect(context.metadata.sources).toEqual(['https://book.example/docs/a']);
+  });
+
+  it('fails with an EmbeddingError when the embedder returns no vector, searching nothing', async () => {
+    // Prepare
+    const embedder = { ...createFakeEmbedder(), embedQueries: async () => ({ vectors: [] }) };
+    const index = createFakeIndex([hit('c1', 0.9, 'Text.')]);
+    let searched = false;
+    const search = index.searchBatch;
+    index.searchBatch = (requests) => {
+      searched = true;
+      return search(requests);
+    };
+    const tool = createRetrievalTool({ embedder, index, clock: createFakeClock() });
+
+    // Act
+    const attempt = tool.retrieve({ query: 'q' });
+
+    // Assess
+    await expect(attempt).rejects.toMatchObject({
+      name: 'EmbeddingError',
+      kind: 'unexpected',
+      message: 'fake-embed returned no vector for the query',
+    });
+    expect(searched).toBe(false);
+  });
+
+  it('returns no chunk when the index answers with no result list', async () => {
+    // Prepare
+    const index = createFakeIndex([]);
+    index.searchBatch = async () => [];
+    const tool = createRetrievalTool({ embedder: createFakeEmbedder(), index, clock: createFakeClock() });
+
+    // Act
+    const context = await tool.retrieve({ query: 'q' });
+
+    // Assess
+    expect([context.document_chunks, context.metadata.sources]).toEqual([[], []]);
+  });
 });

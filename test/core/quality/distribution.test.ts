@@ -86,6 +86,7 @@ describe('summariseHistogram', () => {
     const summary = summariseHistogram(
       new Map([
         [5, 0.5],
+        [7, -3],
         [Number.NaN, 4],
         [Number.POSITIVE_INFINITY, 1],
         [20, 2.7],

@@ -108,6 +108,53 @@ describe('profileCollection', () => {
     expect(profile.completePoints).toBe(2);
   });
 
+  it('scrolls only for the figure a facet could not give, reading only that field', async () => {
+    // Prepare: source_url is indexed, token_count is not.
+    const index = new MemoryIndex(POINTS, { payloadIndexes: { source_url: 'keyword' } });
+    const scrolled: string[][] = [];
+    const scroll = index.scroll.bind(index);
+    index.scroll = (options) => {
+      scrolled.push(options.payloadFields);
+      return scroll(options);
+    };
+
+    // Act
+    const profile = await profileCollection({ index, info: index.info, requiredFields: FIELDS });
+
+    // Assess
+    expect(scrolled).toEqual([['token_count']]);
+    expect(profile).toMatchObject({
+      sources: { urls: 'facet', completeness: 'count', tokens: 'scroll' },
+      distinctUrls: new Set(['https://b/docs/a', 'https://b/docs/b']),
+      completePoints: 2,
+      fieldCompleteness: EXPECTED_FIELDS,
+      pointsScanned: 5,
+    });
+    expect(profile.tokenHistogram.get(300)).toBe(2);
+  });
+
+  it('scrolls for completeness only, with the required fields, when counts are refused', async () => {
+    // Prepare
+    const index = new MemoryIndex(POINTS, { payloadIndexes: { source_url: 'keyword', token_count: 'integer' } });
+    index.failWith.count = new IndexError('Qdrant count failed with 400: Bad request: Index required', 'bad_request');
+    const scrolled: string[][] = [];
+    const scroll = index.scroll.bind(index);
+    index.scroll = (options) => {
+      scrolled.push(options.payloadFields);
+      return scroll(options);
+    };
+
+    // Act
+    const profile = await profileCollection({ index, info: index.info, requiredFields: FIELDS });
+
+    // Assess
+    expect(scrolled).toEqual([FIELDS]);
+    expect(profile.notes).toEqual([
+      'completeness by count was refused (Qdrant count failed with 400: Bad request: Index required); computed by scroll instead',
+    ]);
+    expect(profile.totalPoints).toBe(5);
+  });
+
   it('lets an unavailable index fail the profile rather than guess', async () => {
     const index = new MemoryIndex(POINTS);
     index.failWith.count = new IndexError('Qdrant count is unreachable (ECONNREFUSED)', 'unavailable');

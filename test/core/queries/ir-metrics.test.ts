@@ -292,6 +292,20 @@ describe('gradeRanking', () => {
     expect([urlFirst, chunkFirst, highFirst]).toEqual([[2], [2], [3]]);
   });
 
+  it('gives a chunk matching two judgments of equal grade the first listed, leaving the other to a later chunk', () => {
+    // Prepare: c1 matches its chunk judgment and the page judgment (both 2); c2 is on the same page.
+    const ranking: RankedItem[] = [
+      { chunk_id: 'c1', source_url: `${BOOK}/intro` },
+      { chunk_id: 'c2', source_url: `${BOOK}/intro` },
+    ];
+
+    // Act
+    const grades = gradeRanking({ ranking, judgments: [byChunk('c1', 2), byUrl('/docs/intro', 2)] });
+
+    // Assess
+    expect(grades).toEqual([2, 2]);
+  });
+
   it('gives a chunk that matches no judgment grade 0 and takes nothing from later chunks', () => {
     // Act
     const grades = gradeRanking({ ranking: chunks('x', 'a'), judgments: [byChunk('a', 2)] });

@@ -556,4 +556,92 @@ describe('scoreSemanticAlignment', () => {
   it('is 0 when every result scores 0, and null when nothing came back', () => {
     expect([scoreSemanticAlignment([row(0, true)]), scoreSemanticAlignment([])]).toEqual([0, null]);
   });
+
+  it('finds an expected source in any result, not only the first', () => {
+    // Prepare
+    const query = makeQuery({ expected_module: null, expected_sources: ['ch3-gazebo'] });
+
+    // Act
+    const { result } = judge(query, [hit('c1', 0.9, ROS_BASICS), hit('c2', 0.8, GAZEBO)]);
+
+    // Assess
+    expect(result).toMatchObject({ expected_sources_found: 1, missing_expected_sources: [] });
+  });
+
+  it('matches the expected chapter on any on-topic result', () => {
+    // Prepare
+    const query = makeQuery({ expected_module: null, expected_chapter: 'ch3-gazebo' });
+
+    // Act
+    const { result } = judge(query, [hit('c1', 0.9, ROS_BASICS), hit('c2', 0.8, GAZEBO)]);
+
+    // Assess
+    expect(result).toMatchObject({ status: 'PASS', chapter_match: true, criteria_evaluations: { chapter: true } });
+  });
+
+  it('evaluates no module or chapter criterion when the query expects none', () => {
+    // Act
+    const { result } = judge(makeQuery({ expected_module: null }), [hit('c1', 0.9, GAZEBO)]);
+
+    // Assess
+    expect([result.criteria_evaluations, result.module_match, result.chapter_match]).toEqual([
+      { similarity: true },
+      null,
+      null,
+    ]);
+  });
+
+  it('names each module found once, leaving out results without one, or says none', () => {
+    // Prepare
+    const query = makeQuery({ expected_module: 'Module 3 Isaac' });
+    const bare = { ...GAZEBO, module_name: undefined, chapter_id: undefined };
+
+    // Act
+    const some = judge(query, [hit('c1', 0.9, GAZEBO), hit('c2', 0.85, GAZEBO), hit('c3', 0.8, bare)]).result;
+    const none = judge(query, [hit('c1', 0.9, bare)]).result;
+
+    // Assess
+    expect([some.fail_reason, none.fail_reason]).toEqual([
+      "expected module 'Module 3 Isaac' not in top 3 (got: Module 2 Simulation)",
+      "expected module 'Module 3 Isaac' not in top 1 (got: none)",
+    ]);
+  });
+
+  it('lists the chapters found in a chapter mismatch', () => {
+    // Prepare
+    const query = makeQuery({ expected_module: null, expected_chapter: 'ch9-missing' });
+
+    // Act
+    const { errors } = judge(query, [hit('c1', 0.9, ROS_BASICS), hit('c2', 0.8, GAZEBO)]);
+
+    // Assess
+    expect(errors.map((e) => [e.message, e.details.found_chapters])).toEqual([
+      [
+        "Query 'q1': expected chapter 'ch9-missing' not in top 2 (got: module-1-ros2/ch1-ros2-basics, module-2-simulation/ch3-gazebo)",
+        ['module-1-ros2/ch1-ros2-basics', 'module-2-simulation/ch3-gazebo'],
+      ],
+    ]);
+  });
+
+  it('gives the best similarity in the pass reason when no chunk is judged relevant', () => {
+    // Prepare: the judged chunk z was not retrieved.
+    const query = makeQuery({ relevant: [{ kind: 'chunk_id', target: 'z', grade: 1 }] });
+
+    // Act
+    const { result } = judge(query, [hit('c1', 0.75, ROS_BASICS), hit('c2', 0.85, ROS_BASICS)]);
+
+    // Assess
+    expect(result.pass_reason?.startsWith('Best similarity 0.85 >= 0.70')).toBe(true);
+  });
+
+  it('names the expected module on its own in the pass reason when the relevant chunk is elsewhere', () => {
+    // Prepare: the judged chunk is the Gazebo one; the module expectation is met by the other.
+    const query = makeQuery({ relevant: [{ kind: 'chunk_id', target: 'c2', grade: 1 }] });
+
+    // Act
+    const { result } = judge(query, [hit('c1', 0.9, ROS_BASICS), hit('c2', 0.8, GAZEBO)]);
+
+    // Assess
+    expect(result.pass_reason).toBe("Found relevant chunk (similarity=0.80); expected module 'Module 1 Ros2' in top 2");
+  });
 });

@@ -176,7 +176,7 @@ describe('runQueryStage', () => {
 
   it('measures embedding, search and judging time per query from the clock, and the stage’s own duration', async () => {
     // Prepare: the clock is read at the start, around the embed call, around the search, around judging, at the end.
-    const readings = [0, 10, 40.04, 50, 75, 100, 100.26, 120];
+    const readings = [5, 10, 40.04, 50, 75, 100, 100.26, 125];
     const stepping: Clock = { now: clock.now, monotonicMs: () => readings.shift() ?? Number.NaN };
     const index = new MemoryIndex(POINTS);
 
@@ -199,6 +199,9 @@ describe('runQueryStage', () => {
       total_ms: 55.3,
     });
     expect(result.durationMs).toBe(120);
+    expect(result.searches).toEqual([
+      { queryId: 'q0', request: expect.objectContaining({ limit: 5 }), hits: expect.any(Array) },
+    ]);
   });
 
   it('embeds each query’s own text', async () => {
@@ -277,5 +280,61 @@ describe('runQueryStage', () => {
       { kind: 'queries', done: 100, total: 150 },
       { kind: 'queries', done: 150, total: 150 },
     ]);
+  });
+
+  it('does not search a query whose module filter names a module the index lacks, and says so', async () => {
+    // Prepare: the catalog knows one module; q1 filters on another.
+    const suite = Suite.parse({
+      queries: [
+        { id: 'known', query_text: 'ros', filters: { module: 'Module 1 Ros2' } },
+        { id: 'unknown', query_text: 'isaac', filters: { module: 'Module 9 Isaac' } },
+      ],
+    });
+    const index = new MemoryIndex(POINTS);
+
+    // Act
+    const result = await runQueryStage({
+      queries: resolveQueries(suite),
+      embedder: new FakeEmbedder(),
+      index,
+      collection: index.describe(),
+      catalog: Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] }),
+      clock,
+      newId,
+      concurrency: 1,
+    });
+
+    // Assess
+    expect(result.results.map((r) => [r.id, r.status])).toEqual([
+      ['known', 'PASS'],
+      ['unknown', 'ERROR'],
+    ]);
+    expect(result.results[1]?.fail_reason).toMatch(/^not searched: filter /);
+    expect(result.errors.map((e) => [e.validation_id, e.error_type, e.severity])).toEqual([
+      ['unknown', 'METADATA_MISMATCH', 'HIGH'],
+    ]);
+    expect(result.searches.map((s) => s.queryId)).toEqual(['known']);
+  });
+
+  it('searches every query when the catalog cannot be read', async () => {
+    // Prepare
+    const suite = Suite.parse({ queries: [{ id: 'q', query_text: 'ros', filters: { chapter: 'm1/a' } }] });
+    const index = new MemoryIndex(POINTS);
+
+    // Act
+    const result = await runQueryStage({
+      queries: resolveQueries(suite),
+      embedder: new FakeEmbedder(),
+      index,
+      collection: index.describe(),
+      catalog: Promise.reject(new IndexError('facet failed', 'unavailable')),
+      clock,
+      newId,
+      concurrency: 1,
+    });
+
+    // Assess
+    expect(result.results.map((r) => r.status)).toEqual(['PASS']);
+    expect(result.searches).toHaveLength(1);
   });
 });

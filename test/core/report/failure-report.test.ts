@@ -30,6 +30,8 @@ describe('buildRunFailureReport', () => {
         { state: 'CREATED', at: '2026-03-14T02:00:00.000Z' },
         { state: 'FAILED', at: '2026-03-14T02:00:01.500Z' },
       ],
+      validation_metrics: { query_types_tested: [], by_category: {}, total_queries_tested: 0 },
+      execution: { embed_calls: 0, search_calls: 0, stages: { secrets: { status: 'failed', duration_ms: 0 } } },
     });
   });
 });

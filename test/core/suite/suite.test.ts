@@ -75,6 +75,78 @@ describe('parseSuite', () => {
   });
 });
 
+describe('parseSuite: formats', () => {
+  it('reads YAML from a .yml file and says YAML when it is broken', () => {
+    expect(parseSuite('queries:\n  - query_text: x\n', 'suite.YML').queries).toHaveLength(1);
+    expect(() => parseSuite('queries: [', 'suite.yml')).toThrow(/^suite\.yml is invalid:\n {2}- not valid YAML: /);
+  });
+
+  it('reads JSON from a file whose name only contains .yaml', () => {
+    expect(() => parseSuite('queries: [', 'suite.yaml.json')).toThrow(/- not valid JSON: /);
+  });
+
+  it('says (root) for a problem with the suite as a whole', () => {
+    expect(problemsOf('[]')).toEqual(['(root): must be an object, got a list']);
+  });
+});
+
+describe('resolveQueries: relevance judgments', () => {
+  it('reads a plain string as a URL when it starts with http(s):// or /, else as a chunk id', () => {
+    // Prepare
+    const suite = parseSuite(
+      JSON.stringify({
+        queries: [
+          {
+            query_text: 'x',
+            relevant: ['https://b/docs/a', 'HTTP://b/docs/b', '/docs/c', 'chunk-7', 'docs/d/', 'ftp://b/e'],
+          },
+        ],
+      }),
+      'suite.json',
+    );
+
+    // Act
+    const [query] = resolveQueries(suite);
+
+    // Assess
+    expect(query?.relevant?.map((r) => [r.kind, r.target, r.grade])).toEqual([
+      ['url', 'https://b/docs/a', 1],
+      ['url', 'HTTP://b/docs/b', 1],
+      ['url', '/docs/c', 1],
+      ['chunk_id', 'chunk-7', 1],
+      ['chunk_id', 'docs/d/', 1],
+      ['chunk_id', 'ftp://b/e', 1],
+    ]);
+  });
+
+  it('keeps the kind and grade of a judgment written as an object', () => {
+    // Prepare
+    const suite = parseSuite(
+      JSON.stringify({
+        queries: [
+          {
+            query_text: 'x',
+            relevant: [
+              { url: '/docs/a', grade: 3 },
+              { chunk_id: 'c9', grade: 2 },
+            ],
+          },
+        ],
+      }),
+      'suite.json',
+    );
+
+    // Act
+    const [query] = resolveQueries(suite);
+
+    // Assess
+    expect(query?.relevant).toEqual([
+      { kind: 'url', target: '/docs/a', grade: 3 },
+      { kind: 'chunk_id', target: 'c9', grade: 2 },
+    ]);
+  });
+});
+
 describe('resolveQueries', () => {
   it('applies query values first, then configuration overrides, then suite defaults', () => {
     // Prepare
