@@ -305,6 +305,21 @@ describe('buildAlertMessage: severity', () => {
     expect(alert?.severity).toBe('CRITICAL');
   });
 
+  it('is CRITICAL for an ERROR run that evaluated no criterion, and says the run could not complete', () => {
+    // Prepare
+    const report = buildErrorReport();
+    report.success_criteria = [];
+
+    // Act
+    const alert = buildAlertMessage(report, STORED);
+
+    // Assess
+    expect(alert?.severity).toBe('CRITICAL');
+    expect(alert?.body.split('\n')[0]).toBe(
+      'The nightly validation of "book" (prod) could not complete: the vector index is unreachable: connect ECONNREFUSED 10.0.0.5:6333',
+    );
+  });
+
   it('is CRITICAL for an ERROR run even when the report could not be stored', () => {
     // Act
     const alert = buildAlertMessage(buildErrorReport(), NOT_STORED);
