@@ -48,7 +48,7 @@ describe('ragwatch suite normalize', () => {
     expect(code).toBe(0);
     expect(JSON.parse(out.join(''))).toEqual({
       name: 'nightly',
-      defaults: { top_k: 5 },
+      metrics: ['precision@5', 'mrr'],
       queries: [{ id: 'q1', query_text: 'What is ROS 2?', relevant: [{ url: '/docs/module-1-ros2/ch1-ros2-basics' }] }],
     });
     expect(parseSuite(out.join(''), 'printed.json')).toEqual(parseSuite(BENCHMARK_YAML, 'bench.yaml'));

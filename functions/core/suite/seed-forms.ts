@@ -9,7 +9,7 @@
  * one file would leave a reader unsure which one counts.
  */
 import { InputError } from '../errors.ts';
-import { mapBenchmarkMetrics } from './benchmark-metrics.ts';
+import { parseBenchmarkMetric } from '../queries/benchmark-metrics.ts';
 
 export type SuiteForm = 'project' | 'request-003' | 'benchmark-004';
 
@@ -93,8 +93,7 @@ function fromBenchmark(list: Record<string, unknown>, source: string): Normalise
   });
   for (const key of Object.keys(mappings))
     if (!set.includes(key)) problems.push(`ground_truth_mappings: ${JSON.stringify(key)} is not in question_set`);
-  const mapped = mapBenchmarkMetrics(metrics);
-  problems.push(...mapped.problems);
+  problems.push(...metricProblems(metrics));
   if (problems.length > 0) throw new InputError(source, problems);
   const strings = set as string[];
   return {
@@ -102,10 +101,8 @@ function fromBenchmark(list: Record<string, unknown>, source: string): Normalise
     suite: {
       ...rest,
       name,
-      ...mapped.fields,
-      ...(isRecord(rest.defaults) && isRecord(mapped.fields.defaults)
-        ? { defaults: { ...mapped.fields.defaults, ...rest.defaults } }
-        : {}),
+      // The project's own `metrics` field has seed 004's meaning: each metric at its cut-off, searched to the deepest.
+      ...(metrics === undefined ? {} : { metrics }),
       queries: strings.map((q, i) => ({ id: `q${i + 1}`, query_text: q, relevant: toJudgments(mappings[q]) })),
     },
     originalPath: (path) => {
@@ -130,3 +127,17 @@ function toJudgments(ids: unknown): unknown {
 
 /** Every key a form may use, for error messages and docs. */
 export const SEED_FORM_KEYS = { request: Object.keys(REQUEST_NAMES), benchmark: [...BENCHMARK_KEYS] };
+
+/** Seed 004: `metrics` is "a valid list of supported metrics"; checked here so its problems come with the form's. */
+function metricProblems(metrics: unknown): string[] {
+  if (metrics === undefined) return [];
+  if (!Array.isArray(metrics) || metrics.length === 0)
+    return ['metrics: must list at least one metric, e.g. ["precision@5", "mrr"]'];
+  return metrics.flatMap((m, i) =>
+    typeof m === 'string' && parseBenchmarkMetric(m) !== null
+      ? []
+      : [
+          `metrics[${i}]: ${JSON.stringify(m)} is not supported; use precision@k, recall@k, ndcg@k, hit_rate@k (k 1..50), mrr or mrr@k`,
+        ],
+  );
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../functions/core/errors.ts';
-import { parseSuite, parseSuiteFile } from '../../../functions/core/suite/suite.ts';
+import { parseSuite, parseSuiteFile, resolveQueries } from '../../../functions/core/suite/suite.ts';
 
 const REQUEST_FORM = {
   name: 'requests',
@@ -90,8 +90,13 @@ describe('a suite in seed 004’s benchmark form', () => {
     ]);
   });
 
-  it('searches as deep as its deepest metric cut-off', () => {
-    expect(parse(BENCHMARK_FORM).defaults.top_k).toBe(10);
+  it('keeps its metrics as the suite’s benchmark metrics, searched as deep as the deepest cut-off', () => {
+    // Act
+    const suite = parse(BENCHMARK_FORM);
+
+    // Assess
+    expect(suite.metrics).toEqual(['precision@5', 'recall@10', 'MRR']);
+    expect(resolveQueries(suite, {}).map((q) => q.search_limit)).toEqual([10, 10]);
   });
 
   it('refuses a question without a mapping, a mapping without a question and an unsupported metric', () => {
