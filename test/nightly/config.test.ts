@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../functions/core/errors.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
-
-const VALID = {
-  QDRANT_URL: 'https://qdrant.example.org:6333',
-  DOCUSAURUS_BASE_URL: 'https://book.example.org',
-  REPORT_BUCKET: 'ragwatch-reports-123',
-  ALERT_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:ragwatch-alerts',
-  COHERE_SECRET_ID: 'ragwatch/cohere',
-};
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    parseNightlyConfig(env);
-    return [];
-  } catch (error) {
-    if (error instanceof InputError) return error.problems;
-    throw error;
-  }
-}
+import { problemsOf, VALID } from './nightly-env.ts';
 
 describe('parseNightlyConfig', () => {
   it('fills the defaults: RagWatch namespace, bundled suite.json, no Qdrant secret, 15-minute secret cache', () => {
