@@ -115,6 +115,18 @@ describe('a suite in seed 004’s benchmark form', () => {
     ]);
   });
 
+  it('refuses a metrics entry that is not a list of metric names', () => {
+    expect(problemsOf({ ...BENCHMARK_FORM, metrics: [] })).toEqual([
+      'metrics: must list at least one metric, e.g. ["precision@5", "mrr"]',
+    ]);
+    expect(problemsOf({ ...BENCHMARK_FORM, metrics: 'precision@5' })).toEqual([
+      'metrics: must list at least one metric, e.g. ["precision@5", "mrr"]',
+    ]);
+    expect(problemsOf({ ...BENCHMARK_FORM, metrics: ['mrr', 5] })).toEqual([
+      'metrics[1]: 5 is not supported; use precision@k, recall@k, ndcg@k, hit_rate@k (k 1..50), mrr or mrr@k',
+    ]);
+  });
+
   it('refuses an empty benchmark_name and an empty question_set', () => {
     expect(problemsOf({ benchmark_name: ' ', question_set: [], ground_truth_mappings: {} })).toEqual([
       'benchmark_name: must not be empty (seed 004)',
