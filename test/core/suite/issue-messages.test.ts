@@ -71,7 +71,10 @@ describe('listIssues', () => {
   });
 
   it('reports the issues of the union branch the value was meant for', () => {
-    const judgment = z.union([z.string(), z.object({ url: z.string(), grade: z.number().max(3, 'must be at most 3') })]);
+    const judgment = z.union([
+      z.string(),
+      z.object({ url: z.string(), grade: z.number().max(3, 'must be at most 3') }),
+    ]);
     expect(problems(z.object({ r: judgment }), { r: { url: 'u', grade: 7 } })).toEqual(['r.grade: must be at most 3']);
   });
 
