@@ -19,7 +19,7 @@ function sentencesOf(text: string): { start: number; end: number }[] {
 function assess(
   text: string,
   citations: { start: number; end: number; document_ids: string[] }[],
-  claimed = citations,
+  claimed: { start: number; end: number }[] = citations,
 ) {
   return assessAnswerClaims({
     text,
