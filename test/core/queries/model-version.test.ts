@@ -48,6 +48,25 @@ describe('checkModelVersion', () => {
   });
 });
 
+describe('checkModelVersion: several other models', () => {
+  it('names every other model and gives at most five example chunks', () => {
+    const rows: [string, string][] = [
+      ['1', 'embed-v4.0'],
+      ['2', 'embed-v4.0'],
+      ['3', 'embed-v4.0'],
+      ['4', 'embed-multilingual-v3.0'],
+      ['5', 'embed-multilingual-v3.0'],
+      ['6', 'embed-multilingual-v3.0'],
+      ['7', 'embed-english-v3.0'],
+    ];
+    const finding = check([result(...rows)]);
+    expect(finding?.message).toBe(
+      '6 of 7 retrieved chunks were embedded with embed-v4.0, embed-multilingual-v3.0, not the configured embed-english-v3.0: their scores compare vectors of different models',
+    );
+    expect(finding?.details.example_chunk_ids).toEqual(['1', '2', '3', '4', '5']);
+  });
+});
+
 describe('modelVersionCheck', () => {
   const point = (id: string, model: string): MemoryPoint => ({
     id,

@@ -78,6 +78,11 @@ describe('listIssues', () => {
     expect(problems(z.object({ r: judgment }), { r: { url: 'u', grade: 7 } })).toEqual(['r.grade: must be at most 3']);
   });
 
+  it('takes a branch refusing the value for a rule other than its type as the one the value was meant for', () => {
+    const either = z.union([z.string().min(5, 'must be at least 5 characters'), z.number()]);
+    expect(problems(z.object({ r: either }), { r: 'ab' })).toEqual(['r: must be at least 5 characters']);
+  });
+
   it('lists every type a union accepts, once each, when the value fits none', () => {
     const either = z.union([z.string(), z.array(z.string()), z.string().min(2)]);
     expect(problems(z.object({ r: either }), { r: 5 })).toEqual(['r: must be a string or an array, got number 5']);
