@@ -46,6 +46,16 @@ describe('proposeThresholds', () => {
     expect(proposeThresholds(reportOf(KNOWN)).categories[0]?.threshold).toBe(0.49);
   });
 
+  it('rounds down without losing a hundredth to float noise: 0.05 under a p10 of 0.62 is 0.57', () => {
+    const c = proposeThresholds(
+      reportOf([
+        ['a', 'known-item', 0.62],
+        ['b', 'known-item', 0.62],
+      ]),
+    );
+    expect(c.categories[0]?.threshold).toBe(0.57);
+  });
+
   it('proposes twice the p95 latency, at least 100 ms over it, rounded up to 10 ms', () => {
     expect([
       proposeThresholds(reportOf(KNOWN, 40)).latency.maxP95LatencyMs,
@@ -84,8 +94,19 @@ describe('applyCalibration', () => {
 
 describe('proposeThresholds: the evidence', () => {
   it('gives each category’s scores (min, p10, median, max) and how its threshold was found, categories by name', () => {
-    const c = proposeThresholds(reportOf([['b1', 'semantic', 0.8], ...KNOWN, ['b2', 'semantic', 0.6]]));
+    const c = proposeThresholds(
+      reportOf([['b1', 'semantic', 0.8], ...KNOWN, ['b2', 'semantic', 0.6], ['b3', 'semantic', null]]),
+    );
     expect(c.categories.map((x) => x.category)).toEqual(['known-item', 'semantic']);
+    // The query without a result has no score, and would fail any threshold.
+    expect(c.categories[1]).toEqual({
+      category: 'semantic',
+      queries: 3,
+      scores: { min: 0.6, p10: expect.closeTo(0.62, 10), median: expect.closeTo(0.7, 10), max: 0.8 },
+      threshold: 0.57,
+      basis: "0.05 under the known items' p10 0.620 (no probes to separate from)",
+      below: ['b3'],
+    });
     expect(c.categories[0]).toEqual({
       category: 'known-item',
       queries: 10,
