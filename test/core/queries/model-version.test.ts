@@ -83,7 +83,7 @@ describe('modelVersionCheck', () => {
     },
   });
 
-  function run(index: MemoryIndex) {
+  function run(index: MemoryIndex, signal?: AbortSignal) {
     let ids = 0;
     const suite = Suite.parse({ queries: [{ id: 'q', query_text: 'q' }] });
     const { ctx } = createRunContext({
@@ -93,6 +93,7 @@ describe('modelVersionCheck', () => {
         sitemap: { location: 'https://b/sitemap.xml', list: async () => ({ entries: [], issues: [] }) },
         clock: { now: () => new Date(0), monotonicMs: () => 0 },
         newId: () => `id-${++ids}`,
+        ...(signal ? { signal } : {}),
       },
       options: { suite, searchConcurrency: 2 } as RunOptions,
       runId: 'run-7',
@@ -123,5 +124,11 @@ describe('modelVersionCheck', () => {
     const index = new MemoryIndex([point('b', 'embed-v4.0')]);
     index.failWith.describe = new Error('Qdrant unreachable');
     expect(await run(index)).toEqual({ errors: [] });
+  });
+
+  it('reports nothing itself when the run was cut before the queries ran: the cut is reported once, elsewhere', async () => {
+    const index = new MemoryIndex([point('b', 'embed-v4.0')]);
+    expect(await run(index, AbortSignal.abort())).toEqual({ errors: [] });
+    expect(index.calls).toEqual([]);
   });
 });

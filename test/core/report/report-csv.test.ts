@@ -55,4 +55,30 @@ describe('renderQueryRowsCsv', () => {
     // Assess
     expect(row?.split(',')[6]).toBe('-0.25');
   });
+
+  it('leaves a figure that could not be computed empty, and lists every error type', () => {
+    // Prepare
+    const query = { ...buildQuery({ id: 'q-4', status: 'ERROR' }), error_types: ['TIMEOUT', 'NO_RESULTS'] };
+
+    // Act
+    const cells = renderQueryRowsCsv({ query_results: [query as typeof query & { error_types: never[] }] })
+      .split('\r\n')[1]
+      ?.split(',');
+
+    // Assess: best_similarity, mean, alignment, chapter match, the IR metrics and the top result are all null
+    expect(cells?.slice(5, 11)).toEqual(['TIMEOUT NO_RESULTS', '', '', '', 'false', '']);
+    expect(cells?.slice(13, 17)).toEqual(['', '', '', '']);
+    expect(cells?.slice(-2)).toEqual(['', '']);
+  });
+
+  it('quotes text with a leading or trailing space, so a spreadsheet keeps it', () => {
+    // Prepare
+    const query = { ...buildQuery({ id: 'q-5' }), query_text: ' padded ' };
+
+    // Act
+    const row = renderQueryRowsCsv({ query_results: [query] }).split('\r\n')[1];
+
+    // Assess
+    expect(row).toContain(',PASS," padded ",');
+  });
 });
