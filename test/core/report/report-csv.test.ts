@@ -1,5 +1,6 @@
 /** The CSV export of per-query rows: one row per query, RFC 4180 quoting, and no cell a spreadsheet would run. */
 import { describe, expect, it } from 'vitest';
+import type { QueryValidationResult } from '../../../functions/core/report/report.ts';
 import { renderQueryRowsCsv } from '../../../functions/core/report/report-csv.ts';
 import { buildFailedReport, buildQuery } from '../../nightly/fixtures/reports.ts';
 
@@ -58,10 +59,13 @@ describe('renderQueryRowsCsv', () => {
 
   it('leaves a figure that could not be computed empty, and lists every error type', () => {
     // Prepare
-    const query = { ...buildQuery({ id: 'q-4', status: 'ERROR' }), error_types: ['TIMEOUT', 'NO_RESULTS'] };
+    const query: QueryValidationResult = {
+      ...buildQuery({ id: 'q-4', status: 'ERROR' }),
+      error_types: ['TIMEOUT', 'NO_RESULTS'],
+    };
 
     // Act
-    const cells = renderQueryRowsCsv({ query_results: [query as typeof query & { error_types: never[] }] })
+    const cells = renderQueryRowsCsv({ query_results: [query] })
       .split('\r\n')[1]
       ?.split(',');
 
