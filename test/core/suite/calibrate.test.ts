@@ -40,6 +40,9 @@ describe('proposeThresholds', () => {
     expect(c.categories[0]?.threshold).toBe(0.54);
     expect(c.probes.above).toEqual(['p1']);
     expect(c.warnings).toEqual(["known-item: probes score 0.545, as high as the known items' p10 0.545"]);
+    expect(c.categories[0]?.basis).toBe(
+      "the known items' p10 0.545; the probes reach 0.545, so no threshold separates them",
+    );
   });
 
   it('stays 0.05 under the p10 without probes', () => {
@@ -115,6 +118,18 @@ describe('proposeThresholds: the evidence', () => {
       basis: "0.05 under the known items' p10 0.545 (no probes to separate from)",
       below: [],
     });
+  });
+
+  it('lists the categories by name whatever order their queries ran in', () => {
+    const c = proposeThresholds(
+      reportOf([
+        ['c', 'gamma', 0.9],
+        ['b', 'beta', 0.9],
+        ['a', 'alpha', 0.9],
+        ['d', 'delta', 0.9],
+      ]),
+    );
+    expect(c.categories.map((x) => x.category)).toEqual(['alpha', 'beta', 'delta', 'gamma']);
   });
 
   it('says how a threshold between probes and known items was found', () => {

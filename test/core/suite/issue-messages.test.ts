@@ -78,8 +78,11 @@ describe('listIssues', () => {
     expect(problems(z.object({ r: judgment }), { r: { url: 'u', grade: 7 } })).toEqual(['r.grade: must be at most 3']);
   });
 
-  it('takes a branch refusing the value for a rule other than its type as the one the value was meant for', () => {
-    const either = z.union([z.string().min(5, 'must be at least 5 characters'), z.number()]);
+  it('takes the first branch refusing the value for a rule other than its type as the one it was meant for', () => {
+    const either = z.union([
+      z.string().min(5, 'must be at least 5 characters'),
+      z.string().regex(/^x/, 'must start with x'),
+    ]);
     expect(problems(z.object({ r: either }), { r: 'ab' })).toEqual(['r: must be at least 5 characters']);
   });
 
@@ -101,6 +104,10 @@ describe('listIssues', () => {
     ]);
     const custom = z.object({ v: z.custom<string>((x) => x === 'ok') });
     expect(problems(custom, { v: [1] })).toEqual(['v: Invalid input (a list)']);
+  });
+
+  it('adds what it found to zod’s own "Invalid input: …" wording', () => {
+    expect(problems(z.object({ v: z.literal(1) }), { v: 2 })).toEqual(['v: Invalid input: expected 1 (number 2)']);
   });
 
   it('renames each path to the file’s own names', () => {

@@ -196,6 +196,12 @@ describe('a file that is not a suite at all', () => {
     expect(problemsOf(value)).toEqual([problem]);
   });
 
+  it('does not take an entry of queries that is not an object for a seed 003 request', () => {
+    expect(problemsOf({ queries: [5, { query_text: 'What is ROS 2?' }] })).toEqual([
+      'queries[0]: must be an object, got number 5',
+    ]);
+  });
+
   it('reads entries of queries that are not objects as the project form would, without guessing a form', () => {
     expect(problemsOf({ queries: [5, { query: 'What is ROS 2?' }] })).toEqual([
       'queries[0]: must be an object, got number 5',
