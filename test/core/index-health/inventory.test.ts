@@ -98,6 +98,19 @@ describe('the index inventory', () => {
     expect(await sample(ids.slice(0, 3), 8)).toHaveLength(3);
   });
 
+  it('breaks a tie of ranks (a hash collision) by id, whatever the scroll order', async () => {
+    // Two ids with the same FNV-1a hash, found by search.
+    expect(sampleRank('c693596')).toBe(sampleRank('c1170850'));
+    const sample = async (order: string[]) =>
+      (
+        await indexInventory(
+          healthContext({ points: order.map((id) => point(id)), options: { indexHealth: { canarySample: 1 } } }).ctx,
+        )
+      ).sampleIds;
+    expect(await sample(['c693596', 'c1170850'])).toEqual(['c1170850']);
+    expect(await sample(['c1170850', 'c693596'])).toEqual(['c1170850']);
+  });
+
   it('ranks ids by their 32-bit FNV-1a hash', () => {
     expect([sampleRank(''), sampleRank('a'), sampleRank('foobar')]).toEqual([0x811c9dc5, 0xe40c292c, 0xbf9cf968]);
   });
