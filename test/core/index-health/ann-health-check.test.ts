@@ -59,6 +59,13 @@ describe('the ANN-health check', () => {
     expect((await result).sections?.index_health?.ann?.recall).toBe(1);
   });
 
+  it('sends 100 searches in one exact batch, timed as the step "exact search"', async () => {
+    const { setup, result } = run(Array.from({ length: 100 }, (_, i) => search(`q${i}`, TOP5)));
+    await result;
+    expect(setup.index.searches.map((batch) => batch.length)).toEqual([100]);
+    expect(setup.stages()).toEqual(['exact search', 'queries']);
+  });
+
   it('sends the exact searches in batches of 100', async () => {
     const searches = Array.from({ length: 101 }, (_, i) => search(`q${i}`, TOP5));
     const { setup, result } = run(searches);
@@ -103,6 +110,17 @@ describe('the ANN-health check', () => {
     expect([at.errors, at.verdicts?.[0]?.passed]).toEqual([[], true]);
     const above = await run(searched, { min_ann_recall: 0.8001 }).result;
     expect([above.errors[0]?.severity, above.verdicts?.[0]?.passed]).toEqual(['HIGH', false]);
+  });
+
+  it('calls a mean exactly at the threshold with one query under it a medium finding', async () => {
+    const result = await run([search('a', TOP5), search('b', ['p0', 'p1', 'p2', 'p8', 'p9'])], {
+      min_ann_recall: 0.8,
+    }).result;
+    expect(result.sections?.index_health?.ann?.recall).toBe(0.8);
+    expect(result.errors.map((e) => [e.severity, e.details.queries])).toEqual([
+      ['MEDIUM', [{ query_id: 'b', k: 5, recall: 0.6 }]],
+    ]);
+    expect(result.verdicts?.[0]?.passed).toBe(true);
   });
 
   it('rounds each recall and the mean to 4 decimals', async () => {

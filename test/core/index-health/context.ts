@@ -68,7 +68,9 @@ export function healthContext(setup: HealthSetup = {}) {
       })
       .catch(() => undefined);
   }
-  return { ctx: handle.ctx, index, embedder };
+  /** The steps the run has timed so far, by name (the report's `execution.stages`). */
+  const stages = () => Object.keys(handle.stages()).sort();
+  return { ctx: handle.ctx, index, embedder, stages };
 }
 
 /** A point of the book: its page, chunk index, page hash, model and indexing time (each may be overridden). */

@@ -12,7 +12,7 @@ const chunks = () =>
 
 describe('the drift canary', () => {
   it('finds every sampled chunk at cosine 1 with its stored vector while the model is unchanged', async () => {
-    const { ctx, index, embedder } = healthContext({
+    const { ctx, index, embedder, stages } = healthContext({
       points: chunks(),
       embedder: new FakeEmbedder({ vectors: VECTORS }),
     });
@@ -35,8 +35,9 @@ describe('the drift canary', () => {
         severity: 'CRITICAL',
       },
     ]);
-    // One retrieve and one embed call, of the chunk texts.
+    // One retrieve and one embed call, of the chunk texts, each timed as a step of the run.
     expect(index.calls.filter((c) => c === 'retrieve')).toHaveLength(1);
+    expect(stages()).toEqual(['canary embed', 'canary retrieve', 'inventory']);
     expect(embedder.calls.map((texts) => [...texts].sort())).toEqual([['one', 'three', 'two']]);
   });
 
@@ -133,6 +134,23 @@ describe('the drift canary', () => {
     expect(embedder.calls).toHaveLength(1);
     expect(embedder.calls[0]?.length).toBeLessThanOrEqual(4);
     expect(result.sections?.index_health?.drift_canary?.sampled).toBe(embedder.calls[0]?.length);
+  });
+
+  it('samples no more points than one embed call takes', async () => {
+    const points = Array.from({ length: 6 }, (_, i) =>
+      point(`p${i}`, { chunk_text: 'one', chunk_index: i }, [1, 0, 0]),
+    );
+    const embedder = new FakeEmbedder({ vectors: VECTORS, maxBatchSize: 4 });
+    const result = await driftCanaryCheck.run(healthContext({ points, embedder }).ctx);
+    expect(result.sections?.index_health?.drift_canary?.sampled).toBe(4);
+    expect(embedder.calls.map((texts) => texts.length)).toEqual([4]);
+  });
+
+  it('skips a sampled point stored without a vector', async () => {
+    const { ctx, embedder } = healthContext({ points: [point('p', { chunk_text: 'one' })] });
+    const result = await driftCanaryCheck.run(ctx);
+    expect(result.sections?.index_health?.drift_canary).toMatchObject({ sampled: 0, min_cosine: null });
+    expect(embedder.calls).toEqual([]);
   });
 
   it('names no source when a sampled point has none', async () => {

@@ -47,6 +47,19 @@ describe('the freshness check', () => {
     expect((await freshnessCheck.run(after.ctx)).sections?.index_health?.freshness?.stale_pages).toBe(1);
   });
 
+  it('lists the stale pages in its message, separated by commas', async () => {
+    const { ctx } = healthContext({
+      points: [point('1'), point('2', { source_url: B })],
+      sitemap: [
+        { url: A, lastmod: '2026-12-01' },
+        { url: B, lastmod: '2026-12-01' },
+      ],
+    });
+    expect((await freshnessCheck.run(ctx)).errors[0]?.message).toBe(
+      `2 page(s) changed after they were indexed (sitemap lastmod newer than indexed_at): ${A}, ${B}`,
+    );
+  });
+
   it('matches sitemap and index URLs with or without a trailing slash', async () => {
     const { ctx } = healthContext({
       points: [point('1', { source_url: `${A}/` }), point('2', { source_url: B })],

@@ -23,8 +23,8 @@ describe('the index inventory', () => {
     expect(index.calls.filter((c) => c === 'scroll')).toHaveLength(2);
   });
 
-  it('scrolls in pages of 1000 by default, once however many checks ask', async () => {
-    const { ctx, index } = healthContext({ points: [point('1')] });
+  it('scrolls in pages of 1000 by default, once however many checks ask, as the step "inventory"', async () => {
+    const { ctx, index, stages } = healthContext({ points: [point('1')] });
     const sizes: number[] = [];
     const scroll = index.scroll.bind(index);
     index.scroll = (options) => {
@@ -34,6 +34,7 @@ describe('the index inventory', () => {
     const [first, second] = await Promise.all([indexInventory(ctx), indexInventory(ctx)]);
     expect(first).toBe(second);
     expect(sizes).toEqual([1000]);
+    expect(stages()).toEqual(['inventory']);
   });
 
   it('keeps per page its hashes, chunk indexes, repeats and the oldest readable indexed_at', async () => {

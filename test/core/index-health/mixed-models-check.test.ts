@@ -67,8 +67,9 @@ describe('the mixed-models check', () => {
 
   it('counts the models by one facet where model_version has a keyword index, with the same figures', async () => {
     const scrolled = await mixedModelsCheck.run(healthContext({ points: mixed() }).ctx);
-    const { ctx, index } = healthContext({ points: mixed(), info: INDEXED });
+    const { ctx, index, stages } = healthContext({ points: mixed(), info: INDEXED });
     const faceted = await mixedModelsCheck.run(ctx);
+    expect(stages()).toEqual(['describe', 'model facet', 'profile']);
     expect(faceted.sections?.index_health?.embedding_models).toEqual({
       ...scrolled.sections?.index_health?.embedding_models,
       source: 'facet',
