@@ -6,9 +6,10 @@
  * - a second model: one chunk of the Isaac page says it was embedded by embed-english-v2.0;
  * - ANN recall: the off-topic question's best exact hit is unreachable by approximate search;
  * - embedding drift: the orphan chunks (start-sandbox.ts) carry vectors that are not their text's, and one of them
- *   has an id the canary samples.
- * Filter correctness has no demo case: it needs a broken index (`qdrant.leakFilters(true)`), which would touch every
- * filtered query of the suite.
+ *   has an id the canary samples;
+ * - a filter violation: the payload index lets a point outside the section through to filtered searches naming the
+ *   section "Handling failure" (only the suite's `failure-handling-section` does). That section holds fewer chunks
+ *   than the query's top_k, so the leaked point is an extra hit: the query's recall against exact search stays whole.
  */
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { embedText } from './cohere/embed-text.ts';
@@ -19,6 +20,8 @@ export const DEMO_STALE_CHUNK_PAGE = `${BASE}/module-2-digital-twin/ch1-gazebo-p
 export const DEMO_STALE_PAGE = `${BASE}/module-1-ros2/ch3-urdf-for-humanoids`;
 export const DEMO_SECOND_MODEL_PAGE = `${BASE}/module-3-nvidia-isaac/ch1-isaac-sim-synthetic-data`;
 const OFF_TOPIC_QUESTION = 'How long should sourdough bread proof before baking?';
+/** The one filtered search of the demo suite whose filter the stand-in's broken payload index leaks. */
+export const DEMO_LEAKY_FILTER = { key: 'heading_hierarchy', value: 'Handling failure' };
 
 export async function seedIndexHealthDrift(qdrant: QdrantStandIn, collection: string): Promise<void> {
   const client = new QdrantClient({ url: qdrant.url, checkCompatibility: false });
@@ -52,4 +55,5 @@ export async function seedIndexHealthDrift(qdrant: QdrantStandIn, collection: st
     params: { exact: true },
   });
   qdrant.makeUnreachable(best.points.map((p) => p.id));
+  qdrant.leakFilters(DEMO_LEAKY_FILTER);
 }

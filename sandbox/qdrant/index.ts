@@ -6,12 +6,14 @@
  * and count requests per OpenAPI operationId. See README.md beside this file for what it does and does not do.
  */
 import type { PointInput } from './collection.ts';
+import type { FilterLeak } from './filter-leak.ts';
 import { parsePointId } from './point-id.ts';
 import type { OperationId } from './routes.ts';
 import { type Fault, type RecordedExchange, StandInServer } from './server.ts';
 import { collectionNotFound } from './wire-error.ts';
 
 export type { Distance, PointInput } from './collection.ts';
+export type { FilterLeak } from './filter-leak.ts';
 export type { Payload } from './payload-path.ts';
 export type { PointId } from './point-id.ts';
 export type { OperationId } from './routes.ts';
@@ -58,8 +60,11 @@ export interface QdrantStandIn {
    * of the points (scaled by `hnsw_ef / 100`); `params.exact` still scans all. 1 (the default) is healthy.
    */
   degradeAnn(visitFraction: number): void;
-  /** Breaks filtering of approximate searches: each filtered one returns one hit that fails its filter (or stops). */
-  leakFilters(on: boolean): void;
+  /**
+   * Breaks filtering of approximate searches: each filtered one (`true`), or only those whose filter names
+   * `key` = `value`, also returns the best point that fails its filter (see search.ts); `false` mends it.
+   */
+  leakFilters(scope: FilterLeak): void;
   /** Points approximate searches never reach from now on (an empty list restores them); exact search finds them. */
   makeUnreachable(ids: readonly (string | number)[]): void;
 }
@@ -80,8 +85,8 @@ export async function startQdrantStandIn(options: QdrantStandInOptions = {}): Pr
     degradeAnn: (visitFraction) => {
       server.ann.visitFraction = visitFraction;
     },
-    leakFilters: (on) => {
-      server.ann.filterLeak = on;
+    leakFilters: (scope) => {
+      server.ann.filterLeak = scope;
     },
     makeUnreachable: (ids) => {
       server.ann.unreachable = new Set(ids.map((id) => parsePointId(id)));

@@ -75,6 +75,7 @@ function readPayload(value: unknown): Record<string, unknown> | undefined {
 interface NearestRequest {
   vector: number[];
   filter: PointPredicate | undefined;
+  filterJson: unknown;
   limit: number;
   offset: number;
   scoreThreshold: number | undefined;
@@ -94,6 +95,7 @@ function readQueryRequest(value: unknown, field: string): NearestRequest {
   return {
     vector: readNearest(body.query),
     filter: parseFilter(body.filter),
+    filterJson: body.filter,
     limit: readLimit(body.limit, `${field}.limit`, DEFAULT_LIMIT),
     offset: readUsize(body.offset) ?? 0,
     scoreThreshold: readFloat(body.score_threshold),

@@ -9,6 +9,7 @@
  */
 import { type Collection, normaliseInPlace } from './collection.ts';
 import type { PointPredicate } from './filter.ts';
+import { type FilterLeak, leaks } from './filter-leak.ts';
 
 /** One hit: the slot of the point and its score. */
 export interface ScoredSlot {
@@ -22,6 +23,8 @@ export interface NearestOptions {
   limit: number;
   offset: number;
   filter?: PointPredicate | undefined;
+  /** The request's filter as sent (JSON), for a filter leak scoped to what a filter names. */
+  filterJson?: unknown;
   scoreThreshold?: number | undefined;
   /** `params.exact`: scan every point. Otherwise the search is approximate (see AnnSettings). */
   exact?: boolean;
@@ -42,10 +45,13 @@ export const DEFAULT_HNSW_EF = 100;
 export interface AnnSettings {
   visitFraction: number;
   /**
-   * A broken payload index: a filtered approximate search returns, in place of its last hit, the best point that
-   * does NOT satisfy the filter (a fault for the filter-correctness check). Exact searches are not affected.
+   * A broken payload index: a filtered approximate search that found something also returns the best point that
+   * does NOT satisfy the filter, at the rank its score earns (in place of the last hit when the search found its
+   * limit, else added), a fault for the filter-correctness check. Exact searches are not affected, so a leak into a
+   * search with room to spare leaves its recall against exact search whole. `true` breaks every filtered search,
+   * `{ key, value }` only those whose filter names that value (filter-leak.ts).
    */
-  filterLeak?: boolean;
+  filterLeak?: FilterLeak;
   /** Points an approximate search never reaches (cut off in the HNSW graph); exact search still finds them. */
   unreachable?: ReadonlySet<string | number>;
 }
@@ -77,9 +83,14 @@ export function searchNearest(
     best.add(slot, value);
   }
   const found = best.sorted().slice(options.offset);
-  if (ann.filterLeak !== true || options.exact === true || filter === undefined || found.length === 0) return found;
+  if (options.exact === true || filter === undefined || found.length === 0) return found;
+  if (!leaks(ann.filterLeak, options.filterJson)) return found;
   const leak = bestOutside(collection, score, filter, largerIsBetter);
-  return leak === undefined ? found : [...found.slice(0, -1), leak];
+  if (leak === undefined) return found;
+  const kept = found.length < options.limit ? found : found.slice(0, -1);
+  // After every hit scoring at least as well, as a real index would rank the point it let through.
+  const at = kept.findIndex((hit) => (largerIsBetter ? leak.score > hit.score : leak.score < hit.score));
+  return at === -1 ? [...kept, leak] : [...kept.slice(0, at), leak, ...kept.slice(at)];
 }
 
 /** The best point that fails `filter`, for the filter-leak fault. */

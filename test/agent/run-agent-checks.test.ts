@@ -247,6 +247,28 @@ describe('runAgentChecks', () => {
     ]);
   });
 
+  it('reports a retrieval that timed out as TIMEOUT, as a chat that timed out is, naming the retrieval stage', async () => {
+    // Prepare
+    const base = deps(scriptedChat({}));
+    const tool = {
+      ...base.tool,
+      retrieve: () => Promise.reject(new EmbeddingError('Cohere embed timed out after 2 s', 'timeout')),
+    };
+
+    // Act
+    const { errors } = await runAgentChecks({ ...base, tool, queries: [query('a')], maxAgentQueries: 10 });
+
+    // Assess
+    expect(errors.map((e) => [e.error_type, e.severity, e.message, e.details])).toEqual([
+      [
+        'TIMEOUT',
+        'HIGH',
+        'Retrieval failed (timeout) for agent query "a": Cohere embed timed out after 2 s',
+        expect.objectContaining({ status: 'RETRIEVAL_FAILED', stage: 'retrieval', kind: 'timeout' }),
+      ],
+    ]);
+  });
+
   it('names the kind of a failure that is not a service error "unexpected"', async () => {
     // Prepare
     const chat = scriptedChat({ 'question a': new TypeError('boom') });

@@ -303,7 +303,7 @@ describe('ragwatch demo', () => {
     // Assess
     expect(code).toBe(0);
     const report = parseValidReport(await readFile(path.join(dir, 'demo-reports', 'book', 'latest.json'), 'utf8'));
-    expect(report).toMatchObject({ status: 'FAILED', total_queries: 20, environment: 'sandbox' });
+    expect(report).toMatchObject({ status: 'FAILED', total_queries: 21, environment: 'sandbox' });
     expect(err.join('')).toContain('breach some criteria on purpose');
   });
 

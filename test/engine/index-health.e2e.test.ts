@@ -10,6 +10,7 @@ import { parseEngineConfig } from '../../functions/core/config.ts';
 import { ValidationReport } from '../../functions/core/report/report.ts';
 import { runValidation } from '../../functions/core/run-validation.ts';
 import type { Suite } from '../../functions/core/suite/suite.ts';
+import { DEMO_LEAKY_FILTER } from '../../sandbox/seed-index-health.ts';
 import {
   indexSampleBook,
   SAMPLE_SUITE_PATH,
@@ -189,6 +190,17 @@ describe('index health against the sandbox', () => {
     expect(verdict(report, 'filter_violations')?.passed).toBe(false);
     expect(verdict(await run({ max_filter_violations: violations }), 'filter_violations')?.passed).toBe(true);
     expect(verdict(await run({ max_filter_violations: violations - 1 }), 'filter_violations')?.passed).toBe(false);
+  });
+
+  it('sees the one filtered query whose filter alone the index leaks, and none of the others', async () => {
+    sandbox.qdrant.leakFilters(DEMO_LEAKY_FILTER);
+    const report = await run();
+    expect(healthErrors(report)).toEqual(['FILTER_VIOLATION']);
+    const filters = report.index_health?.filters;
+    expect(filters).toMatchObject({ violations: 1, examples: [{ query_id: 'failure-handling-section' }] });
+    const leaked = report.query_results.find((q) => q.id === 'failure-handling-section')?.top_results ?? [];
+    const outside = leaked.filter((r) => !r.heading_hierarchy?.includes(DEMO_LEAKY_FILTER.value));
+    expect(outside.map((r) => r.chunk_id)).toEqual([filters?.examples[0]?.point_id]);
   });
 
   it('judges stale pages against their threshold on both sides of equality', async () => {

@@ -85,3 +85,84 @@ describe('Qdrant stand-in: unreachable points', () => {
     expect(await topIds()).toEqual(truth);
   });
 });
+
+describe('Qdrant stand-in: filter leak', () => {
+  const LEAK = 'leak';
+  // Four points in group "a" (two of them also in "c"), the rest in "b"; only "a" points match the filters below.
+  beforeAll(async () => {
+    await client.createCollection(LEAK, { vectors: { size: 4, distance: 'Cosine' } });
+    await client.upsert(LEAK, {
+      wait: true,
+      points: Array.from({ length: 20 }, (_, i) => ({
+        id: i + 1,
+        vector: [Math.sin(i), Math.cos(i * 0.7), Math.sin(i * 1.3), Math.cos(i * 0.3)],
+        payload: { group: i < 4 ? 'a' : 'b', tags: i < 2 ? ['a', 'c'] : ['b'] },
+      })),
+    });
+  });
+
+  const onlyA = { must: [{ key: 'group', match: { value: 'a' } }] };
+  async function groups(filter: object, limit: number, params?: { exact?: boolean }) {
+    const result = await client.query(LEAK, {
+      query: QUERY,
+      filter,
+      limit,
+      with_payload: true,
+      ...(params ? { params } : {}),
+    });
+    return result.points.map((p) => [p.id, p.payload?.group, p.score] as const);
+  }
+
+  it('adds the best point outside the filter, at its rank, to a filtered search with room to spare', async () => {
+    const truth = await groups(onlyA, 10, { exact: true });
+    standIn.leakFilters(true);
+    try {
+      const leaked = await groups(onlyA, 10);
+      expect(leaked).toHaveLength(truth.length + 1);
+      expect(leaked.filter(([, group]) => group !== 'a')).toHaveLength(1);
+      expect(leaked.filter(([, group]) => group === 'a')).toEqual(truth);
+      const scores = leaked.map(([, , score]) => score);
+      expect(scores).toEqual([...scores].sort((x, y) => y - x));
+    } finally {
+      standIn.leakFilters(false);
+    }
+  });
+
+  it('puts the leaked point in place of the last hit when the search found its limit', async () => {
+    const truth = await groups(onlyA, 3, { exact: true });
+    standIn.leakFilters(true);
+    try {
+      const leaked = await groups(onlyA, 3);
+      expect(leaked).toHaveLength(3);
+      expect(leaked.filter(([, group]) => group === 'a')).toEqual(truth.slice(0, 2));
+    } finally {
+      standIn.leakFilters(false);
+    }
+  });
+
+  it('leaks only searches whose filter names the scoped key and value, nested or in match.any', async () => {
+    standIn.leakFilters({ key: 'tags', value: 'c' });
+    try {
+      const outsideA = async (filter: object) => (await groups(filter, 10)).filter(([, g]) => g !== 'a').length;
+      expect(await outsideA(onlyA)).toBe(0);
+      expect(await outsideA({ must: [{ key: 'tags', match: { value: 'c' } }] })).toBe(1);
+      expect(await outsideA({ must: [onlyA, { should: [{ key: 'tags', match: { any: ['x', 'c'] } }] }] })).toBe(1);
+      expect(await outsideA({ must: [{ key: 'tags', match: { value: 'a' } }] })).toBe(0);
+      expect(await outsideA({ must: [{ key: 'group', match: { value: 'c' } }] })).toBe(0);
+    } finally {
+      standIn.leakFilters(false);
+    }
+  });
+
+  it('leaves exact searches and unfiltered ones alone', async () => {
+    const exact = await groups(onlyA, 10, { exact: true });
+    const unfiltered = await client.query(LEAK, { query: QUERY, limit: 5 });
+    standIn.leakFilters(true);
+    try {
+      expect(await groups(onlyA, 10, { exact: true })).toEqual(exact);
+      expect(await client.query(LEAK, { query: QUERY, limit: 5 })).toEqual(unfiltered);
+    } finally {
+      standIn.leakFilters(false);
+    }
+  });
+});

@@ -133,8 +133,9 @@ function classify(response: AgentResponse): Bucket {
 
 /**
  * The ValidationError for a response that did not pass, or null. A chat failure has no error type of its own in
- * report.ts: a timeout is TIMEOUT, any other chat failure RETRIEVAL_FAILED (seed 002's "retrieval system is
- * unavailable"), with details.stage = "chat" and the failure kind.
+ * report.ts: a timeout is TIMEOUT, whether retrieval or chat timed out (as in the query stage, so ops read one word for a
+ * hang), and any other failure RETRIEVAL_FAILED (seed 002's "retrieval system is unavailable"); details.stage says
+ * which step failed and details.kind how.
  */
 function describeFinding(
   response: AgentResponse,
@@ -173,7 +174,7 @@ function describeFinding(
       const error = response.error;
       const kind = error?.kind ?? 'unexpected';
       const message = `${error?.stage === 'chat' ? 'Chat' : 'Retrieval'} failed (${kind}) for ${q}: ${error?.message ?? ''}`;
-      const type: ErrorType = error?.stage === 'chat' && kind === 'timeout' ? 'TIMEOUT' : 'RETRIEVAL_FAILED';
+      const type: ErrorType = kind === 'timeout' ? 'TIMEOUT' : 'RETRIEVAL_FAILED';
       return { error_type: type, severity: 'HIGH', message };
     }
   }
