@@ -100,9 +100,17 @@ function questionsFor(page: BookPage, perPage: number): Record<string, unknown>[
 
 /** "Where is it explained that <first sentence>?", from prose only (code, tables and markup left out). */
 function sentenceQuestion(markdown: string): string | null {
+  // The lines inside a code fence are code too, not only the fence lines themselves.
+  let fenced = false;
   const prose = markdown
     .split('\n')
-    .filter((line) => !/^\s*(#|```|~~~|\||<|>|!\[|import\s)/.test(line))
+    .filter((line) => {
+      if (/^\s*(```|~~~)/.test(line)) {
+        fenced = !fenced;
+        return false;
+      }
+      return !fenced && !/^\s*(#|\||<|>|!\[|import\s)/.test(line);
+    })
     .join(' ')
     .replace(/`([^`]*)`/g, '$1')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')

@@ -80,3 +80,83 @@ describe('a suite’s metrics', () => {
     );
   });
 });
+
+describe('parseBenchmarkMetric: cut-offs and forms', () => {
+  it('reads each kind with the report field it takes and its cut-off', () => {
+    expect(parseBenchmarkMetric(' NDCG@50 ')).toEqual({ name: 'ndcg@50', field: 'ndcg_at_k', k: 50 });
+    expect(parseBenchmarkMetric('precision@1')).toEqual({ name: 'precision@1', field: 'precision_at_k', k: 1 });
+    expect(parseBenchmarkMetric('recall@7')).toEqual({ name: 'recall@7', field: 'recall_at_k', k: 7 });
+    expect(parseBenchmarkMetric('Hit_Rate@3')).toEqual({ name: 'hit_rate@3', field: 'hit', k: 3 });
+    expect(parseBenchmarkMetric('mrr')).toEqual({ name: 'mrr', field: 'reciprocal_rank', k: null });
+    expect(parseBenchmarkMetric('MRR@10')).toEqual({ name: 'mrr@10', field: 'reciprocal_rank', k: 10 });
+  });
+
+  it.each(['precision@51', 'mrr@99', 'recall@05', 'hit_rate@', 'xmrr', 'mrr@1x', 'precision@5 recall@5'])(
+    'refuses %s',
+    (raw) => {
+      expect(parseBenchmarkMetric(raw)).toBeNull();
+    },
+  );
+});
+
+describe('benchmarkDepth: without cut-offs', () => {
+  it('is 0 for no metric, or for metrics without a cut-off', () => {
+    expect(benchmarkDepth([])).toBe(0);
+    expect(benchmarkDepth(['mrr', 'not-a-metric'])).toBe(0);
+  });
+
+  it('counts the cut-off of mrr@k', () => {
+    expect(benchmarkDepth(['mrr@20', 'precision@5'])).toBe(20);
+  });
+});
+
+describe('computeBenchmarkMetrics: depth, hits and what it skips', () => {
+  it('gives nothing when the suite lists no metric', () => {
+    expect(computeBenchmarkMetrics({ metrics: [], ranking: RANKING, judgments: JUDGMENTS, depth: 10 })).toBeNull();
+  });
+
+  it('computes mrr without a cut-off at the search depth', () => {
+    // Without a, c is the first relevant, at rank 6: seen at depth 6, not at depth 5.
+    const ranking = RANKING.filter((r) => r.chunk_id !== 'a');
+    const at = (depth: number) =>
+      computeBenchmarkMetrics({ metrics: ['mrr'], ranking, judgments: JUDGMENTS, depth })?.mrr;
+    expect(at(6)).toBe(0.1667);
+    expect(at(5)).toBe(0);
+  });
+
+  it('computes mrr at a cut-off of at least 1 when the search depth is 0', () => {
+    const ranking = [row('a', 'https://b/a')];
+    expect(computeBenchmarkMetrics({ metrics: ['mrr'], ranking, judgments: JUDGMENTS, depth: 0 })).toEqual({ mrr: 1 });
+  });
+
+  it('counts a hit as 1 and a miss as 0', () => {
+    expect(
+      computeBenchmarkMetrics({
+        metrics: ['hit_rate@2', 'hit_rate@1'],
+        ranking: RANKING,
+        judgments: JUDGMENTS,
+        depth: 10,
+      }),
+    ).toEqual({ 'hit_rate@2': 1, 'hit_rate@1': 0 });
+  });
+
+  it('skips a name that is not a metric and computes the others', () => {
+    expect(
+      computeBenchmarkMetrics({ metrics: ['f1@5', 'ndcg@2'], ranking: RANKING, judgments: JUDGMENTS, depth: 10 }),
+    ).toEqual({ 'ndcg@2': expect.closeTo(0.3869, 4) });
+  });
+});
+
+describe('meanBenchmarkMetrics: rounding and gaps', () => {
+  it('gives nothing when no query has figures', () => {
+    expect(meanBenchmarkMetrics([])).toBeNull();
+    expect(meanBenchmarkMetrics([null, null])).toBeNull();
+  });
+
+  it('rounds each mean to four decimals, counting a figure a query lacks as 0', () => {
+    expect(meanBenchmarkMetrics([{ mrr: 1, 'recall@5': 1 }, { mrr: 0 }, { mrr: 0, 'recall@5': 1 }])).toEqual({
+      mrr: 0.3333,
+      'recall@5': 0.6667,
+    });
+  });
+});

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkModelVersion } from '../../../functions/core/queries/model-version.ts';
+import { createRunContext } from '../../../functions/core/checks/run-context.ts';
+import type { RunOptions } from '../../../functions/core/checks/run-options.ts';
+import { checkModelVersion, modelVersionCheck } from '../../../functions/core/queries/model-version.ts';
+import { resolveQueries, SuccessCriteria, Suite } from '../../../functions/core/suite/suite.ts';
+import { FakeEmbedder } from '../../fakes/fake-embedder.ts';
+import { MemoryIndex, type MemoryPoint } from '../../fakes/memory-index.ts';
 
 const result = (...rows: [string, string | null][]) => ({
   top_results: rows.map(([chunk_id, model_version]) => ({ chunk_id, model_version })),
@@ -40,5 +45,64 @@ describe('checkModelVersion', () => {
         example_chunk_ids: ['2'],
       },
     });
+  });
+});
+
+describe('modelVersionCheck', () => {
+  const point = (id: string, model: string): MemoryPoint => ({
+    id,
+    vector: [1, 0, 0],
+    payload: {
+      chunk_text: `chunk ${id}`,
+      source_url: `https://b/docs/${id}`,
+      chapter_id: 'ch1',
+      module_name: 'm',
+      heading_hierarchy: ['H'],
+      token_count: 10,
+      chunk_index: 0,
+      model_version: model,
+    },
+  });
+
+  function run(index: MemoryIndex) {
+    let ids = 0;
+    const suite = Suite.parse({ queries: [{ id: 'q', query_text: 'q' }] });
+    const { ctx } = createRunContext({
+      deps: {
+        index,
+        embedder: new FakeEmbedder(),
+        sitemap: { location: 'https://b/sitemap.xml', list: async () => ({ entries: [], issues: [] }) },
+        clock: { now: () => new Date(0), monotonicMs: () => 0 },
+        newId: () => `id-${++ids}`,
+      },
+      options: { suite, searchConcurrency: 2 } as RunOptions,
+      runId: 'run-7',
+      startedAt: new Date(0),
+      queries: resolveQueries(suite),
+      criteria: SuccessCriteria.parse({}),
+    });
+    return modelVersionCheck.run(ctx);
+  }
+
+  it('reports the chunks the golden queries retrieved from another model, as a finding of this run', async () => {
+    const result = await run(new MemoryIndex([point('a', 'fake-embed'), point('b', 'embed-v4.0')]));
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatchObject({
+      validation_id: 'run-7',
+      error_type: 'MODEL_MISMATCH',
+      message:
+        '1 of 2 retrieved chunks were embedded with embed-v4.0, not the configured fake-embed: their scores compare vectors of different models',
+    });
+    expect(result.errors[0]?.id).toMatch(/^id-\d+$/);
+  });
+
+  it('reports nothing when the retrieved chunks came from the configured model', async () => {
+    expect(await run(new MemoryIndex([point('a', 'fake-embed')]))).toEqual({ errors: [] });
+  });
+
+  it('reports nothing itself when the queries could not run: the queries check says why', async () => {
+    const index = new MemoryIndex([point('b', 'embed-v4.0')]);
+    index.failWith.describe = new Error('Qdrant unreachable');
+    expect(await run(index)).toEqual({ errors: [] });
   });
 });

@@ -189,6 +189,71 @@ describe('renderReportHtml', () => {
   });
 });
 
+describe('renderReportHtml: the page around the sections', () => {
+  /** The targets of the page's navigation links, in order. */
+  const nav = (page: string) =>
+    [...(page.split('<nav>')[1]?.split('</nav>')[0] ?? '').matchAll(/href="#([\w-]+)"/g)].map((m) => m[1]);
+
+  it('names the verdict, environment, collection and start in the page title', () => {
+    expect(renderReportHtml(buildFailedReport())).toContain(
+      '<title>FAILED · ragwatch prod/book · 2026-03-14T02:00:00.000Z</title>',
+    );
+  });
+
+  it('links only the sections the report has', () => {
+    expect(nav(renderReportHtml(buildPassedReport()))).toEqual([
+      'criteria',
+      'trend',
+      'queries',
+      'coverage',
+      'quality',
+      'errors',
+    ]);
+  });
+
+  it('links the changes, index health and grounded answers when the report has them', () => {
+    const report = {
+      ...buildPassedReport(),
+      regression: {
+        compared: false,
+        note: 'no baseline',
+        baseline_runs: [],
+        findings: [],
+        recovered_queries: [],
+        stale_queries: [],
+        score_shift: null,
+      },
+      index_health: emptyIndexHealth(),
+      grounding_report: { responses: [] } as unknown as ValidationReport['grounding_report'],
+    };
+    expect(nav(renderReportHtml(report))).toEqual([
+      'criteria',
+      'regression',
+      'trend',
+      'queries',
+      'coverage',
+      'quality',
+      'index-health',
+      'grounding',
+      'errors',
+    ]);
+  });
+
+  it('closes with the schema version, run id and finish time', () => {
+    expect(renderReportHtml(buildFailedReport())).toContain(
+      `<footer>ragwatch report · schema 1 · run ${RUN_ID} · finished 2026-03-14T02:00:42.500Z · the JSON report beside this file is the record</footer>`,
+    );
+  });
+
+  it('draws each criterion’s threshold on its trend', () => {
+    const report = buildFailedReport();
+    const earlier = { ...buildTrendPoint(buildPassedReport()), run_id: 'r-0', timestamp: '2026-03-13T02:00:00.000Z' };
+    const trend = renderReportHtml(report, { history: [earlier] }).split('<section id="trend">')[1] ?? '';
+    // pass_rate >= 90 on a 0..100 scale: y = 10 + (1 - 0.9) * 70
+    expect(trend.split('<figure')[1]).toContain('<line x1="0" x2="260" y1="17" y2="17" class="threshold"/>');
+  });
+});
+
 describe('highlightCitations', () => {
   const response = (text: string, citations: AgentResponse['citations']) => ({ response_text: text, citations });
 

@@ -1,0 +1,270 @@
+/** The known-item suite generated from the book: which questions each page yields, what each expects, the probes. */
+import { describe, expect, it } from 'vitest';
+import { type BookPage, generateSuite, PROBES } from '../../../functions/core/suite/generate-suite.ts';
+import { validateSuite } from '../../../functions/core/suite/suite.ts';
+
+const URL = 'https://book.example.org/docs/module1-ros2/nodes';
+
+function page(overrides: Partial<BookPage> = {}): BookPage {
+  return {
+    url: URL,
+    chapterId: 'module1-ros2/nodes',
+    moduleName: 'Module 1 ROS 2',
+    title: 'Nodes and Topics',
+    sections: [
+      { headings: ['Publishers'], text: 'A publisher sends messages on topics to every subscriber.', chunkId: 'c-1' },
+      { headings: ['Subscribers'], text: 'A subscriber receives what the nodes publish.', chunkId: 'c-2' },
+    ],
+    ...overrides,
+  };
+}
+
+type Query = Record<string, unknown>;
+const queriesOf = (suite: Record<string, unknown>) => suite.queries as Query[];
+const knownItems = (suite: Record<string, unknown>) => queriesOf(suite).filter((q) => q.category === 'known-item');
+const texts = (suite: Record<string, unknown>) => knownItems(suite).map((q) => q.query_text);
+
+describe('generateSuite', () => {
+  it('writes a suite the project loads, with its defaults, benchmark metrics and a description of what it holds', () => {
+    const suite = generateSuite([page()]);
+    expect(() => validateSuite(suite, 'generated.json')).not.toThrow();
+    expect(suite).toMatchObject({
+      name: 'generated-known-item',
+      description:
+        'Known-item questions generated from 1 pages (2 per page at most) and 3 out-of-domain probes. Calibrate before use: ragwatch calibrate --suite <this file> --write',
+      defaults: { top_k: 5, min_similarity: 0.5, category: 'known-item' },
+      metrics: ['precision@5', 'recall@10', 'mrr', 'ndcg@10'],
+    });
+  });
+
+  it('asks first about the page title when the page’s text uses a word of it', () => {
+    const [first] = knownItems(generateSuite([page()]));
+    expect(first).toEqual({
+      id: 'module1-ros2-nodes-1',
+      query_text: 'What is Nodes and Topics about?',
+      category: 'known-item',
+      description: `Known item: ${URL}, from the page title`,
+      expected_module: 'Module 1 ROS 2',
+      expected_chapter: 'module1-ros2/nodes',
+      relevant: [{ url: URL, grade: 2 }],
+    });
+  });
+
+  it('skips the title when its words of four letters or more are not in the page text', () => {
+    const suite = generateSuite([page({ title: 'ROS Bits and Nodules' })]);
+    expect(texts(suite)).toEqual([
+      'What about publishers in ROS Bits and Nodules?',
+      'What about subscribers in ROS Bits and Nodules?',
+    ]);
+  });
+
+  it('matches a title word only as a whole word of the text', () => {
+    const suite = generateSuite([
+      page({ title: 'Topic', sections: [{ headings: ['Intro'], text: 'Topics are named.' }] }),
+    ]);
+    expect(texts(suite)).toEqual(['What about intro in Topic?']);
+  });
+
+  it('asks about each section’s own heading, relevant at the section’s chunk too', () => {
+    const [, second] = knownItems(generateSuite([page()]));
+    expect(second).toEqual({
+      id: 'module1-ros2-nodes-2',
+      query_text: 'What about publishers in Nodes and Topics?',
+      category: 'known-item',
+      description: `Known item: ${URL}, from the heading "Publishers"`,
+      expected_module: 'Module 1 ROS 2',
+      expected_chapter: 'module1-ros2/nodes',
+      relevant: [
+        { url: URL, grade: 2 },
+        { chunk_id: 'c-1', grade: 3 },
+      ],
+    });
+  });
+
+  it('asks as many questions per page as told, headings before first sentences', () => {
+    const sections = [
+      { headings: ['Overview'], text: 'Every node in the graph publishes its state on topics.' },
+      { headings: ['Publishers'], text: 'p' },
+      { headings: ['Subscribers'], text: 's' },
+    ];
+    const suite = generateSuite([page({ sections })], { perPage: 4 });
+    expect(texts(suite)).toEqual([
+      'What is Nodes and Topics about?',
+      'What about publishers in Nodes and Topics?',
+      'What about subscribers in Nodes and Topics?',
+      'Where is it explained that every node in the graph publishes its state on topics?',
+    ]);
+    expect(knownItems(suite)[3]?.description).toBe(`Known item: ${URL}, from the first sentence of a section`);
+    expect(generateSuite([page({ sections })], { perPage: 1 }).queries).toHaveLength(1 + 3);
+  });
+
+  it.each([
+    'Introduction',
+    'overview',
+    'Summary',
+    'Conclusion',
+    'Next steps',
+    'Exercise',
+    'Exercises',
+    'Prerequisites',
+    'Recap',
+    "What's next",
+    'References',
+    'Further reading',
+    ' Summary ',
+  ])('asks from the first sentence under a heading that says nothing of its own: %s', (heading) => {
+    const suite = generateSuite([
+      page({ title: 'X', sections: [{ headings: [heading], text: 'Nodes talk over typed topics.' }] }),
+    ]);
+    expect(texts(suite)).toEqual(['Where is it explained that nodes talk over typed topics?']);
+  });
+
+  it('asks from the first sentence of a section without a heading', () => {
+    const suite = generateSuite([
+      page({ title: 'X', sections: [{ headings: [], text: 'Nodes talk over typed topics! More.' }] }),
+    ]);
+    expect(texts(suite)).toEqual(['Where is it explained that nodes talk over typed topics?']);
+  });
+
+  it('asks about the innermost heading of a section', () => {
+    const suite = generateSuite([page({ title: 'X', sections: [{ headings: ['Outer', 'Inner'], text: 't' }] })]);
+    expect(texts(suite)).toEqual(['What about inner in X?']);
+  });
+
+  it('asks nothing from a sentence under four words', () => {
+    const suite = generateSuite([page({ title: 'X', sections: [{ headings: [], text: 'Too short here.' }] })]);
+    expect(texts(suite)).toEqual([]);
+  });
+
+  it('asks from a sentence of exactly four words, and keeps at most its first 18 words', () => {
+    const long = Array.from({ length: 25 }, (_, i) => `w${i}`).join(' ');
+    const suite = generateSuite([
+      page({
+        title: 'X',
+        sections: [
+          { headings: [], text: 'Four words are enough.' },
+          { headings: [], text: long },
+        ],
+      }),
+    ]);
+    expect(texts(suite)).toEqual([
+      'Where is it explained that four words are enough?',
+      `Where is it explained that ${Array.from({ length: 18 }, (_, i) => `w${i}`).join(' ')}?`,
+    ]);
+  });
+
+  it('reads the prose only: code, headings, tables, markup, images and imports left out, inline markup unwrapped', () => {
+    const text = [
+      'import Tabs from "@theme/Tabs";',
+      '# A heading',
+      '```python',
+      'print("code")',
+      '```',
+      '~~~',
+      'echo "more code"',
+      '~~~',
+      '| a | b |',
+      '<div>html</div>',
+      '> quoted',
+      '![diagram](img.png)',
+      'The `ros2 run` command starts a [node](/docs/nodes) with **bold** and _italic_ words.',
+    ].join('\n');
+    const suite = generateSuite([page({ title: 'X', sections: [{ headings: [], text }] })]);
+    expect(texts(suite)).toEqual([
+      'Where is it explained that the ros2 run command starts a node with bold and italic words?',
+    ]);
+  });
+
+  it('keeps an acronym or a name at the start of a question as written', () => {
+    const suite = generateSuite([
+      page({
+        title: 'X',
+        sections: [
+          { headings: ['ROS 2 graphs'], text: '' },
+          { headings: [], text: 'URDF files describe robots well.' },
+          { headings: ['a lowercase heading'], text: '' },
+        ],
+      }),
+    ]);
+    expect(texts(suite)).toEqual(['What about ROS 2 graphs in X?', 'What about a lowercase heading in X?']);
+    expect(
+      texts(
+        generateSuite([page({ title: 'X', sections: [{ headings: [], text: 'URDF files describe robots well.' }] })]),
+      ),
+    ).toEqual(['Where is it explained that URDF files describe robots well?']);
+  });
+
+  it('asks each question once: a repeated heading, a heading like the title, or a repeated sentence is skipped', () => {
+    const sections = [
+      { headings: ['Publishers'], text: 'a' },
+      { headings: ['publishers!'], text: 'b' },
+      { headings: ['Nodes and topics'], text: 'c' },
+      { headings: [], text: 'Every node has a name.' },
+      { headings: ['Summary'], text: 'Every node has a name!' },
+    ];
+    const suite = generateSuite([page({ title: 'Nodes and Topics', sections })], { perPage: 10 });
+    expect(texts(suite)).toEqual([
+      'What about publishers in Nodes and Topics?',
+      'Where is it explained that every node has a name?',
+    ]);
+  });
+
+  it('orders the pages by URL, so the same book gives the same suite', () => {
+    const a = page({
+      url: 'https://b/docs/a',
+      chapterId: 'a',
+      title: 'A',
+      sections: [{ headings: ['One'], text: '' }],
+    });
+    const b = page({
+      url: 'https://b/docs/b',
+      chapterId: 'b',
+      title: 'B',
+      sections: [{ headings: ['Two'], text: '' }],
+    });
+    const c = page({
+      url: 'https://b/docs/c',
+      chapterId: 'c',
+      title: 'C',
+      sections: [{ headings: ['Six'], text: '' }],
+    });
+    expect(knownItems(generateSuite([c, a, b, a])).map((q) => q.id)).toEqual(['a-1', 'a-1', 'b-1', 'c-1']);
+  });
+
+  it('makes ids from the chapter, and from "page" when the chapter has no letter or digit', () => {
+    const ids = (chapterId: string) => knownItems(generateSuite([page({ chapterId })])).map((q) => q.id);
+    expect(ids('--Module 1/Ch_2--')).toEqual(['module-1-ch-2-1', 'module-1-ch-2-2']);
+    expect(ids('//')).toEqual(['page-1', 'page-2']);
+    expect(ids('x'.repeat(120))[0]).toBe('x'.repeat(100));
+  });
+
+  it('cuts a question at 1,000 characters', () => {
+    const suite = generateSuite([page({ title: 'X', sections: [{ headings: ['h'.repeat(1200)], text: '' }] })]);
+    expect((texts(suite)[0] as string).length).toBe(1000);
+  });
+
+  it('adds three out-of-domain probes by default, each expected to match nothing', () => {
+    const probes = queriesOf(generateSuite([page()])).filter((q) => q.category === 'probe');
+    expect(probes).toEqual(
+      PROBES.slice(0, 3).map((text, i) => ({
+        id: `probe-${i + 1}`,
+        query_text: text,
+        category: 'probe',
+        description: 'Out-of-domain probe: must match nothing in the book',
+        expect_match: false,
+      })),
+    );
+  });
+
+  it('adds as many probes as asked, at most five', () => {
+    const count = (probes: number) =>
+      queriesOf(generateSuite([page()], { probes })).filter((q) => q.category === 'probe').length;
+    expect([count(0), count(5), count(9)]).toEqual([0, 5, 5]);
+    expect(generateSuite([page()], { probes: 9, perPage: 1, name: 'mine' })).toMatchObject({
+      name: 'mine',
+      description: expect.stringMatching(
+        /^Known-item questions generated from 1 pages \(1 per page at most\) and 5 out-of-domain probes\./,
+      ),
+    });
+  });
+});
