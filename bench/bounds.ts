@@ -11,9 +11,10 @@
  * - sitemap: one fetch per level (a sitemap index adds one).
  * - grounded answers: the agent reuses the query stage's hits, so after that stage's round trips it costs one chat
  *   per agent query whose retrieval found a relevant chunk, one after the other.
- * - index health (core/index-health): one inventory scroll of a few payload fields, page after page (stale chunks,
- *   freshness and models need per-page figures no facet gives), then the drift canary's retrieve and embed; and,
- *   after the query stage, its searches once more with exact search (ANN recall). Filters cost nothing extra.
+ * - index health (core/index-health): one inventory scroll of a few payload fields, page after page (stale chunks and
+ *   freshness need per-page figures no facet gives), then the drift canary's retrieve and embed; with payload
+ *   indexes, one facet on model_version (mixed models) beside the profile's facets; and, after the query stage, its
+ *   searches once more with exact search (ANN recall). Filters cost nothing extra.
  * The bound is the longest chain times the injected latency.
  */
 
@@ -21,8 +22,11 @@
 export const EMBED_BATCH = 96;
 /** The engine's search batch (functions/core/queries/query-stage.ts). */
 export const SEARCH_BATCH = 100;
-/** Payload fields the profile aggregates by facet when indexed: source_url (keyword) and token_count (integer). */
-export const FACET_FIELDS = 2;
+/**
+ * Payload fields aggregated by facet when indexed: source_url (keyword) and token_count (integer) for the profile,
+ * model_version (keyword) for the mixed-models check.
+ */
+export const FACET_FIELDS = 3;
 
 /** One scenario, as far as its cost is concerned. */
 export interface RunShape {

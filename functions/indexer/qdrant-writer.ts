@@ -30,12 +30,13 @@ export interface QdrantWriterOptions {
   retries?: number;
 }
 
-/** The payload indexes created by default: exact facets on the URL, module and chapter, ranges on token counts. */
+/** The payload indexes created by default: exact facets on the URL, module, chapter and embedding model, ranges on token counts. */
 export const PAYLOAD_INDEXES = {
   source_url: 'keyword',
   module_name: 'keyword',
   chapter_id: 'keyword',
   token_count: 'integer',
+  model_version: 'keyword',
 } as const;
 
 type CollectionInfo = Awaited<ReturnType<QdrantClient['getCollection']>>;

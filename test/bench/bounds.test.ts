@@ -16,13 +16,13 @@ const shape = (overrides: Partial<RunShape> = {}): RunShape => ({
 });
 
 describe('requestLowerBounds', () => {
-  it('asks 3 + 1 embed and 2 + 2 query-batch calls for 200 queries, 2 facets, 2 + F counts and the inventory scroll on an indexed collection', () => {
+  it('asks 3 + 1 embed and 2 + 2 query-batch calls for 200 queries, 3 facets, 2 + F counts and the inventory scroll on an indexed collection', () => {
     expect(requestLowerBounds(shape())).toEqual({
       embed: 4,
       chat: 0,
       get_collection: 1,
       query_batch_points: 4,
-      facet: 2,
+      facet: 3,
       count_points: 8,
       scroll_points: 100,
       get_points: 1,

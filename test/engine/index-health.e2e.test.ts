@@ -150,6 +150,41 @@ describe('index health against the sandbox', () => {
     expect([healthErrors(allowed), verdict(allowed, 'embedding_models')?.passed]).toEqual([[], true]);
   });
 
+  it('counts models by one facet where model_version is indexed, and by the scroll otherwise, alike', async () => {
+    const seedModels = async () => {
+      const [first, second] = await pointsOf(PAGE);
+      if (!first || !second) throw new Error('the sample page has too few points');
+      await client.setPayload(SANDBOX_COLLECTION, {
+        wait: true,
+        payload: { model_version: 'embed-english-v2.0' },
+        points: [first.id],
+      });
+      const { model_version: _dropped, ...unlabelled } = second.payload ?? {};
+      await client.upsert(SANDBOX_COLLECTION, {
+        wait: true,
+        points: [{ id: second.id, vector: second.vector as number[], payload: unlabelled }],
+      });
+    };
+    await seedModels();
+    sandbox.qdrant.resetCounts();
+    const faceted = await run();
+    const facets = sandbox.qdrant.requestCounts().facet;
+    await indexSampleBook(sandbox, { payloadIndexes: false });
+    await seedModels();
+    const scrolled = await run();
+
+    const expected = [
+      { model: 'embed-english-v3.0', points: 88 },
+      { model: '(none)', points: 1 },
+      { model: 'embed-english-v2.0', points: 1 },
+    ];
+    expect(faceted.index_health?.embedding_models).toEqual({ models: expected, source: 'facet' });
+    expect(scrolled.index_health?.embedding_models).toEqual({ models: expected, source: 'scroll' });
+    expect(healthErrors(faceted)).toEqual(['MIXED_MODELS']);
+    // source_url and token_count for the profile, module_name and chapter_id for the catalog, model_version.
+    expect(facets).toBe(5);
+  });
+
   it('sees an embedding model swapped under the same name: EMBEDDING_DRIFT, critical', async () => {
     sandbox.cohere.setModelVariant('embed-english-v4-in-disguise');
     const report = await run();

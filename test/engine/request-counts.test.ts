@@ -127,7 +127,7 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
     expect(run.qdrant).toEqual({
       get_collection: 1,
       query_batch_points: 1 + 1,
-      facet: 2,
+      facet: 3,
       count_points: 2 + REQUIRED_FIELDS,
       scroll_points: Math.ceil(2_500 / PAGE_SIZE),
       get_points: 1,
@@ -136,9 +136,10 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
       .filter((e) => e.operationId === 'facet')
       .map((e) => (e.requestBody as { key: string }).key)
       .sort();
-    expect(facetKeys).toEqual(['source_url', 'token_count']);
+    expect(facetKeys).toEqual(['model_version', 'source_url', 'token_count']);
     expect(run.report.quality_metrics?.source).toEqual({ completeness: 'count', token_distribution: 'facet' });
     expect(run.report.coverage_report?.source).toBe('facet');
+    expect(run.report.index_health?.embedding_models?.source).toBe('facet');
   });
 
   it('reads a collection without payload indexes in one scroll of ceil(P / 1000) pages, without facets', async () => {
@@ -152,6 +153,7 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
       get_points: 1,
     });
     expect(run.report.quality_metrics?.points_scanned).toBe(2_500);
+    expect(run.report.index_health?.embedding_models?.source).toBe('scroll');
   });
 
   it('asks for no empty last page when the collection is a whole number of pages', async () => {

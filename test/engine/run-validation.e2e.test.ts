@@ -234,13 +234,14 @@ describe('runValidation against the sandbox', () => {
     // Assess: 21 queries fit one embed call (<= 96) and one query batch (<= 100); the 5 agent questions reuse those
     // hits and cost only their chats (4: the off-topic one has nothing relevant, so it abstains without chat);
     // 6 required fields -> 2 + 6 counts; facets: source_url and token_count for the profile, module_name and
-    // chapter_id for the catalog the suite's module and chapter names are resolved against.
+    // chapter_id for the catalog the suite's module and chapter names are resolved against, model_version for the
+    // mixed-models check.
     // Index health adds the canary's embed call and retrieve, the exact searches and one inventory scroll page.
     expect(sandbox.cohere.requestCounts()).toEqual({ embed: 1 + 1, chat: 4 });
     expect(sandbox.qdrant.requestCounts()).toEqual({
       get_collection: 1,
       query_batch_points: 1 + 1,
-      facet: 4,
+      facet: 5,
       count_points: 8,
       scroll_points: 1,
       get_points: 1,

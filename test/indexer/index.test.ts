@@ -108,7 +108,13 @@ describe('indexBook on the sample book, through the real clients and the stand-i
       },
       points: summary.chunks,
       vectors: expect.objectContaining({ size: 1024, distance: 'Cosine' }),
-      schema: { source_url: 'keyword', module_name: 'keyword', chapter_id: 'keyword', token_count: 'integer' },
+      schema: {
+        source_url: 'keyword',
+        module_name: 'keyword',
+        chapter_id: 'keyword',
+        token_count: 'integer',
+        model_version: 'keyword',
+      },
     });
     expect(summary.chunks).toBeGreaterThan(13 * 3);
   });

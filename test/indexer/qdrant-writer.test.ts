@@ -72,7 +72,7 @@ async function caught(promise: Promise<unknown>): Promise<IndexError> {
 }
 
 describe('QdrantWriter', () => {
-  it('creates a missing collection with the vector size, cosine distance and the four payload indexes', async () => {
+  it('creates a missing collection with the vector size, cosine distance and the five payload indexes', async () => {
     // Act
     await writer().prepare({ vectorSize: 4 });
 
@@ -81,7 +81,13 @@ describe('QdrantWriter', () => {
     const schema = Object.fromEntries(Object.entries(info.payload_schema ?? {}).map(([k, v]) => [k, v?.data_type]));
     expect({ vectors: info.config.params.vectors, schema }).toEqual({
       vectors: expect.objectContaining({ size: 4, distance: 'Cosine' }),
-      schema: { source_url: 'keyword', module_name: 'keyword', chapter_id: 'keyword', token_count: 'integer' },
+      schema: {
+        source_url: 'keyword',
+        module_name: 'keyword',
+        chapter_id: 'keyword',
+        token_count: 'integer',
+        model_version: 'keyword',
+      },
     });
   });
 

@@ -24,7 +24,9 @@ export const Freshness = z.object({
 
 export const EmbeddingModels = z.object({
   models: z.array(z.object({ model: z.string().describe('"(none)" for points without model_version'), points: count })),
-  source: z.enum(['facet', 'scroll']),
+  source: z
+    .enum(['facet', 'scroll'])
+    .describe('facet: one exact facet on the keyword payload index of model_version; scroll: the inventory scroll'),
 });
 
 export const DriftCanary = z.object({

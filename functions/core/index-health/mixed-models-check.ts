@@ -1,20 +1,39 @@
 /**
  * Mixed models: the points' vectors come from more than one embedding model (model_version), so part of the index
- * answers queries in another space. From the inventory's one scroll.
+ * answers queries in another space. Counted by one exact facet on model_version where it has a keyword payload index
+ * (the indexer creates one); the points without a model are then the profile's exact total minus the facet's counts.
+ * Without that index (or with a facet cut at its limit), from the inventory's one scroll.
  */
-import type { Check } from '../checks/check.ts';
+import type { Check, RunContext } from '../checks/check.ts';
+import { collectionProfile, describeCollection } from '../checks/inputs.ts';
 import { outcome } from '../checks/run-context.ts';
 import { judgeCriterion } from '../criteria/criteria.ts';
 import { inventoryFailures } from './inputs.ts';
 import { indexInventory, NO_MODEL } from './inventory.ts';
 
+export const MODEL_FIELD = 'model_version';
+/** A facet answering this many models may have been cut short: the scroll then counts them all. */
+export const MODEL_FACET_LIMIT = 100;
+
+interface ModelCounts {
+  models: Map<string, number>;
+  source: 'facet' | 'scroll';
+}
+
 export const mixedModelsCheck: Check = {
   name: 'embedding_models',
   async run(ctx) {
-    const inventory = await outcome(indexInventory(ctx));
-    if (!inventory.ok)
-      return { errors: [], failures: await inventoryFailures(ctx, 'index inventory', inventory.error) };
-    const all = [...inventory.value.models]
+    const faceted = await outcome(facetModels(ctx));
+    if (!faceted.ok)
+      return { errors: [], failures: await inventoryFailures(ctx, 'embedding models facet', faceted.error) };
+    let counted = faceted.value;
+    if (counted === null) {
+      const inventory = await outcome(indexInventory(ctx));
+      if (!inventory.ok)
+        return { errors: [], failures: await inventoryFailures(ctx, 'index inventory', inventory.error) };
+      counted = { models: inventory.value.models, source: 'scroll' };
+    }
+    const all = [...counted.models]
       .map(([model, points]) => ({ model, points }))
       .sort((a, b) => b.points - a.points || a.model.localeCompare(b.model));
     // Points that do not say their model (indexed by another tool) are listed, but are not a model of their own.
@@ -22,7 +41,7 @@ export const mixedModelsCheck: Check = {
     const threshold = ctx.criteria.max_embedding_models;
     const named = models.map((m) => `${m.model} (${m.points})`).join(', ');
     return {
-      sections: { index_health: { embedding_models: { models: all, source: 'scroll' } } },
+      sections: { index_health: { embedding_models: { models: all, source: counted.source } } },
       errors:
         models.length <= threshold
           ? []
@@ -54,3 +73,19 @@ export const mixedModelsCheck: Check = {
     };
   },
 };
+
+/** The models by facet, or null when the index cannot answer that way (no keyword index, or a facet at its limit). */
+async function facetModels(ctx: RunContext): Promise<ModelCounts | null> {
+  // An unreadable collection is reported by the queries and coverage checks; the scroll path stays silent on it too.
+  const info = await outcome(describeCollection(ctx));
+  if (!info.ok || info.value.payloadIndexes[MODEL_FIELD] !== 'keyword') return null;
+  const [hits, profile] = await Promise.all([
+    ctx.step('model facet', () => ctx.deps.index.facet(MODEL_FIELD, MODEL_FACET_LIMIT)),
+    collectionProfile(ctx),
+  ]);
+  if (hits.length >= MODEL_FACET_LIMIT) return null;
+  const models = new Map(hits.map((h) => [String(h.value), h.count]));
+  const unlabelled = profile.totalPoints - hits.reduce((sum, h) => sum + h.count, 0);
+  if (unlabelled > 0) models.set(NO_MODEL, unlabelled);
+  return { models, source: 'facet' };
+}

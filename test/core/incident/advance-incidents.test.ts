@@ -118,3 +118,74 @@ describe('advanceIncidents', () => {
     });
   });
 });
+
+describe('advanceIncidents: the notices’ contents', () => {
+  const run = (started_at: string, id = 'r') => ({ run_id: id, started_at, report: `s3://b/${id}.json` });
+  const open = (observation: Observation, started_at = '2026-03-01T02:00:00.000Z') =>
+    advanceIncidents({
+      state: null,
+      collection: 'book',
+      environment: 'prod',
+      observation,
+      run: run(started_at, 'r1'),
+      newId: () => 'i1',
+    }).state;
+
+  it('escalates with this run’s breaches, the kinds not told before, and adds only those to the incident', () => {
+    const next = advanceIncidents({
+      state: open(failed(pass)),
+      collection: 'book',
+      environment: 'prod',
+      observation: failed(pass, mrr),
+      run: run('2026-03-02T02:00:00.000Z', 'r2'),
+      newId: () => 'unused',
+    });
+    expect(next.notices).toEqual([
+      expect.objectContaining({ kind: 'escalation', breaches: [pass, mrr], newKinds: ['METRIC_DROPPED:mrr'] }),
+    ]);
+    expect(next.state.open.quality).toMatchObject({
+      breaches: [pass, mrr],
+      last_notified_at: '2026-03-02T02:00:00.000Z',
+      runs: 2,
+    });
+  });
+
+  it('recovers with no breaches and no new kinds, the incident as it closed', () => {
+    const next = advanceIncidents({
+      state: open(failed(pass)),
+      collection: 'book',
+      environment: 'prod',
+      observation: clean,
+      run: run('2026-03-02T02:00:00.000Z', 'r2'),
+      newId: () => 'unused',
+    });
+    expect(next.notices).toEqual([
+      {
+        kind: 'recovery',
+        track: 'quality',
+        incident: expect.objectContaining({ id: 'i1', clean_runs: 1, runs: 2 }),
+        breaches: [],
+        newKinds: [],
+      },
+    ]);
+    expect(next.state.open.quality).toBeNull();
+  });
+
+  it('reminds from D days less an hour after the last notice, not a minute sooner, naming no new kind', () => {
+    const policy = { recoveryRuns: 1, reminderDays: 2 };
+    const at = (started_at: string) =>
+      advanceIncidents({
+        state: open(failed(pass), '2026-03-01T02:00:00.000Z'),
+        collection: 'book',
+        environment: 'prod',
+        observation: failed(pass),
+        run: run(started_at, 'r2'),
+        newId: () => 'unused',
+        policy,
+      }).notices;
+    expect(at('2026-03-03T00:59:00.000Z')).toEqual([]);
+    expect(at('2026-03-03T01:00:00.000Z')).toEqual([
+      expect.objectContaining({ kind: 'reminder', breaches: [pass], newKinds: [] }),
+    ]);
+  });
+});

@@ -54,3 +54,82 @@ describe('observeRun', () => {
     expect(observed.quality?.map((b) => b.kind)).toEqual(['QUERY_REGRESSED', 'METRIC_DROPPED:mrr']);
   });
 });
+
+describe('observeRun: the breaches’ facts', () => {
+  it('says why the run failed and that the report was not stored', () => {
+    const report = buildErrorReport();
+    expect(observeRun(report, false).infrastructure).toEqual([
+      { kind: 'RUN_ERROR', severity: 'CRITICAL', summary: `run ERROR: ${report.status_reason}` },
+      { kind: 'REPORT_NOT_STORED', severity: 'HIGH', summary: 'the report could not be stored' },
+    ]);
+  });
+
+  it('writes a breached ceiling with ">" and its unit, a figure that could not be computed as n/a, a ratio bare', () => {
+    const report = buildPassedReport();
+    const base = report.success_criteria[0];
+    if (!base) throw new Error('fixture has criteria');
+    report.success_criteria = [
+      { ...base, name: 'max_p95_latency_ms', value: 812.345, threshold: 500, comparator: '<=', passed: false },
+      { ...base, name: 'pass_rate', value: null, threshold: 90, comparator: '>=', passed: false },
+      { ...base, name: 'mrr', value: 0.4, threshold: 0.5, comparator: '>=', passed: false },
+      { ...base, name: 'coverage', value: 100, threshold: 100, comparator: '>=', passed: true },
+    ];
+    expect(observeRun(report, true).quality?.map((b) => b.summary)).toEqual([
+      'max p95 latency ms 812.35 ms > 500 ms',
+      'pass rate n/a < 90%',
+      'mrr 0.4 < 0.5',
+    ]);
+  });
+
+  it('keeps one breach per kind: the first one’s summary, the worst severity', () => {
+    const report = buildPassedReport();
+    const f =
+      (kind: 'QUERY_REGRESSED' | 'RANK_DROPPED' | 'SIMILARITY_DROPPED' | 'COVERAGE_NEWLY_MISSING') =>
+      (severity: 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL', message: string) =>
+        finding({ kind, severity, message });
+    report.regression = {
+      compared: true,
+      note: '',
+      baseline_runs: [],
+      findings: [
+        f('QUERY_REGRESSED')('LOW', 'first a'),
+        f('QUERY_REGRESSED')('MEDIUM', 'second a'),
+        f('RANK_DROPPED')('MEDIUM', 'first b'),
+        f('RANK_DROPPED')('HIGH', 'second b'),
+        f('SIMILARITY_DROPPED')('HIGH', 'first c'),
+        f('SIMILARITY_DROPPED')('CRITICAL', 'second c'),
+        f('COVERAGE_NEWLY_MISSING')('CRITICAL', 'first d'),
+        f('COVERAGE_NEWLY_MISSING')('LOW', 'second d'),
+      ],
+      recovered_queries: [],
+      stale_queries: [],
+      score_shift: null,
+    };
+    expect(observeRun(report, true).quality).toEqual([
+      { kind: 'QUERY_REGRESSED', severity: 'MEDIUM', summary: 'first a' },
+      { kind: 'RANK_DROPPED', severity: 'HIGH', summary: 'first b' },
+      { kind: 'SIMILARITY_DROPPED', severity: 'CRITICAL', summary: 'first c' },
+      { kind: 'COVERAGE_NEWLY_MISSING', severity: 'CRITICAL', summary: 'first d' },
+    ]);
+  });
+
+  it('sends rot addressed to the suite maintainer to the suite track, and names a dropped metric only for METRIC_DROPPED', () => {
+    const report = buildPassedReport();
+    report.regression = {
+      compared: true,
+      note: '',
+      baseline_runs: [],
+      findings: [
+        finding({ kind: 'SUITE_STALE', severity: 'LOW', message: 'q1 stale', addressed_to: 'suite maintainer' }),
+        finding({ kind: 'SCORE_SHIFT', severity: 'HIGH', message: 'shift', metric: 'best_similarity_distribution' }),
+        finding({ kind: 'METRIC_DROPPED', severity: 'MEDIUM', message: 'no metric named' }),
+      ],
+      recovered_queries: [],
+      stale_queries: ['q1'],
+      score_shift: null,
+    };
+    const observed = observeRun(report, true);
+    expect(observed.suite).toEqual([{ kind: 'SUITE_STALE', severity: 'LOW', summary: 'q1 stale' }]);
+    expect(observed.quality?.map((b) => b.kind)).toEqual(['SCORE_SHIFT', 'METRIC_DROPPED']);
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bookCatalog,
+  collectionProfile,
+  describeCollection,
+  groundedAnswers,
+  searchedQueries,
+  sitemapListing,
+} from '../../../functions/core/checks/inputs.ts';
+import type { ProgressEvent } from '../../../functions/core/ports.ts';
+import { buildRunContext } from '../../fakes/run-context.ts';
+
+const points = ['a', 'b', 'c'].map((p, i) => ({
+  id: `p${i}`,
+  vector: [1, 0, 0],
+  payload: { chunk_text: p, source_url: `https://b/docs/${p}`, module_name: 'Module 1', chapter_id: `m1/${p}` },
+}));
+
+describe('the run’s shared inputs', () => {
+  it('runs each input once as a named, timed step, however many checks ask for it', async () => {
+    const handle = buildRunContext({ points });
+    const { ctx } = handle;
+    await Promise.all([describeCollection(ctx), describeCollection(ctx), collectionProfile(ctx), sitemapListing(ctx)]);
+    await sitemapListing(ctx);
+    await handle.settleAll();
+    expect(Object.keys(handle.stages())).toEqual(['describe', 'profile', 'sitemap']);
+    expect(handle.index.calls.filter((c) => c === 'describe')).toHaveLength(1);
+    expect(handle.sitemapCalls).toHaveLength(1);
+  });
+
+  it('passes the run’s abort signal to the sitemap source, and none when the run has none', async () => {
+    const controller = new AbortController();
+    const withSignal = buildRunContext({ points, deps: { signal: controller.signal } });
+    await sitemapListing(withSignal.ctx);
+    expect(withSignal.sitemapCalls).toEqual([{ signal: controller.signal }]);
+    const without = buildRunContext({ points });
+    await sitemapListing(without.ctx);
+    expect(without.sitemapCalls).toEqual([{}]);
+  });
+
+  it('profiles the collection in pages of the configured size, 1000 by default, against the required fields', async () => {
+    const paged = buildRunContext({
+      points,
+      options: { scrollPageSize: 2, requiredFields: ['chunk_text', 'token_count'] },
+    });
+    const profile = await collectionProfile(paged.ctx);
+    expect(profile).toMatchObject({ totalPoints: 3, completePoints: 0 });
+    expect(paged.index.calls.filter((c) => c === 'scroll')).toHaveLength(2);
+    const whole = buildRunContext({ points });
+    expect(await collectionProfile(whole.ctx)).toMatchObject({ totalPoints: 3, completePoints: 3 });
+    expect(whole.index.calls.filter((c) => c === 'scroll')).toHaveLength(1);
+  });
+
+  it('reads the book’s catalog in pages of the configured size, 1000 by default', async () => {
+    const paged = buildRunContext({ points, options: { scrollPageSize: 2 } });
+    expect(await bookCatalog(paged.ctx)).toMatchObject({ modules: ['Module 1'] });
+    expect(paged.index.calls.filter((c) => c === 'scroll')).toHaveLength(2);
+    const whole = buildRunContext({ points });
+    expect(await bookCatalog(whole.ctx)).toMatchObject({ modules: ['Module 1'] });
+    expect(whole.index.calls.filter((c) => c === 'scroll')).toHaveLength(1);
+  });
+
+  it('reads the catalog for the query step only when the suite names a module or chapter', async () => {
+    const naming = buildRunContext({
+      points,
+      suite: { queries: [{ id: 'q1', query_text: 'a', expected_module: 'Module 1' }] },
+    });
+    await searchedQueries(naming.ctx);
+    await naming.settleAll();
+    expect(Object.keys(naming.stages())).toContain('catalog');
+    const plain = buildRunContext({ points });
+    await searchedQueries(plain.ctx);
+    await plain.settleAll();
+    expect(Object.keys(plain.stages()).sort()).toEqual(['describe', 'queries']);
+  });
+
+  it('reports the query step’s progress to the run’s listener', async () => {
+    const events: ProgressEvent[] = [];
+    const { ctx } = buildRunContext({ points, deps: { progress: (e) => events.push(e) } });
+    await searchedQueries(ctx);
+    expect(events).toContainEqual({ kind: 'queries', done: 1, total: 1 });
+  });
+
+  it('refuses grounded answers when no chat model is wired', async () => {
+    const { ctx } = buildRunContext({ points });
+    await expect(groundedAnswers(ctx)).rejects.toThrow('no chat model is wired');
+  });
+});

@@ -1,0 +1,261 @@
+/** buildIncidentMessage on hand-built notices: each kind and track, and the facts each email must carry. */
+import { describe, expect, it } from 'vitest';
+import type { Notice } from '../../../functions/core/incident/advance-incidents.ts';
+import { buildIncidentMessage } from '../../../functions/core/incident/incident-message.ts';
+import type { Breach, Incident } from '../../../functions/core/incident/incident-state.ts';
+import { finding } from '../../../functions/core/regression/regression-report.ts';
+import type { ValidationReport } from '../../../functions/core/report/report.ts';
+import { buildPassedReport } from '../../nightly/fixtures/reports.ts';
+
+const stored = { stored: true as const, bucket: 'reports', key: 'reports/book/now.json', region: 'eu-west-1' };
+const CONSOLE = 'https://eu-west-1.console.aws.amazon.com/s3/object/reports?region=eu-west-1&bucketType=general';
+const pass: Breach = { kind: 'criterion:pass_rate', severity: 'HIGH', summary: 'pass rate 80% < 90%' };
+const mrr: Breach = { kind: 'METRIC_DROPPED:mrr', severity: 'CRITICAL', summary: 'MRR fell to 0.4' };
+const stale: Breach = { kind: 'SUITE_STALE', severity: 'LOW', summary: 'q1 expects a page the book lost' };
+
+function incident(fields: Partial<Incident> = {}): Incident {
+  return {
+    id: 'i1',
+    track: 'quality',
+    opened: { run_id: 'r0', started_at: '2026-03-10T02:00:00.000Z', report: 's3://reports/reports/book/r0.json' },
+    last_seen: { run_id: 'r3', started_at: '2026-03-13T02:00:00.000Z', report: 's3://reports/reports/book/r3.json' },
+    severity: 'HIGH',
+    breaches: [pass],
+    last_notified_at: '2026-03-10T02:00:00.000Z',
+    clean_runs: 0,
+    runs: 4,
+    ...fields,
+  };
+}
+
+function notice(fields: Partial<Notice> & Pick<Notice, 'kind'>): Notice {
+  return { track: 'quality', incident: incident(), breaches: [pass], newKinds: [], ...fields };
+}
+
+function message(n: Notice, report: ValidationReport = buildPassedReport(), extra: object = {}) {
+  return buildIncidentMessage(n, report, { placement: stored, region: 'eu-west-1', reminderDays: null, ...extra });
+}
+
+const lines = (n: Notice, report?: ValidationReport, extra?: object) => message(n, report, extra).body.split('\n');
+
+describe('buildIncidentMessage, onset', () => {
+  it('names each breach in the subject when the run has no alert of its own: a criterion by its figures, a regression by its kind', () => {
+    const m = message(notice({ kind: 'onset', breaches: [pass, mrr], incident: incident({ severity: 'CRITICAL' }) }));
+    expect(m).toMatchObject({ kind: 'onset', severity: 'CRITICAL' });
+    expect(m.subject).toBe('[CRITICAL] RagWatch prod/book: quality regressed: pass rate 80% < 90%, mrr');
+  });
+
+  it('opens with the breaches, at most three, and counts the rest', () => {
+    const many = ['a', 'b', 'c', 'd', 'e'].map((k) => ({ kind: k, severity: 'LOW' as const, summary: `${k} broke` }));
+    expect(lines(notice({ kind: 'onset', breaches: many }))[0]).toBe(
+      'A quality incident opened on "book" (prod): a broke, b broke, c broke, and 2 more.',
+    );
+    expect(lines(notice({ kind: 'onset', breaches: many.slice(0, 3) }))[0]).toBe(
+      'A quality incident opened on "book" (prod): a broke, b broke, c broke.',
+    );
+  });
+
+  it('lists what changed with each severity, at most twenty breaches', () => {
+    const many = Array.from({ length: 25 }, (_, i) => ({
+      kind: `k${i}`,
+      severity: 'MEDIUM' as const,
+      summary: `s${i}`,
+    }));
+    const body = lines(notice({ kind: 'onset', breaches: many }));
+    const at = body.indexOf('WHAT CHANGED');
+    expect(body.slice(at + 1, at + 3)).toEqual(['- s0 [MEDIUM]', '- s1 [MEDIUM]']);
+    expect(body.filter((l) => /^- s\d+ \[MEDIUM\]$/.test(l))).toHaveLength(20);
+  });
+
+  it('gives the incident’s start, its run count and this run, and what emails come next', () => {
+    const report = buildPassedReport();
+    const body = lines(notice({ kind: 'onset' }), report);
+    expect(body.slice(1, 5)).toEqual([
+      'Retrieval got worse than its baseline or breached a success criterion.',
+      'Severity: HIGH',
+      'Since: 2026-03-10T02:00:00.000Z (run r0; 4 run(s) so far)',
+      `This run: ${report.timestamp} (run ${report.run_id}), status PASSED`,
+    ]);
+    expect(body).toContain(
+      'No more email while this lasts, unless it gets worse (a new kind of breach or a higher severity); one email will say when it is over.',
+    );
+  });
+
+  it('links this run’s report in S3 and its console page, and only this run’s', () => {
+    const body = lines(notice({ kind: 'onset' }));
+    const at = body.indexOf('REPORTS');
+    expect(body.slice(at + 1, at + 3)).toEqual([
+      '- This run: s3://reports/reports/book/now.json',
+      `  ${CONSOLE}&prefix=reports%2Fbook%2Fnow.json`,
+    ]);
+    expect(body.join('\n')).not.toContain('When it began');
+  });
+
+  it('says where the report went when it could not be stored', () => {
+    const placement = { stored: false as const, reason: 'access denied', fallback: 'the function’s log' };
+    const report = buildPassedReport();
+    expect(lines(notice({ kind: 'onset', track: 'infrastructure' }), report, { placement })).toContain(
+      `- This run: NOT STORED (access denied); see the function’s log, run ${report.run_id}`,
+    );
+  });
+
+  it('lists the links given, once, after the run’s facts', () => {
+    const links = { dashboard: 'https://console/dash', logs: 'https://console/logs' };
+    const body = lines(notice({ kind: 'onset' }), buildPassedReport(), { links });
+    expect(body.slice(6, 10)).toEqual([
+      'LINKS',
+      '- Dashboard: https://console/dash',
+      "- This run's log lines (CloudWatch Logs Insights): https://console/logs",
+      '',
+    ]);
+    expect(body.filter((l) => l === 'LINKS')).toHaveLength(1);
+  });
+
+  it('lists the quality track’s regressions against the baseline, with the baseline’s span, and no suite rot', () => {
+    const report = buildPassedReport();
+    report.regression = {
+      compared: true,
+      note: '',
+      baseline_runs: [
+        { run_id: 'b1', status: 'PASSED', started_at: '2026-03-09T02:00:00Z', location: 's3://b/1' },
+        { run_id: 'b2', status: 'PASSED', started_at: '2026-03-08T02:00:00Z', location: 's3://b/2' },
+      ],
+      findings: [
+        finding({ kind: 'QUERY_REGRESSED', severity: 'MEDIUM', message: 'q2 fails now' }),
+        finding({ kind: 'SUITE_STALE', severity: 'LOW', message: 'q1 is stale' }),
+      ],
+      recovered_queries: [],
+      stale_queries: [],
+      score_shift: null,
+    };
+    const quality = lines(notice({ kind: 'onset' }), report);
+    const at = quality.indexOf('REGRESSIONS AGAINST THE BASELINE (1)');
+    expect(quality.slice(at + 1, at + 3)).toEqual([
+      '- QUERY_REGRESSED [MEDIUM]: q2 fails now',
+      'Baseline: 2 runs, 2026-03-08T02:00:00Z to 2026-03-09T02:00:00Z',
+    ]);
+    const suite = lines(notice({ kind: 'onset', track: 'suite', breaches: [stale] }), report);
+    expect(suite).toContain('REGRESSIONS AGAINST THE BASELINE (1)');
+    expect(suite).toContain('- SUITE_STALE [LOW]: q1 is stale');
+    expect(suite).not.toContain('- QUERY_REGRESSED [MEDIUM]: q2 fails now');
+    expect(lines(notice({ kind: 'onset', track: 'infrastructure' }), report).join('\n')).not.toContain('REGRESSIONS');
+  });
+
+  it('addresses golden-suite rot to the suite’s maintainer', () => {
+    const m = message(
+      notice({ kind: 'onset', track: 'suite', breaches: [stale], incident: incident({ severity: 'LOW' }) }),
+    );
+    expect(m.subject).toBe('[LOW] RagWatch prod/book: golden suite stale (for the suite maintainer): SUITE_STALE');
+    expect(m.body.split('\n').slice(0, 2)).toEqual([
+      'A suite-maintenance incident opened on "book" (prod): q1 expects a page the book lost.',
+      'For the suite’s maintainer: the golden suite expects pages the book no longer has. Retrieval is not at fault.',
+    ]);
+  });
+
+  it('takes the run alert’s subject for a run that could not store its report, and drops its look at the night before', () => {
+    const placement = { stored: false as const, reason: 'access denied', fallback: 'the log' };
+    const previous = { runId: 'r-1', status: 'PASSED', startedAt: '2026-03-09T02:00:00Z' };
+    const m = message(notice({ kind: 'onset', track: 'infrastructure' }), buildPassedReport(), { placement, previous });
+    expect(m.subject).toMatch(/^\[HIGH\] RagWatch prod\/book: /);
+    expect(m.subject).not.toContain('run ERROR');
+    expect(m.body).toContain('DETAILS OF THIS RUN');
+    expect(m.body).not.toContain('Previous run:');
+  });
+
+  it('builds its own subject for a quality incident on a run that passed its criteria, with no run details', () => {
+    const m = message(notice({ kind: 'onset' }));
+    expect(m.subject).toBe('[HIGH] RagWatch prod/book: quality regressed: pass rate 80% < 90%');
+    expect(m.body).not.toContain('DETAILS OF THIS RUN');
+  });
+});
+
+describe('buildIncidentMessage, escalation and reminder', () => {
+  it('names the new kinds in the subject and marks them NEW in the list', () => {
+    const n = notice({
+      kind: 'escalation',
+      breaches: [pass, mrr],
+      newKinds: ['METRIC_DROPPED:mrr'],
+      incident: incident({ severity: 'CRITICAL' }),
+    });
+    const m = message(n);
+    expect(m.subject).toBe('[CRITICAL] ESCALATED RagWatch prod/book: quality regressed: new mrr');
+    const body = m.body.split('\n');
+    expect(body[0]).toBe('The quality incident on "book" (prod) got worse: mrr.');
+    const at = body.indexOf('WHAT CHANGED (new or worse since the last email)');
+    expect(body.slice(at + 1, at + 3)).toEqual(['- pass rate 80% < 90% [HIGH]', '- NEW MRR fell to 0.4 [CRITICAL]']);
+  });
+
+  it('says the severity rose when no kind is new', () => {
+    const m = message(notice({ kind: 'escalation', incident: incident({ severity: 'CRITICAL' }) }));
+    expect(m.subject).toBe('[CRITICAL] ESCALATED RagWatch prod/book: quality regressed: new severity');
+    expect(m.body.split('\n')[0]).toBe('The quality incident on "book" (prod) got worse: severity rose to CRITICAL.');
+  });
+
+  it('links where the incident began beside this run', () => {
+    const body = lines(notice({ kind: 'escalation', newKinds: ['criterion:pass_rate'] }));
+    const at = body.indexOf('- When it began: s3://reports/reports/book/r0.json');
+    expect(at).toBeGreaterThan(body.indexOf('- This run: s3://reports/reports/book/now.json'));
+    expect(body[at + 1]).toBe(`  ${CONSOLE}&prefix=reports%2Fbook%2Fr0.json`);
+  });
+
+  it('names the start of an incident whose first report was not stored by its run id', () => {
+    const opened = { run_id: 'r0', started_at: '2026-03-10T02:00:00.000Z', report: 'not stored' };
+    expect(lines(notice({ kind: 'reminder', incident: incident({ opened }) }))).toContain(
+      '- When it began: not stored (run r0)',
+    );
+  });
+
+  it('reminds with the incident’s start date and the reminder period', () => {
+    const m = message(notice({ kind: 'reminder' }), buildPassedReport(), { reminderDays: 3 });
+    expect(m.subject).toBe('[HIGH] STILL OPEN RagWatch prod/book: quality regressed since 2026-03-10');
+    const body = m.body.split('\n');
+    expect(body[0]).toBe('Reminder: the quality incident on "book" (prod) is still open.');
+    expect(body).toContain('WHAT CHANGED');
+    expect(body).toContain(
+      'No more email while this lasts, unless it gets worse (a new kind of breach or a higher severity), and a reminder every 3 day(s); one email will say when it is over.',
+    );
+  });
+});
+
+describe('buildIncidentMessage, recovery', () => {
+  const recovered = (fields: Partial<Incident>) =>
+    notice({ kind: 'recovery', track: 'infrastructure', breaches: [], incident: incident(fields) });
+
+  it('counts the broken runs and the nights from the start to the last broken run', () => {
+    const m = message(recovered({ runs: 5, clean_runs: 1 }));
+    expect(m.subject).toBe('[RESOLVED] RagWatch prod/book: run-failure incident over after 4 run(s), 4 night(s)');
+    expect(m.body.split('\n')[0]).toBe('The run-failure incident on "book" (prod) is over: this run is clean.');
+  });
+
+  it('counts no nights for an incident shorter than half a day, and one more night from half a day', () => {
+    const at = (started_at: string) => ({ run_id: 'r1', started_at, report: 'x' });
+    expect(message(recovered({ runs: 2, clean_runs: 1, last_seen: at('2026-03-10T13:59:00.000Z') })).subject).toBe(
+      '[RESOLVED] RagWatch prod/book: run-failure incident over after 1 run(s)',
+    );
+    expect(message(recovered({ runs: 2, clean_runs: 1, last_seen: at('2026-03-10T14:00:00.000Z') })).subject).toBe(
+      '[RESOLVED] RagWatch prod/book: run-failure incident over after 1 run(s), 2 night(s)',
+    );
+  });
+
+  it('lists what recovered with severities, how long it lasted, and both reports', () => {
+    const report = buildPassedReport();
+    const body = lines(recovered({ breaches: [pass, mrr], runs: 5, clean_runs: 1 }), report);
+    const at = body.indexOf('WHAT RECOVERED');
+    expect(body.slice(at, at + 9)).toEqual([
+      'WHAT RECOVERED',
+      '- pass rate 80% < 90% [HIGH]',
+      '- MRR fell to 0.4 [CRITICAL]',
+      '',
+      `LASTED: 4 run(s), 4 night(s) (2026-03-10T02:00:00.000Z to ${report.timestamp})`,
+      '',
+      'REPORTS',
+      '- When it began: s3://reports/reports/book/r0.json',
+      `  ${CONSOLE}&prefix=reports%2Fbook%2Fr0.json`,
+    ]);
+    expect(body.slice(at + 9, at + 11)).toEqual([
+      '- Now (clean): s3://reports/reports/book/now.json',
+      `  ${CONSOLE}&prefix=reports%2Fbook%2Fnow.json`,
+    ]);
+    expect(body.join('\n')).not.toContain('WHAT CHANGED');
+  });
+});
