@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createRunContext } from '../../../functions/core/checks/run-context.ts';
-import type { RunOptions } from '../../../functions/core/checks/run-options.ts';
 import { checkModelVersion, modelVersionCheck } from '../../../functions/core/queries/model-version.ts';
-import { resolveQueries, SuccessCriteria, Suite } from '../../../functions/core/suite/suite.ts';
-import { FakeEmbedder } from '../../fakes/fake-embedder.ts';
 import { MemoryIndex, type MemoryPoint } from '../../fakes/memory-index.ts';
+import { buildRunContext } from '../../fakes/run-context.ts';
 
 const result = (...rows: [string, string | null][]) => ({
   top_results: rows.map(([chunk_id, model_version]) => ({ chunk_id, model_version })),
@@ -84,23 +81,7 @@ describe('modelVersionCheck', () => {
   });
 
   function run(index: MemoryIndex, signal?: AbortSignal) {
-    let ids = 0;
-    const suite = Suite.parse({ queries: [{ id: 'q', query_text: 'q' }] });
-    const { ctx } = createRunContext({
-      deps: {
-        index,
-        embedder: new FakeEmbedder(),
-        sitemap: { location: 'https://b/sitemap.xml', list: async () => ({ entries: [], issues: [] }) },
-        clock: { now: () => new Date(0), monotonicMs: () => 0 },
-        newId: () => `id-${++ids}`,
-        ...(signal ? { signal } : {}),
-      },
-      options: { suite, searchConcurrency: 2 } as RunOptions,
-      runId: 'run-7',
-      startedAt: new Date(0),
-      queries: resolveQueries(suite),
-      criteria: SuccessCriteria.parse({}),
-    });
+    const { ctx } = buildRunContext({ index, deps: signal ? { signal } : {} });
     return modelVersionCheck.run(ctx);
   }
 
@@ -108,7 +89,7 @@ describe('modelVersionCheck', () => {
     const result = await run(new MemoryIndex([point('a', 'fake-embed'), point('b', 'embed-v4.0')]));
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0]).toMatchObject({
-      validation_id: 'run-7',
+      validation_id: 'run-1',
       error_type: 'MODEL_MISMATCH',
       message:
         '1 of 2 retrieved chunks were embedded with embed-v4.0, not the configured fake-embed: their scores compare vectors of different models',

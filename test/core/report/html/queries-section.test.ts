@@ -3,24 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { renderQueries } from '../../../../functions/core/report/html/queries-section.ts';
 import type { QueryResult, QueryValidationResult, ValidationReport } from '../../../../functions/core/report/report.ts';
 import { buildFailedReport, buildPassedReport, buildQuery } from '../../../nightly/fixtures/reports.ts';
+import { hit as regressionHit } from '../../regression/reports.ts';
 
+/** A retrieved chunk from a page of the book's first module; relevance and text as given. */
 function hit(rank: number, overrides: Partial<QueryResult> = {}): QueryResult {
   return {
-    rank,
-    chunk_id: `c-${rank}`,
+    ...regressionHit(rank, `https://book.example.org/docs/p${rank}`, 0.5),
     chunk_text: `chunk ${rank}`,
-    similarity_score: 0.5,
-    source_url: `https://book.example.org/docs/p${rank}`,
     chapter_id: 'ch1',
     module_name: 'basics',
     heading_hierarchy: ['Intro', 'Setup'],
-    token_count: 100,
-    chunk_index: 0,
-    raw_score: 0.5,
-    confidence_score: 1,
-    timestamp: null,
-    model_version: null,
-    payload_issues: [],
     relevance: false,
     relevance_grade: 0,
     ...overrides,
