@@ -142,6 +142,13 @@ describe('histogram', () => {
     expect(texts(svg, 'label')).toEqual(['0', '0.5', '1']);
   });
 
+  it('bins values on a scale that starts elsewhere than 0 and spans more than 1', () => {
+    // Four bins of 5 over [10, 30].
+    const svg = histogram({ title: 'ms', values: [10, 14.9, 15, 29.9, 30], min: 10, max: 30, bins: 4 }).value;
+    expect(attrs(svg, 'rect', 'height')).toEqual(['120', '60', '0', '120']);
+    expect(texts(svg, 'label')).toEqual(['10', '20', '30']);
+  });
+
   it('draws empty bins and no count when there is no value', () => {
     const empty = histogram({ title: 'Best', values: [], min: 0.5, max: 1, bins: 2 }).value;
     expect(attrs(empty, 'rect', 'height')).toEqual(['0', '0']);
