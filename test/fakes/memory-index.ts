@@ -26,6 +26,10 @@ export class MemoryIndex implements VectorIndex {
   readonly points: MemoryPoint[];
   readonly info: CollectionInfo;
   failWith: Partial<Record<'describe' | 'searchBatch' | 'count' | 'facet' | 'scroll' | 'retrieve', Error>> = {};
+  /** Points approximate searches never reach (a degraded HNSW graph); exact searches (`exact: true`) find them. */
+  unreachable = new Set<string>();
+  /** The requests of every searchBatch call, in order. */
+  readonly searches: SearchRequest[][] = [];
 
   constructor(points: MemoryPoint[], info: Partial<CollectionInfo> = {}) {
     this.points = points;
@@ -46,9 +50,10 @@ export class MemoryIndex implements VectorIndex {
 
   async searchBatch(requests: SearchRequest[]): Promise<SearchHit[][]> {
     this.#enter('searchBatch');
+    this.searches.push(requests);
     return requests.map((r) =>
       this.points
-        .filter((p) => matches(p.payload, r.filter))
+        .filter((p) => matches(p.payload, r.filter) && (r.exact === true || !this.unreachable.has(p.id)))
         .map((p) => ({ id: p.id, score: cosine(r.vector, p.vector ?? []), payload: pick(p.payload, r.payloadFields) }))
         .sort((a, b) => b.score - a.score)
         .slice(0, r.limit),

@@ -85,8 +85,14 @@ export function sampleRank(id: string): number {
 
 function keepSmallest(sample: { id: string; rank: number }[], item: { id: string; rank: number }, size: number): void {
   if (size <= 0) return;
-  if (sample.length === size && item.rank >= (sample[size - 1]?.rank ?? 0)) return;
+  const last = sample[size - 1];
+  // Ranks tie (a hash collision) in id order, so the sample does not depend on the scroll's order.
+  if (last !== undefined && byRank(item, last) > 0) return;
   sample.push(item);
-  sample.sort((a, b) => a.rank - b.rank || a.id.localeCompare(b.id));
+  sample.sort(byRank);
   if (sample.length > size) sample.pop();
+}
+
+function byRank(a: { id: string; rank: number }, b: { id: string; rank: number }): number {
+  return a.rank - b.rank || a.id.localeCompare(b.id);
 }

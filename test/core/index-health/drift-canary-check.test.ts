@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { driftCanaryCheck } from '../../../functions/core/index-health/drift-canary-check.ts';
+import { sampleRank } from '../../../functions/core/index-health/inventory.ts';
+import { FakeEmbedder } from '../../fakes/fake-embedder.ts';
+import { healthContext, point } from './context.ts';
+
+const A = 'https://book.example.com/docs/a';
+/** Three stored chunks whose vectors are their texts' embeddings under the healthy model. */
+const VECTORS: Record<string, number[]> = { one: [1, 0, 0], two: [0, 1, 0], three: [0, 0, 1] };
+const chunks = () =>
+  Object.entries(VECTORS).map(([text, vector], i) => point(`p${i}`, { chunk_text: text, chunk_index: i }, vector));
+
+describe('the drift canary', () => {
+  it('finds every sampled chunk at cosine 1 with its stored vector while the model is unchanged', async () => {
+    const { ctx, index, embedder, stages } = healthContext({
+      points: chunks(),
+      embedder: new FakeEmbedder({ vectors: VECTORS }),
+    });
+    const result = await driftCanaryCheck.run(ctx);
+    expect(result.sections?.index_health?.drift_canary).toEqual({
+      sampled: 3,
+      min_cosine: 1,
+      threshold: 0.98,
+      drifted: [],
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.verdicts).toEqual([
+      {
+        name: 'canary_cosine',
+        description: 'Lowest cosine between a stored vector and its chunk re-embedded',
+        value: 1,
+        threshold: 0.98,
+        comparator: '>=',
+        passed: true,
+        severity: 'CRITICAL',
+      },
+    ]);
+    // One retrieve and one embed call, of the chunk texts, each timed as a step of the run.
+    expect(index.calls.filter((c) => c === 'retrieve')).toHaveLength(1);
+    expect(stages()).toEqual(['canary embed', 'canary retrieve', 'inventory']);
+    expect(embedder.calls.map((texts) => [...texts].sort())).toEqual([['one', 'three', 'two']]);
+  });
+
+  it('reports chunks re-embedded away from their stored vectors as EMBEDDING_DRIFT, critical', async () => {
+    const embedder = new FakeEmbedder({ vectors: VECTORS, documentVectors: { two: [0, 0.6, 0.8] } });
+    const { ctx } = healthContext({ points: chunks(), embedder });
+    const result = await driftCanaryCheck.run(ctx);
+    const block = {
+      sampled: 3,
+      min_cosine: 0.6,
+      threshold: 0.98,
+      drifted: [{ point_id: 'p1', source_url: A, cosine: 0.6 }],
+    };
+    expect(result.sections?.index_health?.drift_canary).toEqual(block);
+    expect(result.errors).toEqual([
+      {
+        id: 'id-1',
+        validation_id: 'run-1',
+        error_type: 'EMBEDDING_DRIFT',
+        severity: 'CRITICAL',
+        message:
+          "1 of 3 stored chunks re-embedded with fake-embed have cosine 0.6 < 0.98 with their stored vectors: query vectors no longer live in the index's space",
+        details: { ...block, embedding_model: 'fake-embed' },
+      },
+    ]);
+    expect(result.verdicts?.[0]).toMatchObject({ value: 0.6, passed: false, severity: 'CRITICAL' });
+  });
+
+  it('judges the lowest cosine against min_canary_cosine on both sides of equality', async () => {
+    const embedder = () => new FakeEmbedder({ vectors: VECTORS, documentVectors: { two: [0, 0.6, 0.8] } });
+    const at = await driftCanaryCheck.run(
+      healthContext({ points: chunks(), embedder: embedder(), criteria: { min_canary_cosine: 0.6 } }).ctx,
+    );
+    expect([at.errors, at.verdicts?.[0]?.passed]).toEqual([[], true]);
+    const above = await driftCanaryCheck.run(
+      healthContext({ points: chunks(), embedder: embedder(), criteria: { min_canary_cosine: 0.6001 } }).ctx,
+    );
+    expect([above.errors.length, above.verdicts?.[0]?.passed]).toEqual([1, false]);
+  });
+
+  it('rounds cosines to 4 decimals and gives 0 for a vector of another length or a zero vector', async () => {
+    const embedder = new FakeEmbedder({
+      vectors: VECTORS,
+      documentVectors: { one: [1, 1, 1], two: [0, 1], three: [0, 0, 0] },
+    });
+    const { ctx } = healthContext({ points: chunks(), embedder, criteria: { min_canary_cosine: -1 } });
+    const drift = (await driftCanaryCheck.run(ctx)).sections?.index_health?.drift_canary;
+    expect(drift).toMatchObject({ sampled: 3, min_cosine: 0, drifted: [] });
+    const { ctx: again } = healthContext({ points: chunks(), embedder, criteria: { min_canary_cosine: 1 } });
+    const all = (await driftCanaryCheck.run(again)).sections?.index_health?.drift_canary?.drifted;
+    expect(Object.fromEntries((all ?? []).map((d) => [d.point_id, d.cosine]))).toEqual({ p0: 0.5774, p1: 0, p2: 0 });
+  });
+
+  it('gives cosine 0 when a stored vector is all zeros', async () => {
+    const { ctx } = healthContext({
+      points: [point('z', { chunk_text: 'one' }, [0, 0, 0])],
+      embedder: new FakeEmbedder({ vectors: VECTORS }),
+    });
+    expect((await driftCanaryCheck.run(ctx)).sections?.index_health?.drift_canary?.min_cosine).toBe(0);
+  });
+
+  it('samples at most canarySample points (8 by default): those of smallest rank, whatever the scroll order', async () => {
+    const points = Array.from({ length: 12 }, (_, i) =>
+      point(`id-${i}`, { chunk_text: 'one', chunk_index: i }, [1, 0, 0]),
+    );
+    // Every chunk drifts, so the drifted list names the sample.
+    const sampled = async (list: typeof points, sample?: number) => {
+      const { ctx } = healthContext({
+        points: list,
+        embedder: new FakeEmbedder({ vectors: VECTORS, documentVectors: { one: [0, 1, 0] } }),
+        ...(sample === undefined ? {} : { options: { indexHealth: { canarySample: sample } } }),
+      });
+      const drifted = (await driftCanaryCheck.run(ctx)).sections?.index_health?.drift_canary?.drifted ?? [];
+      return drifted.map((d) => d.point_id).sort();
+    };
+    const byRank = points.map((p) => p.id).sort((a, b) => sampleRank(a) - sampleRank(b));
+    expect(await sampled(points)).toEqual(byRank.slice(0, 8).sort());
+    expect(await sampled([...points].reverse())).toEqual(byRank.slice(0, 8).sort());
+    expect(await sampled(points, 3)).toEqual(byRank.slice(0, 3).sort());
+    expect(await sampled(points, 0)).toEqual([]);
+  });
+
+  it('re-embeds at most one embed call of chunks, and skips points without chunk text or vector', async () => {
+    const points = [
+      ...chunks(),
+      point('no-text', { chunk_index: 7 }, [1, 0, 0]),
+      point('no-vector', { chunk_text: 'one', chunk_index: 8 }),
+    ];
+    const embedder = new FakeEmbedder({ vectors: VECTORS, maxBatchSize: 4 });
+    const { ctx, index } = healthContext({ points, embedder });
+    const result = await driftCanaryCheck.run(ctx);
+    const retrieved = index.calls.filter((c) => c === 'retrieve');
+    expect(retrieved).toHaveLength(1);
+    expect(embedder.calls).toHaveLength(1);
+    expect(embedder.calls[0]?.length).toBeLessThanOrEqual(4);
+    expect(result.sections?.index_health?.drift_canary?.sampled).toBe(embedder.calls[0]?.length);
+  });
+
+  it('samples no more points than one embed call takes', async () => {
+    const points = Array.from({ length: 6 }, (_, i) =>
+      point(`p${i}`, { chunk_text: 'one', chunk_index: i }, [1, 0, 0]),
+    );
+    const embedder = new FakeEmbedder({ vectors: VECTORS, maxBatchSize: 4 });
+    const result = await driftCanaryCheck.run(healthContext({ points, embedder }).ctx);
+    expect(result.sections?.index_health?.drift_canary?.sampled).toBe(4);
+    expect(embedder.calls.map((texts) => texts.length)).toEqual([4]);
+  });
+
+  it('skips a sampled point stored without a vector', async () => {
+    const { ctx, embedder } = healthContext({ points: [point('p', { chunk_text: 'one' })] });
+    const result = await driftCanaryCheck.run(ctx);
+    expect(result.sections?.index_health?.drift_canary).toMatchObject({ sampled: 0, min_cosine: null });
+    expect(embedder.calls).toEqual([]);
+  });
+
+  it('names no source when a sampled point has none', async () => {
+    const embedder = new FakeEmbedder({ vectors: VECTORS, documentVectors: { one: [0, 1, 0] } });
+    const { ctx } = healthContext({ points: [point('p0', { chunk_text: 'one', source_url: 5 }, [1, 0, 0])], embedder });
+    const drifted = (await driftCanaryCheck.run(ctx)).sections?.index_health?.drift_canary?.drifted;
+    expect(drifted).toEqual([{ point_id: 'p0', source_url: null, cosine: 0 }]);
+  });
+
+  it('has nothing to judge in an empty collection, and asks nothing', async () => {
+    const { ctx, index, embedder } = healthContext({ points: [] });
+    const result = await driftCanaryCheck.run(ctx);
+    expect(result.sections?.index_health?.drift_canary).toEqual({
+      sampled: 0,
+      min_cosine: null,
+      threshold: 0.98,
+      drifted: [],
+    });
+    expect([result.errors, result.verdicts, embedder.calls]).toEqual([[], [], []]);
+    expect(index.calls).not.toContain('retrieve');
+  });
+
+  it('has nothing to judge when no sampled point carries chunk text, and embeds nothing', async () => {
+    const { ctx, embedder } = healthContext({ points: [point('p', {}, [1, 0, 0])] });
+    const result = await driftCanaryCheck.run(ctx);
+    expect(result.sections?.index_health?.drift_canary).toMatchObject({ sampled: 0, min_cosine: null });
+    expect([result.verdicts, embedder.calls]).toEqual([[], []]);
+  });
+
+  it('says the canary failed when the retrieve or the embed call fails', async () => {
+    const retrieve = healthContext({ points: chunks(), embedder: new FakeEmbedder({ vectors: VECTORS }) });
+    retrieve.index.failWith.retrieve = new Error('retrieve refused');
+    expect(await driftCanaryCheck.run(retrieve.ctx)).toEqual({
+      errors: [],
+      failures: ['drift canary: retrieve refused'],
+    });
+    const embedder = new FakeEmbedder({ vectors: VECTORS });
+    embedder.failOnCall.set(0, new Error('embed refused'));
+    const embed = healthContext({ points: chunks(), embedder });
+    expect(await driftCanaryCheck.run(embed.ctx)).toEqual({ errors: [], failures: ['drift canary: embed refused'] });
+  });
+
+  it('says the inventory could not be read when the scroll fails', async () => {
+    const { ctx, index } = healthContext({ points: chunks() });
+    index.failWith.scroll = new Error('scroll refused');
+    expect(await driftCanaryCheck.run(ctx)).toEqual({ errors: [], failures: ['index inventory: scroll refused'] });
+  });
+});

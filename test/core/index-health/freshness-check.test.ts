@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { freshnessCheck } from '../../../functions/core/index-health/freshness-check.ts';
+import { healthContext, point } from './context.ts';
+
+const A = 'https://book.example.com/docs/a';
+const B = 'https://book.example.com/docs/b';
+const INDEXED = '2026-11-01T00:00:00.000Z';
+
+describe('the freshness check', () => {
+  it('calls a page edited after its oldest point was indexed stale: STALE_PAGES, medium, listing it', async () => {
+    const { ctx } = healthContext({
+      points: [point('1', { indexed_at: '2026-11-05T00:00:00.000Z' }), point('2', { indexed_at: INDEXED })],
+      sitemap: [{ url: A, lastmod: '2026-11-03T00:00:00.000Z' }],
+    });
+    const result = await freshnessCheck.run(ctx);
+    expect(result.sections?.index_health?.freshness).toEqual({ pages_checked: 1, stale_pages: 1, urls: [A] });
+    expect(result.errors).toEqual([
+      {
+        id: 'id-1',
+        validation_id: 'run-1',
+        error_type: 'STALE_PAGES',
+        severity: 'MEDIUM',
+        message: `1 page(s) changed after they were indexed (sitemap lastmod newer than indexed_at): ${A}`,
+        details: { pages_checked: 1, stale_pages: 1, urls: [A] },
+      },
+    ]);
+    expect(result.verdicts).toEqual([
+      {
+        name: 'stale_pages',
+        description: 'Pages edited after they were last indexed (sitemap lastmod > indexed_at)',
+        value: 1,
+        threshold: 0,
+        comparator: '<=',
+        passed: false,
+        severity: 'MEDIUM',
+      },
+    ]);
+  });
+
+  it('does not call a page indexed exactly at its lastmod stale, and one a millisecond earlier stale', async () => {
+    const at = healthContext({ points: [point('1')], sitemap: [{ url: A, lastmod: INDEXED }] });
+    expect((await freshnessCheck.run(at.ctx)).sections?.index_health?.freshness).toMatchObject({
+      pages_checked: 1,
+      stale_pages: 0,
+    });
+    const after = healthContext({ points: [point('1')], sitemap: [{ url: A, lastmod: '2026-11-01T00:00:00.001Z' }] });
+    expect((await freshnessCheck.run(after.ctx)).sections?.index_health?.freshness?.stale_pages).toBe(1);
+  });
+
+  it('lists the stale pages in its message, separated by commas', async () => {
+    const { ctx } = healthContext({
+      points: [point('1'), point('2', { source_url: B })],
+      sitemap: [
+        { url: A, lastmod: '2026-12-01' },
+        { url: B, lastmod: '2026-12-01' },
+      ],
+    });
+    expect((await freshnessCheck.run(ctx)).errors[0]?.message).toBe(
+      `2 page(s) changed after they were indexed (sitemap lastmod newer than indexed_at): ${A}, ${B}`,
+    );
+  });
+
+  it('matches sitemap and index URLs with or without a trailing slash', async () => {
+    const { ctx } = healthContext({
+      points: [point('1', { source_url: `${A}/` }), point('2', { source_url: B })],
+      sitemap: [
+        { url: A, lastmod: '2026-12-01' },
+        { url: `${B}/`, lastmod: '2026-12-01' },
+      ],
+    });
+    expect((await freshnessCheck.run(ctx)).sections?.index_health?.freshness).toEqual({
+      pages_checked: 2,
+      stale_pages: 2,
+      urls: [A, `${B}/`],
+    });
+  });
+
+  it('judges no page without a lastmod, with an unreadable one, or that the index does not hold', async () => {
+    const { ctx } = healthContext({
+      points: [point('1'), point('2', { source_url: B })],
+      sitemap: [{ url: A }, { url: B, lastmod: 'yesterday' }, { url: `${A}/other`, lastmod: '2026-12-01' }],
+    });
+    const result = await freshnessCheck.run(ctx);
+    expect(result.sections?.index_health?.freshness).toEqual({ pages_checked: 0, stale_pages: 0, urls: [] });
+    // Nothing judged, nothing to say: no verdict either way.
+    expect([result.errors, result.verdicts]).toEqual([[], []]);
+  });
+
+  it('judges no page whose points carry no readable indexed_at', async () => {
+    const { ctx } = healthContext({
+      points: [point('1', { indexed_at: 'not a time' }), point('2', { source_url: B, indexed_at: 7 })],
+      sitemap: [
+        { url: A, lastmod: '2026-12-01' },
+        { url: B, lastmod: '2026-12-01' },
+      ],
+    });
+    expect((await freshnessCheck.run(ctx)).sections?.index_health?.freshness?.pages_checked).toBe(0);
+  });
+
+  it('passes a fresh page and lists at most 10 stale ones', async () => {
+    const stale = Array.from({ length: 11 }, (_, i) => `${A}${i}`);
+    const { ctx } = healthContext({
+      points: [...stale, B].map((url, i) => point(String(i), { source_url: url })),
+      sitemap: [...stale.map((url) => ({ url, lastmod: '2026-12-01' })), { url: B, lastmod: '2026-10-01' }],
+    });
+    const result = await freshnessCheck.run(ctx);
+    expect(result.sections?.index_health?.freshness).toEqual({
+      pages_checked: 12,
+      stale_pages: 11,
+      urls: stale.slice(0, 10),
+    });
+    expect(result.errors[0]?.message).toMatch(/^11 page\(s\) changed/);
+  });
+
+  it('judges the stale pages against max_stale_pages on both sides of equality', async () => {
+    const setup = { points: [point('1')], sitemap: [{ url: A, lastmod: '2026-12-01' }] };
+    const at = await freshnessCheck.run(healthContext({ ...setup, criteria: { max_stale_pages: 1 } }).ctx);
+    expect(at.verdicts?.[0]).toMatchObject({ value: 1, threshold: 1, passed: true });
+    const under = await freshnessCheck.run(healthContext({ ...setup, criteria: { max_stale_pages: 0 } }).ctx);
+    expect(under.verdicts?.[0]).toMatchObject({ value: 1, threshold: 0, passed: false });
+  });
+
+  it('leaves an unreadable sitemap to the coverage check', async () => {
+    const { ctx } = healthContext({ points: [point('1')], sitemap: new Error('sitemap gone') });
+    expect(await freshnessCheck.run(ctx)).toEqual({ errors: [] });
+  });
+
+  it('says the inventory could not be read when the scroll fails', async () => {
+    const { ctx, index } = healthContext({ points: [point('1')], sitemap: [{ url: A, lastmod: '2026-12-01' }] });
+    index.failWith.scroll = new Error('scroll refused');
+    expect(await freshnessCheck.run(ctx)).toEqual({ errors: [], failures: ['index inventory: scroll refused'] });
+  });
+});
