@@ -14,7 +14,7 @@
  *    the slope (wall at L + 200 − wall at L) / 200 ms is the number of round trips the run really waits for one after
  *    the other, whatever the compute of the engine and of the stand-ins (which the bound leaves out) adds on top. The
  *    step is that large so the slope stands clear of this machine's noise.
- * 4. The sample suite (19 queries, 5 answered by the agent) runs on the sample book, as `npm start` shows it.
+ * 4. The sample suite (21 queries, 5 answered by the agent) runs on the sample book, as `npm start` shows it.
  * 5. The handler is bundled as the CDK stack bundles it, and imported by fresh processes.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
