@@ -133,8 +133,9 @@ export function applyCalibration(
   };
 }
 
+// Rounds down to 2 decimals, ignoring float noise: 0.62 - 0.05 is 0.5699999999999999, and its threshold is 0.57.
 function floor2(v: number): number {
-  return Math.floor(v * 100) / 100;
+  return Math.floor(v * 100 + 1e-9) / 100;
 }
 function round4(v: number): number {
   return Math.round(v * 10_000) / 10_000;

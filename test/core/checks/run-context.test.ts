@@ -225,4 +225,11 @@ describe('CutError and failureType', () => {
     expect(failureType(new IndexError('500', 'unavailable'), 'RETRIEVAL_FAILED')).toBe('RETRIEVAL_FAILED');
     expect(failureType(new Error('bug'), 'SITEMAP_FAILED')).toBe('SITEMAP_FAILED');
   });
+
+  it('announces a step that failed as failed', async () => {
+    const events: ProgressEvent[] = [];
+    const { ctx } = context({ progress: (e) => events.push(e) });
+    await ctx.step('down', () => Promise.reject(new Error('down'))).catch(() => undefined);
+    expect(events.at(-1)).toEqual({ kind: 'stage', stage: 'down', status: 'failed' });
+  });
 });

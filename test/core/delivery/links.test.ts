@@ -83,3 +83,21 @@ describe('linkLines', () => {
     expect(linkLines(undefined)).toEqual([]);
   });
 });
+
+describe('buildRunLinks: inputs and escapes', () => {
+  it('gives only the links whose inputs it has', () => {
+    expect(
+      buildRunLinks({ region: 'eu-west-1', runId: 'r', startedAt: INPUTS.startedAt, finishedAt: INPUTS.finishedAt }),
+    ).toEqual({});
+  });
+
+  it('writes the console’s escapes for characters outside [A-Za-z0-9_.-] and keeps the rest', () => {
+    const url = buildRunLinks(INPUTS).logs ?? '';
+    expect(url).toContain('*2faws*2flambda*2fragwatch-prod-book');
+  });
+
+  it('drops double quotes from the run id, so it cannot end the query’s string', () => {
+    const url = buildRunLinks({ ...INPUTS, runId: 'a"b' }).logs ?? '';
+    expect(decodeInsights(url)).toContain('filter run_id = "ab"');
+  });
+});

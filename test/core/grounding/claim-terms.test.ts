@@ -55,3 +55,27 @@ describe('isProperName', () => {
     ]);
   });
 });
+
+describe('extractClaimTerms: tokens', () => {
+  it('drops a possessive or a contraction ending from a word, so "Isaac’ll" is the name Isaac', () => {
+    const terms = extractClaimTerms("We run Isaac’ll and Gazebo's sensors.");
+    expect(terms.names).toEqual(['Isaac', 'Gazebo']);
+    expect(terms.words.map((w) => w.word)).toEqual(['run', 'Isaac', 'Gazebo', 'sensors']);
+  });
+
+  it('keeps a word that starts with a digit, and skips bare numbers and one-letter words', () => {
+    const terms = extractClaimTerms('x 3D meshes load in 2 s');
+    expect(terms.words.map((w) => w.word)).toEqual(['3D', 'meshes', 'load']);
+    expect(terms.numbers).toEqual(['2']);
+  });
+
+  it('keeps each word as first written when a later form has the same stem', () => {
+    expect(extractClaimTerms('publishing publishes published').words).toEqual([
+      { word: 'publishing', stem: 'publish' },
+    ]);
+  });
+
+  it('removes every thousands separator of a number', () => {
+    expect(extractClaimTerms('It holds 1,000,000 points and 12,5 units.').numbers).toEqual(['1000000', '12,5']);
+  });
+});

@@ -106,4 +106,18 @@ describe('groundingCheck', () => {
       criteria: { groundedRate: null, abstentionCorrectRate: null, supportRate: null },
     });
   });
+
+  it('asks the agent only the agent questions of a mixed suite, and judges abstention only if one of them expects none', async () => {
+    const handle = run([answerable('a1'), { id: 'plain', query_text: 'no agent', expect_answer: false }]);
+    const result = await groundingCheck.run(handle.ctx);
+    expect(result.sections?.grounding_report?.evaluated).toBe(1);
+    expect(result.criteria).toEqual({ groundedRate: 100, supportRate: 100 });
+  });
+
+  it('marks the agent stage ok when the cap lets no question through', async () => {
+    const handle = run([answerable('a1')], GROUNDED, { maxAgentQueries: 0 });
+    await groundingCheck.run(handle.ctx);
+    await handle.settleAll();
+    expect(handle.stages().agent?.status).toBe('ok');
+  });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assessClaim, collectEvidence, DEFAULT_MIN_WORD_SUPPORT } from '../../../functions/core/grounding/support.ts';
+import { extractClaimTerms } from '../../../functions/core/grounding/claim-terms.ts';
+import {
+  assessClaim,
+  carriesFacts,
+  collectEvidence,
+  DEFAULT_MIN_WORD_SUPPORT,
+} from '../../../functions/core/grounding/support.ts';
 
 const CHUNK =
   'To install ROS 2 Humble on Ubuntu 22.04, first add the ROS 2 apt repository. Then install the ' +
@@ -73,5 +79,26 @@ describe('assessClaim', () => {
 
     // Assess
     expect(verdict).toMatchObject({ supported: true, word_support: 1, content_words: 0 });
+  });
+});
+
+describe('collectEvidence and carriesFacts', () => {
+  it('finds a claim’s numbers and stemmed words in the cited texts together', () => {
+    const pooled = collectEvidence(['Humble needs 8 GB.', 'Jazzy releases in 2024.']);
+    expect(assessClaim({ claim: 'Releasing in 2024, it needs 8 GB', evidence: pooled, minWordSupport: 1 })).toEqual({
+      supported: true,
+      word_support: 1,
+      content_words: 3,
+      missing_words: [],
+      missing_numbers: [],
+      missing_names: [],
+    });
+  });
+
+  it('says a sentence carries a fact when it has a number or a name, alone or together', () => {
+    expect(carriesFacts(extractClaimTerms('It takes 5 minutes.'))).toBe(true);
+    expect(carriesFacts(extractClaimTerms('It runs on Ubuntu.'))).toBe(true);
+    expect(carriesFacts(extractClaimTerms('It runs on Ubuntu in 5 minutes.'))).toBe(true);
+    expect(carriesFacts(extractClaimTerms('Here is how it works.'))).toBe(false);
   });
 });

@@ -64,4 +64,65 @@ describe('buildBaseline', () => {
     );
     expect(buildBaseline(history)?.coverage).toEqual({ missing: ['https://b/x'], orphans: [] });
   });
+
+  it('lets p50 and p99 latency rise to twice their median too', () => {
+    const slow = buildBaseline(
+      [0, 1, 2].map((n) => buildDigest(n, { metrics: { p50_latency_ms: 300, p99_latency_ms: 900 } })),
+    );
+    expect(slow?.metrics.p50_latency_ms?.band).toBe(300);
+    expect(slow?.metrics.p99_latency_ms?.band).toBe(900);
+  });
+
+  it('takes a metric’s median over the runs that have it, and has no baseline for a metric none has', () => {
+    const history = [
+      buildDigest(2, { metrics: { mrr: 0.6 } }),
+      buildDigest(1, { metrics: { mrr: 0.8 } }),
+      buildDigest(0, { metrics: {} }),
+    ];
+    const baseline = buildBaseline(history);
+    expect(baseline?.metrics.mrr?.median).toBe(0.7);
+    expect(baseline?.metrics).not.toHaveProperty('ndcg_at_k');
+  });
+
+  it('judges a query only on the runs where it did not ERROR, and leaves out one that always did', () => {
+    const history = [
+      buildDigest(2, {
+        queries: { q1: query({ status: 'ERROR', bestSimilarity: null }), q2: query({ status: 'ERROR' }) },
+      }),
+      buildDigest(1, {
+        queries: { q1: query({ status: 'ERROR', bestSimilarity: null }), q2: query({ status: 'ERROR' }) },
+      }),
+      buildDigest(0, { queries: { q1: query({ bestSimilarity: 0.9 }), q2: query({ status: 'ERROR' }) } }),
+    ];
+    const baseline = buildBaseline(history);
+    expect(baseline?.queries.q1).toMatchObject({ status: 'PASS', bestSimilarity: 0.9 });
+    expect(baseline?.queries).not.toHaveProperty('q2');
+  });
+
+  it('takes a query’s median best similarity over the runs that had one, and leaves a query without any out of the score sample', () => {
+    const history = [
+      buildDigest(2, { queries: { q1: query({ bestSimilarity: 0.6 }), q2: query({ bestSimilarity: null }) } }),
+      buildDigest(1, { queries: { q1: query({ bestSimilarity: 0.8 }), q2: query({ bestSimilarity: null }) } }),
+      buildDigest(0, { queries: { q1: query({ bestSimilarity: null }), q2: query({ bestSimilarity: null }) } }),
+    ];
+    const baseline = buildBaseline(history);
+    expect(baseline?.queries.q1?.bestSimilarity).toBe(0.7);
+    expect(baseline?.queries.q2?.bestSimilarity).toBeNull();
+    expect(baseline?.bestSimilarities).toEqual([0.7]);
+  });
+
+  it('calls a gap usual only when more than half the runs with coverage had it, orphans as missing pages', () => {
+    const gaps = (missing: string[], orphans: string[]) => ({ coverage: { missing, orphans } });
+    const history = [
+      buildDigest(3, gaps(['/half', '/most'], ['/orphan'])),
+      buildDigest(2, gaps(['/half', '/most'], ['/orphan'])),
+      buildDigest(1, gaps(['/most'], ['/orphan'])),
+      buildDigest(0, gaps([], [])),
+    ];
+    expect(buildBaseline(history)?.coverage).toEqual({ missing: ['/most'], orphans: ['/orphan'] });
+  });
+
+  it('has no usual gaps when no run had coverage', () => {
+    expect(buildBaseline([0, 1, 2].map((n) => buildDigest(n, { coverage: null })))?.coverage).toBeNull();
+  });
 });

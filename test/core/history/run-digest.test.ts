@@ -90,4 +90,91 @@ describe('digestReport', () => {
     expect(digestReport({ run_id: 'r', status: 'MAYBE', timestamp: 't' }, 'x')).toBeNull();
     expect(digestReport([1, 2], 'x')).toBeNull();
   });
+
+  it('keeps an ERROR run, with its status', () => {
+    expect(digestReport(buildErrorReport(), 'x')?.status).toBe('ERROR');
+  });
+
+  it('is null without a run id or a start time, or for something that is not an object', () => {
+    const { run_id, ...noId } = buildPassedReport();
+    const { timestamp, ...noStart } = buildPassedReport();
+    expect(run_id).toBeTruthy();
+    expect(timestamp).toBeTruthy();
+    expect(digestReport(noId, 'x')).toBeNull();
+    expect(digestReport(noStart, 'x')).toBeNull();
+    expect(digestReport(null, 'x')).toBeNull();
+    expect(digestReport('a report', 'x')).toBeNull();
+  });
+
+  it('keeps only finite numbers as figures, and no pass rate from validation_metrics', () => {
+    const digest = digestReport(
+      {
+        run_id: 'r',
+        status: 'PASSED',
+        timestamp: 't',
+        total_queries: 0,
+        pass_rate: 100,
+        validation_metrics: {
+          pass_rate: 50,
+          mrr: '0.8',
+          ndcg_at_k: Number.NaN,
+          hit_rate: Infinity,
+          avg_similarity: 0.7,
+        },
+      },
+      'x',
+    );
+    expect(digest?.metrics).toEqual({ avg_similarity: 0.7 });
+    expect(digest?.metrics).not.toHaveProperty('pass_rate');
+    expect(digest?.metrics).not.toHaveProperty('mrr');
+    const noPassRate = digestReport({ run_id: 'r', status: 'PASSED', timestamp: 't', total_queries: 3 }, 'x');
+    expect(noPassRate?.metrics).not.toHaveProperty('pass_rate');
+  });
+
+  it('skips query results it cannot read, and keeps ERROR queries', () => {
+    const digest = digestReport(
+      {
+        run_id: 'r',
+        status: 'FAILED',
+        timestamp: 't',
+        query_results: [
+          null,
+          { status: 'PASS' },
+          { id: 'maybe', status: 'MAYBE' },
+          { id: 'e', status: 'ERROR', best_similarity: null },
+          { id: 'ok', status: 'PASS', best_similarity: 0.7, query: 'not an object', top_results: [null] },
+        ],
+      },
+      'x',
+    );
+    expect(digest?.queries).toEqual({
+      e: { status: 'ERROR', bestSimilarity: null, expectedRanks: {} },
+      ok: { status: 'PASS', bestSimilarity: 0.7, expectedRanks: {} },
+    });
+  });
+
+  it('reads expectations leniently: odd relevant entries skipped, a non-string target read as a suite file’s url, a hit without a URL not matching', () => {
+    const digest = digestReport(
+      {
+        run_id: 'r',
+        status: 'PASSED',
+        timestamp: 't',
+        query_results: [
+          {
+            id: 'q',
+            status: 'PASS',
+            query: {
+              expected_sources: ['/docs/a', 7],
+              relevant: [null, 'x', { kind: 'url', target: 5, url: '/docs/b' }, { kind: 'chunk', target: 'c1' }],
+            },
+            top_results: [null, { rank: 1, source_url: 42 }, { rank: 2, source_url: 'https://b/docs/b' }],
+          },
+        ],
+        coverage_report: { missing_urls: ['https://b/docs/c', 3], extra_urls: 'none' },
+      },
+      'x',
+    );
+    expect(digest?.queries.q?.expectedRanks).toEqual({ '/docs/a': null, '/docs/b': 2 });
+    expect(digest?.coverage).toEqual({ missing: ['https://b/docs/c'], orphans: [] });
+  });
 });

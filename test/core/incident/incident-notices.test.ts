@@ -5,7 +5,7 @@ import { buildIncidentMessage } from '../../../functions/core/incident/incident-
 import type { Breach, Incident } from '../../../functions/core/incident/incident-state.ts';
 import { finding } from '../../../functions/core/regression/regression-report.ts';
 import type { ValidationReport } from '../../../functions/core/report/report.ts';
-import { buildPassedReport } from '../../nightly/fixtures/reports.ts';
+import { buildErrorReport, buildPassedReport } from '../../nightly/fixtures/reports.ts';
 
 const stored = { stored: true as const, bucket: 'reports', key: 'reports/book/now.json', region: 'eu-west-1' };
 const CONSOLE = 'https://eu-west-1.console.aws.amazon.com/s3/object/reports?region=eu-west-1&bucketType=general';
@@ -70,20 +70,23 @@ describe('buildIncidentMessage, onset', () => {
   it('gives the incident’s start, its run count and this run, and what emails come next', () => {
     const report = buildPassedReport();
     const body = lines(notice({ kind: 'onset' }), report);
-    expect(body.slice(1, 5)).toEqual([
+    expect(body.slice(1, 6)).toEqual([
       'Retrieval got worse than its baseline or breached a success criterion.',
       'Severity: HIGH',
       'Since: 2026-03-10T02:00:00.000Z (run r0; 4 run(s) so far)',
       `This run: ${report.timestamp} (run ${report.run_id}), status PASSED`,
+      '',
     ]);
-    expect(body).toContain(
+    const next = body.indexOf(
       'No more email while this lasts, unless it gets worse (a new kind of breach or a higher severity); one email will say when it is over.',
     );
+    expect([body[next - 1], body[next + 1]]).toEqual(['', '']);
   });
 
   it('links this run’s report in S3 and its console page, and only this run’s', () => {
     const body = lines(notice({ kind: 'onset' }));
     const at = body.indexOf('REPORTS');
+    expect(body.slice(at - 3, at)).toEqual(['WHAT CHANGED', '- pass rate 80% < 90% [HIGH]', '']);
     expect(body.slice(at + 1, at + 3)).toEqual([
       '- This run: s3://reports/reports/book/now.json',
       `  ${CONSOLE}&prefix=reports%2Fbook%2Fnow.json`,
@@ -156,10 +159,15 @@ describe('buildIncidentMessage, onset', () => {
     const placement = { stored: false as const, reason: 'access denied', fallback: 'the log' };
     const previous = { runId: 'r-1', status: 'PASSED', startedAt: '2026-03-09T02:00:00Z' };
     const m = message(notice({ kind: 'onset', track: 'infrastructure' }), buildPassedReport(), { placement, previous });
-    expect(m.subject).toMatch(/^\[HIGH\] RagWatch prod\/book: /);
-    expect(m.subject).not.toContain('run ERROR');
-    expect(m.body).toContain('DETAILS OF THIS RUN');
-    expect(m.body).not.toContain('Previous run:');
+    expect(m.subject).toBe('[HIGH] RagWatch prod/book: report NOT stored');
+    const body = m.body.split('\n');
+    const at = body.indexOf('DETAILS OF THIS RUN');
+    expect(body.slice(at + 1, at + 4)).toEqual([
+      'The nightly validation of "book" (prod) passed, but its report could not be stored.',
+      'Severity: HIGH; 0 of 10 queries failing',
+      'Run started: 2026-03-14T02:00:00.000Z (run id 6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b)',
+    ]);
+    expect(body[at + 4]).toBe('What changed: not compared with a baseline');
   });
 
   it('builds its own subject for a quality incident on a run that passed its criteria, with no run details', () => {
@@ -183,6 +191,17 @@ describe('buildIncidentMessage, escalation and reminder', () => {
     expect(body[0]).toBe('The quality incident on "book" (prod) got worse: mrr.');
     const at = body.indexOf('WHAT CHANGED (new or worse since the last email)');
     expect(body.slice(at + 1, at + 3)).toEqual(['- pass rate 80% < 90% [HIGH]', '- NEW MRR fell to 0.4 [CRITICAL]']);
+  });
+
+  it('lists several new kinds by name, a criterion by its name alone', () => {
+    const n = notice({
+      kind: 'escalation',
+      breaches: [pass, mrr],
+      newKinds: ['criterion:pass_rate', 'METRIC_DROPPED:mrr'],
+    });
+    const m = message(n);
+    expect(m.subject).toBe('[HIGH] ESCALATED RagWatch prod/book: quality regressed: new pass_rate, mrr');
+    expect(m.body.split('\n')[0]).toBe('The quality incident on "book" (prod) got worse: pass_rate, mrr.');
   });
 
   it('says the severity rose when no kind is new', () => {
@@ -257,5 +276,88 @@ describe('buildIncidentMessage, recovery', () => {
       `  ${CONSOLE}&prefix=reports%2Fbook%2Fnow.json`,
     ]);
     expect(body.join('\n')).not.toContain('WHAT CHANGED');
+    expect(body.at(-1)).toBe('');
+  });
+});
+
+describe('buildIncidentMessage, which subject', () => {
+  const placement = { stored: false as const, reason: 'access denied', fallback: 'the log' };
+  const failedReport = () => ({ ...buildPassedReport(), status: 'FAILED' as const });
+
+  it('marks nothing NEW in an onset, though every kind is new to ops', () => {
+    const body = lines(notice({ kind: 'onset', newKinds: [pass.kind] }));
+    expect(body).toContain('- pass rate 80% < 90% [HIGH]');
+    expect(body.join('\n')).not.toContain('NEW ');
+  });
+
+  it('opens without a list when the notice names no breach', () => {
+    expect(lines(notice({ kind: 'onset', breaches: [] }))[0]).toBe('A quality incident opened on "book" (prod).');
+  });
+
+  it('takes the run alert’s subject for a run-failure incident on a run that ERRORed', () => {
+    const m = message(notice({ kind: 'onset', track: 'infrastructure' }), buildErrorReport());
+    expect(m.subject).toBe(
+      '[CRITICAL] RagWatch prod/book: run ERROR: the vector index is unreachable: connect ECONNREFUSED ...',
+    );
+  });
+
+  it('builds its own subject for a run-failure incident on a stored FAILED run', () => {
+    expect(message(notice({ kind: 'onset', track: 'infrastructure' }), failedReport()).subject).toBe(
+      '[HIGH] RagWatch prod/book: run ERROR: pass rate 80% < 90%',
+    );
+  });
+
+  it('builds its own subject for suite rot, whatever the run alert says', () => {
+    const suite = notice({ kind: 'onset', track: 'suite', breaches: [stale], incident: incident({ severity: 'LOW' }) });
+    const own = '[LOW] RagWatch prod/book: golden suite stale (for the suite maintainer): SUITE_STALE';
+    expect(message(suite, failedReport()).subject).toBe(own);
+    expect(message(suite, buildPassedReport(), { placement }).subject).toBe(own);
+  });
+
+  it('builds its own subject for a quality incident on a passed run whose report was not stored', () => {
+    expect(message(notice({ kind: 'onset' }), buildPassedReport(), { placement }).subject).toBe(
+      '[HIGH] RagWatch prod/book: quality regressed: pass rate 80% < 90%',
+    );
+  });
+
+  it('lists at most twenty regressions, and no baseline span without baseline runs', () => {
+    const report = buildPassedReport();
+    report.regression = {
+      compared: true,
+      note: '',
+      baseline_runs: [],
+      findings: Array.from({ length: 25 }, (_, i) =>
+        finding({ kind: 'QUERY_REGRESSED', severity: 'MEDIUM', message: `q${i} fails now` }),
+      ),
+      recovered_queries: [],
+      stale_queries: [],
+      score_shift: null,
+    };
+    const body = lines(notice({ kind: 'onset' }), report);
+    expect(body).toContain('REGRESSIONS AGAINST THE BASELINE (25)');
+    expect(body.filter((l) => l.startsWith('- QUERY_REGRESSED'))).toHaveLength(20);
+    expect(body.join('\n')).not.toContain('Baseline:');
+  });
+
+  it('gives the baseline’s span from its oldest run to its newest', () => {
+    const report = buildPassedReport();
+    const run = (started_at: string) => ({ run_id: started_at, status: 'PASSED' as const, started_at, location: 'x' });
+    report.regression = {
+      compared: true,
+      note: '',
+      baseline_runs: [run('2026-03-09'), run('2026-03-08'), run('2026-03-07')],
+      findings: [finding({ kind: 'QUERY_REGRESSED', severity: 'MEDIUM', message: 'q2 fails now' })],
+      recovered_queries: [],
+      stale_queries: [],
+      score_shift: null,
+    };
+    expect(lines(notice({ kind: 'onset' }), report)).toContain('Baseline: 3 runs, 2026-03-07 to 2026-03-09');
+  });
+
+  it('shows a first report whose location only contains s3:// as it is', () => {
+    const opened = { run_id: 'r0', started_at: '2026-03-10T02:00:00.000Z', report: 'backup/s3://reports/r0.json' };
+    expect(lines(notice({ kind: 'reminder', incident: incident({ opened }) }))).toContain(
+      '- When it began: backup/s3://reports/r0.json (run r0)',
+    );
   });
 });

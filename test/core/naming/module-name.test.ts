@@ -40,3 +40,20 @@ describe('moduleSlugOf', () => {
     ]);
   });
 });
+
+describe('module names at the edges', () => {
+  it('ignores separators at the ends of a slug, and gives nothing for an empty one', () => {
+    expect(moduleNameOf('-quick-reference-')).toBe('Quick Reference');
+    expect(moduleNameOf('')).toBe('');
+  });
+
+  it('splits a number only from the end of a leading word made of letters then digits', () => {
+    expect(moduleNameOf('v2module1')).toBe('V2module1');
+    expect(moduleNameOf('module1a')).toBe('Module1a');
+  });
+
+  it('skips a leading slash to find the module folder, and gives nothing for an empty chapter id', () => {
+    expect(moduleSlugOf('/module1-ros2/ch1')).toBe('module1-ros2');
+    expect(moduleSlugOf('')).toBe('');
+  });
+});

@@ -55,6 +55,14 @@ describe('qualityCheck', () => {
       criteria: { completeness: null },
     });
   });
+
+  it('has no similarity figures when the query step failed outright', async () => {
+    const { ctx } = buildRunContext({ points });
+    ctx.step('queries', () => Promise.reject(new Error('the stage broke')));
+    const quality = (await qualityCheck.run(ctx)).sections?.quality_metrics;
+    expect(quality?.avg_similarity_score).toBeNull();
+    expect(quality?.similarity_distribution).toMatchObject({ count: 0 });
+  });
 });
 
 describe('collectionCheck', () => {

@@ -48,6 +48,25 @@ describe('checkModelVersion', () => {
   });
 });
 
+describe('checkModelVersion: several other models', () => {
+  it('names every other model and gives at most five example chunks', () => {
+    const rows: [string, string][] = [
+      ['1', 'embed-v4.0'],
+      ['2', 'embed-v4.0'],
+      ['3', 'embed-v4.0'],
+      ['4', 'embed-multilingual-v3.0'],
+      ['5', 'embed-multilingual-v3.0'],
+      ['6', 'embed-multilingual-v3.0'],
+      ['7', 'embed-english-v3.0'],
+    ];
+    const finding = check([result(...rows)]);
+    expect(finding?.message).toBe(
+      '6 of 7 retrieved chunks were embedded with embed-v4.0, embed-multilingual-v3.0, not the configured embed-english-v3.0: their scores compare vectors of different models',
+    );
+    expect(finding?.details.example_chunk_ids).toEqual(['1', '2', '3', '4', '5']);
+  });
+});
+
 describe('modelVersionCheck', () => {
   const point = (id: string, model: string): MemoryPoint => ({
     id,
@@ -64,7 +83,7 @@ describe('modelVersionCheck', () => {
     },
   });
 
-  function run(index: MemoryIndex) {
+  function run(index: MemoryIndex, signal?: AbortSignal) {
     let ids = 0;
     const suite = Suite.parse({ queries: [{ id: 'q', query_text: 'q' }] });
     const { ctx } = createRunContext({
@@ -74,6 +93,7 @@ describe('modelVersionCheck', () => {
         sitemap: { location: 'https://b/sitemap.xml', list: async () => ({ entries: [], issues: [] }) },
         clock: { now: () => new Date(0), monotonicMs: () => 0 },
         newId: () => `id-${++ids}`,
+        ...(signal ? { signal } : {}),
       },
       options: { suite, searchConcurrency: 2 } as RunOptions,
       runId: 'run-7',
@@ -104,5 +124,11 @@ describe('modelVersionCheck', () => {
     const index = new MemoryIndex([point('b', 'embed-v4.0')]);
     index.failWith.describe = new Error('Qdrant unreachable');
     expect(await run(index)).toEqual({ errors: [] });
+  });
+
+  it('reports nothing itself when the run was cut before the queries ran: the cut is reported once, elsewhere', async () => {
+    const index = new MemoryIndex([point('b', 'embed-v4.0')]);
+    expect(await run(index, AbortSignal.abort())).toEqual({ errors: [] });
+    expect(index.calls).toEqual([]);
   });
 });

@@ -53,6 +53,7 @@ describe('queriesCheck', () => {
     ctx.step('queries', () => Promise.reject(new Error('the stage broke')));
     const result = await queriesCheck.run(ctx);
     expect(result.failures).toEqual(['queries: the stage broke']);
+    expect(result.errors).toEqual([]);
     expect(result.sections?.query_results).toEqual([]);
     expect(result.criteria?.passRate).toBeNull();
     expect(result.execution).toEqual({ embed_calls: 0, search_calls: 0 });

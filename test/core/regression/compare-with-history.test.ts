@@ -38,6 +38,22 @@ describe('compareWithHistory: baseline', () => {
     expect(compareWithHistory(buildReport(), null, ids()).regression?.note).toMatch(/could not be read/);
   });
 
+  it('counts only earlier runs with figures toward a baseline, never ERROR runs', () => {
+    const errored = historyOf(2, (r) => {
+      r.status = 'ERROR';
+    });
+    expect(compare(buildReport(), [...errored, ...historyOf(1)]).regression?.note).toBe(
+      'no baseline yet: 1 earlier run(s) with figures on record, 3 needed',
+    );
+    expect(compare(buildReport(), errored).regression?.note).toMatch(/^no baseline: this is the first run/);
+  });
+
+  it('says how many runs the baseline is the median of', () => {
+    expect(compare(buildReport(), historyOf(4)).regression?.note).toBe(
+      'compared with the median of the last 4 PASSED or FAILED runs',
+    );
+  });
+
   it('names the seven newest runs it compared with', () => {
     const regression = compare(buildReport(), historyOf(9)).regression;
     expect(regression?.baseline_runs).toHaveLength(7);

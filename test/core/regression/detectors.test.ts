@@ -53,7 +53,7 @@ describe('detectQueryRegressions', () => {
 
   it('lists as recovered only the queries that failed in the baseline and pass now', () => {
     const ctx = context(
-      { queries: { q1: query(), q2: query(), q3: query({ status: 'FAIL' }) } },
+      { queries: { q1: query(), q2: query(), q3: query({ status: 'FAIL' }), q4: query() } },
       { queries: { q1: usual({ status: 'FAIL' }), q2: usual(), q3: usual({ status: 'FAIL' }) } },
     );
     expect(recoveredQueries(ctx)).toEqual(['q1']);
@@ -140,7 +140,7 @@ describe('detectSimilarityDrops', () => {
 
   it('says nothing without a similarity on either side, for a stale query, or without a baseline', () => {
     expect(at(null)).toEqual([]);
-    expect(at(0.1, { bestSimilarity: null })).toEqual([]);
+    expect(at(-0.5, { bestSimilarity: null })).toEqual([]);
     expect(at(0.1, {}, ['q1'])).toEqual([]);
     expect(
       detectSimilarityDrops(context({ queries: { q1: query({ bestSimilarity: 0.1 }) } }, { queries: {} })),

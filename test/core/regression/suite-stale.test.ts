@@ -67,4 +67,33 @@ describe('SUITE_STALE', () => {
     const report = buildReport();
     expect(compareWithHistory(report, [], newId).regression?.stale_queries).toEqual([]);
   });
+
+  it('names every expectation gone from the sitemap in its message', () => {
+    const report = renamedPage();
+    query(report, 'q1').query = { id: 'q1', expected_sources: ['/docs/old-name', '/docs/older-name', '/docs/intro'] };
+    expect(compareWithHistory(report, [], newId).regression?.findings[0]?.message).toBe(
+      "query q1 expects /docs/old-name, /docs/older-name, no longer in the book's sitemap: update the suite (the query is not counted as a retrieval failure)",
+    );
+  });
+
+  it('judges no expectation stale when the sitemap listed no page, or the run has no coverage', () => {
+    const empty = renamedPage();
+    if (empty.coverage_report) {
+      empty.coverage_report.total_sitemap_urls = 0;
+      empty.coverage_report.indexed_urls = [];
+      empty.coverage_report.missing_urls = [];
+    }
+    expect(compareWithHistory(empty, [], newId).regression?.stale_queries).toEqual([]);
+    const none = { ...renamedPage(), coverage_report: null };
+    expect(compareWithHistory(none, [], newId).regression).toMatchObject({ stale_queries: [], findings: [] });
+  });
+
+  it('looks for no stale expectation in a run that could not complete', () => {
+    const report = { ...renamedPage(), status: 'ERROR' as const };
+    expect(compareWithHistory(report, historyOf(7), newId).regression).toMatchObject({
+      note: 'not compared: the run could not complete, so its figures say nothing about quality',
+      stale_queries: [],
+      findings: [],
+    });
+  });
 });

@@ -201,14 +201,9 @@ describe('renderReportHtml: the page around the sections', () => {
   });
 
   it('links only the sections the report has', () => {
-    expect(nav(renderReportHtml(buildPassedReport()))).toEqual([
-      'criteria',
-      'trend',
-      'queries',
-      'coverage',
-      'quality',
-      'errors',
-    ]);
+    expect(renderReportHtml(buildPassedReport())).toContain(
+      '<nav><a href="#criteria">criteria</a><a href="#trend">trend</a><a href="#queries">queries</a><a href="#coverage">coverage</a><a href="#quality">quality</a><a href="#errors">findings</a></nav>',
+    );
   });
 
   it('links the changes, index health and grounded answers when the report has them', () => {

@@ -1,5 +1,6 @@
 /** The CSV export of per-query rows: one row per query, RFC 4180 quoting, and no cell a spreadsheet would run. */
 import { describe, expect, it } from 'vitest';
+import type { QueryValidationResult } from '../../../functions/core/report/report.ts';
 import { renderQueryRowsCsv } from '../../../functions/core/report/report-csv.ts';
 import { buildFailedReport, buildQuery } from '../../nightly/fixtures/reports.ts';
 
@@ -54,5 +55,34 @@ describe('renderQueryRowsCsv', () => {
 
     // Assess
     expect(row?.split(',')[6]).toBe('-0.25');
+  });
+
+  it('leaves a figure that could not be computed empty, and lists every error type', () => {
+    // Prepare
+    const query: QueryValidationResult = {
+      ...buildQuery({ id: 'q-4', status: 'ERROR' }),
+      error_types: ['TIMEOUT', 'NO_RESULTS'],
+    };
+
+    // Act
+    const cells = renderQueryRowsCsv({ query_results: [query] })
+      .split('\r\n')[1]
+      ?.split(',');
+
+    // Assess: best_similarity, mean, alignment, chapter match, the IR metrics and the top result are all null
+    expect(cells?.slice(5, 11)).toEqual(['TIMEOUT NO_RESULTS', '', '', '', 'false', '']);
+    expect(cells?.slice(13, 17)).toEqual(['', '', '', '']);
+    expect(cells?.slice(-2)).toEqual(['', '']);
+  });
+
+  it('quotes text with a leading or trailing space, so a spreadsheet keeps it', () => {
+    // Prepare
+    const query = { ...buildQuery({ id: 'q-5' }), query_text: ' padded ' };
+
+    // Act
+    const row = renderQueryRowsCsv({ query_results: [query] }).split('\r\n')[1];
+
+    // Assess
+    expect(row).toContain(',PASS," padded ",');
   });
 });

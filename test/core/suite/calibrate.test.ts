@@ -40,10 +40,23 @@ describe('proposeThresholds', () => {
     expect(c.categories[0]?.threshold).toBe(0.54);
     expect(c.probes.above).toEqual(['p1']);
     expect(c.warnings).toEqual(["known-item: probes score 0.545, as high as the known items' p10 0.545"]);
+    expect(c.categories[0]?.basis).toBe(
+      "the known items' p10 0.545; the probes reach 0.545, so no threshold separates them",
+    );
   });
 
   it('stays 0.05 under the p10 without probes', () => {
     expect(proposeThresholds(reportOf(KNOWN)).categories[0]?.threshold).toBe(0.49);
+  });
+
+  it('rounds down without losing a hundredth to float noise: 0.05 under a p10 of 0.62 is 0.57', () => {
+    const c = proposeThresholds(
+      reportOf([
+        ['a', 'known-item', 0.62],
+        ['b', 'known-item', 0.62],
+      ]),
+    );
+    expect(c.categories[0]?.threshold).toBe(0.57);
   });
 
   it('proposes twice the p95 latency, at least 100 ms over it, rounded up to 10 ms', () => {
@@ -84,8 +97,19 @@ describe('applyCalibration', () => {
 
 describe('proposeThresholds: the evidence', () => {
   it('gives each category’s scores (min, p10, median, max) and how its threshold was found, categories by name', () => {
-    const c = proposeThresholds(reportOf([['b1', 'semantic', 0.8], ...KNOWN, ['b2', 'semantic', 0.6]]));
+    const c = proposeThresholds(
+      reportOf([['b1', 'semantic', 0.8], ...KNOWN, ['b2', 'semantic', 0.6], ['b3', 'semantic', null]]),
+    );
     expect(c.categories.map((x) => x.category)).toEqual(['known-item', 'semantic']);
+    // The query without a result has no score, and would fail any threshold.
+    expect(c.categories[1]).toEqual({
+      category: 'semantic',
+      queries: 3,
+      scores: { min: 0.6, p10: expect.closeTo(0.62, 10), median: expect.closeTo(0.7, 10), max: 0.8 },
+      threshold: 0.57,
+      basis: "0.05 under the known items' p10 0.620 (no probes to separate from)",
+      below: ['b3'],
+    });
     expect(c.categories[0]).toEqual({
       category: 'known-item',
       queries: 10,
@@ -94,6 +118,18 @@ describe('proposeThresholds: the evidence', () => {
       basis: "0.05 under the known items' p10 0.545 (no probes to separate from)",
       below: [],
     });
+  });
+
+  it('lists the categories by name whatever order their queries ran in', () => {
+    const c = proposeThresholds(
+      reportOf([
+        ['c', 'gamma', 0.9],
+        ['b', 'beta', 0.9],
+        ['a', 'alpha', 0.9],
+        ['d', 'delta', 0.9],
+      ]),
+    );
+    expect(c.categories.map((x) => x.category)).toEqual(['alpha', 'beta', 'delta', 'gamma']);
   });
 
   it('says how a threshold between probes and known items was found', () => {

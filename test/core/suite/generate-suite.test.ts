@@ -268,3 +268,86 @@ describe('generateSuite', () => {
     });
   });
 });
+
+describe('generateSuite: reading the page', () => {
+  const sectionText = (text: string) =>
+    texts(generateSuite([page({ title: 'X', sections: [{ headings: [], text }] })]));
+
+  it('asks about the title when a word of four letters is in the text, not for shorter words', () => {
+    const gait = generateSuite([page({ title: 'Gait', sections: [{ headings: ['Legs'], text: 'The gait cycle.' }] })]);
+    expect(texts(gait)[0]).toBe('What is Gait about?');
+    const short = generateSuite([
+      page({ title: 'Use of ROS', sections: [{ headings: ['Legs'], text: 'The use of ROS.' }] }),
+    ]);
+    expect(texts(short)).toEqual(['What about legs in Use of ROS?']);
+  });
+
+  it('matches a title word whatever its case, and at the start of a later section', () => {
+    const suite = generateSuite([
+      page({
+        title: 'Gazebo Worlds',
+        sections: [
+          { headings: ['One'], text: 'Nodes' },
+          { headings: ['Two'], text: 'gazebo runs the simulation' },
+        ],
+      }),
+    ]);
+    expect(texts(suite)[0]).toBe('What is Gazebo Worlds about?');
+  });
+
+  it('asks once about two headings that differ only in case', () => {
+    const sections = [
+      { headings: ['ROS nodes'], text: '' },
+      { headings: ['ROS Nodes'], text: '' },
+    ];
+    expect(texts(generateSuite([page({ title: 'X', sections })], { perPage: 5 }))).toEqual([
+      'What about ROS nodes in X?',
+    ]);
+  });
+
+  it('keeps a heading that starts with an acronym as written, even with a capitalised word later', () => {
+    expect(texts(generateSuite([page({ title: 'X', sections: [{ headings: ['ROS Nodes'], text: '' }] })]))).toEqual([
+      'What about ROS Nodes in X?',
+    ]);
+  });
+
+  it('reads a sentence across the lines it spans', () => {
+    expect(sectionText('Nodes talk over\ntyped topics.')).toEqual([
+      'Where is it explained that nodes talk over typed topics?',
+    ]);
+  });
+
+  it('keeps a prose line holding a fence mark, a # or a | that does not start it', () => {
+    expect(sectionText('C# and F# both run on .NET runtimes.')).toEqual([
+      'Where is it explained that C# and F# both run on .NET runtimes?',
+    ]);
+    expect(sectionText('Markdown```fences open code blocks here.\nMore text follows after this line.')).toEqual([
+      'Where is it explained that markdown`fences open code blocks here?',
+    ]);
+  });
+
+  it('drops only the end punctuation of the sentence, all of it, and a space before it', () => {
+    expect(sectionText('Version 2.0 adds nodes to graphs.')).toEqual([
+      'Where is it explained that version 2.0 adds nodes to graphs?',
+    ]);
+    expect(sectionText('Nodes really do work well!!')).toEqual([
+      'Where is it explained that nodes really do work well?',
+    ]);
+    expect(sectionText('Nodes talk over topics .')).toEqual(['Where is it explained that nodes talk over topics?']);
+  });
+
+  it('does not count a space before the period as a word', () => {
+    expect(sectionText('Too short here .')).toEqual([]);
+  });
+
+  it('makes one dash of a run of separators in an id', () => {
+    expect(knownItems(generateSuite([page({ chapterId: 'module1//nodes' })]))[0]?.id).toBe('module1-nodes-1');
+  });
+
+  it('keeps pages with the same URL in the order given', () => {
+    const one = page({ chapterId: 'one', title: 'A', sections: [{ headings: ['First'], text: '' }] });
+    const two = page({ chapterId: 'two', title: 'B', sections: [{ headings: ['Second'], text: '' }] });
+    expect(knownItems(generateSuite([one, two])).map((q) => q.id)).toEqual(['one-1', 'two-1']);
+    expect(knownItems(generateSuite([two, one])).map((q) => q.id)).toEqual(['two-1', 'one-1']);
+  });
+});

@@ -78,6 +78,14 @@ describe('listIssues', () => {
     expect(problems(z.object({ r: judgment }), { r: { url: 'u', grade: 7 } })).toEqual(['r.grade: must be at most 3']);
   });
 
+  it('takes the first branch refusing the value for a rule other than its type as the one it was meant for', () => {
+    const either = z.union([
+      z.string().min(5, 'must be at least 5 characters'),
+      z.string().regex(/^x/, 'must start with x'),
+    ]);
+    expect(problems(z.object({ r: either }), { r: 'ab' })).toEqual(['r: must be at least 5 characters']);
+  });
+
   it('lists every type a union accepts, once each, when the value fits none', () => {
     const either = z.union([z.string(), z.array(z.string()), z.string().min(2)]);
     expect(problems(z.object({ r: either }), { r: 5 })).toEqual(['r: must be a string or an array, got number 5']);
@@ -96,6 +104,10 @@ describe('listIssues', () => {
     ]);
     const custom = z.object({ v: z.custom<string>((x) => x === 'ok') });
     expect(problems(custom, { v: [1] })).toEqual(['v: Invalid input (a list)']);
+  });
+
+  it('adds what it found to zod’s own "Invalid input: …" wording', () => {
+    expect(problems(z.object({ v: z.literal(1) }), { v: 2 })).toEqual(['v: Invalid input: expected 1 (number 2)']);
   });
 
   it('renames each path to the file’s own names', () => {

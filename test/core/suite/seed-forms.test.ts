@@ -186,3 +186,135 @@ describe('parseSuiteFile', () => {
     });
   });
 });
+
+describe('a file that is not a suite at all', () => {
+  it.each([
+    [null, '(root): must be an object, got null'],
+    ['queries', '(root): must be an object, got string "queries"'],
+    [7, '(root): must be an object, got number 7'],
+  ])('is refused as the project form would refuse it: %s', (value, problem) => {
+    expect(problemsOf(value)).toEqual([problem]);
+  });
+
+  it('does not take an entry of queries that is not an object for a seed 003 request', () => {
+    expect(problemsOf({ queries: [5, { query_text: 'What is ROS 2?' }] })).toEqual([
+      'queries[0]: must be an object, got number 5',
+    ]);
+  });
+
+  it('reads entries of queries that are not objects as the project form would, without guessing a form', () => {
+    expect(problemsOf({ queries: [5, { query: 'What is ROS 2?' }] })).toEqual([
+      'queries[0]: must be an object, got number 5',
+    ]);
+  });
+});
+
+describe('a suite in seed 003’s request form: paths', () => {
+  it('names a problem in the eleventh query with the file’s own field name', () => {
+    const queries = Array.from({ length: 11 }, (_, i) => ({
+      query: `q${i}`,
+      similarity_threshold: i === 10 ? 2 : 0.5,
+    }));
+    expect(problemsOf({ queries })).toEqual(['queries[10].similarity_threshold: must be 0..1']);
+  });
+
+  it('leaves a path outside the queries as it is', () => {
+    expect(problemsOf({ name: '', queries: [{ query: 'q' }] })).toEqual([
+      'name: Too small: expected string to have >=1 characters',
+    ]);
+  });
+});
+
+describe('a suite in seed 004’s benchmark form: what it refuses', () => {
+  it('refuses a benchmark_name that is not text', () => {
+    expect(problemsOf({ ...BENCHMARK_FORM, benchmark_name: 5 })).toEqual([
+      'benchmark_name: must not be empty (seed 004)',
+    ]);
+  });
+
+  it('refuses a question_set that is not a list', () => {
+    expect(problemsOf({ ...BENCHMARK_FORM, question_set: 'What is ROS 2?' })).toEqual([
+      'question_set: must list at least one question (seed 004)',
+      'ground_truth_mappings: "What is ROS 2?" is not in question_set',
+      'ground_truth_mappings: "How does Gazebo simulate physics?" is not in question_set',
+    ]);
+  });
+
+  it('refuses ground_truth_mappings that is missing or not a map, naming every question left unmapped', () => {
+    const { ground_truth_mappings: _, ...noTruth } = BENCHMARK_FORM;
+    const expected = [
+      'ground_truth_mappings: must map each question to its relevant document ids',
+      'ground_truth_mappings: no mapping for question_set[0] "What is ROS 2?" (seed 004: each question needs one)',
+      'ground_truth_mappings: no mapping for question_set[1] "How does Gazebo simulate physics?" (seed 004: each question needs one)',
+    ];
+    expect(problemsOf(noTruth)).toEqual(expected);
+    expect(problemsOf({ ...BENCHMARK_FORM, ground_truth_mappings: ['/docs/a'] })).toEqual(expected);
+  });
+
+  it('refuses a question that is not text, and a mapping that is not a non-empty list', () => {
+    const bad = {
+      benchmark_name: 'b',
+      question_set: ['a?', 7, 'c?'],
+      ground_truth_mappings: { 'a?': '/docs/a', 'c?': [] },
+    };
+    expect(problemsOf(bad)).toEqual([
+      'ground_truth_mappings: no mapping for question_set[0] "a?" (seed 004: each question needs one)',
+      'question_set[1]: must be a question (a string)',
+      'ground_truth_mappings: no mapping for question_set[2] "c?" (seed 004: each question needs one)',
+    ]);
+  });
+
+  it('names a bad ground-truth entry by its question and place, whatever it was read as', () => {
+    const bad = {
+      ...BENCHMARK_FORM,
+      ground_truth_mappings: { ...BENCHMARK_FORM.ground_truth_mappings, 'What is ROS 2?': ['', 5] },
+    };
+    expect(problemsOf(bad)).toEqual([
+      'ground_truth_mappings["What is ROS 2?"][0]: Too small: expected string to have >=1 characters',
+      'ground_truth_mappings["What is ROS 2?"][1]: must be a string or an object, got number 5',
+    ]);
+  });
+
+  it('names a problem with the eleventh question by its place in question_set', () => {
+    const questions = Array.from({ length: 11 }, (_, i) => (i === 10 ? 'x'.repeat(1001) : `question ${i}?`));
+    const bad = {
+      benchmark_name: 'b',
+      question_set: questions,
+      ground_truth_mappings: Object.fromEntries(questions.map((q) => [q, ['/docs/a']])),
+    };
+    expect(problemsOf(bad)).toEqual(['question_set[10]: must be at most 1000 characters']);
+  });
+
+  it('leaves a path outside its questions and ground truth as written', () => {
+    const bad = { ...BENCHMARK_FORM, defaults: { top_k: 0 } };
+    expect(problemsOf(bad)).toEqual(['defaults.top_k: must be 1..50']);
+  });
+
+  it('loads without metrics, and says it was written in the benchmark form', () => {
+    const { metrics: _, ...noMetrics } = BENCHMARK_FORM;
+    const { form, suite, written } = parseSuiteFile(JSON.stringify(noMetrics), 'b.json');
+    expect(form).toBe('benchmark-004');
+    expect(suite.metrics).toBeUndefined();
+    expect(Object.keys(written as object)).toEqual(['name', 'queries']);
+  });
+});
+
+describe('a suite that mixes forms: what the message lists', () => {
+  it('lists at most three places of each form, comma-separated', () => {
+    const queries = [
+      { query: 'a', query_id: 'a', query_category: 'c' },
+      { query: 'b' },
+      { query_text: 'c', id: 'c', category: 'x' },
+      { query_text: 'd' },
+    ];
+    expect(problemsOf({ queries })[0]).toMatch(
+      /^mixes suite forms: the seed 003 request form \(queries\[0\]\.query, queries\[0\]\.query_id, queries\[0\]\.query_category\); the project's form \(queries\[2\]\.query_text, queries\[2\]\.id, queries\[2\]\.category\)\./,
+    );
+  });
+
+  it('names a benchmark with an empty list of queries as mixing forms', () => {
+    expect(problemsOf({ ...BENCHMARK_FORM, queries: [] })[0]).toMatch(
+      /^mixes suite forms: the seed 004 benchmark form \(benchmark_name, question_set, ground_truth_mappings\); the project's form \(queries\)\. /,
+    );
+  });
+});

@@ -190,3 +190,66 @@ describe('resolveQueries', () => {
     });
   });
 });
+
+describe('resolveQueries: the defaults of last resort', () => {
+  const resolve = (suite: Record<string, unknown>, overrides = {}) =>
+    resolveQueries(parseSuite(JSON.stringify(suite), 'suite.json'), overrides);
+
+  it('files a query under "semantic" with no description when neither it nor the suite says otherwise', () => {
+    expect(resolve({ queries: [{ query_text: 'q' }] })[0]).toMatchObject({ category: 'semantic', description: null });
+  });
+
+  it('keeps a query’s description', () => {
+    expect(resolve({ queries: [{ query_text: 'q', description: 'why' }] })[0]?.description).toBe('why');
+  });
+
+  it('reads a relevant string as a URL only when it starts with http(s):// or /', () => {
+    const [query] = resolve({ queries: [{ query_text: 'q', relevant: ['see-https://b/x', 'HTTP://b/y', '/docs/z'] }] });
+    expect(query?.relevant?.map((r) => r.kind)).toEqual(['chunk_id', 'url', 'url']);
+  });
+
+  it('marks a probe, and leaves a query that expects a match unmarked', () => {
+    const [probe, known] = resolve({
+      queries: [
+        { query_text: 'p', expect_match: false },
+        { query_text: 'k', expect_match: true },
+      ],
+    });
+    expect(probe?.expect_match).toBe(false);
+    expect(known && 'expect_match' in known).toBe(false);
+  });
+
+  it('searches as deep as the query’s own top_k when it is deeper than the metrics’ cut-offs', () => {
+    const [deep, shallow] = resolve(
+      {
+        metrics: ['precision@5'],
+        queries: [
+          { query_text: 'a', top_k: 8 },
+          { query_text: 'b', top_k: 2 },
+        ],
+      },
+      { top_k: 20 },
+    );
+    expect([deep?.search_limit, shallow?.search_limit]).toEqual([8, 5]);
+    expect(resolve({ metrics: ['mrr@3'], queries: [{ query_text: 'a' }] }, { top_k: 4 })[0]?.search_limit).toBe(4);
+  });
+
+  it.each([
+    ['no metrics field', {}],
+    ['an empty list of metrics', { metrics: [] }],
+  ])('adds no benchmark metrics for a suite with %s', (_, metrics) => {
+    const [query] = resolve({ ...metrics, queries: [{ query_text: 'a' }] });
+    expect(query && ('benchmark_metrics' in query || 'search_limit' in query)).toBe(false);
+  });
+});
+
+describe('parseSuite: the source name decides the syntax', () => {
+  it('reads a file whose name only contains .yaml as JSON', () => {
+    expect(problemsOf('queries: []', 'suite.yaml.json')[0]).toMatch(/^not valid JSON: /);
+  });
+
+  it('reads .yml and .YAML files as YAML', () => {
+    expect(problemsOf('queries: [', 'suite.YML')[0]).toMatch(/^not valid YAML: /);
+    expect(parseSuite('queries:\n  - query_text: a\n', 'suite.YAML').queries).toHaveLength(1);
+  });
+});

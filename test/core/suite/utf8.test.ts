@@ -31,6 +31,8 @@ describe('firstInvalidUtf8', () => {
 
   it.each([
     ['a lone continuation byte 0x80', [0x80], 0],
+    ['continuation bytes without a lead byte', [0x80, 0x80, 0x80, 0x80], 0],
+    ['the overlong lead 0xc1 before continuation bytes', [0xc1, 0x80, 0x80, 0x80], 0],
     ['a lone 0xbf', [0xbf], 0],
     ['the overlong lead 0xc1', [0xc1, 0xbf], 0],
     ['0xc2 followed by ASCII', [0xc2, 0x7f], 0],

@@ -85,8 +85,16 @@ describe('barChart', () => {
         { label: 'b', value: 60 },
       ],
     }).value;
-    expect(svg).not.toContain('threshold');
-    expect(svg).toContain('viewBox="0 0 560 52" width="560" height="52"');
+    expect(svg).toBe(
+      `<svg class="chart" role="img" viewBox="0 0 560 52" width="560" height="52"><title>t</title>
+<text x="144" y="16" text-anchor="end" class="label">a</text>
+<rect x="150" y="4" width="140" height="14" class="bar"/>
+<text x="294" y="16" class="value">50</text><text x="144" y="38" text-anchor="end" class="label">b</text>
+<rect x="150" y="26" width="168" height="14" class="bar"/>
+<text x="322" y="38" class="value">60</text>
+
+</svg>`,
+    );
   });
 
   it('cuts a label over 24 characters and escapes it and the title', () => {
@@ -105,19 +113,22 @@ describe('barChart', () => {
 
 describe('histogram', () => {
   // Four bins over [0, 1]: 0.25 wide; out-of-range values land in the end bins, NaN nowhere.
-  const svg = histogram({
-    title: 'Best',
-    values: [0, 0.24, 0.25, 0.99, 1, 1.5, -0.5, Number.NaN],
-    min: 0,
-    max: 1,
-    bins: 4,
-  }).value;
+  const draw = () =>
+    histogram({
+      title: 'Best',
+      values: [0, 0.24, 0.25, 0.99, 1, 1.5, -0.5, Number.NaN],
+      min: 0,
+      max: 1,
+      bins: 4,
+    }).value;
 
   it('counts each value in its bin, a value at the top edge in the last one, out-of-range ones in the end bins', () => {
+    const svg = draw();
     expect(texts(svg, 'value')).toEqual(['3', '1', '3']);
   });
 
   it('draws each bin as tall as its count against the fullest bin (120 px)', () => {
+    const svg = draw();
     expect(attrs(svg, 'rect', 'height')).toEqual(['120', '40', '0', '120']);
     expect(attrs(svg, 'rect', 'y')).toEqual(['4', '84', '124', '4']);
     expect(attrs(svg, 'rect', 'x')).toEqual(['21', '151', '281', '411']);
@@ -125,6 +136,7 @@ describe('histogram', () => {
   });
 
   it('puts each count above its bin and labels the scale at its ends and middle', () => {
+    const svg = draw();
     expect(attrs(svg, 'text', 'x')).toEqual(['85', '215', '475', '20', '280', '540']);
     expect(attrs(svg, 'text', 'y').slice(0, 3)).toEqual(['0', '80', '0']);
     expect(texts(svg, 'label')).toEqual(['0', '0.5', '1']);
@@ -247,6 +259,43 @@ describe('trendChart', () => {
   it('says there is no data when no run has a value', () => {
     expect(trendChart({ title: 'MRR', points: [{ label: 'a', value: null }] }).value).toBe(
       '<p class="muted">MRR: no data</p>',
+    );
+  });
+});
+
+describe('a small chart of each kind, whole', () => {
+  it('draws a histogram of one value: its bin full height with its count, the other empty, the scale below', () => {
+    expect(histogram({ title: 'h', values: [0.5], min: 0, max: 1, bins: 2 }).value).toBe(
+      `<svg class="chart" role="img" viewBox="0 0 560 156" width="560" height="156"><title>h</title>
+<rect x="21" y="124" width="258" height="0" class="bar"/><rect x="281" y="4" width="258" height="120" class="bar"/><text x="410" y="0" text-anchor="middle" class="value">1</text>
+<text x="20" y="142" text-anchor="middle" class="label">0</text><text x="280" y="142" text-anchor="middle" class="label">0.5</text><text x="540" y="142" text-anchor="middle" class="label">1</text>
+</svg>`,
+    );
+  });
+
+  it('draws a distribution without median and mean as its axis and the three marks it has, no box', () => {
+    expect(rangeChart({ title: 't', stats: { min: 100, median: null, avg: null, p95: 500, max: 600 } }).value).toBe(
+      `<svg class="chart" role="img" viewBox="0 0 560 70" width="560" height="70"><title>t</title>
+<line x1="30" x2="530" y1="30" y2="30" class="axis"/>
+
+<line x1="30" x2="30" y1="16" y2="44" class="tick"/><text x="30" y="60" text-anchor="middle" class="label">min 100</text><line x1="430" x2="430" y1="16" y2="44" class="tick"/><text x="430" y="12" text-anchor="middle" class="label">p95 500</text><line x1="530" x2="530" y1="16" y2="44" class="tick"/><text x="530" y="60" text-anchor="middle" class="label">max 600</text>
+</svg>`,
+    );
+  });
+
+  it('draws a trend without threshold as its line and a dot per run with a value, none for the run without', () => {
+    const points = [
+      { label: 'a', value: 4 },
+      { label: 'b', value: null },
+      { label: 'c', value: 2 },
+    ];
+    expect(trendChart({ title: 't', points }).value).toBe(
+      `<figure class="trend"><figcaption>t: <b>2</b></figcaption>
+<svg class="chart" role="img" viewBox="0 0 260 90" width="260" height="90"><title>t</title>
+
+<polyline points="10,10 250,80" class="line"/>
+<circle cx="10" cy="10" r="3" class="dot"><title>a: 4</title></circle><circle cx="250" cy="80" r="3" class="dot"><title>c: 2</title></circle>
+</svg></figure>`,
     );
   });
 });

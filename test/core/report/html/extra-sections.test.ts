@@ -62,6 +62,21 @@ describe('renderOptionalSection', () => {
     );
   });
 
+  it('treats a list holding a missing value as plain values, not as records', () => {
+    expect(renderOptionalSection('x', 'X', [{ a: 1 }, null]).value).toBe(
+      '<section id="x"><h2>X</h2><ul><li><dl class="fields"><dt>a</dt><dd>1</dd></dl></li><li><span class="muted">n/a</span></li></ul></section>',
+    );
+  });
+
+  it('shows lists and tables nested three levels deep as their JSON', () => {
+    expect(renderOptionalSection('x', 'X', [[['a', ['b']]]]).value).toBe(
+      '<section id="x"><h2>X</h2><ul><li><ul><li><ul><li>a</li><li><code>[&quot;b&quot;]</code></li></ul></li></ul></li></ul></section>',
+    );
+    expect(renderOptionalSection('x', 'X', [{ a: [{ b: [{ c: { d: 1 } }] }] }]).value).toContain(
+      '<th>c</th></tr></thead><tbody><tr><td><code>{&quot;d&quot;:1}</code></td>',
+    );
+  });
+
   it('shows the first 100 rows of a long table and says how many more the JSON report holds', () => {
     const rows = Array.from({ length: 103 }, (_, i) => ({ n: i }));
     const markup = renderOptionalSection('x', 'X', rows).value;

@@ -121,6 +121,40 @@ describe('renderGrounding', () => {
     expect(verdicts(folded ?? '')).toEqual(['pass PASS a-pass']);
   });
 
+  it('renders an answer whose chat failed as its question and the failure, nothing else', () => {
+    const markup = page(
+      grounding([
+        response('q-e', {
+          response_text: '',
+          grounding_validation: null,
+          error: { stage: 'chat', kind: null, message: 'boom' },
+        }),
+      ]),
+    );
+    expect(markup).toContain(
+      `<article class="answer"><h4><span class="tag error">ERROR</span> q-e: “What does q-e say?”</h4>
+<p class="why"><b>chat failed:</b> boom</p>
+
+
+
+</article>
+
+</section>`,
+    );
+  });
+
+  it('renders a passing answer as its question, its marked answer and its coverage, no failure and no reasons', () => {
+    const markup = page(grounding([response('q-p')]));
+    expect(markup).toContain(
+      `<article class="answer"><h4><span class="tag pass">PASS</span> q-p: “What does q-p say?”</h4>
+
+<div class="response"><p><mark title="cites c-1, c-2">Qdrant stores vectors.</mark><sup>[1]</sup></p><ol class="citations"><li value="1">c-1, c-2</li></ol></div>
+<p class="muted">answered · answerable · citation coverage 83% (min 80%) · cites 2 chunk(s)</p>
+
+</article></details>`,
+    );
+  });
+
   it('has nothing to fold when no answer passed', () => {
     expect(page(grounding([response('b', { grounding_validation: verdict({ passed: false }) })]))).not.toContain(
       '<details>',

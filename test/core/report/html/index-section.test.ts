@@ -40,6 +40,7 @@ describe('renderIndex', () => {
     );
     expect(coverage).toContain('<h3>Orphans (indexed, not in the sitemap): 2</h3>');
     expect(coverage.match(/<li>/g)).toHaveLength(27);
+    expect(coverage).toContain('/docs/module-4/ch25</a></li></ul></div>');
   });
 
   it('says none when nothing is missing or orphaned', () => {
@@ -77,6 +78,7 @@ describe('renderIndex', () => {
     ];
     const markup = section(renderIndex(report).value, 'quality');
     expect(markup).toContain('<h2>Metadata quality: 97.5% of 40 chunks complete</h2>');
+    expect(markup).toContain('<title>Completeness per required field (%)</title>');
     expect([...markup.matchAll(/class="(bar[^"]*)"/g)].map((m) => m[1])).toEqual(['bar good', 'bar bad', 'bar', 'bar']);
     expect(markup).toContain('>100%</text>');
     expect(markup).toContain('>97.5% (1 missing)</text>');

@@ -63,6 +63,13 @@ describe('renderQueries', () => {
     ]);
     expect(markup).toContain('>90% (9/10)</text>');
     expect(markup).toContain('class="label">threshold 90%</text>');
+    expect(markup).toContain('<title>Pass rate per category (%)</title>');
+  });
+
+  it('takes the threshold from the pass-rate criterion, wherever it is in the list', () => {
+    const report = buildFailedReport();
+    report.success_criteria = [...report.success_criteria].reverse();
+    expect(renderQueries(report).value).toContain('class="label">threshold 90%</text>');
   });
 
   it('draws the categories without colour or threshold when the run has no pass-rate criterion', () => {
@@ -78,6 +85,7 @@ describe('renderQueries', () => {
       buildQuery({ id: 'c', status: 'ERROR' }),
     ]);
     const histogram = renderQueries(report).value.split('<h3>Best similarity per query</h3>')[1] ?? '';
+    expect(histogram).toContain('<title>Best similarity per query</title>');
     expect([...histogram.matchAll(/class="value">(\d+)<\/text>/g)].map((m) => m[1])).toEqual(['2']);
     expect(histogram).toContain('<rect x="515" y="4" width="24" height="120" class="bar"/>');
   });
@@ -153,10 +161,19 @@ describe('renderQueries', () => {
     expect(details.match(/href="https:\/\/book\.example\.org\/docs\/m/g)).toHaveLength(10);
   });
 
-  it('says no chunk came back when the search returned nothing', () => {
-    const details = article(renderQueries(withQueries([buildQuery({ id: 'q1', status: 'FAIL' })])).value, 'q1');
-    expect(details).toContain('<p class="muted">No chunk came back.</p>');
-    expect(details).not.toContain('Missing expected sources');
+  it('says no chunk came back when the search returned nothing, and gives no reason it does not have', () => {
+    const query = { ...buildQuery({ id: 'q1', status: 'ERROR' }), fail_reason: null, error_types: [] };
+    const markup = renderQueries(withQueries([query])).value;
+    expect(
+      article(markup, 'q1'),
+    ).toBe(`<h4><span class="tag error">ERROR</span> q1 <span class="muted">[semantic]</span></h4>
+<p class="question">“What does q1 cover?”</p>
+<p class="why"><b>Why:</b> no reason given</p>
+<p class="muted">best similarity n/a · module match no · chapter match n/a · expected sources 0/0 · 53 ms</p>
+
+<p class="muted">No chunk came back.</p>
+`);
+    expect(markup).toMatch(/<\/article>\n\n<\/section>$/);
   });
 
   it('shows the first three chunks with score, relevance, source, module, chapter, headings and text', () => {

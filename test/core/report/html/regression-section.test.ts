@@ -94,18 +94,37 @@ describe('renderRegression', () => {
   });
 
   it('names the recovered and the stale golden queries', () => {
-    const markup = renderRegression(regression({ recovered_queries: ['q-1', 'q-2'], stale_queries: ['q-9'] })).value;
+    const markup = renderRegression(
+      regression({ recovered_queries: ['q-1', 'q-2'], stale_queries: ['q-9', 'q-10'] }),
+    ).value;
     expect(markup).toContain('<p><b>Recovered</b> (failed in the baseline, pass now): q-1, q-2</p>');
     expect(markup).toContain(
-      '<p><b>Stale golden queries</b> (their expected page left the sitemap; not counted as retrieval failures): q-9</p>',
+      '<p><b>Stale golden queries</b> (their expected page left the sitemap; not counted as retrieval failures): q-9, q-10</p>',
     );
   });
 
   it('leaves out recoveries, stale queries and the score shift when there are none', () => {
-    const markup = renderRegression(regression()).value;
-    expect(markup).not.toContain('Recovered');
-    expect(markup).not.toContain('Stale golden queries');
-    expect(markup).not.toContain('KS D');
+    expect(renderRegression(regression()).value).toBe(
+      `<section id="regression"><h2>What changed since the baseline: 0 change(s)</h2>
+<p class="muted">compared with 2 healthy runs · baseline of 2 run(s) from 2026-03-12T02:00:00Z to 2026-03-13T02:00:00Z</p>
+<p>Nothing moved beyond its usual band.</p>
+
+
+
+</section>`,
+    );
+  });
+
+  it('names the baseline from its oldest run to its newest, whatever its length', () => {
+    const run = (day: number) => ({
+      run_id: `r-${day}`,
+      status: 'PASSED' as const,
+      started_at: `2026-03-${day}T02:00:00Z`,
+      location: `s3://b/r-${day}.json`,
+    });
+    expect(renderRegression(regression({ baseline_runs: [run(13), run(12), run(11)] })).value).toContain(
+      'baseline of 3 run(s) from 2026-03-11T02:00:00Z to 2026-03-13T02:00:00Z',
+    );
   });
 
   it('shows the similarity distribution shift against the baseline', () => {

@@ -132,6 +132,14 @@ describe('renderErrors', () => {
     ]);
   });
 
+  it('renders a single finding as the whole section, with nothing about more', () => {
+    expect(renderErrors({ ...buildPassedReport(), errors: [finding('HIGH', 'm')] }).value).toBe(
+      `<section id="errors"><h2>Findings (1)</h2>
+<table><thead><tr><th>severity</th><th>type</th><th>about</th><th>message</th></tr></thead><tbody>
+<tr><td class="sev high">HIGH</td><td>LOW_RELEVANCE</td><td>run-1</td><td>m</td></tr></tbody></table></section>`,
+    );
+  });
+
   it('cuts the subject at 60 and the message at 400 characters, escaping both', () => {
     const long = { ...finding('HIGH', `<i>${'m'.repeat(500)}`), validation_id: `<q>${'v'.repeat(100)}` };
     const markup = renderErrors({ ...buildPassedReport(), errors: [long] }).value;
