@@ -8,6 +8,8 @@
  *   ceil(calls / concurrency) waves: at N = 200, 1 + 1 = 2 round trips.
  * - profile: describe, then every facet and count at once (1 wave), then, without payload indexes, one scroll page
  *   after another (each page needs the previous page's next offset): 2 + ceil(P / pageSize) round trips.
+ * - catalog: only when the suite names a module or chapter, the index's modules and chapters: describe, then two
+ *   facets (module_name, chapter_id) with payload indexes, else one scroll of those two fields.
  * - sitemap: one fetch per level (a sitemap index adds one).
  * - grounded answers: the agent reuses the query stage's hits, so after that stage's round trips it costs one chat
  *   per agent query whose retrieval found a relevant chunk, one after the other.
@@ -42,7 +44,12 @@ export interface RunShape {
   concurrency: number;
   /** Sitemap fetches one after the other: 1 for a sitemap, 2 for an index with one child. */
   sitemapLevels: number;
+  /** The suite names a module or chapter, so the run reads the book's catalog (default false). */
+  catalog?: boolean;
 }
+
+/** The catalog's facets when indexed: module_name and chapter_id (functions/core/queries/catalog.ts). */
+export const CATALOG_FACETS = 2;
 
 /** Endpoints as the stand-ins count them (Qdrant by OpenAPI operationId). */
 export const ENDPOINTS = [
@@ -69,12 +76,12 @@ export function requestLowerBounds(shape: RunShape): Record<Endpoint, number> {
     get_collection: 1,
     // The queries' searches, then the same searches exact (ANN health).
     query_batch_points: 2 * Math.ceil(queries / SEARCH_BATCH),
-    facet: shape.payloadIndexes ? FACET_FIELDS : 0,
+    facet: shape.payloadIndexes ? FACET_FIELDS + (shape.catalog ? CATALOG_FACETS : 0) : 0,
     // The total, the points complete in every field, and the points missing each field: O(fields), never O(points).
     count_points: 2 + shape.requiredFields,
     // A last page shorter than pageSize carries next_page_offset null, so no empty page follows; P = 0 still asks once.
-    // The index-health inventory always scrolls; the profile only without payload indexes.
-    scroll_points: (shape.payloadIndexes ? 1 : 2) * scrollPages(shape),
+    // The index-health inventory always scrolls; the profile and the catalog only without payload indexes.
+    scroll_points: (shape.payloadIndexes ? 1 : 2 + (shape.catalog ? 1 : 0)) * scrollPages(shape),
     get_points: canary,
     sitemap: shape.sitemapLevels,
   };

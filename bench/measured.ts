@@ -10,6 +10,8 @@ export interface Scenario {
   payloadIndexes: boolean;
   /** Repeat warm at two latencies (only where the bound is a few round trips and a run is short). */
   warm: boolean;
+  /** The suite names a module or chapter (the run reads the book's catalog). */
+  catalog?: boolean;
 }
 
 /** The figures of one scenario: its cold run, and the warm runs when there were some. */

@@ -37,6 +37,14 @@ describe('requestLowerBounds', () => {
     expect(bounds.scroll_points).toBe(6);
   });
 
+  it('adds the catalog’s 2 facets, or its scroll without payload indexes, when the suite names a module', () => {
+    expect(requestLowerBounds(shape({ catalog: true }))).toMatchObject({ facet: 5, scroll_points: 100 });
+    expect(requestLowerBounds(shape({ catalog: true, payloadIndexes: false, points: 2_500 }))).toMatchObject({
+      facet: 0,
+      scroll_points: 9,
+    });
+  });
+
   it('asks one scroll page of an empty collection for each scroll, and no canary', () => {
     expect(requestLowerBounds(shape({ payloadIndexes: false, points: 0 }))).toMatchObject({
       scroll_points: 2,

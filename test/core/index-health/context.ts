@@ -1,15 +1,17 @@
 /**
- * A run context for the index-health checks over in-memory fakes: a MemoryIndex, a FakeEmbedder and a sitemap
- * listing, with the suite's success criteria (defaults unless overridden). `searched` stands in for the query
- * step's searches, so the ANN and filter checks can be given exactly the hits an index returned.
+ * A run context for the index-health checks: the shared one of test/fakes/run-context.ts (the real createRunContext
+ * over a MemoryIndex and a FakeEmbedder), with the suite's success criteria (defaults unless overridden) and payload
+ * indexes on source_url and token_count, so the profile answers by facets and counts and a failing scroll fails the
+ * inventory alone. `searched` stands in for the query step's searches, so the ANN and filter checks can be given
+ * exactly the hits an index returned.
  */
-import { createRunContext } from '../../../functions/core/checks/run-context.ts';
-import type { EngineDeps, RunOptions } from '../../../functions/core/checks/run-options.ts';
+import type { RunOptions } from '../../../functions/core/checks/run-options.ts';
 import type { CollectionInfo, SearchHit, SearchRequest, SitemapEntry } from '../../../functions/core/ports.ts';
 import type { QueryStageResult } from '../../../functions/core/queries/query-stage.ts';
-import { SuccessCriteria, Suite } from '../../../functions/core/suite/suite.ts';
-import { FakeEmbedder } from '../../fakes/fake-embedder.ts';
+import type { SuccessCriteria } from '../../../functions/core/suite/suite.ts';
+import type { FakeEmbedder } from '../../fakes/fake-embedder.ts';
 import { MemoryIndex, type MemoryPoint } from '../../fakes/memory-index.ts';
+import { buildRunContext } from '../../fakes/run-context.ts';
 
 export interface HealthSetup {
   points?: MemoryPoint[];
@@ -24,44 +26,22 @@ export interface HealthSetup {
 }
 
 export function healthContext(setup: HealthSetup = {}) {
-  // The profile answers from facets and counts, so a failing scroll fails the inventory alone.
   const index = new MemoryIndex(setup.points ?? [], {
     payloadIndexes: { source_url: 'keyword', token_count: 'integer' },
     ...setup.info,
   });
-  const embedder = setup.embedder ?? new FakeEmbedder();
-  let ids = 0;
   const sitemap = setup.sitemap ?? [];
-  const deps: EngineDeps = {
+  const run = buildRunContext({
     index,
-    embedder,
-    sitemap: {
-      location: 'https://book.example.com/sitemap.xml',
-      list: async () => {
-        if (sitemap instanceof Error) throw sitemap;
-        return { entries: sitemap, issues: [] };
-      },
-    },
-    clock: { now: () => new Date('2026-11-23T00:00:00Z'), monotonicMs: () => 0 },
-    newId: () => `id-${++ids}`,
-  };
-  const options = {
-    suite: Suite.parse({ queries: [{ id: 'q', query_text: 'q' }] }),
-    requiredFields: ['source_url'],
-    ...setup.options,
-  } as RunOptions;
-  const handle = createRunContext({
-    deps,
-    options,
-    runId: 'run-1',
-    startedAt: new Date('2026-11-23T00:00:00Z'),
-    queries: [],
-    criteria: SuccessCriteria.parse(setup.criteria ?? {}),
+    ...(setup.embedder ? { embedder: setup.embedder } : {}),
+    suite: { queries: [{ id: 'q', query_text: 'q' }], success_criteria: setup.criteria ?? {} },
+    sitemap: sitemap instanceof Error ? sitemap : { entries: sitemap, issues: [] },
+    options: { requiredFields: ['source_url'], ...setup.options },
   });
   const searched = setup.searched;
   if (searched !== undefined) {
     // The query step, settled with these searches (or failed), as runQueryStage would leave it.
-    void handle.ctx
+    void run.ctx
       .step('queries', async () => {
         if (searched instanceof Error) throw searched;
         return { searches: searched } as QueryStageResult;
@@ -69,8 +49,8 @@ export function healthContext(setup: HealthSetup = {}) {
       .catch(() => undefined);
   }
   /** The steps the run has timed so far, by name (the report's `execution.stages`). */
-  const stages = () => Object.keys(handle.stages()).sort();
-  return { ctx: handle.ctx, index, embedder, stages };
+  const stages = () => Object.keys(run.stages()).sort();
+  return { ctx: run.ctx, index, embedder: run.embedder, stages };
 }
 
 /** A point of the book: its page, chunk index, page hash, model and indexing time (each may be overridden). */
