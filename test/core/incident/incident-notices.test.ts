@@ -351,7 +351,9 @@ describe('buildIncidentMessage, which subject', () => {
       stale_queries: [],
       score_shift: null,
     };
-    expect(lines(notice({ kind: 'onset' }), report)).toContain('Baseline: 3 runs, 2026-03-07 to 2026-03-09');
+    const body = lines(notice({ kind: 'onset' }), report);
+    const at = body.indexOf('Baseline: 3 runs, 2026-03-07 to 2026-03-09');
+    expect(body.slice(at + 1, at + 3)).toEqual(['', 'REPORTS']);
   });
 
   it('shows a first report whose location only contains s3:// as it is', () => {

@@ -64,10 +64,18 @@ describe('discountStaleQueries', () => {
     expect(report.status).toBe('PASSED');
   });
 
-  it('gives no pass rate when every query was stale', () => {
+  it('gives no pass rate when every query was stale, and does not pass it even against a threshold of 0', () => {
     const all = buildReport().query_results.map((q) => q.id);
-    const report = discountStaleQueries(failing(all), new Set(all), ids());
+    const report = discountStaleQueries(failing(all, 0), new Set(all), ids());
     expect(passRate(report)).toMatchObject({ value: null, passed: false });
+  });
+
+  it('leaves the other criteria as they were', () => {
+    const input = failing(['q1']);
+    const report = discountStaleQueries(input, new Set(['q1']), ids());
+    expect(report.success_criteria.filter((c) => c.name !== 'pass_rate')).toEqual(
+      input.success_criteria.filter((c) => c.name !== 'pass_rate'),
+    );
   });
 
   it('leaves the report as it is when no stale query failed, the run could not complete, or there is no pass-rate criterion', () => {

@@ -145,7 +145,10 @@ describe('detectScoreShift', () => {
   });
 
   it('names no model when the run reported none', () => {
-    expect(shift(ten(0.5), ten(0.8)).findings[0]?.message).not.toContain('embedding model');
+    const result = shift(ten(0.5), ten(0.8));
+    expect(result.findings[0]?.message).toBe(
+      `best similarities fell as a whole: median -0.3, KS D=1, p=${result.test?.p_value.toExponential(1)}`,
+    );
   });
 
   it('needs the median to fall by at least 0.05: exactly 0.05 is a shift, 0.0499 is not', () => {
@@ -154,7 +157,8 @@ describe('detectScoreShift', () => {
   });
 
   it('does not call a fall the test cannot tell from noise a shift', () => {
-    const result = shift([0.5, 0.8, 0.8], [0.8, 0.8, 0.8]);
+    const result = shift([0.5, 0.5, 0.8], [0.8, 0.8, 0.8]);
+    expect(result.test?.median_shift).toBeCloseTo(-0.3, 10);
     expect(result.test?.p_value).toBeGreaterThanOrEqual(0.01);
     expect(result.findings).toEqual([]);
   });
