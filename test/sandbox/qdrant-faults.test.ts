@@ -156,30 +156,50 @@ describe('Qdrant stand-in: injected faults', () => {
 });
 
 describe('Qdrant stand-in: request counters', () => {
+  // A stand-in of their own: a request an earlier test's client gave up on can still reach the shared one after that
+  // test ended (on a loaded machine it does), and would be counted here.
+  let counted: QdrantStandIn;
+  let counting: QdrantClient;
+
+  beforeAll(async () => {
+    counted = await startQdrantStandIn();
+    counting = new QdrantClient({ url: counted.url, checkCompatibility: false, timeout: 5000 });
+    await counting.createCollection(COLLECTION, { vectors: { size: 2, distance: 'Cosine' } });
+    await counting.upsert(COLLECTION, { wait: true, points: [{ id: 1, vector: [1, 0] }] });
+    counted.resetCounts();
+  });
+
+  afterEach(() => {
+    counted.clearFaults();
+    counted.resetCounts();
+  });
+
+  afterAll(() => counted.stop());
+
   it('counts requests per operationId, refusals and injected faults included', async () => {
     // Prepare
-    standIn.inject({ operationId: 'count_points', status: 500 });
+    counted.inject({ operationId: 'count_points', status: 500 });
 
     // Act
-    await client.count(COLLECTION).catch(() => undefined);
-    await client.count(COLLECTION);
-    await client.queryBatch(COLLECTION, { searches: [{ query: [1, 0] }, { query: [0, 1] }] });
-    await client.getCollection('missing').catch(() => undefined);
-    await fetch(`${standIn.url}/no/such/route`);
+    await counting.count(COLLECTION).catch(() => undefined);
+    await counting.count(COLLECTION);
+    await counting.queryBatch(COLLECTION, { searches: [{ query: [1, 0] }, { query: [0, 1] }] });
+    await counting.getCollection('missing').catch(() => undefined);
+    await fetch(`${counted.url}/no/such/route`);
 
     // Assess
-    expect(standIn.requestCounts()).toEqual({ count_points: 2, query_batch_points: 1, get_collection: 1 });
+    expect(counted.requestCounts()).toEqual({ count_points: 2, query_batch_points: 1, get_collection: 1 });
   });
 
   it('starts again from zero after resetCounts', async () => {
     // Prepare
-    await client.count(COLLECTION);
+    await counting.count(COLLECTION);
 
     // Act
-    standIn.resetCounts();
+    counted.resetCounts();
 
     // Assess
-    expect(standIn.requestCounts()).toEqual({});
+    expect(counted.requestCounts()).toEqual({});
   });
 });
 
