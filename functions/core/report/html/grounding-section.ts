@@ -31,23 +31,31 @@ ${v && v.reasons.length > 0 ? html`<ul class="reasons">${v.reasons.map((reason) 
 </article>`;
 }
 
-/** The answer with each valid, non-overlapping citation span in a <mark> naming the chunks it cites. */
+/**
+ * The answer with each valid citation span in a <mark> naming the chunks it cites, numbered as the list below it. A
+ * span overlapping the one before it is not marked twice: its chunks join that mark, so every number has its mark.
+ */
 export function highlightCitations(r: Pick<AgentResponse, 'response_text' | 'citations'>): Markup {
   const text = r.response_text;
-  const spans = r.citations
+  const marks: { start: number; end: number; ids: string[] }[] = [];
+  r.citations
     .filter((c) => Number.isInteger(c.start) && Number.isInteger(c.end) && c.start >= 0 && c.end <= text.length)
     .filter((c) => c.start < c.end)
-    .sort((a, b) => a.start - b.start);
+    .sort((a, b) => a.start - b.start)
+    .forEach((c) => {
+      const last = marks.at(-1);
+      if (last !== undefined && c.start < last.end) last.ids = [...new Set([...last.ids, ...c.document_ids])];
+      else marks.push({ start: c.start, end: c.end, ids: [...c.document_ids] });
+    });
   const parts: Markup[] = [];
   let at = 0;
-  spans.forEach((c, i) => {
-    if (c.start < at) return;
+  marks.forEach((m, i) => {
     parts.push(
-      html`${text.slice(at, c.start)}<mark title="cites ${c.document_ids.join(', ')}">${text.slice(c.start, c.end)}</mark><sup>[${i + 1}]</sup>`,
+      html`${text.slice(at, m.start)}<mark title="cites ${m.ids.join(', ')}">${text.slice(m.start, m.end)}</mark><sup>[${i + 1}]</sup>`,
     );
-    at = c.end;
+    at = m.end;
   });
   parts.push(html`${text.slice(at)}`);
-  const cited = spans.map((c, i) => html`<li value="${i + 1}">${c.document_ids.join(', ') || 'no chunk'}</li>`);
+  const cited = marks.map((m, i) => html`<li value="${i + 1}">${m.ids.join(', ') || 'no chunk'}</li>`);
   return html`<p>${parts}</p>${cited.length > 0 ? html`<ol class="citations">${cited}</ol>` : ''}`;
 }
