@@ -308,3 +308,74 @@ describe('runAgentChecks', () => {
     expect([strict.report.grounded, lenient.report.grounded]).toEqual([0, 1]);
   });
 });
+
+describe('runAgentChecks: support of claims', () => {
+  // 'robots' and 'quickly' are not in the cited chunk: 3 of the span's 5 content words are (0.6).
+  const PARTLY = 'Topics carry messages between robots quickly.';
+  const partly: ChatReply = {
+    text: PARTLY,
+    citations: [{ start: 0, end: PARTLY.length, text: PARTLY, documentIds: ['c1'] }],
+    billedUnits: { inputTokens: 1, outputTokens: 1 },
+  };
+  const judge = (minWordSupport: number) =>
+    runAgentChecks({
+      ...deps(scriptedChat({ 'question a': partly })),
+      queries: [query('a')],
+      maxAgentQueries: 10,
+      minWordSupport,
+    });
+
+  it('holds a claim supported when its share of found words reaches the minimum it is given', async () => {
+    // Act
+    const { report, errors } = await judge(0.6);
+
+    // Assess
+    expect(report).toMatchObject({ min_word_support: 0.6, claims: 1, supported_claims: 1, support_rate: 100 });
+    expect(errors).toEqual([]);
+  });
+
+  it('reports a claim under that minimum as one HIGH UNSUPPORTED_CLAIM naming the missing words', async () => {
+    // Act
+    const { report, errors } = await judge(0.61);
+
+    // Assess
+    expect(report).toMatchObject({ min_word_support: 0.61, claims: 1, supported_claims: 0, support_rate: 0 });
+    expect(errors.map((e) => [e.error_type, e.severity, e.details?.missing_words])).toEqual([
+      ['UNSUPPORTED_CLAIM', 'HIGH', ['robots', 'quickly']],
+    ]);
+    expect(errors[0]?.message).toMatch(/^The answer to agent query "a" makes an unsupported claim: .*robots.*quickly/);
+  });
+});
+
+describe('runAgentChecks: a finding’s details', () => {
+  it('carries the verdict’s reasons, citation coverage and unknown chunk ids of an ungrounded answer', async () => {
+    // Prepare: the answer cites a chunk that was never retrieved.
+    const stray: ChatReply = {
+      text: TEXT,
+      citations: [{ start: 0, end: TEXT.length, text: TEXT, documentIds: ['c9'] }],
+      billedUnits: { inputTokens: 1, outputTokens: 1 },
+    };
+
+    // Act
+    const { errors } = await runAgentChecks({
+      ...deps(scriptedChat({ 'question a': stray })),
+      queries: [query('a')],
+      maxAgentQueries: 10,
+    });
+
+    // Assess
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.error_type).toBe('GROUNDING_FAILED');
+    expect(errors[0]?.details).toEqual({
+      query_id: 'a',
+      response_id: 'id1',
+      status: 'ANSWERED',
+      reasons: [
+        'citation 1 (0..36) cites c9, not retrieved for this query',
+        '0 of 1 sentences carry a valid citation (coverage under 0.5)',
+      ],
+      citation_coverage: 0,
+      unknown_chunk_ids: ['c9'],
+    });
+  });
+});

@@ -338,3 +338,118 @@ describe('runQueryStage', () => {
     expect(result.searches).toHaveLength(1);
   });
 });
+
+describe('runQueryStage: failure types', () => {
+  it('reports a rate-limited search as RATE_LIMITED and any other failed search as RETRIEVAL_FAILED', async () => {
+    // Prepare
+    const limited = new MemoryIndex(POINTS);
+    limited.failWith.searchBatch = new IndexError('Qdrant asked to wait 30 s', 'rate_limited');
+    const down = new MemoryIndex(POINTS);
+    down.failWith.searchBatch = new IndexError('Qdrant failed with 503', 'unavailable');
+
+    // Act
+    const [a, b] = await Promise.all([run({ n: 1, index: limited }).stage, run({ n: 1, index: down }).stage]);
+
+    // Assess
+    expect([a.results[0]?.error_types, b.results[0]?.error_types]).toEqual([['RATE_LIMITED'], ['RETRIEVAL_FAILED']]);
+  });
+
+  it('reports a query not searched for a dimension mismatch as RETRIEVAL_FAILED', async () => {
+    // Act
+    const { results } = await run({ n: 1, vectorSize: 1024 }).stage;
+
+    // Assess
+    expect(results[0]?.error_types).toEqual(['RETRIEVAL_FAILED']);
+  });
+});
+
+describe('runQueryStage: the catalog', () => {
+  function withCatalog(filters: Record<string, string>[], catalog: Promise<{ modules: string[]; chapters: string[] }>) {
+    const suite = Suite.parse({
+      queries: filters.map((f, i) => ({ id: `q${i}`, query_text: `question ${i}`, filters: f })),
+    });
+    const index = new MemoryIndex(POINTS);
+    const stage = runQueryStage({
+      queries: resolveQueries(suite),
+      embedder: new FakeEmbedder(),
+      index,
+      collection: index.describe(),
+      catalog,
+      clock,
+      newId,
+      concurrency: 1,
+    });
+    return { stage, index };
+  }
+
+  it('searches without waiting for the catalog when no query filters on a module or chapter', async () => {
+    // Prepare: the catalog is ready only once a search was sent, so waiting for it first would never end.
+    let release: (catalog: { modules: string[]; chapters: string[] }) => void = () => undefined;
+    const catalog = new Promise<{ modules: string[]; chapters: string[] }>((resolve) => {
+      release = resolve;
+    });
+    const index = new MemoryIndex(POINTS);
+    const search = index.searchBatch.bind(index);
+    index.searchBatch = (requests) => {
+      release({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] });
+      return search(requests);
+    };
+    const suite = Suite.parse({ queries: [{ id: 'q', query_text: 'ros', filters: { section: 'Nodes' } }] });
+
+    // Act
+    const result = await runQueryStage({
+      queries: resolveQueries(suite),
+      embedder: new FakeEmbedder(),
+      index,
+      collection: index.describe(),
+      catalog,
+      clock,
+      newId,
+      concurrency: 1,
+    });
+
+    // Assess
+    expect(result.searches.map((s) => s.queryId)).toEqual(['q']);
+  });
+
+  it('does not search a query whose chapter filter alone names a chapter the index lacks', async () => {
+    // Act
+    const { stage } = withCatalog(
+      [{ chapter: 'm1/a' }, { chapter: 'm9/z' }],
+      Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] }),
+    );
+    const result = await stage;
+
+    // Assess
+    expect(result.results.map((r) => [r.id, r.status])).toEqual([
+      ['q0', 'PASS'],
+      ['q1', 'ERROR'],
+    ]);
+    expect(result.searches.map((s) => s.queryId)).toEqual(['q0']);
+  });
+});
+
+describe('runQueryStage: latency', () => {
+  it('gives a query over its latency budget the time it waited for the services in the finding', async () => {
+    // Prepare: embed 30 ms, search 25 ms against a budget of 54 ms.
+    const readings = [5, 10, 40, 50, 75, 100, 100, 125];
+    const stepping: Clock = { now: clock.now, monotonicMs: () => readings.shift() ?? Number.NaN };
+    const index = new MemoryIndex(POINTS);
+    const suite = Suite.parse({ queries: [{ id: 'slow', query_text: 'ros', criteria: { max_latency_ms: 54 } }] });
+
+    // Act
+    const result = await runQueryStage({
+      queries: resolveQueries(suite),
+      embedder: new FakeEmbedder(),
+      index,
+      collection: index.describe(),
+      clock: stepping,
+      newId,
+      concurrency: 1,
+    });
+
+    // Assess
+    const finding = result.errors.find((e) => e.error_type === 'LATENCY_EXCEEDED');
+    expect(finding?.details).toMatchObject({ embedding_ms: 30, search_ms: 25, total_ms: 55, retrieval_ms: 55 });
+  });
+});
