@@ -1,7 +1,8 @@
 /**
  * One streaming read of the collection's payload fields the index-health checks need (source_url, page_hash,
  * chunk_index, model_version, indexed_at; never chunk text nor vectors), shared by them as the step `inventory`.
- * Memory grows with the number of pages, not of points: per page only its hashes, chunk indexes and oldest time.
+ * Per page it keeps its hashes, its chunk indexes (to see a repeated one) and its oldest time: memory grows with the
+ * pages and their chunk indexes, never with the chunk text or the vectors.
  */
 import type { RunContext } from '../checks/check.ts';
 import type { Payload } from '../ports.ts';
