@@ -60,6 +60,24 @@ function run(options: { n: number; embedder?: FakeEmbedder; index?: MemoryIndex;
   return { stage, index, embedder };
 }
 
+/** The stage over the given suite queries, one search at a time, with any option replaced. */
+function stageOf(
+  suiteQueries: unknown[],
+  options: Partial<Parameters<typeof runQueryStage>[0]> & { index?: MemoryIndex } = {},
+) {
+  const index = options.index ?? new MemoryIndex(POINTS);
+  return runQueryStage({
+    queries: resolveQueries(Suite.parse({ queries: suiteQueries })),
+    embedder: new FakeEmbedder(),
+    collection: index.describe(),
+    clock,
+    newId,
+    concurrency: 1,
+    ...options,
+    index,
+  });
+}
+
 describe('runQueryStage', () => {
   it('embeds 200 queries in 3 calls and searches them in 2 batch calls', async () => {
     // Act
@@ -284,24 +302,14 @@ describe('runQueryStage', () => {
 
   it('does not search a query whose module filter names a module the index lacks, and says so', async () => {
     // Prepare: the catalog knows one module; q1 filters on another.
-    const suite = Suite.parse({
-      queries: [
-        { id: 'known', query_text: 'ros', filters: { module: 'Module 1 Ros2' } },
-        { id: 'unknown', query_text: 'isaac', filters: { module: 'Module 9 Isaac' } },
-      ],
-    });
-    const index = new MemoryIndex(POINTS);
+    const queries = [
+      { id: 'known', query_text: 'ros', filters: { module: 'Module 1 Ros2' } },
+      { id: 'unknown', query_text: 'isaac', filters: { module: 'Module 9 Isaac' } },
+    ];
 
     // Act
-    const result = await runQueryStage({
-      queries: resolveQueries(suite),
-      embedder: new FakeEmbedder(),
-      index,
-      collection: index.describe(),
+    const result = await stageOf(queries, {
       catalog: Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] }),
-      clock,
-      newId,
-      concurrency: 1,
     });
 
     // Assess
@@ -317,20 +325,9 @@ describe('runQueryStage', () => {
   });
 
   it('searches every query when the catalog cannot be read', async () => {
-    // Prepare
-    const suite = Suite.parse({ queries: [{ id: 'q', query_text: 'ros', filters: { chapter: 'm1/a' } }] });
-    const index = new MemoryIndex(POINTS);
-
     // Act
-    const result = await runQueryStage({
-      queries: resolveQueries(suite),
-      embedder: new FakeEmbedder(),
-      index,
-      collection: index.describe(),
+    const result = await stageOf([{ id: 'q', query_text: 'ros', filters: { chapter: 'm1/a' } }], {
       catalog: Promise.reject(new IndexError('facet failed', 'unavailable')),
-      clock,
-      newId,
-      concurrency: 1,
     });
 
     // Assess
@@ -364,24 +361,6 @@ describe('runQueryStage: failure types', () => {
 });
 
 describe('runQueryStage: the catalog', () => {
-  function withCatalog(filters: Record<string, string>[], catalog: Promise<{ modules: string[]; chapters: string[] }>) {
-    const suite = Suite.parse({
-      queries: filters.map((f, i) => ({ id: `q${i}`, query_text: `question ${i}`, filters: f })),
-    });
-    const index = new MemoryIndex(POINTS);
-    const stage = runQueryStage({
-      queries: resolveQueries(suite),
-      embedder: new FakeEmbedder(),
-      index,
-      collection: index.describe(),
-      catalog,
-      clock,
-      newId,
-      concurrency: 1,
-    });
-    return { stage, index };
-  }
-
   it('searches without waiting for the catalog when no query filters on a module or chapter', async () => {
     // Prepare: the catalog is ready only once a search was sent, so waiting for it first would never end.
     let release: (catalog: { modules: string[]; chapters: string[] }) => void = () => undefined;
@@ -394,19 +373,9 @@ describe('runQueryStage: the catalog', () => {
       release({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] });
       return search(requests);
     };
-    const suite = Suite.parse({ queries: [{ id: 'q', query_text: 'ros', filters: { section: 'Nodes' } }] });
 
     // Act
-    const result = await runQueryStage({
-      queries: resolveQueries(suite),
-      embedder: new FakeEmbedder(),
-      index,
-      collection: index.describe(),
-      catalog,
-      clock,
-      newId,
-      concurrency: 1,
-    });
+    const result = await stageOf([{ id: 'q', query_text: 'ros', filters: { section: 'Nodes' } }], { index, catalog });
 
     // Assess
     expect(result.searches.map((s) => s.queryId)).toEqual(['q']);
@@ -414,11 +383,13 @@ describe('runQueryStage: the catalog', () => {
 
   it('does not search a query whose chapter filter alone names a chapter the index lacks', async () => {
     // Act
-    const { stage } = withCatalog(
-      [{ chapter: 'm1/a' }, { chapter: 'm9/z' }],
-      Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] }),
+    const result = await stageOf(
+      [
+        { id: 'q0', query_text: 'ros', filters: { chapter: 'm1/a' } },
+        { id: 'q1', query_text: 'isaac', filters: { chapter: 'm9/z' } },
+      ],
+      { catalog: Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] }) },
     );
-    const result = await stage;
 
     // Assess
     expect(result.results.map((r) => [r.id, r.status])).toEqual([
@@ -434,18 +405,10 @@ describe('runQueryStage: latency', () => {
     // Prepare: embed 30 ms, search 25 ms against a budget of 54 ms.
     const readings = [5, 10, 40, 50, 75, 100, 100, 125];
     const stepping: Clock = { now: clock.now, monotonicMs: () => readings.shift() ?? Number.NaN };
-    const index = new MemoryIndex(POINTS);
-    const suite = Suite.parse({ queries: [{ id: 'slow', query_text: 'ros', criteria: { max_latency_ms: 54 } }] });
 
     // Act
-    const result = await runQueryStage({
-      queries: resolveQueries(suite),
-      embedder: new FakeEmbedder(),
-      index,
-      collection: index.describe(),
+    const result = await stageOf([{ id: 'slow', query_text: 'ros', criteria: { max_latency_ms: 54 } }], {
       clock: stepping,
-      newId,
-      concurrency: 1,
     });
 
     // Assess
