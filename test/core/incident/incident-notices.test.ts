@@ -5,7 +5,7 @@ import { buildIncidentMessage } from '../../../functions/core/incident/incident-
 import type { Breach, Incident } from '../../../functions/core/incident/incident-state.ts';
 import { finding } from '../../../functions/core/regression/regression-report.ts';
 import type { ValidationReport } from '../../../functions/core/report/report.ts';
-import { buildErrorReport, buildPassedReport } from '../../nightly/fixtures/reports.ts';
+import { buildErrorReport, buildPassedReport, buildRegression } from '../../nightly/fixtures/reports.ts';
 
 const stored = { stored: true as const, bucket: 'reports', key: 'reports/book/now.json', region: 'eu-west-1' };
 const CONSOLE = 'https://eu-west-1.console.aws.amazon.com/s3/object/reports?region=eu-west-1&bucketType=general';
@@ -116,9 +116,7 @@ describe('buildIncidentMessage, onset', () => {
 
   it('lists the quality track’s regressions against the baseline, with the baseline’s span, and no suite rot', () => {
     const report = buildPassedReport();
-    report.regression = {
-      compared: true,
-      note: '',
+    report.regression = buildRegression({
       baseline_runs: [
         { run_id: 'b1', status: 'PASSED', started_at: '2026-03-09T02:00:00Z', location: 's3://b/1' },
         { run_id: 'b2', status: 'PASSED', started_at: '2026-03-08T02:00:00Z', location: 's3://b/2' },
@@ -127,10 +125,7 @@ describe('buildIncidentMessage, onset', () => {
         finding({ kind: 'QUERY_REGRESSED', severity: 'MEDIUM', message: 'q2 fails now' }),
         finding({ kind: 'SUITE_STALE', severity: 'LOW', message: 'q1 is stale' }),
       ],
-      recovered_queries: [],
-      stale_queries: [],
-      score_shift: null,
-    };
+    });
     const quality = lines(notice({ kind: 'onset' }), report);
     const at = quality.indexOf('REGRESSIONS AGAINST THE BASELINE (1)');
     expect(quality.slice(at + 1, at + 3)).toEqual([
@@ -322,17 +317,11 @@ describe('buildIncidentMessage, which subject', () => {
 
   it('lists at most twenty regressions, and no baseline span without baseline runs', () => {
     const report = buildPassedReport();
-    report.regression = {
-      compared: true,
-      note: '',
-      baseline_runs: [],
+    report.regression = buildRegression({
       findings: Array.from({ length: 25 }, (_, i) =>
         finding({ kind: 'QUERY_REGRESSED', severity: 'MEDIUM', message: `q${i} fails now` }),
       ),
-      recovered_queries: [],
-      stale_queries: [],
-      score_shift: null,
-    };
+    });
     const body = lines(notice({ kind: 'onset' }), report);
     expect(body).toContain('REGRESSIONS AGAINST THE BASELINE (25)');
     expect(body.filter((l) => l.startsWith('- QUERY_REGRESSED'))).toHaveLength(20);
@@ -342,15 +331,10 @@ describe('buildIncidentMessage, which subject', () => {
   it('gives the baseline’s span from its oldest run to its newest', () => {
     const report = buildPassedReport();
     const run = (started_at: string) => ({ run_id: started_at, status: 'PASSED' as const, started_at, location: 'x' });
-    report.regression = {
-      compared: true,
-      note: '',
+    report.regression = buildRegression({
       baseline_runs: [run('2026-03-09'), run('2026-03-08'), run('2026-03-07')],
       findings: [finding({ kind: 'QUERY_REGRESSED', severity: 'MEDIUM', message: 'q2 fails now' })],
-      recovered_queries: [],
-      stale_queries: [],
-      score_shift: null,
-    };
+    });
     const body = lines(notice({ kind: 'onset' }), report);
     const at = body.indexOf('Baseline: 3 runs, 2026-03-07 to 2026-03-09');
     expect(body.slice(at + 1, at + 3)).toEqual(['', 'REPORTS']);

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { observeRun } from '../../../functions/core/incident/observe-run.ts';
 import { finding } from '../../../functions/core/regression/regression-report.ts';
-import { buildErrorReport, buildFailedReport, buildPassedReport } from '../../nightly/fixtures/reports.ts';
+import {
+  buildErrorReport,
+  buildFailedReport,
+  buildPassedReport,
+  buildRegression,
+} from '../../nightly/fixtures/reports.ts';
 
 describe('observeRun', () => {
   it('sees nothing in a clean, stored run', () => {
@@ -34,10 +39,7 @@ describe('observeRun', () => {
 
   it('sends SUITE_STALE to the suite track and other regressions to quality, one breach per kind, latency left out', () => {
     const report = buildPassedReport();
-    report.regression = {
-      compared: true,
-      note: '',
-      baseline_runs: [],
+    report.regression = buildRegression({
       findings: [
         finding({ kind: 'SUITE_STALE', severity: 'LOW', message: 'q1 stale' }),
         finding({ kind: 'QUERY_REGRESSED', severity: 'MEDIUM', message: 'q2 fails' }),
@@ -45,10 +47,8 @@ describe('observeRun', () => {
         finding({ kind: 'METRIC_DROPPED', severity: 'MEDIUM', message: 'mrr', metric: 'mrr' }),
         finding({ kind: 'METRIC_DROPPED', severity: 'LOW', message: 'p95', metric: 'p95_latency_ms' }),
       ],
-      recovered_queries: [],
       stale_queries: ['q1'],
-      score_shift: null,
-    };
+    });
     const observed = observeRun(report, true);
     expect(observed.suite?.map((b) => b.kind)).toEqual(['SUITE_STALE']);
     expect(observed.quality?.map((b) => b.kind)).toEqual(['QUERY_REGRESSED', 'METRIC_DROPPED:mrr']);
@@ -87,10 +87,7 @@ describe('observeRun: the breaches’ facts', () => {
       (kind: 'QUERY_REGRESSED' | 'RANK_DROPPED' | 'SIMILARITY_DROPPED' | 'COVERAGE_NEWLY_MISSING') =>
       (severity: 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL', message: string) =>
         finding({ kind, severity, message });
-    report.regression = {
-      compared: true,
-      note: '',
-      baseline_runs: [],
+    report.regression = buildRegression({
       findings: [
         f('QUERY_REGRESSED')('LOW', 'first a'),
         f('QUERY_REGRESSED')('MEDIUM', 'second a'),
@@ -101,10 +98,7 @@ describe('observeRun: the breaches’ facts', () => {
         f('COVERAGE_NEWLY_MISSING')('CRITICAL', 'first d'),
         f('COVERAGE_NEWLY_MISSING')('LOW', 'second d'),
       ],
-      recovered_queries: [],
-      stale_queries: [],
-      score_shift: null,
-    };
+    });
     expect(observeRun(report, true).quality).toEqual([
       { kind: 'QUERY_REGRESSED', severity: 'MEDIUM', summary: 'first a' },
       { kind: 'RANK_DROPPED', severity: 'HIGH', summary: 'first b' },
@@ -115,19 +109,14 @@ describe('observeRun: the breaches’ facts', () => {
 
   it('sends rot addressed to the suite maintainer to the suite track, and names a dropped metric only for METRIC_DROPPED', () => {
     const report = buildPassedReport();
-    report.regression = {
-      compared: true,
-      note: '',
-      baseline_runs: [],
+    report.regression = buildRegression({
       findings: [
         finding({ kind: 'SUITE_STALE', severity: 'LOW', message: 'q1 stale', addressed_to: 'suite maintainer' }),
         finding({ kind: 'SCORE_SHIFT', severity: 'HIGH', message: 'shift', metric: 'best_similarity_distribution' }),
         finding({ kind: 'METRIC_DROPPED', severity: 'MEDIUM', message: 'no metric named' }),
       ],
-      recovered_queries: [],
       stale_queries: ['q1'],
-      score_shift: null,
-    };
+    });
     const observed = observeRun(report, true);
     expect(observed.suite).toEqual([{ kind: 'SUITE_STALE', severity: 'LOW', summary: 'q1 stale' }]);
     expect(observed.quality?.map((b) => b.kind)).toEqual(['SCORE_SHIFT', 'METRIC_DROPPED']);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RegressionFinding, RegressionReport } from '../../../../functions/core/regression/regression-report.ts';
 import { renderRegression } from '../../../../functions/core/report/html/regression-section.ts';
+import { buildRegression } from '../../../nightly/fixtures/reports.ts';
 
 function finding(overrides: Partial<RegressionFinding> = {}): RegressionFinding {
   return {
@@ -20,19 +21,14 @@ function finding(overrides: Partial<RegressionFinding> = {}): RegressionFinding 
 }
 
 function regression(overrides: Partial<RegressionReport> = {}): RegressionReport {
-  return {
-    compared: true,
+  return buildRegression({
     note: 'compared with 2 healthy runs',
     baseline_runs: [
       { run_id: 'r-2', status: 'PASSED', started_at: '2026-03-13T02:00:00Z', location: 's3://b/r-2.json' },
       { run_id: 'r-1', status: 'PASSED', started_at: '2026-03-12T02:00:00Z', location: 's3://b/r-1.json' },
     ],
-    findings: [],
-    recovered_queries: [],
-    stale_queries: [],
-    score_shift: null,
     ...overrides,
-  };
+  });
 }
 
 describe('renderRegression', () => {
