@@ -8,47 +8,25 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../functions/cli/main.ts';
 import { parseSuite } from '../../functions/core/suite/suite.ts';
-import { indexBook } from '../../functions/indexer/index.ts';
-import { type BookServer, startBookServer } from '../../sandbox/book-server.ts';
-import { type CohereStandIn, startCohereStandIn } from '../../sandbox/cohere/index.ts';
-import { type QdrantStandIn, startQdrantStandIn } from '../../sandbox/qdrant/index.ts';
+import {
+  PROJECT_SITE_BASE_URL as BASE_URL,
+  PROJECT_SITE_BOOK_DIR as BOOK_DIR,
+  type IndexedProjectSiteBook,
+  startIndexedProjectSiteBook,
+} from '../helpers/project-site-book.ts';
 
-const BOOK_DIR = path.join(import.meta.dirname, '..', 'fixtures', 'project-site-book');
-const BASE_URL = 'https://user.github.io/repo/';
-
-let qdrant: QdrantStandIn;
-let cohere: CohereStandIn;
-let book: BookServer;
+let book: IndexedProjectSiteBook;
 let env: Record<string, string>;
 let dir: string;
 
 beforeAll(async () => {
-  [qdrant, cohere, book] = await Promise.all([
-    startQdrantStandIn(),
-    startCohereStandIn(),
-    startBookServer({ dir: BOOK_DIR }),
-  ]);
-  await indexBook({
-    docsDir: path.join(BOOK_DIR, 'docs'),
-    baseUrl: BASE_URL,
-    qdrant: { url: qdrant.url, collection: 'repo', timeoutMs: 10_000 },
-    cohere: { apiKey: 'test-key', baseUrl: cohere.url, model: 'embed-english-v3.0', timeoutMs: 30_000 },
-    payloadIndexes: true,
-    recreate: true,
-  });
-  env = {
-    QDRANT_URL: qdrant.url,
-    QDRANT_COLLECTION: 'repo',
-    COHERE_API_KEY: 'test-key',
-    COHERE_BASE_URL: cohere.url,
-    DOCUSAURUS_BASE_URL: BASE_URL,
-    SITEMAP_URL: `${book.url}/sitemap.xml`,
-  };
+  book = await startIndexedProjectSiteBook();
+  env = book.env;
   dir = mkdtempSync(path.join(tmpdir(), 'ragwatch-day-one-'));
 });
 
 afterAll(async () => {
-  await Promise.all([qdrant?.stop(), cohere?.stop(), book?.stop()]);
+  await book?.stop();
 });
 
 const file = (name: string) => path.join(dir, name);

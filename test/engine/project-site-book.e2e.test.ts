@@ -4,25 +4,17 @@
  * through the real Qdrant and Cohere clients against the stand-ins. Nothing here sets COVERAGE_PATH_PREFIX: the
  * prefix must follow from DOCUSAURUS_BASE_URL.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
 import type { ValidationReport } from '../../functions/core/report/report.ts';
 import { runValidation } from '../../functions/core/run-validation.ts';
 import { parseSuite } from '../../functions/core/suite/suite.ts';
-import { indexBook } from '../../functions/indexer/index.ts';
-import { type BookServer, startBookServer } from '../../sandbox/book-server.ts';
-import { type CohereStandIn, startCohereStandIn } from '../../sandbox/cohere/index.ts';
-import { type QdrantStandIn, startQdrantStandIn } from '../../sandbox/qdrant/index.ts';
+import { type IndexedProjectSiteBook, startIndexedProjectSiteBook } from '../helpers/project-site-book.ts';
 
-const BOOK_DIR = path.join(import.meta.dirname, '..', 'fixtures', 'project-site-book');
-const BASE_URL = 'https://user.github.io/repo/';
 const PAGE = (p: string) => `https://user.github.io/repo/docs/${p}`;
 
-let qdrant: QdrantStandIn;
-let cohere: CohereStandIn;
-let book: BookServer;
+let book: IndexedProjectSiteBook;
 let report: ValidationReport;
 
 /** The suite a user of that book writes: each spelling of a module the issue names, and a module it lacks. */
@@ -47,27 +39,8 @@ const SUITE = {
 };
 
 beforeAll(async () => {
-  [qdrant, cohere, book] = await Promise.all([
-    startQdrantStandIn(),
-    startCohereStandIn(),
-    startBookServer({ dir: BOOK_DIR }),
-  ]);
-  await indexBook({
-    docsDir: path.join(BOOK_DIR, 'docs'),
-    baseUrl: BASE_URL,
-    qdrant: { url: qdrant.url, collection: 'repo', timeoutMs: 10_000 },
-    cohere: { apiKey: 'test-key', baseUrl: cohere.url, model: 'embed-english-v3.0', timeoutMs: 30_000 },
-    payloadIndexes: true,
-    recreate: true,
-  });
-  const config = parseEngineConfig({
-    QDRANT_URL: qdrant.url,
-    QDRANT_COLLECTION: 'repo',
-    COHERE_API_KEY: 'test-key',
-    COHERE_BASE_URL: cohere.url,
-    DOCUSAURUS_BASE_URL: BASE_URL,
-    SITEMAP_URL: `${book.url}/sitemap.xml`,
-  });
+  book = await startIndexedProjectSiteBook();
+  const config = parseEngineConfig(book.env);
   report = await runValidation(createEngineAdapters(config), {
     ...runOptionsFromConfig(config),
     suite: parseSuite(JSON.stringify(SUITE), 'suite.json'),
@@ -76,7 +49,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([qdrant?.stop(), cohere?.stop(), book?.stop()]);
+  await book?.stop();
 });
 
 const result = (id: string) => report.query_results.find((q) => q.id === id);
