@@ -2,7 +2,7 @@
  * What a run cannot do with less: the fewest requests per endpoint, and the longest chain of round trips that
  * depend on each other, for one scenario. The benchmark prints its measurements next to these.
  *
- * The chains of one run (stages start together; see functions/core/run-validation.ts):
+ * The chains of one run (stages start together; see functions/core/run/run-validation.ts):
  * - queries: embed the N queries in ceil(N/96) calls while the collection is described (in parallel), then search
  *   in ceil(N/100) query-batch calls. Batches share one limiter of `concurrency`, so each step costs
  *   ceil(calls / concurrency) waves: at N = 200, 1 + 1 = 2 round trips.

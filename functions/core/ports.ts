@@ -157,7 +157,7 @@ export interface IncidentStore {
    */
   write(
     key: { collection: string; environment: string },
-    state: import('./incident/incident-state.ts').IncidentState,
+    state: import('./report/incident-state.ts').IncidentState,
     version: string | null,
   ): Promise<string | null>;
 }

@@ -16,8 +16,8 @@
  * 7. A summary says what was written, left unchanged and deleted, and how long it took.
  */
 import { createHash } from 'node:crypto';
-import { EmbeddingError, InputError } from '../core/errors.ts';
 import type { Clock, EmbeddingResult } from '../core/ports.ts';
+import { EmbeddingError, InputError } from '../core/shared/errors.ts';
 import { type ChunkSizes, chunkMarkdown, DEFAULT_CHUNK_SIZES } from './chunk-markdown.ts';
 import { pointIdFor } from './point-id.ts';
 import type { DocPage } from './read-docs.ts';

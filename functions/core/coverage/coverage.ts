@@ -5,9 +5,11 @@
  * Orphans (extra_urls) are indexed URLs with no page anywhere in the sitemap, whatever their path: an indexed page
  * outside the prefix that the sitemap lists is not an orphan, it is simply not counted.
  */
-import { roundTo } from '../quality/distribution.ts';
-import { normaliseUrl, urlPath } from '../queries/matching.ts';
-import type { CoverageReport, ValidationError } from '../report/report.ts';
+
+import { normaliseUrl, urlPath } from '../book/matching.ts';
+import type { CoverageReport } from '../report/coverage-report.ts';
+import type { ValidationError } from '../report/findings.ts';
+import { roundTo } from '../shared/statistics.ts';
 
 const LISTED_IN_DETAILS = 20;
 

@@ -3,8 +3,10 @@
  * most important first. Pure: no SDK, no clock. SNS limits honoured: subject ASCII, no control characters, under
  * 100 characters; the whole message under 256 KB (the body is cut at a line with a note when it would not fit).
  */
-import { truncate } from '../errors.ts';
-import type { CriterionResult, Severity, ValidationReport } from '../report/report.ts';
+
+import type { CriterionResult, Severity } from '../report/findings.ts';
+import type { ValidationReport } from '../report/report.ts';
+import { truncate } from '../shared/errors.ts';
 import { buildS3ConsoleUrl, linkLines, type RunLinks } from './links.ts';
 
 export interface AlertMessage {

@@ -4,7 +4,7 @@
  * Limits honoured (PutMetricData, 2026): 1,000 datums and 1 MB per call, 150 distinct values per datum in
  * Values/Counts, finite numbers only, magnitudes inside CloudWatch's accepted range.
  */
-import { alertsOperations } from '../regression/regression-report.ts';
+import { alertsOperations } from '../report/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { dimensionValue } from './dimension-value.ts';
 

@@ -4,8 +4,9 @@
  * sentences carry a citation, and every claim is supported by what it cites (assess-claims.ts). A question the book
  * cannot answer must get an abstention, and an answerable one must not.
  */
+
+import type { AgentCitation, CheckVerdict, GroundingVerdict } from '../report/grounding-report.ts';
 import { assessAnswerClaims, type CheckableCitation, describeUnsupported } from './assess-claims.ts';
-import type { AgentCitation, CheckVerdict, GroundingVerdict } from './grounding-report.ts';
 import { DEFAULT_MIN_WORD_SUPPORT } from './support.ts';
 
 /**

@@ -3,9 +3,9 @@
  * on the engine's ports (embed the query, search with filters and top_k), returning the seed's Retrieved Context.
  */
 import { z } from 'zod';
-import { EmbeddingError, InputError } from '../errors.ts';
 import type { Clock, Embedder, Payload, SearchHit, VectorIndex } from '../ports.ts';
 import { buildPayloadFilter } from '../queries/filters.ts';
+import { EmbeddingError, InputError } from '../shared/errors.ts';
 import { listIssues } from '../suite/suite.ts';
 
 const TOOL_NAME = 'search_book';

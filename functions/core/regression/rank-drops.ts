@@ -3,8 +3,9 @@
  * fallen by more than RANK_DROP_PLACES places. A drop of a place or two is the ordinary reshuffle when chunks are
  * added near it; three places is a different answer.
  */
+
+import { finding } from '../report/regression-report.ts';
 import type { Detector } from './detector.ts';
-import { finding } from './regression-report.ts';
 
 export const RANK_DROP_PLACES = 3;
 

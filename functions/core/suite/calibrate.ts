@@ -9,8 +9,9 @@
  * - max_p95_latency_ms: twice the observed p95 of the queries' total latency, and at least 100 ms over it, rounded
  *   up to 10 ms: one night's p95 is one sample, and a service's tail moves by that much from night to night.
  */
-import { percentile } from '../quality/distribution.ts';
+
 import type { ValidationReport } from '../report/report.ts';
+import { percentile } from '../shared/statistics.ts';
 
 export interface CategoryEvidence {
   category: string;

@@ -8,8 +8,8 @@
  * A file that mixes forms is refused with a message naming where each form was found: two names for one idea in
  * one file would leave a reader unsure which one counts.
  */
-import { InputError } from '../errors.ts';
-import { parseBenchmarkMetric } from '../queries/benchmark-metrics.ts';
+import { InputError } from '../shared/errors.ts';
+import { parseBenchmarkMetric } from './benchmark-metric-names.ts';
 
 export type SuiteForm = 'project' | 'request-003' | 'benchmark-004';
 

@@ -4,8 +4,8 @@
  */
 import { parse as parseYaml, type Tags } from 'yaml';
 import { z } from 'zod';
-import { InputError } from '../errors.ts';
-import { benchmarkDepth, parseBenchmarkMetric } from '../queries/benchmark-metrics.ts';
+import { InputError } from '../shared/errors.ts';
+import { benchmarkDepth, parseBenchmarkMetric } from './benchmark-metric-names.ts';
 import { formatPath, listIssues } from './issue-messages.ts';
 import { normaliseSuiteForm, type SuiteForm } from './seed-forms.ts';
 import { decodeUtf8 } from './utf8.ts';
