@@ -90,11 +90,11 @@ export interface IndexSummary {
 export type IndexProgress = (progress: { chunksDone: number; chunksTotal: number }) => void;
 
 /** The most texts one embedding call carries (Cohere's limit). */
-export const EMBED_BATCH_SIZE = 96;
+const EMBED_BATCH_SIZE = 96;
 /** Points per upsert request. */
 export const UPSERT_BATCH_SIZE = 256;
 /** Point ids per delete or set-payload request. */
-export const ID_BATCH_SIZE = 1000;
+const ID_BATCH_SIZE = 1000;
 
 /** Chunks, embeds and writes every page; throws InputError for a book with no text, service errors as they come. */
 export async function indexPages(

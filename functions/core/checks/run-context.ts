@@ -22,7 +22,7 @@ export class CutError extends Error {
 }
 
 /** What each step waits on, so a cut names the dependency, not only the stage. */
-export const STEP_DEPENDENCIES: Record<string, string> = {
+const STEP_DEPENDENCIES: Record<string, string> = {
   describe: 'Qdrant (get collection)',
   catalog: 'Qdrant (facet or scroll)',
   queries: 'Cohere embed and Qdrant search',

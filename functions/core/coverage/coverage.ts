@@ -119,7 +119,7 @@ export function coverageErrors(report: CoverageReport, runId: string, newId: () 
  * A prefix that would have counted some sitemap pages: the folder the indexed pages share when sitemap URLs live
  * under it (the book's docs as the indexer wrote them), else the first `.../docs/` folder in the sitemap's paths.
  */
-export function suggestPrefix(sitemap: readonly string[], indexed: readonly string[]): string | null {
+function suggestPrefix(sitemap: readonly string[], indexed: readonly string[]): string | null {
   const shared = commonFolder(indexed.map(urlPath));
   if (shared !== null && shared !== '/' && sitemap.some((url) => isUnderPrefix(urlPath(url), shared))) return shared;
   for (const url of sitemap) {

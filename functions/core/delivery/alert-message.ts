@@ -32,7 +32,7 @@ export interface AlertContext {
   links?: RunLinks;
 }
 
-export const ALERT_LIMITS = { subjectMaxChars: 99, bodyMaxBytes: 240_000, failingQueries: 10, urls: 20 } as const;
+const ALERT_LIMITS = { subjectMaxChars: 99, bodyMaxBytes: 240_000, failingQueries: 10, urls: 20 } as const;
 
 const SEVERITY_ORDER: Severity[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
 

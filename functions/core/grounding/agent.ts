@@ -15,7 +15,7 @@ import type { RetrievalTool, RetrievedContext } from './retrieval-tool.ts';
 export const NO_RELEVANT_DOCUMENTS_ANSWER = 'I could not find anything in the book that answers this question.';
 
 /** The part of a suite query the agent reads. */
-export interface AgentQuery {
+interface AgentQuery {
   id: string;
   query_text: string;
   /** false for a question the book cannot answer: the agent must abstain. */

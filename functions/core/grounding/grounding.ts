@@ -20,7 +20,7 @@ export const DEFAULT_MIN_COVERAGE = 0.5;
  * How an abstention reads, matched on lowercased text with straight apostrophes. Refusal wording only: a phrase
  * such as "does not contain" alone is common in real answers, so the document-subject forms are spelled out.
  */
-export const ABSTENTION_PATTERNS: readonly RegExp[] = [
+const ABSTENTION_PATTERNS: readonly RegExp[] = [
   /\bi (?:do not|don't) know\b/,
   /\bi (?:could not|couldn't|cannot|can't|was unable to|am unable to|did not|didn't) find\b/,
   /\b(?:cannot|can't|unable to|not able to) answer\b/,

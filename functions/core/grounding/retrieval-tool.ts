@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Clock, Embedder, Payload, SearchHit, VectorIndex } from '../ports.ts';
 import { buildPayloadFilter } from '../queries/filters.ts';
 import { EmbeddingError, InputError } from '../shared/errors.ts';
-import { listIssues } from '../suite/suite.ts';
+import { listIssues } from '../suite/issue-messages.ts';
 
 const TOOL_NAME = 'search_book';
 const DESCRIPTION =
@@ -74,7 +74,7 @@ export function parseRetrievalArguments(args: unknown): RetrievalArguments {
 }
 
 /** One retrieved chunk with the seed's metadata and its similarity score. */
-export interface DocumentChunk {
+interface DocumentChunk {
   id: string;
   text: string;
   source_url: string | null;

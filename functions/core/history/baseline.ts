@@ -60,7 +60,7 @@ const FLOORS: Record<RunMetric, (centre: number) => number> = {
 };
 const SIGMAS = 3;
 /** Per-query best similarity: the floor of its band (cosine units). */
-export const SIMILARITY_BAND_FLOOR = 0.05;
+const SIMILARITY_BAND_FLOOR = 0.05;
 const ABSENT_RANK = 1_000_000;
 
 /** The baseline from history (newest first), or null when fewer than MIN_BASELINE_RUNS healthy runs exist. */

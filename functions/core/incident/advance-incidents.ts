@@ -21,7 +21,7 @@ import {
 } from '../report/incident-state.ts';
 import type { Observation } from './observe-run.ts';
 
-export type NoticeKind = 'onset' | 'escalation' | 'reminder' | 'recovery';
+type NoticeKind = 'onset' | 'escalation' | 'reminder' | 'recovery';
 
 export interface Notice {
   kind: NoticeKind;

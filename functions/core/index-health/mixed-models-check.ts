@@ -12,7 +12,7 @@ import { describeCollection } from '../queries/inputs.ts';
 import { inventoryFailures } from './inputs.ts';
 import { indexInventory, NO_MODEL } from './inventory.ts';
 
-export const MODEL_FIELD = 'model_version';
+const MODEL_FIELD = 'model_version';
 /** A facet answering this many models may have been cut short: the scroll then counts them all. */
 export const MODEL_FACET_LIMIT = 100;
 

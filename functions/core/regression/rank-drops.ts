@@ -7,7 +7,7 @@
 import { finding } from '../report/regression-report.ts';
 import type { Detector } from './detector.ts';
 
-export const RANK_DROP_PLACES = 3;
+const RANK_DROP_PLACES = 3;
 
 export const detectRankDrops: Detector = ({ current, baseline, stale }) =>
   Object.entries(current.queries).flatMap(([id, now]) => {

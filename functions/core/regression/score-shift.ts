@@ -14,8 +14,8 @@ import { median } from '../shared/statistics.ts';
 import type { DetectorContext } from './detector.ts';
 import { twoSampleKs } from './ks-test.ts';
 
-export const SCORE_SHIFT_P = 0.01;
-export const SCORE_SHIFT_MIN_MEDIAN_MOVE = 0.05;
+const SCORE_SHIFT_P = 0.01;
+const SCORE_SHIFT_MIN_MEDIAN_MOVE = 0.05;
 
 /** The test's figures (null when a sample is empty) and the finding when it counts as a shift. */
 export function detectScoreShift({ current, baseline }: Pick<DetectorContext, 'current' | 'baseline'>): {

@@ -11,7 +11,7 @@ export const CheckVerdict = z.enum(['PASS', 'FAIL', 'NOT_APPLICABLE']);
 export type CheckVerdict = z.infer<typeof CheckVerdict>;
 
 /** The checks behind a grounding verdict, each PASS, FAIL or NOT_APPLICABLE. */
-export const GroundingChecks = z.object({
+const GroundingChecks = z.object({
   citations_present: CheckVerdict.describe('An answer cites at least one chunk; NOT_APPLICABLE to an abstention'),
   citations_retrieved: CheckVerdict.describe('Every cited document id is a chunk retrieved for this query'),
   spans_match: CheckVerdict.describe('Every citation text equals response_text.slice(start, end)'),
@@ -21,7 +21,6 @@ export const GroundingChecks = z.object({
   ),
   abstention: CheckVerdict.describe('Abstained exactly when the suite says the book cannot answer (expect_answer)'),
 });
-export type GroundingChecks = z.infer<typeof GroundingChecks>;
 
 /**
  * One claim of an answer and its support: a cited span checked against the text of the chunks it cites, or an
@@ -87,7 +86,7 @@ export const AgentCitation = z.object({
 export type AgentCitation = z.infer<typeof AgentCitation>;
 
 /** How the agent's turn ended, before any judging: seed 002's error states plus a chat failure. */
-export const AGENT_STATUSES = ['ANSWERED', 'NO_RELEVANT_DOCUMENTS', 'RETRIEVAL_FAILED', 'CHAT_FAILED'] as const;
+const AGENT_STATUSES = ['ANSWERED', 'NO_RELEVANT_DOCUMENTS', 'RETRIEVAL_FAILED', 'CHAT_FAILED'] as const;
 
 /** Billed tokens (Cohere's billed_units). */
 export const TokenUsage = z.object({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 const count = z.number().int().min(0);
 const urls = z.array(z.string()).describe('the first URLs concerned (at most 10)');
 
-export const StaleChunks = z.object({
+const StaleChunks = z.object({
   urls_checked: count,
   stale_pages: count.describe('pages holding stale or duplicate chunks'),
   urls_with_several_page_hashes: count.describe('pages whose points carry more than one page_hash: stale leftovers'),
@@ -16,34 +16,34 @@ export const StaleChunks = z.object({
   urls,
 });
 
-export const Freshness = z.object({
+const Freshness = z.object({
   pages_checked: count.describe('sitemap pages with a lastmod that the index holds'),
   stale_pages: count.describe('pages whose sitemap lastmod is newer than their oldest indexed_at'),
   urls,
 });
 
-export const EmbeddingModels = z.object({
+const EmbeddingModels = z.object({
   models: z.array(z.object({ model: z.string().describe('"(none)" for points without model_version'), points: count })),
   source: z
     .enum(['facet', 'scroll'])
     .describe('facet: one exact facet on the keyword payload index of model_version; scroll: the inventory scroll'),
 });
 
-export const DriftCanary = z.object({
+const DriftCanary = z.object({
   sampled: count,
   min_cosine: z.number().nullable().describe('the lowest cosine between a stored vector and its chunk re-embedded'),
   threshold: z.number(),
   drifted: z.array(z.object({ point_id: z.string(), source_url: z.string().nullable(), cosine: z.number() })),
 });
 
-export const AnnHealth = z.object({
+const AnnHealth = z.object({
   queries_compared: count,
   recall: z.number().nullable().describe('mean recall@k of the approximate search against exact search'),
   threshold: z.number(),
   per_query: z.array(z.object({ query_id: z.string(), k: count, recall: z.number() })),
 });
 
-export const FilterCorrectness = z.object({
+const FilterCorrectness = z.object({
   filtered_queries: count,
   hits_checked: count,
   violations: count,

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ErrorType } from './findings.ts';
 
 /** Qdrant's two point id forms: a UUID (what the indexer writes, seed 001) or an unsigned integer. */
-export const PointId = z
+const PointId = z
   .string()
   .regex(
     /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)$/i,
@@ -85,8 +85,7 @@ export const IrMetrics = z.object({
 });
 export type IrMetrics = z.infer<typeof IrMetrics>;
 
-export const QueryStatus = z.enum(['PASS', 'FAIL', 'ERROR']);
-export type QueryStatus = z.infer<typeof QueryStatus>;
+const QueryStatus = z.enum(['PASS', 'FAIL', 'ERROR']);
 
 /** Seeds 001 QueryValidationResult + 003 ValidationResponse + 000 ValidationResult + 004 RetrievalResponse. */
 export const QueryValidationResult = z.object({

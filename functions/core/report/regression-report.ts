@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { Severity } from './findings.ts';
 
-export const REGRESSION_KINDS = [
+const REGRESSION_KINDS = [
   'QUERY_REGRESSED',
   'RANK_DROPPED',
   'SIMILARITY_DROPPED',
@@ -16,8 +16,7 @@ export const REGRESSION_KINDS = [
   'COVERAGE_NEWLY_ORPHANED',
   'SUITE_STALE',
 ] as const;
-export const RegressionKind = z.enum(REGRESSION_KINDS);
-export type RegressionKind = z.infer<typeof RegressionKind>;
+const RegressionKind = z.enum(REGRESSION_KINDS);
 
 export const RegressionFinding = z.object({
   kind: RegressionKind,
@@ -34,7 +33,7 @@ export const RegressionFinding = z.object({
 });
 export type RegressionFinding = z.infer<typeof RegressionFinding>;
 
-export const BaselineRun = z.object({
+const BaselineRun = z.object({
   run_id: z.string(),
   status: z.enum(['PASSED', 'FAILED']),
   started_at: z.string(),

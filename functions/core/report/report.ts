@@ -15,7 +15,7 @@ import { QueryValidationResult } from './query-validation.ts';
 import { RegressionReport } from './regression-report.ts';
 import { ValidationMetrics } from './validation-metrics.ts';
 
-export const LIFECYCLE_STATES = ['CREATED', 'EXECUTING', 'COMPLETED', 'FAILED', 'ANALYZED'] as const;
+const LIFECYCLE_STATES = ['CREATED', 'EXECUTING', 'COMPLETED', 'FAILED', 'ANALYZED'] as const;
 export const LifecycleEvent = z.object({ state: z.enum(LIFECYCLE_STATES), at: z.string() });
 export type LifecycleEvent = z.infer<typeof LifecycleEvent>;
 
@@ -32,8 +32,7 @@ export const Execution = z.object({
 });
 export type Execution = z.infer<typeof Execution>;
 
-export const RunStatus = z.enum(['PASSED', 'FAILED', 'ERROR']);
-export type RunStatus = z.infer<typeof RunStatus>;
+const RunStatus = z.enum(['PASSED', 'FAILED', 'ERROR']);
 
 /** Seed 001 ValidationReport: the one document a run produces. */
 export const ValidationReport = z.object({

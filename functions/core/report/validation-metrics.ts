@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 /** A UUID, as seed 003 requires of a validation run's id. */
-export const Uuid = z.uuid();
+const Uuid = z.uuid();
 
 /** Seed 003 ValidationMetrics, with the IR means and latency percentiles. */
 export const ValidationMetrics = z.object({

@@ -17,7 +17,7 @@ export interface Distribution {
   p95: number | null;
 }
 
-export const DEFAULT_DECIMALS = 4;
+const DEFAULT_DECIMALS = 4;
 
 /** Rounds half away from zero, after clearing binary noise (1.005 -> 1.01, 99.999999999999 -> 100). */
 export function roundTo(value: number, decimals: number): number {

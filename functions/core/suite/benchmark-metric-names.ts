@@ -6,7 +6,7 @@
 import type { IrMetrics } from '../report/query-validation.ts';
 
 /** A metric name the suite may list: precision@k, recall@k, ndcg@k, hit_rate@k (k 1..50), mrr or mrr@k. */
-export const BENCHMARK_METRIC = /^(?:(precision|recall|ndcg|hit_rate)@([1-9]\d?)|(mrr)(?:@([1-9]\d?))?)$/i;
+const BENCHMARK_METRIC = /^(?:(precision|recall|ndcg|hit_rate)@([1-9]\d?)|(mrr)(?:@([1-9]\d?))?)$/i;
 
 interface ParsedMetric {
   name: string;

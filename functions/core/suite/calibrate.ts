@@ -13,7 +13,7 @@
 import type { ValidationReport } from '../report/report.ts';
 import { percentile } from '../shared/statistics.ts';
 
-export interface CategoryEvidence {
+interface CategoryEvidence {
   category: string;
   queries: number;
   scores: { min: number; p10: number; median: number; max: number } | null;
