@@ -8,6 +8,7 @@ import type { Check } from '../checks/check.ts';
 import { outcome } from '../checks/run-context.ts';
 import { judgeCriterion } from '../criteria/criteria.ts';
 import { describeError } from '../shared/errors.ts';
+import { roundTo } from '../shared/statistics.ts';
 import { inventoryFailures } from './inputs.ts';
 import { indexInventory } from './inventory.ts';
 
@@ -34,7 +35,7 @@ export const driftCanaryCheck: Check = {
         return withText.map((p, i) => ({
           point_id: p.id,
           source_url: typeof p.payload.source_url === 'string' ? p.payload.source_url : null,
-          cosine: round4(cosine(p.vector, embedded.vectors[i] ?? [])),
+          cosine: roundTo(cosine(p.vector, embedded.vectors[i] ?? []), 4),
         }));
       })(),
     );
@@ -88,8 +89,4 @@ function cosine(a: number[], b: number[]): number {
     nb += y * y;
   }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
-function round4(v: number): number {
-  return Math.round(v * 10_000) / 10_000;
 }
