@@ -4,6 +4,7 @@
  * threshold. Below it, the embedding service no longer produces the index's space (a model changed under the same
  * name): every query vector is then compared with vectors of another model. Cost: one retrieve and one embed call.
  */
+import { CANARY_FIELDS } from '../book/payload.ts';
 import type { Check } from '../checks/check.ts';
 import { outcome } from '../checks/run-context.ts';
 import { judgeCriterion } from '../criteria/criteria.ts';
@@ -24,9 +25,7 @@ export const driftCanaryCheck: Check = {
         const { sampleIds } = inventory.value;
         const ids = sampleIds.slice(0, ctx.deps.embedder.maxBatchSize);
         if (ids.length === 0) return [];
-        const points = await ctx.step('canary retrieve', () =>
-          ctx.deps.index.retrieve(ids, ['chunk_text', 'source_url']),
-        );
+        const points = await ctx.step('canary retrieve', () => ctx.deps.index.retrieve(ids, CANARY_FIELDS));
         const withText = points.filter((p) => typeof p.payload.chunk_text === 'string' && p.vector.length > 0);
         if (withText.length === 0) return [];
         const embedded = await ctx.step('canary embed', () =>

@@ -6,6 +6,7 @@
  * counts) state, never the points themselves.
  */
 
+import type { PayloadField } from '../book/payload.ts';
 import type { CollectionInfo, FilterCondition, Payload, VectorIndex } from '../ports.ts';
 import type { FieldCompleteness } from '../report/quality-metrics.ts';
 import { IndexError } from '../shared/errors.ts';
@@ -15,8 +16,8 @@ export interface ProfileOptions {
   index: VectorIndex;
   info: CollectionInfo;
   requiredFields: string[];
-  urlField?: string;
-  tokenField?: string;
+  urlField?: PayloadField;
+  tokenField?: PayloadField;
   /** A facet returning this many values may be cut short, so the scroll is used instead. */
   facetLimit?: number;
   pageSize?: number;

@@ -4,6 +4,7 @@
  * A failed call turns only the queries it carried into ERROR results; the others go on.
  */
 import pLimit from 'p-limit';
+import { RESULT_FIELDS } from '../book/payload.ts';
 import type {
   Clock,
   CollectionInfo,
@@ -19,7 +20,7 @@ import { describeError, isServiceError } from '../shared/errors.ts';
 import { roundTo } from '../shared/statistics.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
 import type { BookCatalog } from './catalog.ts';
-import { buildPayloadFilter, RESULT_FIELDS } from './filters.ts';
+import { buildPayloadFilter } from './filters.ts';
 import { judgeQuery } from './judge-query.ts';
 
 /** Qdrant accepts large batches, but 100 searches keep one request's body and answer comfortably small. */
