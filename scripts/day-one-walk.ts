@@ -4,7 +4,7 @@
  * Usage:
  *   node scripts/day-one-walk.ts --book test/fixtures/books/<name> [--book ...] [--json]
  *   node scripts/day-one-walk.ts --docs <dir> --base-url <url> [--sitemap <file>] [--name <label>] [--json]
- * A fixture book (test/fixtures/books, docs/REAL-BOOKS.md) brings its ground truth (book.json): modules, URLs and the
+ * One --docs per call (walk two checkouts with two calls). A fixture book (test/fixtures/books, docs/REAL-BOOKS.md) brings its ground truth (book.json): modules, URLs and the
  * page to edit. Any other docs folder is walked without one: the figures that need it print n/a.
  */
 import { existsSync, readFileSync } from 'node:fs';

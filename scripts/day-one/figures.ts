@@ -8,7 +8,7 @@ import type { BookJson, Report, WalkRecord } from './walk.ts';
 export interface Figures {
   book: string;
   held_out: boolean | null;
-  steps: { step: string; exit: number | null; expected: number[]; ok: boolean; seconds: number }[];
+  steps: { step: string; exit: number | null; expected: number[]; ok: boolean; seconds: number; error?: string }[];
   walk_completed: boolean;
   pages: number;
   chunks: number;
@@ -71,11 +71,16 @@ export function figuresOf(record: WalkRecord): Figures {
     ok: s.step === 'sandbox' ? s.exit === null : s.expected.includes(s.exit ?? Number.NaN),
     seconds: s.seconds,
   }));
+  // What a step that exited unexpectedly said, so a walk that stops early says why.
+  record.steps.forEach((s, i) => {
+    const row = steps[i];
+    if (row !== undefined && !row.ok) row.error = s.stderr.trim().slice(0, 600);
+  });
   return {
     book: record.input.name,
     held_out: record.input.book?.held_out ?? null,
     steps,
-    walk_completed: steps.length >= 9 && steps.every((s) => s.ok),
+    walk_completed: steps.some((s) => s.step === 'run (after re-index)') && steps.every((s) => s.ok),
     pages: byPage.size,
     chunks: record.points.length,
     chunk_tokens: {

@@ -9,6 +9,7 @@ export function formatFigures(f: Figures): string {
     `== ${f.book}${f.held_out ? ' (held out)' : ''}`,
     `steps: ${f.steps.map((s) => `${s.step} ${s.exit === null ? 'serving' : `exit ${s.exit}`}${s.ok ? '' : ' (UNEXPECTED)'} ${s.seconds}s`).join('; ')}`,
     `walk completed: ${yes(f.walk_completed)}`,
+    ...f.steps.filter((s) => s.error).map((s) => `  ${s.step} said: ${s.error}`),
     `pages ${f.pages} · chunks ${f.chunks} · tokens per chunk: min ${na(f.chunk_tokens.min)} · median ${na(f.chunk_tokens.median)} · under 50 ${na(f.chunk_tokens.share_under_50)} % · under 100 ${na(f.chunk_tokens.share_under_100)} %`,
     `modules derived: ${f.modules.derived.map((m) => `${m.name} (${m.pages})`).join(', ')}`,
     `modules truth:   ${f.modules.truth === null ? 'n/a (no ground truth)' : f.modules.truth.map((m) => `${m.label} (${m.pages})`).join(', ')}`,

@@ -115,6 +115,7 @@ export async function walkDayOne(input: WalkInput): Promise<WalkRecord> {
     const suite = path.join(dir, 'my-suite.json');
     const reports = path.join(dir, 'reports');
     const latest = () => readReport(path.join(reports, sandbox.env?.QDRANT_COLLECTION ?? 'book', 'latest.json'));
+    record.points = await readPoints(sandbox.env);
     if ((await step('suite generate', ['suite', 'generate', '--out', suite], [0])).exit !== 0) return record;
     const calibrate = await step('calibrate --write', ['calibrate', '--suite', suite, '--write'], [0]);
     record.calibrateOutput = calibrate.stdout;
@@ -122,7 +123,6 @@ export async function walkDayOne(input: WalkInput): Promise<WalkRecord> {
     const runArgs = ['run', '--suite', suite, '--out', reports, '--no-progress'];
     await step('run (first night)', runArgs, [0, 1]);
     record.reports.first = latest();
-    record.points = await readPoints(sandbox.env);
 
     // Edit one page, as its author would, and rebuild the sitemap as the site's build would publish it.
     const edited = input.book?.edit ?? {
