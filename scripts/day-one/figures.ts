@@ -64,17 +64,11 @@ export function figuresOf(record: WalkRecord): Figures {
     if (!byPage.has(pageKey(p.source_url))) byPage.set(pageKey(p.source_url), p.module_name);
   const derivedCounts = new Map<string, number>();
   for (const m of byPage.values()) derivedCounts.set(m ?? '(none)', (derivedCounts.get(m ?? '(none)') ?? 0) + 1);
-  const steps = record.steps.map((s) => ({
-    step: s.step,
-    exit: s.exit,
-    expected: s.expected,
-    ok: s.step === 'sandbox' ? s.exit === null : s.expected.includes(s.exit ?? Number.NaN),
-    seconds: s.seconds,
-  }));
-  // What a step that exited unexpectedly said, so a walk that stops early says why.
-  record.steps.forEach((s, i) => {
-    const row = steps[i];
-    if (row !== undefined && !row.ok) row.error = s.stderr.trim().slice(0, 600);
+  const steps: Figures['steps'] = record.steps.map((s) => {
+    const ok = s.step === 'sandbox' ? s.exit === null : s.expected.includes(s.exit ?? Number.NaN);
+    // What a step that exited unexpectedly said, so a walk that stops early says why.
+    const error = ok ? {} : { error: s.stderr.trim().slice(0, 600) };
+    return { step: s.step, exit: s.exit, expected: s.expected, ok, seconds: s.seconds, ...error };
   });
   return {
     book: record.input.name,
