@@ -3,7 +3,7 @@
  * the service's error name and HTTP status, or the socket's error code, become a FailureKind and one short line.
  * AWS error messages never carry a request's payload, so no secret can ride along; they are still cut to 200 chars.
  */
-import { type FailureKind, truncate } from '../core/errors.ts';
+import { type FailureKind, truncate } from '../core/shared/errors.ts';
 
 export interface AwsFailure {
   kind: FailureKind;

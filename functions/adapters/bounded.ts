@@ -4,7 +4,7 @@
  * when the work ignores the signal (Powertools' SecretsProvider takes none). The abandoned request is then ended by
  * the client's own transport timeouts.
  */
-import { type FailureKind, SinkError } from '../core/errors.ts';
+import { type FailureKind, SinkError } from '../core/shared/errors.ts';
 
 export interface Bound {
   /** What is bounded, for the message: "S3 report", "SNS alert". */

@@ -4,8 +4,8 @@
  */
 import { type CloudWatchClient, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { buildMetricData, chunkMetricData } from '../core/delivery/metric-data.ts';
-import { SinkError } from '../core/errors.ts';
 import type { ValidationReport } from '../core/report/report.ts';
+import { SinkError } from '../core/shared/errors.ts';
 import { abortable } from './aws-clients.ts';
 import { classifyAwsError } from './aws-error.ts';
 

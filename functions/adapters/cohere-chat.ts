@@ -4,8 +4,8 @@
  * names the model and the endpoint, never the API key.
  */
 import { CohereClientV2, CohereError, CohereTimeoutError } from 'cohere-ai';
-import { ChatError, type FailureKind, truncate } from '../core/errors.ts';
 import type { ChatCitation, ChatDocument, ChatModel, ChatReply } from '../core/ports.ts';
+import { ChatError, type FailureKind, truncate } from '../core/shared/errors.ts';
 import { DependencyGate, deadlineCut, parseRetryAfter, type RunSignal, redact, retryTransient } from './transport.ts';
 
 /** The chat model the project pins by default: Cohere's Command A, the model its API reference shows. */

@@ -4,8 +4,8 @@
  * carries the API key (a response body that echoes it is redacted).
  */
 import { CohereClientV2, CohereEnvironment, CohereError, CohereTimeoutError } from 'cohere-ai';
-import { EmbeddingError, type FailureKind, truncate } from '../core/errors.ts';
 import type { Embedder, EmbeddingResult } from '../core/ports.ts';
+import { EmbeddingError, type FailureKind, truncate } from '../core/shared/errors.ts';
 import { DependencyGate, deadlineCut, parseRetryAfter, type RunSignal, redact, retryTransient } from './transport.ts';
 
 /** How to reach Cohere. */

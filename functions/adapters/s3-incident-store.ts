@@ -5,9 +5,9 @@
  * ConditionalRequestConflict while a competing write is in flight, to the other).
  */
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { SinkError } from '../core/errors.ts';
-import type { IncidentState } from '../core/incident/incident-state.ts';
 import type { IncidentStore, VersionedIncidentState } from '../core/ports.ts';
+import type { IncidentState } from '../core/report/incident-state.ts';
+import { SinkError } from '../core/shared/errors.ts';
 import { classifyAwsError } from './aws-error.ts';
 import { keySegment } from './s3-report-store.ts';
 

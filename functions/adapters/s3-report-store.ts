@@ -4,10 +4,10 @@
  * Objects are JSON, encrypted at rest by S3 (SSE-S3, or SSE-KMS when a key is given).
  */
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { SinkError } from '../core/errors.ts';
 import type { ReportStore } from '../core/ports.ts';
-import type { ReportAttachment } from '../core/report/attachments.ts';
+import type { ReportAttachment } from '../core/render/attachments.ts';
 import type { ValidationReport } from '../core/report/report.ts';
+import { SinkError } from '../core/shared/errors.ts';
 import { abortable } from './aws-clients.ts';
 import { classifyAwsError } from './aws-error.ts';
 import { pathSegment } from './path-segment.ts';

@@ -6,7 +6,7 @@
 
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { type FailureKind, truncate } from '../core/errors.ts';
+import { type FailureKind, truncate } from '../core/shared/errors.ts';
 import { classifyAwsError } from './aws-error.ts';
 
 /** A secret could not be read, or holds no usable key. */

@@ -2,8 +2,9 @@
  * One sitemap file over HTTP: redirects followed by hand so that each hop passes the URL policy, the body streamed
  * under its caps into the piece parser, and every failure translated once into a SitemapError naming the URL.
  */
-import { SitemapError, truncate } from '../core/errors.ts';
+
 import type { SitemapIssue } from '../core/ports.ts';
+import { SitemapError, truncate } from '../core/shared/errors.ts';
 import { GzipError, readSitemapBody } from './sitemap-body.ts';
 import { fetchRefusal, shownUrl } from './sitemap-url-policy.ts';
 import { type SitemapFile, SitemapFormatError, SitemapXmlReader } from './sitemap-xml.ts';

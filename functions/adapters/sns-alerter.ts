@@ -4,7 +4,7 @@
  */
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
 import type { AlertMessage } from '../core/delivery/alert-message.ts';
-import { SinkError } from '../core/errors.ts';
+import { SinkError } from '../core/shared/errors.ts';
 import { abortable } from './aws-clients.ts';
 import { classifyAwsError } from './aws-error.ts';
 

@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import pRetry from 'p-retry';
-import { type FailureKind, isServiceError } from '../core/errors.ts';
+import { type FailureKind, isServiceError } from '../core/shared/errors.ts';
 
 /** The run's deadline as adapters see it: the signal every request listens to, and when it fires (epoch ms). */
 export interface RunSignal {

@@ -7,8 +7,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
 import { parseEngineConfig } from '../core/config.ts';
-import { InputError } from '../core/errors.ts';
-import { runValidation } from '../core/run-validation.ts';
+import { runValidation } from '../core/run/run-validation.ts';
+import { InputError } from '../core/shared/errors.ts';
 import { applyCalibration, type Calibration, proposeThresholds } from '../core/suite/calibrate.ts';
 import { parseSuite } from '../core/suite/suite.ts';
 

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { classifyAwsError } from '../adapters/aws-error.ts';
-import { InputError } from '../core/errors.ts';
+import { InputError } from '../core/shared/errors.ts';
 import { parseSuiteBytes, type Suite } from '../core/suite/suite.ts';
 import type { SuiteLocation } from './config.ts';
 

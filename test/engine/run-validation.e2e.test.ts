@@ -14,8 +14,8 @@ import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adap
 import { formatSummary } from '../../functions/cli/format-summary.ts';
 import { loadSuite } from '../../functions/cli/run-command.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
-import { ERROR_TYPES, type ErrorType } from '../../functions/core/report/report.ts';
-import { runValidation } from '../../functions/core/run-validation.ts';
+import { ERROR_TYPES, type ErrorType } from '../../functions/core/report/findings.ts';
+import { runValidation } from '../../functions/core/run/run-validation.ts';
 import { parseSuite, type Suite } from '../../functions/core/suite/suite.ts';
 import { SAMPLE_BOOK_DIR } from '../../sandbox/book-server.ts';
 import {
