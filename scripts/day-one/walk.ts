@@ -38,7 +38,7 @@ export interface BookJson {
   };
 }
 
-export interface StepResult {
+interface StepResult {
   step: string;
   command: string;
   exit: number | null;
@@ -49,7 +49,7 @@ export interface StepResult {
   stderr: string;
 }
 
-export interface PointRow {
+interface PointRow {
   source_url: string;
   module_name: string | null;
   token_count: number;
@@ -173,7 +173,7 @@ function firstDoc(docs: string): string {
 }
 
 /** The sitemap after a rebuild: the edited page's <lastmod> moved to `when`, in the form it already had. */
-export function bumpLastmod(xml: string, url: string, when: Date): string {
+function bumpLastmod(xml: string, url: string, when: Date): string {
   const escaped = url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return xml.replace(new RegExp(`(<loc>${escaped}</loc>\\s*<lastmod>)([^<]+)(</lastmod>)`), (_m, a, old: string, c) => {
     const value = /^\d{4}-\d{2}-\d{2}$/.test(old) ? when.toISOString().slice(0, 10) : when.toISOString();
