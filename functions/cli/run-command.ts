@@ -4,9 +4,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
-import { FileIncidentStore } from '../adapters/file-incident-store.ts';
-import { FileReportStore } from '../adapters/file-report-store.ts';
-import { FileRunHistory } from '../adapters/file-run-history.ts';
+import { FileIncidentStore } from '../adapters/files/incident-store.ts';
+import { FileReportStore } from '../adapters/files/report-store.ts';
+import { FileRunHistory } from '../adapters/files/run-history.ts';
 import { startRunDeadline } from '../adapters/run-deadline.ts';
 import { redact } from '../adapters/transport.ts';
 import { type EngineConfig, parseEngineConfig } from '../core/config.ts';

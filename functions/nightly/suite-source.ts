@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { classifyAwsError } from '../adapters/aws-error.ts';
+import { classifyAwsError } from '../adapters/aws/errors.ts';
 import { InputError } from '../core/errors.ts';
 import { parseSuiteBytes, type Suite } from '../core/suite/suite.ts';
 import type { SuiteLocation } from './config.ts';

@@ -25,7 +25,7 @@ import {
   seedIndexDrift,
   startSandbox,
 } from '../../sandbox/start-sandbox.ts';
-import { sitemapIndex, startRoutes, xml } from '../adapters/routes-server.ts';
+import { sitemapIndex, startRoutes, xml } from '../adapters/sitemap/routes-server.ts';
 import { parseValidReport } from '../helpers/valid-report.ts';
 
 /** A port nothing listens on: bound by the OS, then released. */
