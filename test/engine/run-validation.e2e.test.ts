@@ -11,8 +11,8 @@ import path from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
+import { loadSuiteFile } from '../../functions/adapters/files/suite-file.ts';
 import { formatSummary } from '../../functions/cli/format-summary.ts';
-import { loadSuite } from '../../functions/cli/run-command.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
 import { ERROR_TYPES, type ErrorType } from '../../functions/core/report/report.ts';
 import { runValidation } from '../../functions/core/run-validation.ts';
@@ -65,7 +65,7 @@ const ONE_QUERY = parseSuite(
 );
 
 beforeAll(async () => {
-  sampleSuite = await loadSuite(SAMPLE_SUITE_PATH);
+  sampleSuite = await loadSuiteFile(SAMPLE_SUITE_PATH);
   sandbox = await startSandbox();
   await indexSampleBook(sandbox);
   await seedIndexDrift(sandbox);
