@@ -31,14 +31,19 @@ export default {
     '!functions/core/checks/run-options.ts',
     '!functions/core/regression/detector.ts',
     // the HTML report's stylesheet: one CSS string, whose mutants would be the CSS text.
-    '!functions/core/report/html/style.ts',
-    // zod schemas of the report: their rules are pinned by test/core/report-schema.test.ts and the end-to-end
-    // tests; mutants there would be the text of .describe() (documentation in the JSON Schema).
+    '!functions/core/render/html/style.ts',
+    // zod schemas of the report: their rules are pinned by test/core/report/report-schema.test.ts and the
+    // end-to-end tests; mutants there would be the text of .describe() (documentation in the JSON Schema).
     '!functions/core/report/report.ts',
-    '!functions/core/grounding/grounding-report.ts',
+    '!functions/core/report/findings.ts',
+    '!functions/core/report/query-validation.ts',
+    '!functions/core/report/coverage-report.ts',
+    '!functions/core/report/quality-metrics.ts',
+    '!functions/core/report/validation-metrics.ts',
+    '!functions/core/report/grounding-report.ts',
     // the use case: it wires the stages together and is tested end to end over HTTP (test/engine), too slow to
     // run per mutant; the verdicts it reports are decided in the files above.
-    '!functions/core/run-validation.ts',
+    '!functions/core/run/run-validation.ts',
   ],
   ignorePatterns: ['cdk.out', 'dist', 'reports', 'reference', '.stryker-tmp*', 'test-artifacts'],
   // Static mutants (code that runs at import: constant tables, regex lists, zod schemas) cannot be traced to the

@@ -2,7 +2,7 @@
  * What a run cannot do with less: the fewest requests per endpoint, and the longest chain of round trips that
  * depend on each other, for one scenario. The benchmark prints its measurements next to these.
  *
- * The chains of one run (stages start together; see functions/core/run-validation.ts):
+ * The chains of one run (stages start together; see functions/core/run/run-validation.ts):
  * - queries: embed the N queries in ceil(N/96) calls while the collection is described (in parallel), then search
  *   in ceil(N/100) query-batch calls. Batches share one limiter of `concurrency`, so each step costs
  *   ceil(calls / concurrency) waves: at N = 200, 1 + 1 = 2 round trips.
@@ -21,14 +21,14 @@
  */
 
 /** Cohere's limit on texts per embed call. */
-export const EMBED_BATCH = 96;
+const EMBED_BATCH = 96;
 /** The engine's search batch (functions/core/queries/query-stage.ts). */
-export const SEARCH_BATCH = 100;
+const SEARCH_BATCH = 100;
 /**
  * Payload fields aggregated by facet when indexed: source_url (keyword) and token_count (integer) for the profile,
  * model_version (keyword) for the mixed-models check.
  */
-export const FACET_FIELDS = 3;
+const FACET_FIELDS = 3;
 
 /** One scenario, as far as its cost is concerned. */
 export interface RunShape {
@@ -49,7 +49,7 @@ export interface RunShape {
 }
 
 /** The catalog's facets when indexed: module_name and chapter_id (functions/core/queries/catalog.ts). */
-export const CATALOG_FACETS = 2;
+const CATALOG_FACETS = 2;
 
 /** Endpoints as the stand-ins count them (Qdrant by OpenAPI operationId). */
 export const ENDPOINTS = [

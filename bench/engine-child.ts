@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { createEngineAdapters, runOptionsFromConfig } from '../functions/adapters/engine-adapters.ts';
 import { parseEngineConfig } from '../functions/core/config.ts';
-import { runValidation } from '../functions/core/run-validation.ts';
+import { runValidation } from '../functions/core/run/run-validation.ts';
 import { parseSuite } from '../functions/core/suite/suite.ts';
 
 /** What the child reports after each run. */

@@ -29,7 +29,7 @@ export interface BundleFigures {
  * Bundles the handler as the CDK stack does (or, with `bundleAwsSdk`, as `bundleAwsSDK: true` would); throws
  * esbuild's error when it does not bundle.
  */
-export async function bundleHandler(options: { bundleAwsSdk?: boolean } = {}): Promise<BundleFigures> {
+async function bundleHandler(options: { bundleAwsSdk?: boolean } = {}): Promise<BundleFigures> {
   const file = path.join(BUNDLE_DIR, options.bundleAwsSdk ? 'nightly-with-sdk' : 'nightly', 'index.mjs');
   const metafile = await bundleLikeTheStack({
     entry: ENTRY,
@@ -76,7 +76,7 @@ export interface InitFigures {
 }
 
 /** Imports the bundle in `runs` fresh Node processes, with the environment the stack gives the function. */
-export async function measureInit(file: string, options: { runs: number; sourceMaps: boolean }): Promise<InitFigures> {
+async function measureInit(file: string, options: { runs: number; sourceMaps: boolean }): Promise<InitFigures> {
   const imports: number[] = [];
   const processes: number[] = [];
   for (let i = 0; i < options.runs; i++) {

@@ -79,7 +79,7 @@ function syntheticPayload(i: number, texts: readonly string[]): Record<string, u
 }
 
 /** Content words of the sample book (lowercase, 4+ letters), sorted and distinct. */
-export function sampleBookVocabulary(): string[] {
+function sampleBookVocabulary(): string[] {
   const words = new Set<string>();
   for (const file of markdownFiles(path.join(SAMPLE_BOOK_DIR, 'docs'))) {
     const body = readFileSync(file, 'utf8').replace(/^---[\s\S]*?---/, '');
@@ -124,7 +124,7 @@ const COMMON = new Set(
 );
 
 /** A small, fast, seedable PRNG (mulberry32), so every run builds the same data. */
-export function mulberry32(seed: number): () => number {
+function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

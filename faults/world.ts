@@ -20,7 +20,7 @@ export const SECRETS = {
   sitemapPassword: 'sitemap-pass-Zr5Yw2Qe',
 } as const;
 
-export const WRONG_DIMENSION_COLLECTION = 'faults-wrong-dimension';
+const WRONG_DIMENSION_COLLECTION = 'faults-wrong-dimension';
 export type AwsService = 's3' | 'sns' | 'cloudWatch' | 'secretsManager';
 
 export interface World {

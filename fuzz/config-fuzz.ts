@@ -5,7 +5,7 @@
  * goes through parseEngineConfig as `ragwatch run` reads it.
  */
 import { parseEngineConfig } from '../functions/core/config.ts';
-import { InputError } from '../functions/core/errors.ts';
+import { InputError } from '../functions/core/shared/errors.ts';
 import type { Rng } from './rng.ts';
 import type { Tally } from './tally.ts';
 

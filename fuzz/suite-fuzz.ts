@@ -6,7 +6,7 @@
  * mutated one.
  */
 import { stringify } from 'yaml';
-import { InputError } from '../functions/core/errors.ts';
+import { InputError } from '../functions/core/shared/errors.ts';
 import { parseSuiteBytes, type Suite } from '../functions/core/suite/suite.ts';
 import type { Rng } from './rng.ts';
 import { NAMES_A_FIELD, type Tally } from './tally.ts';

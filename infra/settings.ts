@@ -34,7 +34,7 @@ export interface StackSettings {
 }
 
 /** The sample suite: it fails on purpose, so a real deploy must not ship it. */
-export const SAMPLE_SUITE_PATH = 'sandbox/suite.json';
+const SAMPLE_SUITE_PATH = 'sandbox/suite.json';
 
 /**
  * Hosts that name no real service: RFC 2606/6761 examples and reserved TLDs, loopback and unspecified addresses

@@ -16,9 +16,9 @@ import { embedText } from './cohere/embed-text.ts';
 import type { QdrantStandIn } from './qdrant/index.ts';
 
 const BASE = 'https://book.example.com/docs';
-export const DEMO_STALE_CHUNK_PAGE = `${BASE}/module-2-digital-twin/ch1-gazebo-physics`;
-export const DEMO_STALE_PAGE = `${BASE}/module-1-ros2/ch3-urdf-for-humanoids`;
-export const DEMO_SECOND_MODEL_PAGE = `${BASE}/module-3-nvidia-isaac/ch1-isaac-sim-synthetic-data`;
+const DEMO_STALE_CHUNK_PAGE = `${BASE}/module-2-digital-twin/ch1-gazebo-physics`;
+const DEMO_STALE_PAGE = `${BASE}/module-1-ros2/ch3-urdf-for-humanoids`;
+const DEMO_SECOND_MODEL_PAGE = `${BASE}/module-3-nvidia-isaac/ch1-isaac-sim-synthetic-data`;
 const OFF_TOPIC_QUESTION = 'How long should sourdough bread proof before baking?';
 /** The one filtered search of the demo suite whose filter the stand-in's broken payload index leaks. */
 export const DEMO_LEAKY_FILTER = { key: 'heading_hierarchy', value: 'Handling failure' };

@@ -4,7 +4,7 @@
  * environment that points ragwatch at all three.
  */
 import { readFile } from 'node:fs/promises';
-import { InputError } from '../functions/core/errors.ts';
+import { InputError } from '../functions/core/shared/errors.ts';
 import { type IndexBookSummary, indexBook } from '../functions/indexer/index.ts';
 import { readDocs } from '../functions/indexer/read-docs.ts';
 import { sitemapOfPages } from './book-sitemap.ts';

@@ -4,7 +4,7 @@
  * when the work ignores the signal (Powertools' SecretsProvider takes none). The abandoned request is then ended by
  * the client's own transport timeouts.
  */
-import { type FailureKind, SinkError } from '../core/errors.ts';
+import { type FailureKind, SinkError } from '../core/shared/errors.ts';
 
 export interface Bound {
   /** What is bounded, for the message: "S3 report", "SNS alert". */
@@ -15,7 +15,7 @@ export interface Bound {
 }
 
 /** The error a bound ends its work with: names what, how long it was given, and why it was cut. */
-export class BoundExceeded extends SinkError {
+class BoundExceeded extends SinkError {
   constructor(what: string, detail: string, kind: FailureKind = 'timeout') {
     super(`${what} ${detail}`, kind);
   }

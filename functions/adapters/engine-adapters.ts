@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EngineConfig } from '../core/config.ts';
-import type { EngineDeps } from '../core/run-validation.ts';
+import type { EngineDeps } from '../core/run/run-validation.ts';
 import { createCohereChat } from './cohere/chat.ts';
 import { CohereEmbedder } from './cohere/embedder.ts';
 import { QdrantIndex } from './qdrant/vector-index.ts';

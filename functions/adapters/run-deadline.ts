@@ -2,7 +2,7 @@
  * The run's deadline as an AbortSignal: one signal handed to every adapter, aborted with a DeadlineError when the
  * budget is spent. The timer is unref'd, so a run that ends early never waits for it.
  */
-import { DeadlineError } from '../core/errors.ts';
+import { DeadlineError } from '../core/shared/errors.ts';
 
 export interface RunDeadline {
   signal: AbortSignal;

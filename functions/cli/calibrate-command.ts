@@ -8,7 +8,7 @@ import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
 import { readSuiteText } from '../adapters/files/suite-file.ts';
 import { parseEngineConfig } from '../core/config.ts';
-import { runValidation } from '../core/run-validation.ts';
+import { runValidation } from '../core/run/run-validation.ts';
 import { applyCalibration, type Calibration, proposeThresholds } from '../core/suite/calibrate.ts';
 import { parseSuite } from '../core/suite/suite.ts';
 

@@ -2,7 +2,10 @@
  * The terminal summary of a report: what a developer reads after `ragwatch run`. Most important first:
  * the verdict, then each success criterion, then the queries, coverage, quality and latency.
  */
-import type { CriterionResult, Distribution, QueryValidationResult, ValidationReport } from '../core/report/report.ts';
+import type { CriterionResult } from '../core/report/findings.ts';
+import type { Distribution } from '../core/report/quality-metrics.ts';
+import type { QueryValidationResult } from '../core/report/query-validation.ts';
+import type { ValidationReport } from '../core/report/report.ts';
 
 export interface Style {
   ok(text: string): string;

@@ -1,7 +1,7 @@
 /** `ragwatch index`: chunk a Docusaurus docs folder, embed it with Cohere and upsert it into Qdrant. */
 import { redact } from '../adapters/transport.ts';
 import { parseEngineConfig } from '../core/config.ts';
-import { describeError, InputError } from '../core/errors.ts';
+import { describeError, InputError } from '../core/shared/errors.ts';
 import { type IndexBookSummary, indexBook } from '../indexer/index.ts';
 
 export interface IndexFlags {

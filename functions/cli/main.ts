@@ -6,7 +6,7 @@
  * 2 bad input or configuration (nothing ran); 3 the report could not be written (it went to stderr in full).
  */
 import { Command, CommanderError, Option } from 'commander';
-import { InputError } from '../core/errors.ts';
+import { InputError } from '../core/shared/errors.ts';
 import { runCheck } from './run-command.ts';
 import { writeSchema } from './schema-command.ts';
 import { registerSuiteNormalize } from './suite-command.ts';

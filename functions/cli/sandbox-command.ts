@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { serveBook } from '../../sandbox/serve-book.ts';
-import { InputError } from '../core/errors.ts';
+import { InputError } from '../core/shared/errors.ts';
 
 export interface SandboxFlags {
   docs: string;

@@ -3,8 +3,9 @@
  * each with the variable's name and what was expected. Secrets are kept apart (`secrets`) so nothing that
  * serialises the rest of the config can leak them.
  */
-import { InputError } from './errors.ts';
-import { CHUNK_METADATA_FIELDS } from './quality/payload-fields.ts';
+
+import { CHUNK_METADATA_FIELDS } from './book/payload.ts';
+import { InputError } from './shared/errors.ts';
 
 export const DEFAULT_REQUIRED_FIELDS: string[] = [...CHUNK_METADATA_FIELDS];
 

@@ -2,6 +2,9 @@
  * The ports: every interface the core needs from the outside world. Adapters in functions/adapters implement them;
  * the core never imports an adapter, an SDK, fetch or process.env.
  */
+import type { RunDigest } from './history/run-digest.ts';
+import type { IncidentState } from './report/incident-state.ts';
+import type { ValidationReport } from './report/report.ts';
 
 /** A payload filter in Qdrant's shape (must / should / must_not), which the vector-index adapter passes through. */
 export type FilterCondition =
@@ -124,7 +127,7 @@ export interface Clock {
 
 /** Where a finished report goes (a file, S3). */
 export interface ReportStore {
-  save(report: import('./report/report.ts').ValidationReport): Promise<{ location: string }>;
+  save(report: ValidationReport): Promise<{ location: string }>;
 }
 
 /** Past runs of a collection and environment, read from where the reports are stored, for baselines. */
@@ -133,12 +136,7 @@ export interface RunHistory {
    * Digests of at most `limit` stored runs of this collection and environment that started before `before`,
    * newest first. Implementations bound the requests and bytes they spend and skip what they cannot read.
    */
-  recentRuns(query: {
-    collection: string;
-    environment: string;
-    limit: number;
-    before: string;
-  }): Promise<import('./history/run-digest.ts').RunDigest[]>;
+  recentRuns(query: { collection: string; environment: string; limit: number; before: string }): Promise<RunDigest[]>;
 }
 
 /** A stored incident state and the version tag a conditional write must name (null: nothing stored yet). */
@@ -157,7 +155,7 @@ export interface IncidentStore {
    */
   write(
     key: { collection: string; environment: string },
-    state: import('./incident/incident-state.ts').IncidentState,
+    state: IncidentState,
     version: string | null,
   ): Promise<string | null>;
 }

@@ -16,8 +16,8 @@
  * 7. A summary says what was written, left unchanged and deleted, and how long it took.
  */
 import { createHash } from 'node:crypto';
-import { EmbeddingError, InputError } from '../core/errors.ts';
 import type { Clock, EmbeddingResult } from '../core/ports.ts';
+import { EmbeddingError, InputError } from '../core/shared/errors.ts';
 import { type ChunkSizes, chunkMarkdown, DEFAULT_CHUNK_SIZES } from './chunk-markdown.ts';
 import { pointIdFor } from './point-id.ts';
 import type { DocPage } from './read-docs.ts';
@@ -90,11 +90,11 @@ export interface IndexSummary {
 export type IndexProgress = (progress: { chunksDone: number; chunksTotal: number }) => void;
 
 /** The most texts one embedding call carries (Cohere's limit). */
-export const EMBED_BATCH_SIZE = 96;
+const EMBED_BATCH_SIZE = 96;
 /** Points per upsert request. */
 export const UPSERT_BATCH_SIZE = 256;
 /** Point ids per delete or set-payload request. */
-export const ID_BATCH_SIZE = 1000;
+const ID_BATCH_SIZE = 1000;
 
 /** Chunks, embeds and writes every page; throws InputError for a book with no text, service errors as they come. */
 export async function indexPages(

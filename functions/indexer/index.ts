@@ -10,11 +10,6 @@ import { type IndexProgress, type IndexSummary, indexPages } from './index-book.
 import { QdrantWriter } from './qdrant-writer.ts';
 import { readDocs } from './read-docs.ts';
 
-export type { ChunkSizes } from './chunk-markdown.ts';
-export { DEFAULT_CHUNK_SIZES } from './chunk-markdown.ts';
-export type { IndexProgress, IndexSummary } from './index-book.ts';
-export { PAYLOAD_INDEXES } from './qdrant-writer.ts';
-
 /** Everything one indexing run needs. */
 export interface IndexBookOptions {
   /** The Docusaurus docs folder, e.g. sandbox/book/docs. */

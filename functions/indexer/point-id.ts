@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 
 /** The RFC 4122 namespace for names that are URLs. */
-export const URL_NAMESPACE = '6ba7b811-9dad-11d1-80b4-00c04fd430c8';
+const URL_NAMESPACE = '6ba7b811-9dad-11d1-80b4-00c04fd430c8';
 
 /** The id of the chunk at `chunkIndex` of the page at `sourceUrl`. */
 export function pointIdFor(sourceUrl: string, chunkIndex: number): string {

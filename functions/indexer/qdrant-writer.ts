@@ -6,7 +6,7 @@
  */
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import { callQdrant, createQdrantClient } from '../adapters/qdrant/vector-index.ts';
-import { IndexError } from '../core/errors.ts';
+import { IndexError } from '../core/shared/errors.ts';
 import { type ChunkPayload, type IndexPoint, type PointSink, UPSERT_BATCH_SIZE } from './index-book.ts';
 import type { StoredPoint } from './reindex-plan.ts';
 

@@ -8,8 +8,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { InputError } from '../core/errors.ts';
-import { moduleNameOf, moduleSlugOf } from '../core/naming/module-name.ts';
+import { moduleNameOf, moduleSlugOf } from '../core/book/module-name.ts';
+import { InputError } from '../core/shared/errors.ts';
 
 /** One published page of the book, ready to chunk. */
 export interface DocPage {
@@ -19,7 +19,7 @@ export interface DocPage {
   sourceUrl: string;
   /** Folder path and id, e.g. `module-1-ros2/ch1-ros2-basics`; just the id for a top-level page. */
   chapterId: string;
-  /** chapter_id's first segment humanised ("Module 1 Ros2", "Intro"): functions/core/naming/module-name.ts. */
+  /** chapter_id's first segment humanised ("Module 1 Ros2", "Intro"): functions/core/book/module-name.ts. */
   moduleName: string;
   /** The markdown without its frontmatter. */
   body: string;

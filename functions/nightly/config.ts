@@ -5,7 +5,7 @@
  * QDRANT_API_KEY variable on the function is itself a problem, since it would sit in plain text in the template.
  */
 import { type EngineConfig, EnvReader, parseEngineConfig } from '../core/config.ts';
-import { InputError } from '../core/errors.ts';
+import { InputError } from '../core/shared/errors.ts';
 
 export type SuiteLocation = { kind: 's3'; uri: string; bucket: string; key: string } | { kind: 'file'; path: string };
 

@@ -14,9 +14,9 @@ import type { StoredReport } from '../adapters/aws/s3-report-store.ts';
 import { withinBound } from '../adapters/bounded.ts';
 import { type AlertContext, buildAlertMessage, type ReportPlacement } from '../core/delivery/alert-message.ts';
 import { buildRunLinks } from '../core/delivery/links.ts';
-import { describeError } from '../core/errors.ts';
-import type { ReportAttachment } from '../core/report/attachments.ts';
+import type { ReportAttachment } from '../core/render/attachments.ts';
 import type { ValidationReport } from '../core/report/report.ts';
+import { describeError } from '../core/shared/errors.ts';
 import type { NightlyDeps, NightlyResult } from './handler.ts';
 import { alertIncidents } from './incident-alerts.ts';
 

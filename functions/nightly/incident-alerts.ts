@@ -6,10 +6,10 @@
  */
 import type { PublishedMetrics } from '../adapters/aws/cloudwatch-metrics.ts';
 import type { AlertContext } from '../core/delivery/alert-message.ts';
-import { describeError } from '../core/errors.ts';
 import { buildIncidentMessage } from '../core/incident/incident-message.ts';
 import { settleIncidents } from '../core/incident/settle-incidents.ts';
 import type { ValidationReport } from '../core/report/report.ts';
+import { describeError } from '../core/shared/errors.ts';
 import type { NightlyDeps, NightlyResult } from './handler.ts';
 
 type AlertOutcome = NightlyResult['sinks']['alert'];

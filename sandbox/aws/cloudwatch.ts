@@ -6,7 +6,7 @@
  */
 import { AwsJsonError, type JsonRpcServer, type RecordedRequest, startJsonRpcServer } from './json-rpc-server.ts';
 
-export interface RecordedDatum {
+interface RecordedDatum {
   namespace: string;
   MetricName: string;
   Dimensions: { Name: string; Value: string }[];

@@ -10,7 +10,7 @@ import { type CloudWatchStandIn, startCloudWatchStandIn } from './cloudwatch.ts'
 import { type ConditionalPutProxy, startConditionalPutProxy } from './conditional-put.ts';
 import { type SecretsManagerStandIn, startSecretsManagerStandIn } from './secrets-manager.ts';
 
-export { type CloudWatchStandIn, type RecordedDatum, startCloudWatchStandIn } from './cloudwatch.ts';
+export { type CloudWatchStandIn, startCloudWatchStandIn } from './cloudwatch.ts';
 export { type SecretsManagerStandIn, startSecretsManagerStandIn } from './secrets-manager.ts';
 
 export const STAND_IN_REGION = 'us-east-1';
@@ -18,7 +18,7 @@ export const STAND_IN_REGION = 'us-east-1';
 export const STAND_IN_CREDENTIALS = { accessKeyId: 'AKIDSTANDIN', secretAccessKey: 'stand-in-secret' };
 
 /** An alert as an SNS subscriber received it. */
-export interface DeliveredAlert {
+interface DeliveredAlert {
   subject: string | undefined;
   message: string;
   attributes: Record<string, string>;

@@ -25,7 +25,7 @@ export interface ChatDocument {
 }
 
 /** A citation in Cohere v2's wire shape. */
-export interface Citation {
+interface Citation {
   start: number;
   end: number;
   text: string;
@@ -43,7 +43,7 @@ export interface Answer {
 export const ABSTENTION_TEXT = 'I could not find information about that in the provided documents.';
 
 /** A sentence qualifies when it holds at least this share of the question's distinct content terms. */
-export const MIN_SENTENCE_OVERLAP = 0.5;
+const MIN_SENTENCE_OVERLAP = 0.5;
 
 const MAX_ANSWER_SENTENCES = 3;
 // Headings and list stubs ("Installing ROS 2") are not answers.

@@ -14,7 +14,7 @@ import { tokenizeWords } from './tokenizer.ts';
 import { isObject, type RouteResult, replyError, replyUnknownModel } from './wire.ts';
 
 /** The chat models the stand-in serves. */
-export const CHAT_MODELS: ReadonlySet<string> = new Set([
+const CHAT_MODELS: ReadonlySet<string> = new Set([
   'command-a-03-2025',
   'command-a-reasoning-08-2025',
   'command-r7b-12-2024',

@@ -9,10 +9,10 @@ import { tokenizeWords } from './tokenizer.ts';
 import { isObject, type RouteResult, replyError, replyUnknownModel } from './wire.ts';
 
 /** Cohere's limit on texts in one embed call. */
-export const MAX_EMBED_TEXTS = 96;
+const MAX_EMBED_TEXTS = 96;
 
 /** The embedding models the stand-in serves; each needs an input_type (v3 and later). */
-export const EMBED_MODELS: ReadonlySet<string> = new Set([
+const EMBED_MODELS: ReadonlySet<string> = new Set([
   'embed-english-v3.0',
   'embed-english-light-v3.0',
   'embed-multilingual-v3.0',
@@ -88,7 +88,7 @@ function checkEmbeddingTypes(value: unknown): string | undefined {
  * Its own vectors stay consistent with each other (cosines between them are unchanged), but against vectors of the
  * normal model they are unrelated: what a model silently swapped under the same name does to an index.
  */
-export function otherModel(vector: number[], variant: string): number[] {
+function otherModel(vector: number[], variant: string): number[] {
   let seed = 2166136261;
   for (let i = 0; i < variant.length; i++) seed = Math.imul(seed ^ variant.charCodeAt(i), 16777619) >>> 0;
   const next = () => {

@@ -12,10 +12,10 @@ import { handleEmbed } from './embed-route.ts';
 import { type RouteResult, replyError } from './wire.ts';
 
 /** The endpoints the stand-in serves, as named in request counts and fault targets. */
-export type CohereEndpoint = 'embed' | 'chat';
+type CohereEndpoint = 'embed' | 'chat';
 
 /** A failure to play instead of the real answer; `endpoint` (default: either) and `times` (default 1) scope it. */
-export type CohereFault = (
+type CohereFault = (
   | { status: 400 | 500 | 503; message?: string }
   | { status: 429; retryAfterSeconds: number; message?: string }
   | { hang: true }

@@ -10,7 +10,7 @@ import type { AnnSettings } from './search.ts';
 import { collectionAlreadyExists, collectionNotFound, formatError, invalidType, unsupported } from './wire-error.ts';
 
 /** The Qdrant release whose API the stand-in speaks. */
-export const QDRANT_VERSION = '1.19.0';
+const QDRANT_VERSION = '1.19.0';
 
 /** What a handler receives: the store, the collection named in the path (if any), the query string and the body. */
 export interface HandlerInput {

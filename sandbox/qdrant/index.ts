@@ -12,12 +12,10 @@ import type { OperationId } from './routes.ts';
 import { type Fault, type RecordedExchange, StandInServer } from './server.ts';
 import { collectionNotFound } from './wire-error.ts';
 
-export type { Distance, PointInput } from './collection.ts';
-export type { FilterLeak } from './filter-leak.ts';
-export type { Payload } from './payload-path.ts';
-export type { PointId } from './point-id.ts';
+export type { PointInput } from './collection.ts';
+
 export type { OperationId } from './routes.ts';
-export type { Fault, RecordedExchange } from './server.ts';
+export type { RecordedExchange } from './server.ts';
 
 /** Options of startQdrantStandIn. */
 export interface QdrantStandInOptions {

@@ -43,7 +43,7 @@ function readSchemaType(name: string): PayloadSchemaType {
 }
 
 /** The values an index of `type` would hold for these payload values (arrays flattened, other types dropped). */
-export function indexedValues(values: readonly unknown[], type: PayloadSchemaType): (string | number | boolean)[] {
+function indexedValues(values: readonly unknown[], type: PayloadSchemaType): (string | number | boolean)[] {
   const out: (string | number | boolean)[] = [];
   for (const value of values) collectIndexed(value, type, out);
   return out;

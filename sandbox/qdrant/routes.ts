@@ -49,7 +49,7 @@ export interface Route {
 const NAME = '([^/]+)';
 
 /** Every route, in matching order. */
-export const ROUTES: readonly Route[] = [
+const ROUTES: readonly Route[] = [
   { operationId: 'root', method: 'GET', pattern: /^\/$/, handler: describeService, needsBody: false, bare: true },
   {
     operationId: 'get_collections',

@@ -33,7 +33,7 @@ export interface NearestOptions {
 }
 
 /** Qdrant's default `hnsw_config.ef_construct`, used as the search beam when `hnsw_ef` is not given. */
-export const DEFAULT_HNSW_EF = 100;
+const DEFAULT_HNSW_EF = 100;
 
 /**
  * The stand-in's model of an approximate (HNSW) search. Healthy, it visits every point, as Qdrant does for a

@@ -29,7 +29,7 @@ export function queryParameterError(detail: string): QdrantWireError {
 }
 
 /** 422: the body deserialized but a field breaks a validation rule; `field` is the path Qdrant prints. */
-export function validationError(field: string, detail: string): QdrantWireError {
+function validationError(field: string, detail: string): QdrantWireError {
   return new QdrantWireError(422, `Validation error in JSON body: [${field}: ${detail}]`);
 }
 
@@ -73,7 +73,7 @@ export function unsupported(what: string): QdrantWireError {
 }
 
 /** serde's description of an unexpected JSON value, for "invalid type: …, expected …" messages. */
-export function describeJsonValue(value: unknown): string {
+function describeJsonValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a sequence';
   switch (typeof value) {

@@ -18,13 +18,13 @@ export interface NightRecord {
 }
 
 /** The ISO time of night n's run: 02:00 UTC, n-1 days after the start date. */
-export function nightDate(scenario: Scenario, night: number): string {
+function nightDate(scenario: Scenario, night: number): string {
   const start = Date.parse(`${scenario.start_date}T02:00:00.000Z`);
   return new Date(start + (night - 1) * 86_400_000).toISOString();
 }
 
 /** A fault's label in the output: its id and kind. */
-export function faultLabel(fault: { id: string; kind: string }): string {
+function faultLabel(fault: { id: string; kind: string }): string {
   return `${fault.id}:${fault.kind}`;
 }
 

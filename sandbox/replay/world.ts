@@ -24,9 +24,9 @@ import { type AwsStandIns, STAND_IN_CREDENTIALS, STAND_IN_REGION, startAwsStandI
 import { type BookServer, SAMPLE_BOOK_BASE_URL, SAMPLE_BOOK_DIR, startBookServer } from '../book-server.ts';
 import { indexSampleBook, SANDBOX_COLLECTION, type Sandbox, startSandbox } from '../start-sandbox.ts';
 
-export const REPLAY_SUITE_PATH = path.join(import.meta.dirname, 'suite.json');
+const REPLAY_SUITE_PATH = path.join(import.meta.dirname, 'suite.json');
 
-export interface SnapshotPoint {
+interface SnapshotPoint {
   id: string | number;
   vector: number[];
   payload: Record<string, unknown>;
@@ -50,7 +50,7 @@ export interface DeliveredEmail {
   subject: string;
 }
 
-export interface NightOutcome {
+interface NightOutcome {
   status: string;
   emails: DeliveredEmail[];
   /** The stored report's regression findings as kind (kind:metric for a metric), for checks; not printed. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ChatError, EmbeddingError } from '../../functions/core/errors.ts';
-import { GroundingReport } from '../../functions/core/grounding/grounding-report.ts';
 import { createRetrievalTool } from '../../functions/core/grounding/retrieval-tool.ts';
 import { runAgentChecks } from '../../functions/core/grounding/run-agent-checks.ts';
 import type { ChatModel, ChatReply } from '../../functions/core/ports.ts';
+import { GroundingReport } from '../../functions/core/report/grounding-report.ts';
+import { ChatError, EmbeddingError } from '../../functions/core/shared/errors.ts';
 import { createFakeClock, createFakeEmbedder, createFakeIndex, createIdSequence, hit } from './fakes.ts';
 
 const TEXT = 'Topics carry messages between nodes.';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
 import { main } from '../../functions/cli/main.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
-import { runValidation } from '../../functions/core/run-validation.ts';
+import { runValidation } from '../../functions/core/run/run-validation.ts';
 import { parseSuite } from '../../functions/core/suite/suite.ts';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_REQUIRED_FIELDS, parseEngineConfig } from '../../functions/core/config.ts';
-import { InputError } from '../../functions/core/errors.ts';
+import { InputError } from '../../functions/core/shared/errors.ts';
 
 const VALID = {
   COHERE_API_KEY: 'co-secret-key-123',

@@ -8,7 +8,7 @@ import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adap
 import { loadSuiteFile } from '../../functions/adapters/files/suite-file.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
 import { ValidationReport } from '../../functions/core/report/report.ts';
-import { runValidation } from '../../functions/core/run-validation.ts';
+import { runValidation } from '../../functions/core/run/run-validation.ts';
 import type { Suite } from '../../functions/core/suite/suite.ts';
 import { DEMO_LEAKY_FILTER } from '../../sandbox/seed-index-health.ts';
 import {

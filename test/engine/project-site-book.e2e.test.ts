@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
 import type { ValidationReport } from '../../functions/core/report/report.ts';
-import { runValidation } from '../../functions/core/run-validation.ts';
+import { runValidation } from '../../functions/core/run/run-validation.ts';
 import { parseSuite } from '../../functions/core/suite/suite.ts';
 import { type IndexedProjectSiteBook, startIndexedProjectSiteBook } from '../helpers/project-site-book.ts';
 

@@ -9,7 +9,7 @@ import { generateSuite, syntheticPoints } from '../../bench/synthetic-book.ts';
 import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
 import { DEFAULT_REQUIRED_FIELDS, parseEngineConfig } from '../../functions/core/config.ts';
 import type { ValidationReport } from '../../functions/core/report/report.ts';
-import { runValidation } from '../../functions/core/run-validation.ts';
+import { runValidation } from '../../functions/core/run/run-validation.ts';
 import { parseSuite } from '../../functions/core/suite/suite.ts';
 import { PAYLOAD_INDEXES } from '../../functions/indexer/qdrant-writer.ts';
 import { type BookServer, startBookServer } from '../../sandbox/book-server.ts';

@@ -14,8 +14,8 @@ import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adap
 import { loadSuiteFile } from '../../functions/adapters/files/suite-file.ts';
 import { formatSummary } from '../../functions/cli/format-summary.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
-import { ERROR_TYPES, type ErrorType } from '../../functions/core/report/report.ts';
-import { runValidation } from '../../functions/core/run-validation.ts';
+import { ERROR_TYPES, type ErrorType } from '../../functions/core/report/findings.ts';
+import { runValidation } from '../../functions/core/run/run-validation.ts';
 import { parseSuite, type Suite } from '../../functions/core/suite/suite.ts';
 import { SAMPLE_BOOK_DIR } from '../../sandbox/book-server.ts';
 import {

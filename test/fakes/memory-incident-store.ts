@@ -3,8 +3,9 @@
  * naming a version that is no longer current returns null. `beforeWrite` lets a test play another run that writes
  * first.
  */
-import type { IncidentState } from '../../functions/core/incident/incident-state.ts';
+
 import type { IncidentStore, VersionedIncidentState } from '../../functions/core/ports.ts';
+import type { IncidentState } from '../../functions/core/report/incident-state.ts';
 
 type Key = { collection: string; environment: string };
 

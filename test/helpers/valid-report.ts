@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ValidationReport } from '../../functions/core/report/report.ts';
-import { listIssues } from '../../functions/core/suite/suite.ts';
+import { listIssues } from '../../functions/core/suite/issue-messages.ts';
 
 const SCHEMA_PATH = path.join(import.meta.dirname, '..', '..', 'docs', 'report.schema.json');
 // Formats (uri, uuid, date-time) are zod's to check; the document is checked for structure, ranges and patterns.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EmbeddingError, InputError } from '../../functions/core/errors.ts';
 import type { Clock, EmbeddingResult } from '../../functions/core/ports.ts';
+import { EmbeddingError, InputError } from '../../functions/core/shared/errors.ts';
 import {
   type DocumentEmbedder,
   type IndexPoint,

@@ -1,6 +1,6 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { IndexError } from '../../functions/core/errors.ts';
+import { IndexError } from '../../functions/core/shared/errors.ts';
 import type { IndexPoint } from '../../functions/indexer/index-book.ts';
 import { pointIdFor } from '../../functions/indexer/point-id.ts';
 import { QdrantWriter, type QdrantWriterOptions } from '../../functions/indexer/qdrant-writer.ts';

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InputError } from '../../functions/core/errors.ts';
+import { InputError } from '../../functions/core/shared/errors.ts';
 import { readDocs, splitFrontmatter, stripNumberPrefix, toModuleName } from '../../functions/indexer/read-docs.ts';
 
 const BOOK_DOCS = join(import.meta.dirname, '../../sandbox/book/docs');

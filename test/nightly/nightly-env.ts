@@ -1,5 +1,5 @@
 /** The smallest environment the nightly handler accepts, and the problems a configuration is refused with. */
-import { InputError } from '../../functions/core/errors.ts';
+import { InputError } from '../../functions/core/shared/errors.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 
 export const VALID = {

@@ -17,7 +17,7 @@ export interface AwsClients {
 }
 
 /** Per-attempt transport bounds; each sink also has a bound over all its attempts (see nightly/sink-bound.ts). */
-export const AWS_TRANSPORT = {
+const AWS_TRANSPORT = {
   /** TCP (and TLS) connect: an AWS endpoint in-region connects in milliseconds; 3 s means it is not there. */
   connectionTimeoutMs: 3_000,
   /** One request and its response: the largest call (a report PutObject, a few MB) takes well under a second. */

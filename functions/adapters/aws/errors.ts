@@ -4,7 +4,7 @@
  * and that line becomes the SinkError (or SecretError) the adapter throws. AWS error messages never carry a
  * request's payload, so no secret can ride along; they are still cut to 200 chars.
  */
-import { type FailureKind, SinkError, truncate } from '../../core/errors.ts';
+import { type FailureKind, SinkError, truncate } from '../../core/shared/errors.ts';
 
 export interface AwsFailure {
   kind: FailureKind;

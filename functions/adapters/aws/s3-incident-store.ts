@@ -5,8 +5,8 @@
  * ConditionalRequestConflict while a competing write is in flight, to the other).
  */
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { IncidentState } from '../../core/incident/incident-state.ts';
 import type { IncidentStore, VersionedIncidentState } from '../../core/ports.ts';
+import type { IncidentState } from '../../core/report/incident-state.ts';
 import { awsSinkError, classifyAwsError } from './errors.ts';
 import { keySegment } from './s3-report-store.ts';
 

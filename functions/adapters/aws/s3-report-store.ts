@@ -5,7 +5,7 @@
  */
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { ReportStore } from '../../core/ports.ts';
-import type { ReportAttachment } from '../../core/report/attachments.ts';
+import type { ReportAttachment } from '../../core/render/attachments.ts';
 import type { ValidationReport } from '../../core/report/report.ts';
 import { pathSegment } from '../path-segment.ts';
 import { abortable } from './clients.ts';

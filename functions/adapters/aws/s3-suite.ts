@@ -3,7 +3,7 @@
  * A failed read is an InputError naming the object's URI; a bad suite, one naming its key.
  */
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { InputError } from '../../core/errors.ts';
+import { InputError } from '../../core/shared/errors.ts';
 import { parseSuiteBytes, type Suite } from '../../core/suite/suite.ts';
 import { abortable } from './clients.ts';
 import { classifyAwsError } from './errors.ts';

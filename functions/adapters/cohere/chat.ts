@@ -4,8 +4,8 @@
  * names the model and the endpoint, never the API key.
  */
 import { CohereClientV2 } from 'cohere-ai';
-import { ChatError } from '../../core/errors.ts';
 import type { ChatCitation, ChatDocument, ChatModel, ChatReply } from '../../core/ports.ts';
+import { ChatError } from '../../core/shared/errors.ts';
 import { DependencyGate, type RunSignal, retryTransient } from '../transport.ts';
 import { malformedChatAnswer, safeOrigin, translateCohereChatError } from './errors.ts';
 
@@ -13,7 +13,7 @@ import { malformedChatAnswer, safeOrigin, translateCohereChatError } from './err
 export const DEFAULT_CHAT_MODEL = 'command-a-03-2025';
 
 /** Keeps the model to the documents and to saying so when they do not answer: what the grounding check expects. */
-export const SYSTEM_PROMPT =
+const SYSTEM_PROMPT =
   'Answer the question using only the provided documents, and cite them. If the documents do not contain the ' +
   'answer, reply exactly: "I could not find information about that in the provided documents." Do not use ' +
   'outside knowledge.';

@@ -8,7 +8,7 @@
  * embed: 504 unavailable, other 4xx bad_request), as they did before they shared this file.
  */
 import { CohereError, CohereTimeoutError } from 'cohere-ai';
-import { ChatError, EmbeddingError, type FailureKind, truncate } from '../../core/errors.ts';
+import { ChatError, EmbeddingError, type FailureKind, truncate } from '../../core/shared/errors.ts';
 import { deadlineCut, parseRetryAfter, type RunSignal, redact } from '../transport.ts';
 
 const NETWORK_CODES = new Set([

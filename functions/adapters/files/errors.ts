@@ -4,7 +4,7 @@
  * it; a write or read of the report folder that fails becomes a SinkError that keeps the system's own message
  * (it names the path and the errno) with a kind ops can act on.
  */
-import { type FailureKind, InputError, SinkError } from '../../core/errors.ts';
+import { type FailureKind, InputError, SinkError } from '../../core/shared/errors.ts';
 
 const KINDS: Record<string, FailureKind> = {
   ENOENT: 'not_found',

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { IncidentState } from '../../core/incident/incident-state.ts';
 import type { IncidentStore, VersionedIncidentState } from '../../core/ports.ts';
+import type { IncidentState } from '../../core/report/incident-state.ts';
 import { pathSegment } from '../path-segment.ts';
 import { errnoOf, fileSinkError } from './errors.ts';
 

@@ -6,7 +6,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReportStore } from '../../core/ports.ts';
-import type { ReportAttachment } from '../../core/report/attachments.ts';
+import type { ReportAttachment } from '../../core/render/attachments.ts';
 import type { ValidationReport } from '../../core/report/report.ts';
 import { pathSegment } from '../path-segment.ts';
 import { fileSinkError } from './errors.ts';

@@ -4,7 +4,7 @@
  * naming the file.
  */
 import { readFile } from 'node:fs/promises';
-import { InputError } from '../../core/errors.ts';
+import { InputError } from '../../core/shared/errors.ts';
 import { parseSuite, type Suite } from '../../core/suite/suite.ts';
 import { decodeUtf8 } from '../../core/suite/utf8.ts';
 import { unreadableInput } from './errors.ts';

@@ -4,7 +4,7 @@
  * the operation, the collection and the server's origin, with a kind ops can act on. Never the API key: a body
  * that echoes it is redacted, and long bodies are cut.
  */
-import { IndexError, truncate } from '../../core/errors.ts';
+import { IndexError, truncate } from '../../core/shared/errors.ts';
 import { deadlineCut, parseRetryAfter, type RunSignal, redact } from '../transport.ts';
 
 /** An answer that is not what the API documents: names the operation, the collection and what was wrong. */
@@ -102,7 +102,7 @@ function extractQdrantMessage(data: unknown): string | undefined {
 }
 
 /** The URL without credentials, path or query: enough to say where, nothing that could be secret. */
-export function safeOrigin(url: string): string {
+function safeOrigin(url: string): string {
   try {
     return new URL(url).origin;
   } catch {

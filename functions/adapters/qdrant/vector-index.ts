@@ -3,7 +3,6 @@
  * into an IndexError that names the operation and the collection, never the API key.
  */
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { IndexError } from '../../core/errors.ts';
 import type {
   CollectionInfo,
   FacetHit,
@@ -14,6 +13,7 @@ import type {
   StoredPoint,
   VectorIndex,
 } from '../../core/ports.ts';
+import { IndexError } from '../../core/shared/errors.ts';
 import { DependencyGate, type RunSignal, requestSignal, retryTransient } from '../transport.ts';
 import { describeShape, malformedAnswer, translateQdrantError } from './errors.ts';
 import { createRetryAfterTap } from './retry-after-tap.ts';

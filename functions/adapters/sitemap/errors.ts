@@ -4,7 +4,7 @@
  * all become a SitemapError naming the URL at fault (without credentials), with a kind ops can act on. The pieces
  * that read a file throw the plain errors below; fetch.ts hands whatever it caught to translateSitemapError.
  */
-import { SitemapError, truncate } from '../../core/errors.ts';
+import { SitemapError, truncate } from '../../core/shared/errors.ts';
 import { shownUrl } from './url-policy.ts';
 
 /** A URL the policy refused on the way (a redirect hop); for the root sitemap it fails the listing. */

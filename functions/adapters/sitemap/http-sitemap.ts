@@ -41,7 +41,7 @@ export interface HttpSitemapOptions {
   run?: RunSignal;
 }
 
-export const SITEMAP_LIMITS = {
+const SITEMAP_LIMITS = {
   maxChildSitemaps: 500,
   maxUrlsPerFile: 50_000,
   maxBytesPerFile: 50 * 1024 * 1024,

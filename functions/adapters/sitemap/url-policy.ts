@@ -10,10 +10,10 @@
  * shorter than the protocol's 2,048 characters, but may be on any host (Docusaurus writes the production host
  * into a sitemap served from anywhere).
  */
-import { truncate } from '../../core/errors.ts';
+import { truncate } from '../../core/shared/errors.ts';
 
 /** The Sitemaps protocol: a <loc> must be less than 2,048 characters. */
-export const MAX_LOC_CHARS = 2047;
+const MAX_LOC_CHARS = 2047;
 
 /** A URL with any user:password@ part masked, cut to a readable length: safe for a message or a report. */
 export function shownUrl(url: string): string {

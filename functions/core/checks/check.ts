@@ -1,11 +1,12 @@
 /**
  * One interface for every check the run performs (in the spirit of cdk-nag's one rule per file): a check reads the
  * run's shared inputs through its context, and returns the report sections it fills, its findings, and its figures
- * for the success criteria. Adding a check is one new file and one line in ../checks.ts.
+ * for the success criteria. Adding a check is one new file and one line in ../run/checks.ts.
  */
 import type { evaluateCriteria } from '../criteria/criteria.ts';
-import type { IndexHealth } from '../index-health/index-health-report.ts';
-import type { CriterionResult, Execution, ValidationError, ValidationReport } from '../report/report.ts';
+import type { CriterionResult, ValidationError } from '../report/findings.ts';
+import type { IndexHealth } from '../report/index-health-report.ts';
+import type { Execution, ValidationReport } from '../report/report.ts';
 import type { ResolvedQuery, SuccessCriteria } from '../suite/suite.ts';
 import type { EngineDeps, RunOptions } from './run-options.ts';
 

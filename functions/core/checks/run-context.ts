@@ -2,8 +2,10 @@
  * The machinery every check shares: named steps run once and timed, findings stamped with the run's id, and the
  * run's abort signal, which cuts whatever is still pending so a report always comes back.
  */
-import { isServiceError } from '../errors.ts';
-import type { Execution, ValidationError } from '../report/report.ts';
+
+import type { ValidationError } from '../report/findings.ts';
+import type { Execution } from '../report/report.ts';
+import { isServiceError } from '../shared/errors.ts';
 import type { ResolvedQuery, SuccessCriteria } from '../suite/suite.ts';
 import type { Check, CheckResult, RunContext, Settled } from './check.ts';
 import type { EngineDeps, RunOptions } from './run-options.ts';
@@ -20,7 +22,7 @@ export class CutError extends Error {
 }
 
 /** What each step waits on, so a cut names the dependency, not only the stage. */
-export const STEP_DEPENDENCIES: Record<string, string> = {
+const STEP_DEPENDENCIES: Record<string, string> = {
   describe: 'Qdrant (get collection)',
   catalog: 'Qdrant (facet or scroll)',
   queries: 'Cohere embed and Qdrant search',

@@ -1,9 +1,10 @@
 /** Coverage: the sitemap's pages under the path prefix that the collection holds. */
 import type { Check } from '../checks/check.ts';
-import { collectionProfile, sitemapListing } from '../checks/inputs.ts';
 import { failureType, outcome } from '../checks/run-context.ts';
-import { describeError } from '../errors.ts';
+import { collectionProfile } from '../quality/inputs.ts';
+import { describeError } from '../shared/errors.ts';
 import { computeCoverage, coverageErrors } from './coverage.ts';
+import { sitemapListing } from './inputs.ts';
 import { sitemapIssueErrors, sitemapIssueNotes } from './sitemap-issues.ts';
 
 export const coverageCheck: Check = {

@@ -5,9 +5,11 @@
  * Orphans (extra_urls) are indexed URLs with no page anywhere in the sitemap, whatever their path: an indexed page
  * outside the prefix that the sitemap lists is not an orphan, it is simply not counted.
  */
-import { roundTo } from '../quality/distribution.ts';
-import { normaliseUrl, urlPath } from '../queries/matching.ts';
-import type { CoverageReport, ValidationError } from '../report/report.ts';
+
+import { normaliseUrl, urlPath } from '../book/matching.ts';
+import type { CoverageReport } from '../report/coverage-report.ts';
+import type { ValidationError } from '../report/findings.ts';
+import { roundTo } from '../shared/statistics.ts';
 
 const LISTED_IN_DETAILS = 20;
 
@@ -117,7 +119,7 @@ export function coverageErrors(report: CoverageReport, runId: string, newId: () 
  * A prefix that would have counted some sitemap pages: the folder the indexed pages share when sitemap URLs live
  * under it (the book's docs as the indexer wrote them), else the first `.../docs/` folder in the sitemap's paths.
  */
-export function suggestPrefix(sitemap: readonly string[], indexed: readonly string[]): string | null {
+function suggestPrefix(sitemap: readonly string[], indexed: readonly string[]): string | null {
   const shared = commonFolder(indexed.map(urlPath));
   if (shared !== null && shared !== '/' && sitemap.some((url) => isUnderPrefix(urlPath(url), shared))) return shared;
   for (const url of sitemap) {

@@ -5,7 +5,7 @@
  * first messages in `details`: a hostile sitemap cannot flood the report.
  */
 import type { SitemapIssue } from '../ports.ts';
-import type { ValidationError } from '../report/report.ts';
+import type { ValidationError } from '../report/findings.ts';
 
 const LISTED_IN_DETAILS = 20;
 const NOTED = 5;

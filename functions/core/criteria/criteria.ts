@@ -6,8 +6,9 @@
  * from float arithmetic is 100 and passes, while a reported 99.99 is a breach of 100.
  * A value that could not be computed (null) counts as breached, at the criterion's worst severity.
  */
-import { roundTo } from '../quality/distribution.ts';
-import type { CriterionResult, Severity, ValidationError } from '../report/report.ts';
+
+import type { CriterionResult, Severity, ValidationError } from '../report/findings.ts';
+import { roundTo } from '../shared/statistics.ts';
 import type { SuccessCriteria } from '../suite/suite.ts';
 
 /** A criterion to judge: its figure, threshold and comparison, and the severity of a breach. */

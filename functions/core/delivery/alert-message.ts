@@ -3,8 +3,10 @@
  * most important first. Pure: no SDK, no clock. SNS limits honoured: subject ASCII, no control characters, under
  * 100 characters; the whole message under 256 KB (the body is cut at a line with a note when it would not fit).
  */
-import { truncate } from '../errors.ts';
-import type { CriterionResult, Severity, ValidationReport } from '../report/report.ts';
+
+import type { CriterionResult, Severity } from '../report/findings.ts';
+import type { ValidationReport } from '../report/report.ts';
+import { truncate } from '../shared/errors.ts';
 import { buildS3ConsoleUrl, linkLines, type RunLinks } from './links.ts';
 
 export interface AlertMessage {
@@ -30,7 +32,7 @@ export interface AlertContext {
   links?: RunLinks;
 }
 
-export const ALERT_LIMITS = { subjectMaxChars: 99, bodyMaxBytes: 240_000, failingQueries: 10, urls: 20 } as const;
+const ALERT_LIMITS = { subjectMaxChars: 99, bodyMaxBytes: 240_000, failingQueries: 10, urls: 20 } as const;
 
 const SEVERITY_ORDER: Severity[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
 

@@ -63,7 +63,7 @@ export function linkLines(links: RunLinks | undefined): string[] {
  * from the fragment in a JSURL-like form: strings start with ', characters outside [A-Za-z0-9_.-] are written *XX
  * (UTF-8 bytes), and the whole `?queryDetail=...` is URL-encoded with $ in place of %.
  */
-export function buildLogsInsightsUrl(
+function buildLogsInsightsUrl(
   inputs: Pick<RunLinkInputs, 'region' | 'runId' | 'startedAt' | 'finishedAt'> & {
     logGroupName: string;
   },

@@ -4,13 +4,13 @@
  * Limits honoured (PutMetricData, 2026): 1,000 datums and 1 MB per call, 150 distinct values per datum in
  * Values/Counts, finite numbers only, magnitudes inside CloudWatch's accepted range.
  */
-import { alertsOperations } from '../regression/regression-report.ts';
+import { alertsOperations } from '../report/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { dimensionValue } from './dimension-value.ts';
 
-export type MetricUnit = 'Percent' | 'Count' | 'Seconds' | 'Milliseconds' | 'None';
+type MetricUnit = 'Percent' | 'Count' | 'Seconds' | 'Milliseconds' | 'None';
 
-export interface MetricDimension {
+interface MetricDimension {
   Name: string;
   Value: string;
 }
@@ -25,7 +25,7 @@ export interface MetricDatum {
   Counts?: number[];
 }
 
-export const PUT_METRIC_DATA_LIMITS = {
+const PUT_METRIC_DATA_LIMITS = {
   maxDatumsPerCall: 1000,
   /** 1 MB per request, less room for the JSON envelope (Namespace, brackets) around the datums. */
   maxBytesPerCall: 1_000_000 - 4_096,

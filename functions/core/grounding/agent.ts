@@ -3,18 +3,19 @@
  * for an answer built from those chunks only (cited by id), and attach the grounding verdict.
  * The tool is called on every question rather than left to the model's choice: a monitor must be reproducible.
  */
-import { describeError, isServiceError } from '../errors.ts';
+
 import type { ChatModel, ChatReply, Clock } from '../ports.ts';
 import type { QueryFilters } from '../queries/filters.ts';
+import type { AgentCitation, AgentResponse } from '../report/grounding-report.ts';
+import { describeError, isServiceError } from '../shared/errors.ts';
 import { checkGrounding } from './grounding.ts';
-import type { AgentCitation, AgentResponse } from './grounding-report.ts';
 import type { RetrievalTool, RetrievedContext } from './retrieval-tool.ts';
 
 /** What the agent says, without calling chat, when nothing retrieved is relevant enough to answer from. */
 export const NO_RELEVANT_DOCUMENTS_ANSWER = 'I could not find anything in the book that answers this question.';
 
 /** The part of a suite query the agent reads. */
-export interface AgentQuery {
+interface AgentQuery {
   id: string;
   query_text: string;
   /** false for a question the book cannot answer: the agent must abstain. */

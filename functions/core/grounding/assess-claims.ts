@@ -3,8 +3,9 @@
  * every cited span, checked against the chunks it cites, and every uncited sentence that states a fact (a number or
  * a proper name), which has no evidence at all. Uncited connective sentences ("Here is how it works:") claim nothing.
  */
+
+import type { ClaimSupport } from '../report/grounding-report.ts';
 import { extractClaimTerms } from './claim-terms.ts';
-import type { ClaimSupport } from './grounding-report.ts';
 import { assessClaim, carriesFacts, collectEvidence } from './support.ts';
 
 /** A citation whose span was found in the response and whose every cited chunk was given to the model. */

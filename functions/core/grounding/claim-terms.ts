@@ -19,7 +19,7 @@ export interface ClaimTerms {
  * no claim. The usual retrieval list (close to NLTK's and Lucene's) plus the markers; contractions are matched on their
  * stem ("don't" -> "don").
  */
-export const STOP_WORDS: ReadonlySet<string> = new Set(
+const STOP_WORDS: ReadonlySet<string> = new Set(
   `a about above after again against all also am an and any are aren as at be because been before being below between
   both but by can cannot could couldn did didn do does doesn doing don down during each either else etc ever every few
   for from further get gets got had hadn has hasn have haven having he her here hers herself him himself his how however

@@ -3,9 +3,9 @@
  * each answer's grounding is checked. Only when a chat model is wired and the suite asks such a question.
  */
 import type { Check } from '../checks/check.ts';
-import { groundedAnswers, maxAgentQueries } from '../checks/inputs.ts';
 import { outcome } from '../checks/run-context.ts';
-import { describeError } from '../errors.ts';
+import { describeError } from '../shared/errors.ts';
+import { groundedAnswers, maxAgentQueries } from './inputs.ts';
 
 export const groundingCheck: Check = {
   name: 'grounding',

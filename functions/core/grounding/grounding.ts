@@ -4,8 +4,9 @@
  * sentences carry a citation, and every claim is supported by what it cites (assess-claims.ts). A question the book
  * cannot answer must get an abstention, and an answerable one must not.
  */
+
+import type { AgentCitation, CheckVerdict, GroundingVerdict } from '../report/grounding-report.ts';
 import { assessAnswerClaims, type CheckableCitation, describeUnsupported } from './assess-claims.ts';
-import type { AgentCitation, CheckVerdict, GroundingVerdict } from './grounding-report.ts';
 import { DEFAULT_MIN_WORD_SUPPORT } from './support.ts';
 
 /**
@@ -19,7 +20,7 @@ export const DEFAULT_MIN_COVERAGE = 0.5;
  * How an abstention reads, matched on lowercased text with straight apostrophes. Refusal wording only: a phrase
  * such as "does not contain" alone is common in real answers, so the document-subject forms are spelled out.
  */
-export const ABSTENTION_PATTERNS: readonly RegExp[] = [
+const ABSTENTION_PATTERNS: readonly RegExp[] = [
   /\bi (?:do not|don't) know\b/,
   /\bi (?:could not|couldn't|cannot|can't|was unable to|am unable to|did not|didn't) find\b/,
   /\b(?:cannot|can't|unable to|not able to) answer\b/,

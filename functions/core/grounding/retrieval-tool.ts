@@ -3,10 +3,10 @@
  * on the engine's ports (embed the query, search with filters and top_k), returning the seed's Retrieved Context.
  */
 import { z } from 'zod';
-import { EmbeddingError, InputError } from '../errors.ts';
 import type { Clock, Embedder, Payload, SearchHit, VectorIndex } from '../ports.ts';
 import { buildPayloadFilter } from '../queries/filters.ts';
-import { listIssues } from '../suite/suite.ts';
+import { EmbeddingError, InputError } from '../shared/errors.ts';
+import { listIssues } from '../suite/issue-messages.ts';
 
 const TOOL_NAME = 'search_book';
 const DESCRIPTION =
@@ -74,7 +74,7 @@ export function parseRetrievalArguments(args: unknown): RetrievalArguments {
 }
 
 /** One retrieved chunk with the seed's metadata and its similarity score. */
-export interface DocumentChunk {
+interface DocumentChunk {
   id: string;
   text: string;
   source_url: string | null;

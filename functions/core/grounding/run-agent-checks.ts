@@ -3,14 +3,14 @@
  * the cost of a run is bounded, and every answer's grounding is checked; the outcome is a GroundingReport.
  */
 
-import { truncate } from '../errors.ts';
 import type { ChatModel, Clock } from '../ports.ts';
-import type { ErrorType, Severity, ValidationError } from '../report/report.ts';
+import type { ErrorType, Severity, ValidationError } from '../report/findings.ts';
+import type { AgentResponse, GroundingReport, TokenUsage } from '../report/grounding-report.ts';
+import { truncate } from '../shared/errors.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
 import { answerQuestion } from './agent.ts';
 import { describeUnsupported } from './assess-claims.ts';
 import { DEFAULT_MIN_COVERAGE } from './grounding.ts';
-import type { AgentResponse, GroundingReport, TokenUsage } from './grounding-report.ts';
 import type { RetrievalTool } from './retrieval-tool.ts';
 import { DEFAULT_MIN_WORD_SUPPORT } from './support.ts';
 
@@ -133,7 +133,7 @@ function classify(response: AgentResponse): Bucket {
 
 /**
  * The ValidationError for a response that did not pass, or null. A chat failure has no error type of its own in
- * report.ts: a timeout is TIMEOUT, whether retrieval or chat timed out (as in the query stage, so ops read one word for a
+ * report/findings.ts: a timeout is TIMEOUT, whether retrieval or chat timed out (as in the query stage, so ops read one word for a
  * hang), and any other failure RETRIEVAL_FAILED (seed 002's "retrieval system is unavailable"); details.stage says
  * which step failed and details.kind how.
  */

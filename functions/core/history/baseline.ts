@@ -9,7 +9,7 @@
  * the usual state of that collection, and comparing with it is what separates "still broken" from "newly broken".
  * The floor keeps a history of identical nights (MAD 0) from calling the smallest wobble a regression.
  */
-import { median, noiseBand } from './robust-stats.ts';
+import { median, noiseBand } from '../shared/statistics.ts';
 import { RUN_METRICS, type RunDigest, type RunMetric } from './run-digest.ts';
 
 /** Runs a baseline is built from, and the fewest with which regressions are judged at all. */
@@ -60,7 +60,7 @@ const FLOORS: Record<RunMetric, (centre: number) => number> = {
 };
 const SIGMAS = 3;
 /** Per-query best similarity: the floor of its band (cosine units). */
-export const SIMILARITY_BAND_FLOOR = 0.05;
+const SIMILARITY_BAND_FLOOR = 0.05;
 const ABSENT_RANK = 1_000_000;
 
 /** The baseline from history (newest first), or null when fewer than MIN_BASELINE_RUNS healthy runs exist. */

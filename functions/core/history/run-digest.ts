@@ -3,7 +3,7 @@
  * compare with, distilled from a stored report. Read leniently (any field may be absent in an older report), so
  * a report written by an earlier version of the job still counts as history instead of breaking the run.
  */
-import { matchesSource } from '../queries/matching.ts';
+import { matchesSource } from '../book/matching.ts';
 
 export const RUN_METRICS = [
   'pass_rate',

@@ -18,10 +18,10 @@ import {
   TRACKS,
   type Track,
   worstSeverity,
-} from './incident-state.ts';
+} from '../report/incident-state.ts';
 import type { Observation } from './observe-run.ts';
 
-export type NoticeKind = 'onset' | 'escalation' | 'reminder' | 'recovery';
+type NoticeKind = 'onset' | 'escalation' | 'reminder' | 'recovery';
 
 export interface Notice {
   kind: NoticeKind;

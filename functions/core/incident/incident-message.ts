@@ -11,10 +11,10 @@ import {
   toSubject,
 } from '../delivery/alert-message.ts';
 import { linkLines } from '../delivery/links.ts';
-import { truncate } from '../errors.ts';
+import type { Incident, RunRef, Track } from '../report/incident-state.ts';
 import type { ValidationReport } from '../report/report.ts';
+import { truncate } from '../shared/errors.ts';
 import type { Notice } from './advance-incidents.ts';
-import type { Incident, RunRef, Track } from './incident-state.ts';
 
 export interface IncidentMessage extends AlertMessage {
   kind: Notice['kind'];

@@ -4,9 +4,10 @@
  * Breach kinds are coarse on purpose (a criterion's name, a regression kind, a metric's name): a new kind is
  * worth an escalation, the same kind failing on a different query tomorrow is the same incident.
  */
-import { alertsOperations } from '../regression/regression-report.ts';
+
+import type { Breach, Track } from '../report/incident-state.ts';
+import { alertsOperations } from '../report/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
-import type { Breach, Track } from './incident-state.ts';
 
 export type Observation = Record<Track, Breach[] | null>;
 

@@ -3,11 +3,12 @@
  * whose write lands may send the notices. When another run wrote first, the state is read again and this run is
  * applied on top of it (at most `attempts` times), so two overlapping runs never both send an onset.
  */
-import { describeError } from '../errors.ts';
+
 import type { IncidentStore } from '../ports.ts';
+import { IncidentState } from '../report/incident-state.ts';
 import type { ValidationReport } from '../report/report.ts';
+import { describeError } from '../shared/errors.ts';
 import { advanceIncidents, DEFAULT_POLICY, type IncidentPolicy, type Notice } from './advance-incidents.ts';
-import { IncidentState } from './incident-state.ts';
 import { observeRun } from './observe-run.ts';
 
 export type Settled =

@@ -5,11 +5,11 @@
  * Cost: one query-batch call per 100 queries.
  */
 import type { Check } from '../checks/check.ts';
-import { searchedQueries } from '../checks/inputs.ts';
 import { outcome } from '../checks/run-context.ts';
 import { judgeCriterion } from '../criteria/criteria.ts';
-import { describeError } from '../errors.ts';
+import { searchedQueries } from '../queries/inputs.ts';
 import { SEARCH_BATCH_SIZE } from '../queries/query-stage.ts';
+import { describeError } from '../shared/errors.ts';
 
 export const annHealthCheck: Check = {
   name: 'ann',

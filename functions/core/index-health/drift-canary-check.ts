@@ -7,7 +7,7 @@
 import type { Check } from '../checks/check.ts';
 import { outcome } from '../checks/run-context.ts';
 import { judgeCriterion } from '../criteria/criteria.ts';
-import { describeError } from '../errors.ts';
+import { describeError } from '../shared/errors.ts';
 import { inventoryFailures } from './inputs.ts';
 import { indexInventory } from './inventory.ts';
 

@@ -4,10 +4,10 @@
  * or chapter through (a broken payload index, a wrong field type). No extra request: the query step's hits suffice.
  */
 import type { Check } from '../checks/check.ts';
-import { searchedQueries } from '../checks/inputs.ts';
 import { outcome } from '../checks/run-context.ts';
 import { judgeCriterion } from '../criteria/criteria.ts';
 import type { FilterCondition, Payload, PayloadFilter } from '../ports.ts';
+import { searchedQueries } from '../queries/inputs.ts';
 
 const LISTED = 10;
 

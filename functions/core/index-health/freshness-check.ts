@@ -4,8 +4,8 @@
  * or without indexed_at are not judged.
  */
 import type { Check } from '../checks/check.ts';
-import { sitemapListing } from '../checks/inputs.ts';
 import { outcome } from '../checks/run-context.ts';
+import { sitemapListing } from '../coverage/inputs.ts';
 import { judgeCriterion } from '../criteria/criteria.ts';
 import { inventoryFailures } from './inputs.ts';
 import { indexInventory } from './inventory.ts';

@@ -3,9 +3,9 @@
  * queries could not be read) stays silent here, so one outage is one line of the run's status reason.
  */
 import type { RunContext } from '../checks/check.ts';
-import { collectionProfile } from '../checks/inputs.ts';
 import { outcome } from '../checks/run-context.ts';
-import { describeError } from '../errors.ts';
+import { collectionProfile } from '../quality/inputs.ts';
+import { describeError } from '../shared/errors.ts';
 
 /** The failures to report for an index-health input that failed: none when the collection itself is unreadable. */
 export async function inventoryFailures(ctx: RunContext, what: string, error: unknown): Promise<string[]> {

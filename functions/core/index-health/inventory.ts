@@ -9,7 +9,7 @@ import type { Payload } from '../ports.ts';
 
 export const INVENTORY_FIELDS = ['source_url', 'page_hash', 'chunk_index', 'model_version', 'indexed_at'];
 
-export interface PageInventory {
+interface PageInventory {
   pageHashes: Set<string>;
   chunkIndexes: Set<number>;
   duplicateChunks: number;

@@ -5,13 +5,14 @@
  * Without that index (or with a facet cut at its limit), from the inventory's one scroll.
  */
 import type { Check, RunContext } from '../checks/check.ts';
-import { collectionProfile, describeCollection } from '../checks/inputs.ts';
 import { outcome } from '../checks/run-context.ts';
 import { judgeCriterion } from '../criteria/criteria.ts';
+import { collectionProfile } from '../quality/inputs.ts';
+import { describeCollection } from '../queries/inputs.ts';
 import { inventoryFailures } from './inputs.ts';
 import { indexInventory, NO_MODEL } from './inventory.ts';
 
-export const MODEL_FIELD = 'model_version';
+const MODEL_FIELD = 'model_version';
 /** A facet answering this many models may have been cut short: the scroll then counts them all. */
 export const MODEL_FACET_LIMIT = 100;
 

@@ -3,9 +3,9 @@
  * (coverage, quality) stay silent about it rather than repeating the same failure.
  */
 import type { Check } from '../checks/check.ts';
-import { collectionProfile } from '../checks/inputs.ts';
 import { failureType, outcome } from '../checks/run-context.ts';
-import { describeError } from '../errors.ts';
+import { describeError } from '../shared/errors.ts';
+import { collectionProfile } from './inputs.ts';
 
 export const collectionCheck: Check = {
   name: 'collection',

@@ -5,9 +5,10 @@
  * the index cannot answer that way is read in ONE streaming scroll that keeps O(distinct URLs + distinct token
  * counts) state, never the points themselves.
  */
-import { IndexError } from '../errors.ts';
+
 import type { CollectionInfo, FilterCondition, Payload, VectorIndex } from '../ports.ts';
-import type { FieldCompleteness } from '../report/report.ts';
+import type { FieldCompleteness } from '../report/quality-metrics.ts';
+import { IndexError } from '../shared/errors.ts';
 
 export interface ProfileOptions {
   index: VectorIndex;

@@ -1,7 +1,8 @@
 /** Metadata completeness and the token distribution of the collection's chunks. */
 import type { Check } from '../checks/check.ts';
-import { collectionProfile, searchedQueries } from '../checks/inputs.ts';
 import { outcome } from '../checks/run-context.ts';
+import { searchedQueries } from '../queries/inputs.ts';
+import { collectionProfile } from './inputs.ts';
 import { buildQualityMetrics, qualityErrors } from './quality.ts';
 
 export const qualityCheck: Check = {

@@ -3,8 +3,10 @@
  * results (the similarity distribution of each query's best match).
  */
 
-import type { QualityMetrics, QueryValidationResult, ValidationError } from '../report/report.ts';
-import { summarise, summariseHistogram } from './distribution.ts';
+import type { ValidationError } from '../report/findings.ts';
+import type { QualityMetrics } from '../report/quality-metrics.ts';
+import type { QueryValidationResult } from '../report/query-validation.ts';
+import { summarise, summariseHistogram } from '../shared/statistics.ts';
 import type { CollectionProfile } from './profile-collection.ts';
 
 /** Builds QualityMetrics; similarity figures use each answered query's best similarity. */

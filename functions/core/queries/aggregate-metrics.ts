@@ -2,8 +2,11 @@
  * Seed 003's ValidationMetrics: the run's figures across all queries (pass rate, IR means, latency percentiles,
  * throughput, per-category pass rates), computed from the per-query results.
  */
-import { percentile, summarise } from '../quality/distribution.ts';
-import type { QueryValidationResult, ValidationError, ValidationMetrics } from '../report/report.ts';
+
+import type { ValidationError } from '../report/findings.ts';
+import type { QueryValidationResult } from '../report/query-validation.ts';
+import type { ValidationMetrics } from '../report/validation-metrics.ts';
+import { percentile, summarise } from '../shared/statistics.ts';
 import type { QueryCategory } from '../suite/suite.ts';
 import { meanBenchmarkMetrics } from './benchmark-metrics.ts';
 import { meanIrMetrics } from './ir-metrics.ts';

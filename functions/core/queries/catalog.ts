@@ -5,10 +5,10 @@
  * have keyword payload indexes (the indexer creates them), else by one scroll of those two fields.
  */
 
-import { moduleKey, moduleSlugOf } from '../naming/module-name.ts';
+import { matchesChapter } from '../book/matching.ts';
+import { moduleKey, moduleSlugOf } from '../book/module-name.ts';
 import type { CollectionInfo, VectorIndex } from '../ports.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
-import { matchesChapter } from './matching.ts';
 
 /** Distinct stored values, sorted. */
 export interface BookCatalog {

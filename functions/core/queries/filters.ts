@@ -3,8 +3,8 @@
  * fields a search returns. The payload keys are the seeds' (001): module_name, chapter_id, heading_hierarchy, source_url.
  */
 
+import { CHUNK_METADATA_FIELDS } from '../book/payload.ts';
 import type { FilterCondition, PayloadFilter } from '../ports.ts';
-import { CHUNK_METADATA_FIELDS } from '../quality/payload-fields.ts';
 import { type BookCatalog, describeUnknown, resolveChapter, resolveModule } from './catalog.ts';
 
 /**

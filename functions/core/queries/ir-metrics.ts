@@ -6,10 +6,12 @@
  * in the order the index returned it: tied scores are not re-sorted, because that order is what a reader sees.
  * Each judgment is credited once: the second chunk of an already-credited URL is not relevant again.
  */
-import { roundTo } from '../quality/distribution.ts';
-import type { IrMetrics, ValidationMetrics } from '../report/report.ts';
+
+import { matchesSource, normaliseUrl } from '../book/matching.ts';
+import type { IrMetrics } from '../report/query-validation.ts';
+import type { ValidationMetrics } from '../report/validation-metrics.ts';
+import { roundTo } from '../shared/statistics.ts';
 import type { Relevance } from '../suite/suite.ts';
-import { matchesSource, normaliseUrl } from './matching.ts';
 
 /** What the metrics need of a retrieved item; QueryResult fits. */
 export interface RankedItem {

@@ -5,21 +5,15 @@
  * compared, so the verdict agrees with the figures reported.
  */
 
+import { matchesSource } from '../book/matching.ts';
 import type { SearchHit } from '../ports.ts';
-import { roundTo } from '../quality/distribution.ts';
-import type {
-  ErrorType,
-  LatencyBreakdown,
-  QueryResult,
-  QueryValidationResult,
-  Severity,
-  ValidationError,
-} from '../report/report.ts';
+import type { ErrorType, Severity, ValidationError } from '../report/findings.ts';
+import type { LatencyBreakdown, QueryResult, QueryValidationResult } from '../report/query-validation.ts';
+import { roundTo } from '../shared/statistics.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
 import { computeBenchmarkMetrics } from './benchmark-metrics.ts';
 import { type BookCatalog, describeUnknown, resolveChapter, resolveModule } from './catalog.ts';
 import { computeIrMetrics } from './ir-metrics.ts';
-import { matchesSource } from './matching.ts';
 import { judgmentsOf, onChapter, onModule, onTopic, toQueryResults } from './query-results.ts';
 
 export interface QueryFailure {

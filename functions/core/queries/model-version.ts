@@ -6,9 +6,10 @@
  * an index-health question.
  */
 import type { Check } from '../checks/check.ts';
-import { searchedQueries } from '../checks/inputs.ts';
 import { outcome } from '../checks/run-context.ts';
-import type { QueryValidationResult, ValidationError } from '../report/report.ts';
+import type { ValidationError } from '../report/findings.ts';
+import type { QueryValidationResult } from '../report/query-validation.ts';
+import { searchedQueries } from './inputs.ts';
 
 /** The run's check: the chunks the golden queries retrieved against the configured embedding model. */
 export const modelVersionCheck: Check = {

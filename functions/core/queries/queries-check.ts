@@ -1,9 +1,9 @@
 /** The golden queries: each searched and judged; the pass rate, MRR and latency figures for the criteria. */
 import type { Check } from '../checks/check.ts';
-import { searchedQueries } from '../checks/inputs.ts';
 import { outcome } from '../checks/run-context.ts';
-import { describeError } from '../errors.ts';
+import { describeError } from '../shared/errors.ts';
 import { buildValidationMetrics, categoryErrors } from './aggregate-metrics.ts';
+import { searchedQueries } from './inputs.ts';
 
 export const queriesCheck: Check = {
   name: 'queries',

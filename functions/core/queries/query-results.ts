@@ -4,12 +4,12 @@
  * and chapter, when given) and scores at least min_similarity. Scores are rounded to 4 decimals here, once.
  */
 
+import { matchesChapter, matchesModule } from '../book/matching.ts';
 import type { Payload, SearchHit } from '../ports.ts';
-import { roundTo } from '../quality/distribution.ts';
-import type { QueryResult, QueryValidationResult } from '../report/report.ts';
+import type { QueryResult, QueryValidationResult } from '../report/query-validation.ts';
+import { roundTo } from '../shared/statistics.ts';
 import type { Relevance, ResolvedQuery } from '../suite/suite.ts';
 import { gradeRanking } from './ir-metrics.ts';
-import { matchesChapter, matchesModule } from './matching.ts';
 
 /**
  * Maps hits to ranked rows with relevance flags and grades. Rows are ordered by similarity, highest first (seed 004;

@@ -4,7 +4,6 @@
  * A failed call turns only the queries it carried into ERROR results; the others go on.
  */
 import pLimit from 'p-limit';
-import { describeError, isServiceError } from '../errors.ts';
 import type {
   Clock,
   CollectionInfo,
@@ -14,7 +13,9 @@ import type {
   SearchRequest,
   VectorIndex,
 } from '../ports.ts';
-import type { QueryValidationResult, ValidationError } from '../report/report.ts';
+import type { ValidationError } from '../report/findings.ts';
+import type { QueryValidationResult } from '../report/query-validation.ts';
+import { describeError, isServiceError } from '../shared/errors.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
 import type { BookCatalog } from './catalog.ts';
 import { buildPayloadFilter, RESULT_FIELDS } from './filters.ts';

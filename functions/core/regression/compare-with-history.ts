@@ -11,6 +11,7 @@
  */
 import { BASELINE_RUNS, buildBaseline, MIN_BASELINE_RUNS } from '../history/baseline.ts';
 import { digestReport, type RunDigest } from '../history/run-digest.ts';
+import type { RegressionReport } from '../report/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { detectCoverageChanges } from './coverage-changes.ts';
 import type { Detector } from './detector.ts';
@@ -18,7 +19,6 @@ import { discountStaleQueries } from './discount-stale.ts';
 import { detectMetricDrops } from './metric-drops.ts';
 import { detectQueryRegressions, recoveredQueries } from './query-regressions.ts';
 import { detectRankDrops } from './rank-drops.ts';
-import type { RegressionReport } from './regression-report.ts';
 import { detectScoreShift } from './score-shift.ts';
 import { detectSimilarityDrops } from './similarity-drops.ts';
 import { detectSuiteStale } from './suite-stale.ts';

@@ -3,8 +3,9 @@
  * and indexed URLs no longer in the sitemap now that were not orphans before (COVERAGE_NEWLY_ORPHANED). A gap
  * that has been there for most of the baseline is the usual state, reported by the coverage criterion alone.
  */
+
+import { finding } from '../report/regression-report.ts';
 import type { Detector } from './detector.ts';
-import { finding } from './regression-report.ts';
 
 export const detectCoverageChanges: Detector = ({ current, baseline }) => {
   if (!current.coverage || !baseline.coverage) return [];

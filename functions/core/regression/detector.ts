@@ -1,8 +1,8 @@
 /** One interface for every regression detector: what it reads, what it returns (findings, as data). */
 import type { Baseline } from '../history/baseline.ts';
 import type { RunDigest } from '../history/run-digest.ts';
+import type { RegressionFinding } from '../report/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
-import type { RegressionFinding } from './regression-report.ts';
 
 export interface DetectorContext {
   report: ValidationReport;

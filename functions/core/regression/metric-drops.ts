@@ -5,9 +5,9 @@
  */
 import { RUN_METRICS, type RunDigest, type RunMetric } from '../history/run-digest.ts';
 import { meanIrMetrics } from '../queries/ir-metrics.ts';
+import { finding } from '../report/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
 import type { Detector } from './detector.ts';
-import { finding } from './regression-report.ts';
 
 const LABELS: Record<RunMetric, string> = {
   pass_rate: 'pass rate (%)',

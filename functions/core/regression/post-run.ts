@@ -3,10 +3,11 @@
  * history through its port and compare. Reading history is best effort: when it fails, the run still gets its
  * report, with a regression section that says it was not compared and why.
  */
-import { describeError } from '../errors.ts';
+
 import { HISTORY_RUNS } from '../history/baseline.ts';
 import type { RunHistory } from '../ports.ts';
 import type { ValidationReport } from '../report/report.ts';
+import { describeError } from '../shared/errors.ts';
 import { compareWithHistory } from './compare-with-history.ts';
 
 /** The report with its regression section, and why history could not be read (null when it could). */

@@ -1,6 +1,7 @@
 /** QUERY_REGRESSED: a query that passes in the baseline fails now (a stale query is the suite's problem, not this). */
+
+import { finding } from '../report/regression-report.ts';
 import type { Detector, DetectorContext } from './detector.ts';
-import { finding } from './regression-report.ts';
 
 export const detectQueryRegressions: Detector = ({ current, baseline, stale }) =>
   Object.entries(current.queries).flatMap(([id, now]) => {

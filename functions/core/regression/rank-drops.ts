@@ -3,10 +3,11 @@
  * fallen by more than RANK_DROP_PLACES places. A drop of a place or two is the ordinary reshuffle when chunks are
  * added near it; three places is a different answer.
  */
-import type { Detector } from './detector.ts';
-import { finding } from './regression-report.ts';
 
-export const RANK_DROP_PLACES = 3;
+import { finding } from '../report/regression-report.ts';
+import type { Detector } from './detector.ts';
+
+const RANK_DROP_PLACES = 3;
 
 export const detectRankDrops: Detector = ({ current, baseline, stale }) =>
   Object.entries(current.queries).flatMap(([id, now]) => {

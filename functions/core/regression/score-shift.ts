@@ -8,13 +8,14 @@
  * baseline that still holds broken nights (the test's figures are kept in the section either way). One broken module moves a few queries, not the
  * whole distribution: that is QUERY_REGRESSED's business.
  */
-import { median } from '../history/robust-stats.ts';
+
+import { finding, type RegressionFinding, type ScoreShiftTest } from '../report/regression-report.ts';
+import { median } from '../shared/statistics.ts';
 import type { DetectorContext } from './detector.ts';
 import { twoSampleKs } from './ks-test.ts';
-import { finding, type RegressionFinding, type ScoreShiftTest } from './regression-report.ts';
 
-export const SCORE_SHIFT_P = 0.01;
-export const SCORE_SHIFT_MIN_MEDIAN_MOVE = 0.05;
+const SCORE_SHIFT_P = 0.01;
+const SCORE_SHIFT_MIN_MEDIAN_MOVE = 0.05;
 
 /** The test's figures (null when a sample is empty) and the finding when it counts as a shift. */
 export function detectScoreShift({ current, baseline }: Pick<DetectorContext, 'current' | 'baseline'>): {

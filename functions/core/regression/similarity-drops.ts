@@ -1,6 +1,7 @@
 /** SIMILARITY_DROPPED: a query's best similarity is below its baseline by more than the query's noise band. */
+
+import { finding } from '../report/regression-report.ts';
 import type { Detector } from './detector.ts';
-import { finding } from './regression-report.ts';
 
 export const detectSimilarityDrops: Detector = ({ current, baseline, stale }) =>
   Object.entries(current.queries).flatMap(([id, now]) => {

@@ -4,10 +4,11 @@
  * wrong, not the index. Low severity, addressed to whoever maintains the suite; the query is set aside so its
  * failure is not counted as a retrieval failure. Needs no history: the sitemap of this run is the evidence.
  */
+
+import { matchesSource } from '../book/matching.ts';
 import { expectationsOf } from '../history/run-digest.ts';
-import { matchesSource } from '../queries/matching.ts';
+import { finding, type RegressionFinding } from '../report/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
-import { finding, type RegressionFinding } from './regression-report.ts';
 
 /** The stale expectations of each query, given the run's sitemap (none when the sitemap could not be read). */
 export function detectSuiteStale(report: ValidationReport): { stale: Set<string>; findings: RegressionFinding[] } {

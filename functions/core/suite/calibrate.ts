@@ -9,10 +9,11 @@
  * - max_p95_latency_ms: twice the observed p95 of the queries' total latency, and at least 100 ms over it, rounded
  *   up to 10 ms: one night's p95 is one sample, and a service's tail moves by that much from night to night.
  */
-import { percentile } from '../quality/distribution.ts';
-import type { ValidationReport } from '../report/report.ts';
 
-export interface CategoryEvidence {
+import type { ValidationReport } from '../report/report.ts';
+import { percentile } from '../shared/statistics.ts';
+
+interface CategoryEvidence {
   category: string;
   queries: number;
   scores: { min: number; p10: number; median: number; max: number } | null;

@@ -8,13 +8,13 @@
  * A file that mixes forms is refused with a message naming where each form was found: two names for one idea in
  * one file would leave a reader unsure which one counts.
  */
-import { InputError } from '../errors.ts';
-import { parseBenchmarkMetric } from '../queries/benchmark-metrics.ts';
+import { InputError } from '../shared/errors.ts';
+import { parseBenchmarkMetric } from './benchmark-metric-names.ts';
 
 export type SuiteForm = 'project' | 'request-003' | 'benchmark-004';
 
 /** Seed 003 request names and the project's name for each. */
-export const REQUEST_NAMES: Readonly<Record<string, string>> = {
+const REQUEST_NAMES: Readonly<Record<string, string>> = {
   query: 'query_text',
   query_id: 'id',
   query_category: 'category',
@@ -22,7 +22,6 @@ export const REQUEST_NAMES: Readonly<Record<string, string>> = {
   similarity_threshold: 'min_similarity',
 };
 const PROJECT_QUERY_NAMES = new Set(Object.values(REQUEST_NAMES));
-const BENCHMARK_KEYS = ['benchmark_name', 'question_set', 'ground_truth_mappings', 'metrics'] as const;
 const BENCHMARK_ONLY = new Set<string>(['benchmark_name', 'question_set', 'ground_truth_mappings']);
 
 /** The suite in the project's form, which form it was written in, and how to name a project path in the original. */
@@ -124,9 +123,6 @@ function toJudgments(ids: unknown): unknown {
   if (!Array.isArray(ids)) return ids;
   return ids.map((id) => (typeof id === 'string' ? (POINT_ID.test(id) ? { chunk_id: id } : { url: id }) : id));
 }
-
-/** Every key a form may use, for error messages and docs. */
-export const SEED_FORM_KEYS = { request: Object.keys(REQUEST_NAMES), benchmark: [...BENCHMARK_KEYS] };
 
 /** Seed 004: `metrics` is "a valid list of supported metrics"; checked here so its problems come with the form's. */
 function metricProblems(metrics: unknown): string[] {

@@ -4,13 +4,11 @@
  */
 import { parse as parseYaml, type Tags } from 'yaml';
 import { z } from 'zod';
-import { InputError } from '../errors.ts';
-import { benchmarkDepth, parseBenchmarkMetric } from '../queries/benchmark-metrics.ts';
-import { formatPath, listIssues } from './issue-messages.ts';
+import { InputError } from '../shared/errors.ts';
+import { benchmarkDepth, parseBenchmarkMetric } from './benchmark-metric-names.ts';
+import { listIssues } from './issue-messages.ts';
 import { normaliseSuiteForm, type SuiteForm } from './seed-forms.ts';
 import { decodeUtf8 } from './utf8.ts';
-
-export { formatPath, listIssues };
 
 const unit = (_name: string) =>
   z.number({ error: 'must be a number from 0 to 1' }).min(0, 'must be 0..1').max(1, 'must be 0..1');
@@ -45,7 +43,7 @@ const QueryCriteria = z
   })
   .strict();
 
-export const SuiteQuery = z
+const SuiteQuery = z
   .object({
     id: z.string().min(1).max(100).optional(),
     query_text: z

@@ -1,7 +1,7 @@
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CloudWatchMetrics } from '../../../functions/adapters/aws/cloudwatch-metrics.ts';
-import { SinkError } from '../../../functions/core/errors.ts';
+import { SinkError } from '../../../functions/core/shared/errors.ts';
 import { type CloudWatchStandIn, startCloudWatchStandIn } from '../../../sandbox/aws/index.ts';
 import { buildFailedReport, buildPassedReport, buildQuery } from '../../nightly/fixtures/reports.ts';
 import { standInClientConfig } from '../../nightly/stand-in-clients.ts';

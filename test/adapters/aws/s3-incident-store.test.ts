@@ -5,8 +5,8 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildIncidentKey, S3IncidentStore } from '../../../functions/adapters/aws/s3-incident-store.ts';
-import { emptyState } from '../../../functions/core/incident/incident-state.ts';
 import { settleIncidents } from '../../../functions/core/incident/settle-incidents.ts';
+import { emptyState } from '../../../functions/core/report/incident-state.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../../sandbox/aws/index.ts';
 import { buildFailedReport } from '../../nightly/fixtures/reports.ts';
 import { buildStandInClients, type StandInClients } from '../../nightly/stand-in-clients.ts';

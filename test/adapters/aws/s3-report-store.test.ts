@@ -1,9 +1,9 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildLatestKey, buildReportKey, S3ReportStore } from '../../../functions/adapters/aws/s3-report-store.ts';
-import { SinkError } from '../../../functions/core/errors.ts';
-import { buildReportAttachments } from '../../../functions/core/report/attachments.ts';
-import { renderReportHtml } from '../../../functions/core/report/html/render-html.ts';
+import { buildReportAttachments } from '../../../functions/core/render/attachments.ts';
+import { renderReportHtml } from '../../../functions/core/render/html/render-html.ts';
+import { SinkError } from '../../../functions/core/shared/errors.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../../sandbox/aws/index.ts';
 import { buildFailedReport, RUN_ID } from '../../nightly/fixtures/reports.ts';
 import { buildStandInClients, type StandInClients } from '../../nightly/stand-in-clients.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SnsAlerter } from '../../../functions/adapters/aws/sns-alerter.ts';
-import { SinkError } from '../../../functions/core/errors.ts';
+import { SinkError } from '../../../functions/core/shared/errors.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../../sandbox/aws/index.ts';
 import { buildStandInClients, type StandInClients } from '../../nightly/stand-in-clients.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCohereChat, DEFAULT_CHAT_MODEL, readCohereReply } from '../../../functions/adapters/cohere/chat.ts';
-import { ChatError } from '../../../functions/core/errors.ts';
 import type { ChatDocument } from '../../../functions/core/ports.ts';
+import { ChatError } from '../../../functions/core/shared/errors.ts';
 import { type CohereStandIn, startCohereStandIn } from '../../../sandbox/cohere/index.ts';
 
 const API_KEY = 'co-test-5f2a9c1e7b3d4a6f';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CohereEmbedder, type CohereEmbedderOptions } from '../../../functions/adapters/cohere/embedder.ts';
-import { EmbeddingError } from '../../../functions/core/errors.ts';
+import { EmbeddingError } from '../../../functions/core/shared/errors.ts';
 import { type CohereStandIn, embedText, startCohereStandIn } from '../../../sandbox/cohere/index.ts';
 
 const API_KEY = 'co-test-key-5f2a9c81d7';

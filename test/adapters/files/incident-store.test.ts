@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FileIncidentStore } from '../../../functions/adapters/files/incident-store.ts';
-import { emptyState } from '../../../functions/core/incident/incident-state.ts';
 import { settleIncidents } from '../../../functions/core/incident/settle-incidents.ts';
+import { emptyState } from '../../../functions/core/report/incident-state.ts';
 import { buildFailedReport } from '../../nightly/fixtures/reports.ts';
 
 const key = { collection: 'book', environment: 'prod' };

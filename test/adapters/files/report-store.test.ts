@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileReportStore } from '../../../functions/adapters/files/report-store.ts';
-import { buildReportAttachments } from '../../../functions/core/report/attachments.ts';
+import { buildReportAttachments } from '../../../functions/core/render/attachments.ts';
 import { buildFailedReport } from '../../nightly/fixtures/reports.ts';
 
 const dirs: string[] = [];

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QdrantIndex } from '../../../functions/adapters/qdrant/vector-index.ts';
 import { startRunDeadline } from '../../../functions/adapters/run-deadline.ts';
-import type { IndexError } from '../../../functions/core/errors.ts';
+import type { IndexError } from '../../../functions/core/shared/errors.ts';
 import { type FaultProxy, startFaultProxy } from '../../../sandbox/faults/fault-proxy.ts';
 import { type QdrantStandIn, startQdrantStandIn } from '../../../sandbox/qdrant/index.ts';
 

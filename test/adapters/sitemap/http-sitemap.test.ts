@@ -6,7 +6,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpSitemap } from '../../../functions/adapters/sitemap/http-sitemap.ts';
-import { SitemapError } from '../../../functions/core/errors.ts';
+import { SitemapError } from '../../../functions/core/shared/errors.ts';
 import { type BookServer, startBookServer } from '../../../sandbox/book-server.ts';
 
 const URLSET = `<?xml version="1.0" encoding="UTF-8"?>

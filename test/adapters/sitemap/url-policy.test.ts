@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpSitemap } from '../../../functions/adapters/sitemap/http-sitemap.ts';
-import { SitemapError } from '../../../functions/core/errors.ts';
+import { SitemapError } from '../../../functions/core/shared/errors.ts';
 import { type RoutesServer, redirect, sitemapIndex, startRoutes, urlset, xml } from './routes-server.ts';
 
 // Two loopback servers stand for the book's host and a host the sitemap must not lead to (127.0.0.1 on two ports

@@ -3,9 +3,9 @@
  * stage that resolved without doing its work reads "failed", not "ok".
  */
 import { describe, expect, it } from 'vitest';
-import { DeadlineError, EmbeddingError } from '../../../functions/core/errors.ts';
-import type { EngineDeps } from '../../../functions/core/run-validation.ts';
-import { runValidation } from '../../../functions/core/run-validation.ts';
+import type { EngineDeps } from '../../../functions/core/run/run-validation.ts';
+import { runValidation } from '../../../functions/core/run/run-validation.ts';
+import { DeadlineError, EmbeddingError } from '../../../functions/core/shared/errors.ts';
 import { Suite } from '../../../functions/core/suite/suite.ts';
 import { FakeEmbedder } from '../../fakes/fake-embedder.ts';
 import { MemoryIndex } from '../../fakes/memory-index.ts';

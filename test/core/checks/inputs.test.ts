@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  bookCatalog,
-  collectionProfile,
-  describeCollection,
-  groundedAnswers,
-  searchedQueries,
-  sitemapListing,
-} from '../../../functions/core/checks/inputs.ts';
+import { sitemapListing } from '../../../functions/core/coverage/inputs.ts';
+import { groundedAnswers } from '../../../functions/core/grounding/inputs.ts';
 import type { ProgressEvent } from '../../../functions/core/ports.ts';
+import { collectionProfile } from '../../../functions/core/quality/inputs.ts';
+import { bookCatalog, describeCollection, searchedQueries } from '../../../functions/core/queries/inputs.ts';
 import { buildRunContext } from '../../fakes/run-context.ts';
 
 const points = ['a', 'b', 'c'].map((p, i) => ({

@@ -1,6 +1,6 @@
 /** runValidation when its signal aborts mid-run: the pending checks are cut and a report still comes back. */
 import { describe, expect, it } from 'vitest';
-import { runValidation } from '../../../functions/core/run-validation.ts';
+import { runValidation } from '../../../functions/core/run/run-validation.ts';
 import { Suite } from '../../../functions/core/suite/suite.ts';
 import { FakeEmbedder } from '../../fakes/fake-embedder.ts';
 import { MemoryIndex } from '../../fakes/memory-index.ts';

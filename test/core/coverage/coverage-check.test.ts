@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coverageCheck } from '../../../functions/core/coverage/coverage-check.ts';
-import { IndexError, SitemapError } from '../../../functions/core/errors.ts';
+import { IndexError, SitemapError } from '../../../functions/core/shared/errors.ts';
 import { buildRunContext } from '../../fakes/run-context.ts';
 
 const BOOK = 'https://book.example.org';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeCoverage, coverageErrors } from '../../../functions/core/coverage/coverage.ts';
-import { CoverageReport } from '../../../functions/core/report/report.ts';
+import { CoverageReport } from '../../../functions/core/report/coverage-report.ts';
 
 const BOOK = 'https://book.example.com';
 const SITEMAP = `${BOOK}/sitemap.xml`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { criteriaErrors, decideRunStatus, evaluateCriteria } from '../../../functions/core/criteria/criteria.ts';
-import { CriterionResult } from '../../../functions/core/report/report.ts';
+import { CriterionResult } from '../../../functions/core/report/findings.ts';
 import { SuccessCriteria } from '../../../functions/core/suite/suite.ts';
 
 const DEFAULTS = SuccessCriteria.parse({});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildMetricData } from '../../../functions/core/delivery/metric-data.ts';
-import { emptyIndexHealth } from '../../../functions/core/index-health/index-health-report.ts';
+import { emptyIndexHealth } from '../../../functions/core/report/index-health-report.ts';
 import { buildPassedReport } from '../../nightly/fixtures/reports.ts';
 
 const NAMES = ['AnnRecall', 'CanaryMinCosine', 'StalePages', 'StaleChunkPages', 'EmbeddingModels', 'FilterViolations'];

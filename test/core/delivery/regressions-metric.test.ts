@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildMetricData } from '../../../functions/core/delivery/metric-data.ts';
-import { finding } from '../../../functions/core/regression/regression-report.ts';
+import { finding } from '../../../functions/core/report/regression-report.ts';
 import { buildPassedReport, buildRegression } from '../../nightly/fixtures/reports.ts';
 
 const regressions = (report: ReturnType<typeof buildPassedReport>) =>

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ChatError, EmbeddingError } from '../../../functions/core/errors.ts';
 import {
   answerQuestion,
   NO_RELEVANT_DOCUMENTS_ANSWER,
@@ -7,6 +6,7 @@ import {
 } from '../../../functions/core/grounding/agent.ts';
 import { createRetrievalTool } from '../../../functions/core/grounding/retrieval-tool.ts';
 import type { ChatReply, SearchHit } from '../../../functions/core/ports.ts';
+import { ChatError, EmbeddingError } from '../../../functions/core/shared/errors.ts';
 import {
   createFakeChat,
   createFakeClock,

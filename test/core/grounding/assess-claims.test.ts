@@ -1,7 +1,7 @@
 /** The claims of one answer: each cited span against the chunks it cites, each uncited sentence that states a fact. */
 import { describe, expect, it } from 'vitest';
 import { assessAnswerClaims, describeUnsupported } from '../../../functions/core/grounding/assess-claims.ts';
-import type { ClaimSupport } from '../../../functions/core/grounding/grounding-report.ts';
+import type { ClaimSupport } from '../../../functions/core/report/grounding-report.ts';
 
 const CHUNKS = {
   'c-1': 'ROS 2 Humble runs on Ubuntu 22.04 and uses DDS for transport.',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ChatError } from '../../../functions/core/errors.ts';
 import { groundingCheck } from '../../../functions/core/grounding/grounding-check.ts';
 import type { ChatReply } from '../../../functions/core/ports.ts';
+import { ChatError } from '../../../functions/core/shared/errors.ts';
 import { createFakeChat } from '../../agent/fakes.ts';
 import { buildRunContext } from '../../fakes/run-context.ts';
 

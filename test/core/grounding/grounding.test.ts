@@ -5,7 +5,7 @@ import {
   locateCitation,
   splitSentences,
 } from '../../../functions/core/grounding/grounding.ts';
-import type { AgentCitation } from '../../../functions/core/grounding/grounding-report.ts';
+import type { AgentCitation } from '../../../functions/core/report/grounding-report.ts';
 
 const ANSWER =
   'A ROS 2 node publishes messages on a topic. Subscribers receive every message published on that topic. ' +

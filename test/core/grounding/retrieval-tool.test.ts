@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { IndexError, InputError } from '../../../functions/core/errors.ts';
 import {
   createRetrievalTool,
   parseRetrievalArguments,
   RETRIEVAL_TOOL_DEFINITION,
 } from '../../../functions/core/grounding/retrieval-tool.ts';
+import { IndexError, InputError } from '../../../functions/core/shared/errors.ts';
 import { createFakeClock, createFakeEmbedder, createFakeIndex, hit } from '../../agent/fakes.ts';
 
 describe('RETRIEVAL_TOOL_DEFINITION', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { advanceIncidents, type IncidentPolicy } from '../../../functions/core/incident/advance-incidents.ts';
-import type { Breach, IncidentState } from '../../../functions/core/incident/incident-state.ts';
 import type { Observation } from '../../../functions/core/incident/observe-run.ts';
+import type { Breach, IncidentState } from '../../../functions/core/report/incident-state.ts';
 
 const pass: Breach = { kind: 'criterion:pass_rate', severity: 'HIGH', summary: 'pass rate 80% < 90%' };
 const mrr: Breach = { kind: 'METRIC_DROPPED:mrr', severity: 'MEDIUM', summary: 'MRR is 0.6' };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { advanceIncidents, type Notice } from '../../../functions/core/incident/advance-incidents.ts';
 import { buildIncidentMessage } from '../../../functions/core/incident/incident-message.ts';
-import type { IncidentState } from '../../../functions/core/incident/incident-state.ts';
 import { observeRun } from '../../../functions/core/incident/observe-run.ts';
+import type { IncidentState } from '../../../functions/core/report/incident-state.ts';
 import type { ValidationReport } from '../../../functions/core/report/report.ts';
 import { buildErrorReport, buildFailedReport, buildPassedReport } from '../../nightly/fixtures/reports.ts';
 

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Notice } from '../../../functions/core/incident/advance-incidents.ts';
 import { buildIncidentMessage } from '../../../functions/core/incident/incident-message.ts';
-import type { Breach, Incident } from '../../../functions/core/incident/incident-state.ts';
-import { finding } from '../../../functions/core/regression/regression-report.ts';
+import type { Breach, Incident } from '../../../functions/core/report/incident-state.ts';
+import { finding } from '../../../functions/core/report/regression-report.ts';
 import type { ValidationReport } from '../../../functions/core/report/report.ts';
 import { buildErrorReport, buildPassedReport, buildRegression } from '../../nightly/fixtures/reports.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { observeRun } from '../../../functions/core/incident/observe-run.ts';
-import { finding } from '../../../functions/core/regression/regression-report.ts';
+import { finding } from '../../../functions/core/report/regression-report.ts';
 import {
   buildErrorReport,
   buildFailedReport,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emptyState, type IncidentState } from '../../../functions/core/incident/incident-state.ts';
 import { settleIncidents } from '../../../functions/core/incident/settle-incidents.ts';
+import { emptyState, type IncidentState } from '../../../functions/core/report/incident-state.ts';
 import type { ValidationReport } from '../../../functions/core/report/report.ts';
 import { MemoryIncidentStore } from '../../fakes/memory-incident-store.ts';
 import { buildFailedReport, buildPassedReport } from '../../nightly/fixtures/reports.ts';

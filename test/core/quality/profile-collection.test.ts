@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IndexError } from '../../../functions/core/errors.ts';
 import { isPresent, profileCollection } from '../../../functions/core/quality/profile-collection.ts';
+import { IndexError } from '../../../functions/core/shared/errors.ts';
 import { MemoryIndex, type MemoryPoint } from '../../fakes/memory-index.ts';
 
 const FIELDS = ['source_url', 'chapter_id', 'token_count', 'heading_hierarchy'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { EmbeddingError, IndexError } from '../../../functions/core/errors.ts';
 import { collectionCheck } from '../../../functions/core/quality/collection-check.ts';
 import { qualityCheck } from '../../../functions/core/quality/quality-check.ts';
+import { EmbeddingError, IndexError } from '../../../functions/core/shared/errors.ts';
 import { FakeEmbedder } from '../../fakes/fake-embedder.ts';
 import { buildRunContext } from '../../fakes/run-context.ts';
 

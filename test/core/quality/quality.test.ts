@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CollectionProfile } from '../../../functions/core/quality/profile-collection.ts';
 import { buildQualityMetrics, qualityErrors } from '../../../functions/core/quality/quality.ts';
-import { QualityMetrics } from '../../../functions/core/report/report.ts';
+import { QualityMetrics } from '../../../functions/core/report/quality-metrics.ts';
 import { buildQuery } from '../../nightly/fixtures/reports.ts';
 
 const AT = '2026-03-14T02:00:00.000Z';

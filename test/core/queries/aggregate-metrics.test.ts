@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildValidationMetrics } from '../../../functions/core/queries/aggregate-metrics.ts';
-import {
-  type IrMetrics,
-  type QueryValidationResult,
-  ValidationMetrics,
-} from '../../../functions/core/report/report.ts';
+import type { IrMetrics, QueryValidationResult } from '../../../functions/core/report/query-validation.ts';
+import { ValidationMetrics } from '../../../functions/core/report/validation-metrics.ts';
 import { buildQuery } from '../../nightly/fixtures/reports.ts';
 
 const AT = '2026-03-14T02:00:00.000Z';

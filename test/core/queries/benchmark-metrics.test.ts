@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  benchmarkDepth,
-  computeBenchmarkMetrics,
-  meanBenchmarkMetrics,
-  parseBenchmarkMetric,
-} from '../../../functions/core/queries/benchmark-metrics.ts';
+import { computeBenchmarkMetrics, meanBenchmarkMetrics } from '../../../functions/core/queries/benchmark-metrics.ts';
+import { benchmarkDepth, parseBenchmarkMetric } from '../../../functions/core/suite/benchmark-metric-names.ts';
 import { parseSuite, resolveQueries } from '../../../functions/core/suite/suite.ts';
 
 const row = (id: string, url: string) => ({ chunk_id: id, source_url: url });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildValidationMetrics, categoryErrors } from '../../../functions/core/queries/aggregate-metrics.ts';
-import type { QueryValidationResult } from '../../../functions/core/report/report.ts';
+import type { QueryValidationResult } from '../../../functions/core/report/query-validation.ts';
 import { QueryCategory } from '../../../functions/core/suite/suite.ts';
 
 const RUN_ID = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';

@@ -5,7 +5,7 @@ import {
   type LatencyBreakdown,
   type QueryResult,
   QueryValidationResult,
-} from '../../../functions/core/report/report.ts';
+} from '../../../functions/core/report/query-validation.ts';
 import type { ResolvedQuery } from '../../../functions/core/suite/suite.ts';
 
 const BOOK = 'https://book.example.com/docs';

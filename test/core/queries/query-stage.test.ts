@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { EmbeddingError, IndexError } from '../../../functions/core/errors.ts';
 import type { Clock } from '../../../functions/core/ports.ts';
 import { runQueryStage } from '../../../functions/core/queries/query-stage.ts';
+import { EmbeddingError, IndexError } from '../../../functions/core/shared/errors.ts';
 import { resolveQueries, Suite } from '../../../functions/core/suite/suite.ts';
 import { FakeEmbedder } from '../../fakes/fake-embedder.ts';
 import { MemoryIndex } from '../../fakes/memory-index.ts';

@@ -9,8 +9,8 @@ import { detectCoverageChanges } from '../../../functions/core/regression/covera
 import type { DetectorContext } from '../../../functions/core/regression/detector.ts';
 import { detectQueryRegressions, recoveredQueries } from '../../../functions/core/regression/query-regressions.ts';
 import { detectRankDrops } from '../../../functions/core/regression/rank-drops.ts';
-import { finding } from '../../../functions/core/regression/regression-report.ts';
 import { detectSimilarityDrops } from '../../../functions/core/regression/similarity-drops.ts';
+import { finding } from '../../../functions/core/report/regression-report.ts';
 import { buildDigest, query } from '../history/digests.ts';
 import { buildReport } from './reports.ts';
 

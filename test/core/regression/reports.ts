@@ -1,6 +1,7 @@
 /** A report and its history for the regression tests: the passed fixture, with each query expecting one page. */
 import { digestReport, type RunDigest } from '../../../functions/core/history/run-digest.ts';
-import type { QueryResult, ValidationReport } from '../../../functions/core/report/report.ts';
+import type { QueryResult } from '../../../functions/core/report/query-validation.ts';
+import type { ValidationReport } from '../../../functions/core/report/report.ts';
 import { buildPassedReport } from '../../nightly/fixtures/reports.ts';
 
 export const BOOK = 'https://book.example.org';

@@ -1,6 +1,7 @@
 /** The seeds' rules on a report, enforced by its schema: a report that breaks one cannot be written unnoticed. */
 import { describe, expect, it } from 'vitest';
-import { QueryResult, QueryValidationResult, ValidationMetrics } from '../../../functions/core/report/report.ts';
+import { QueryResult, QueryValidationResult } from '../../../functions/core/report/query-validation.ts';
+import { ValidationMetrics } from '../../../functions/core/report/validation-metrics.ts';
 import { buildPassedReport } from '../../nightly/fixtures/reports.ts';
 
 const ROW: QueryResult = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../functions/core/errors.ts';
+import { InputError } from '../../../functions/core/shared/errors.ts';
 import { parseSuite, parseSuiteBytes } from '../../../functions/core/suite/suite.ts';
 import { firstInvalidUtf8 } from '../../../functions/core/suite/utf8.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../functions/core/errors.ts';
+import { InputError } from '../../../functions/core/shared/errors.ts';
 import { parseSuite, resolveQueries } from '../../../functions/core/suite/suite.ts';
 
 function problemsOf(text: string, source = 'suite.json'): string[] {

@@ -1,0 +1,93 @@
+/**
+ * How the suite's expectations are compared with what the index returns: module and chapter names written by
+ * people against payload values written by an indexer, and URLs, paths or doc files against source URLs.
+ * Every comparison goes through one normalisation, so coverage, relevance and IR metrics agree.
+ */
+import { moduleKey, moduleSlugOf } from './module-name.ts';
+
+/**
+ * True when the expected module names the payload's module_name, or the first segment of its chapter_id (the
+ * module folder, or a top-level page's own id), compared by key (module-name.ts).
+ */
+export function matchesModule(expected: string, payloadModuleName: string | null, chapterId?: string | null): boolean {
+  const wanted = moduleKey(expected);
+  // An expectation with no letters or digits would otherwise equal every empty payload value.
+  if (wanted === '') return false;
+  if (payloadModuleName !== null && moduleKey(payloadModuleName) === wanted) return true;
+  return moduleKey(moduleSlugOf(chapterId ?? '')) === wanted;
+}
+
+/** True when the expected chapter is the chapter_id or its trailing segments ("ch1-ros2-basics" matches "module-1-ros2/ch1-ros2-basics"). */
+export function matchesChapter(expected: string, chapterId: string | null): boolean {
+  if (chapterId === null) return false;
+  const want = splitSegments(stripDocExtension(expected)).map(moduleKey);
+  const have = splitSegments(stripDocExtension(chapterId)).map(moduleKey);
+  // Either side may omit the module folder; the shorter must be the tail of the longer.
+  const [short, long] = want.length <= have.length ? [want, have] : [have, want];
+  return short.length > 0 && endsWithSegments(long, short);
+}
+
+/** Canonical form of a URL: scheme and host lowercased, no fragment or query, no index.html, no trailing slash but the root's. Non-URLs are treated as paths. */
+export function normaliseUrl(url: string): string {
+  const trimmed = url.trim();
+  let parsed: URL;
+  try {
+    parsed = new URL(trimmed);
+  } catch {
+    return normalisePath(trimmed);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return trimmed;
+  // URL already lowercases scheme and host and drops default ports.
+  return `${parsed.protocol}//${parsed.host}${normalisePath(parsed.pathname)}`;
+}
+
+/** The normalised path of a URL ("/docs/intro"); a path given alone is normalised the same way. */
+export function urlPath(url: string): string {
+  const normalised = normaliseUrl(url);
+  const match = /^https?:\/\/[^/]+(\/.*)$/.exec(normalised);
+  return match?.[1] ?? normalised;
+}
+
+/**
+ * True when an expected source names this source URL. A full URL must equal it (after normalisation); a path
+ * ("/docs/intro") or a doc id or file ("ch1-ros2-basics", "module-1-ros2/ch1-ros2-basics.md") must be its trailing
+ * path segments, so a book served under a base path (/my-book/docs/intro) still matches.
+ */
+export function matchesSource(expected: string, sourceUrl: string | null): boolean {
+  if (sourceUrl === null) return false;
+  const want = expected.trim();
+  if (/^https?:\/\//i.test(want)) return normaliseUrl(want) === normaliseUrl(sourceUrl);
+  const have = splitSegments(urlPath(sourceUrl));
+  if (want.startsWith('/')) {
+    const segments = splitSegments(urlPath(want));
+    return segments.length > 0 && endsWithSegments(have, segments);
+  }
+  // Doc ids and file names are written by people: compare them case-insensitively, with Docusaurus's number prefix optional.
+  const lowerHave = have.map((s) => s.toLowerCase());
+  const segments = splitSegments(stripDocExtension(want).toLowerCase());
+  if (segments.length > 1 && segments.at(-1) === 'index') segments.pop();
+  if (segments.length === 0) return false;
+  const unprefixed = segments.map((s) => s.replace(/^\d+[-_.]/, ''));
+  return endsWithSegments(lowerHave, segments) || endsWithSegments(lowerHave, unprefixed);
+}
+
+function normalisePath(path: string): string {
+  const bare = path.replace(/[?#].*$/, '').replace(/\/{2,}/g, '/');
+  const withoutIndex = bare.replace(/(^|\/)index\.html?$/i, '$1');
+  const withoutSlash = withoutIndex.length > 1 ? withoutIndex.replace(/\/+$/, '') : withoutIndex;
+  return withoutSlash === '' ? '/' : withoutSlash;
+}
+
+function stripDocExtension(value: string): string {
+  return value.trim().replace(/\.mdx?$/i, '');
+}
+
+function splitSegments(path: string): string[] {
+  return path.split('/').filter((s) => s !== '');
+}
+
+function endsWithSegments(long: string[], tail: string[]): boolean {
+  if (tail.length > long.length) return false;
+  const offset = long.length - tail.length;
+  return tail.every((segment, i) => long[offset + i] === segment);
+}

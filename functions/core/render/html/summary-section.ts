@@ -1,0 +1,57 @@
+/** The top of the report: the verdict, each success criterion against its threshold, and the run's errors. */
+import type { CriterionResult } from '../../report/findings.ts';
+import type { ValidationReport } from '../../report/report.ts';
+import { cut, html, type Markup, num } from './escape.ts';
+
+const PERCENT = /rate|coverage|completeness|percent/i;
+const MS = /latency|_ms$/i;
+
+/** A criterion's figure with its unit. */
+export function criterionValue(c: CriterionResult, value: number | null): string {
+  return num(value, 2, MS.test(c.name) ? ' ms' : PERCENT.test(c.name) ? '%' : '');
+}
+
+/** Verdict banner, what the run was, and the criteria table. */
+export function renderSummary(report: ValidationReport): Markup {
+  const breached = report.success_criteria.filter((c) => !c.passed);
+  const headline =
+    report.status === 'ERROR'
+      ? 'The run could not complete'
+      : breached.length > 0
+        ? `${breached.length} of ${report.success_criteria.length} success criteria breached`
+        : 'Every success criterion holds';
+  return html`<header class="verdict ${report.status.toLowerCase()}">
+<div class="badge">${report.status}</div>
+<div><h1>${report.environment}/${report.collection}: ${headline}</h1>
+<p>${cut(report.status_reason, 600)}</p>
+<p class="meta">Run ${report.run_id} · started ${report.timestamp} · ${num(report.duration_seconds, 1)} s · suite ${report.suite.name} (${report.suite.query_count} queries) · model ${report.execution.embedding_model}</p></div>
+</header>
+<section id="criteria"><h2>Success criteria</h2>
+${
+  report.success_criteria.length === 0
+    ? html`<p class="muted">No criterion was evaluated.</p>`
+    : html`<table><thead><tr><th></th><th>criterion</th><th>value</th><th>threshold</th><th>severity</th></tr></thead><tbody>
+${report.success_criteria.map(
+  (
+    c,
+  ) => html`<tr class="${c.passed ? 'ok' : 'breach'}"><td class="mark">${c.passed ? '✔' : '✘'}</td><td>${c.description || c.name.replace(/_/g, ' ')}</td>
+<td class="num">${criterionValue(c, c.value)}</td><td class="num">${c.comparator} ${criterionValue(c, c.threshold)}</td><td>${c.passed ? '' : c.severity}</td></tr>`,
+)}</tbody></table>`
+}
+</section>`;
+}
+
+/** Every ValidationError of the run, most severe first. */
+export function renderErrors(report: ValidationReport): Markup {
+  if (report.errors.length === 0) return html``;
+  const order = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
+  const errors = [...report.errors].sort((a, b) => order.indexOf(a.severity) - order.indexOf(b.severity));
+  return html`<section id="errors"><h2>Findings (${errors.length})</h2>
+<table><thead><tr><th>severity</th><th>type</th><th>about</th><th>message</th></tr></thead><tbody>
+${errors
+  .slice(0, 200)
+  .map(
+    (e) =>
+      html`<tr><td class="sev ${e.severity.toLowerCase()}">${e.severity}</td><td>${e.error_type}</td><td>${cut(e.validation_id, 60)}</td><td>${cut(e.message, 400)}</td></tr>`,
+  )}</tbody></table>${errors.length > 200 ? html`<p class="muted">${errors.length - 200} more in the JSON report.</p>` : ''}</section>`;
+}

@@ -1,0 +1,47 @@
+/**
+ * The per-query rows of a report as CSV (seed 001 ExportFormats: JSON and CSV), for a spreadsheet: one row per
+ * golden query, RFC 4180 quoting, CRLF line ends. Query text and reasons may carry book text: a cell that starts
+ * with = + - @ (or a tab or CR) is prefixed with ' so a spreadsheet shows it instead of running it as a formula.
+ */
+import type { QueryValidationResult } from '../report/query-validation.ts';
+import type { ValidationReport } from '../report/report.ts';
+
+const COLUMNS: [string, (q: QueryValidationResult) => unknown][] = [
+  ['query_id', (q) => q.id],
+  ['category', (q) => q.query_category],
+  ['status', (q) => q.status],
+  ['query_text', (q) => q.query_text],
+  ['reason', (q) => q.fail_reason ?? q.pass_reason],
+  ['error_types', (q) => q.error_types.join(' ')],
+  ['best_similarity', (q) => q.best_similarity],
+  ['mean_top_k_similarity', (q) => q.mean_top_k_similarity],
+  ['semantic_alignment_score', (q) => q.semantic_alignment_score],
+  ['module_match', (q) => q.module_match],
+  ['chapter_match', (q) => q.chapter_match],
+  ['expected_sources_found', (q) => q.expected_sources_found],
+  ['total_expected_sources', (q) => q.total_expected_sources],
+  ['precision_at_k', (q) => q.metrics?.precision_at_k],
+  ['recall_at_k', (q) => q.metrics?.recall_at_k],
+  ['reciprocal_rank', (q) => q.metrics?.reciprocal_rank],
+  ['ndcg_at_k', (q) => q.metrics?.ndcg_at_k],
+  ['embedding_ms', (q) => q.latency.embedding_ms],
+  ['search_ms', (q) => q.latency.search_ms],
+  ['post_processing_ms', (q) => q.latency.post_processing_ms],
+  ['total_ms', (q) => q.latency.total_ms],
+  ['top_source_url', (q) => q.top_results[0]?.source_url],
+  ['top_score', (q) => q.top_results[0]?.similarity_score],
+];
+
+/** The CSV text: a header row, then one row per query in report order. */
+export function renderQueryRowsCsv(report: Pick<ValidationReport, 'query_results'>): string {
+  const lines = [COLUMNS.map(([name]) => name).join(',')];
+  for (const q of report.query_results) lines.push(COLUMNS.map(([, get]) => cell(get(q))).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
+  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
+}

@@ -1,0 +1,181 @@
+/**
+ * Grounded answers (seed 002) in the report: the Agent Response of every agent query with its grounding verdict,
+ * and the aggregates the success criteria read (grounded rate, abstentions on questions the book cannot answer).
+ * The zod schemas are the source of truth; report.ts embeds GroundingReport as `grounding_report`;
+ * run-agent-checks.ts fills it.
+ */
+import { z } from 'zod';
+
+/** One check's outcome, cdk-nag style: a verdict as a value. */
+export const CheckVerdict = z.enum(['PASS', 'FAIL', 'NOT_APPLICABLE']);
+export type CheckVerdict = z.infer<typeof CheckVerdict>;
+
+/** The checks behind a grounding verdict, each PASS, FAIL or NOT_APPLICABLE. */
+const GroundingChecks = z.object({
+  citations_present: CheckVerdict.describe('An answer cites at least one chunk; NOT_APPLICABLE to an abstention'),
+  citations_retrieved: CheckVerdict.describe('Every cited document id is a chunk retrieved for this query'),
+  spans_match: CheckVerdict.describe('Every citation text equals response_text.slice(start, end)'),
+  sentence_coverage: CheckVerdict.describe('citation_coverage >= min_coverage; NOT_APPLICABLE to an abstention'),
+  claims_supported: CheckVerdict.describe(
+    'Every claim is supported by the chunks it cites (see claims); NOT_APPLICABLE to an abstention',
+  ),
+  abstention: CheckVerdict.describe('Abstained exactly when the suite says the book cannot answer (expect_answer)'),
+});
+
+/**
+ * One claim of an answer and its support: a cited span checked against the text of the chunks it cites, or an
+ * uncited sentence that states a number or a proper name (never supported: it has no evidence).
+ */
+export const ClaimSupport = z.object({
+  kind: z.enum(['cited_span', 'uncited_sentence']),
+  start: z.number().int().min(0),
+  end: z.number().int().min(0),
+  text: z.string(),
+  chunk_ids: z.array(z.string()).describe('The chunks the span cites; empty for an uncited sentence'),
+  supported: z
+    .boolean()
+    .describe('Every number and proper name found in the cited text, and word_support >= min_word_support'),
+  word_support: z.number().min(0).max(1).describe('Share of the claim’s content words (Porter-stemmed) found'),
+  content_words: z.number().int().min(0),
+  missing_words: z.array(z.string()).describe('Content words not found in the cited text, as written in the claim'),
+  missing_numbers: z.array(z.string()),
+  missing_names: z.array(z.string()),
+});
+export type ClaimSupport = z.infer<typeof ClaimSupport>;
+
+/** The deterministic grounding verdict of one response (grounding.ts), seed 002's grounding_validation. */
+export const GroundingVerdict = z.object({
+  passed: z.boolean().describe('Every check PASS or NOT_APPLICABLE'),
+  grounded: z.boolean().describe('The citations hold: valid, retrieved, and (for an answer) present and covering'),
+  abstained: z.boolean(),
+  abstention_correct: z.boolean().describe('abstained === !expect_answer'),
+  expect_answer: z.boolean(),
+  citation_coverage: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe('Share of the answer’s sentences overlapped by a valid citation'),
+  min_coverage: z.number().min(0).max(1),
+  sentences: z.number().int().min(0),
+  covered_sentences: z.number().int().min(0),
+  unknown_chunk_ids: z.array(z.string()).describe('Cited ids that were not retrieved for this query'),
+  min_word_support: z.number().min(0).max(1),
+  support_rate: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .describe('Supported claims / claims; null when the answer makes none (an abstention)'),
+  claims: z.array(ClaimSupport),
+  checks: GroundingChecks,
+  reasons: z.array(z.string()),
+  error_type: z
+    .enum(['GROUNDING_FAILED', 'UNSUPPORTED_CLAIM', 'NO_RELEVANT_DOCUMENTS'])
+    .nullable()
+    .describe('UNSUPPORTED_CLAIM when the citations hold but a claim is not supported by what it cites'),
+});
+export type GroundingVerdict = z.infer<typeof GroundingVerdict>;
+
+/** A citation as the report keeps it: the answer's span and the chunk ids it cites. */
+export const AgentCitation = z.object({
+  start: z.number().int(),
+  end: z.number().int(),
+  text: z.string(),
+  document_ids: z.array(z.string()),
+});
+export type AgentCitation = z.infer<typeof AgentCitation>;
+
+/** How the agent's turn ended, before any judging: seed 002's error states plus a chat failure. */
+const AGENT_STATUSES = ['ANSWERED', 'NO_RELEVANT_DOCUMENTS', 'RETRIEVAL_FAILED', 'CHAT_FAILED'] as const;
+
+/** Billed tokens (Cohere's billed_units). */
+export const TokenUsage = z.object({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
+export type TokenUsage = z.infer<typeof TokenUsage>;
+
+/** Seed 002 Agent Response, plus what a person needs to see why its verdict is what it is. */
+export const AgentResponse = z.object({
+  response_text: z.string(),
+  response_id: z.string(),
+  query_id: z.string(),
+  query_text: z.string(),
+  source_chunks: z.array(z.string()).describe('Distinct chunk ids the answer cites, in order of first citation'),
+  confidence_score: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe(
+      'evidence_relevance × support_rate (confidence_components): how closely the cited evidence matches the question, discounted by the share of claims it supports; 0 when nothing is cited',
+    ),
+  confidence_components: z.object({
+    evidence_relevance: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe('Mean relevance score of the cited chunks that were given to the model, clamped to 0..1; 0 when none'),
+    support_rate: z.number().min(0).max(1).nullable().describe('grounding_validation.support_rate'),
+  }),
+  timestamp: z.string(),
+  grounding_validation: GroundingVerdict.nullable().describe('null when retrieval or chat failed'),
+  status: z
+    .enum(AGENT_STATUSES)
+    .describe('NO_RELEVANT_DOCUMENTS: nothing retrieved reached min_relevance, so the agent abstained without chat'),
+  error: z
+    .object({ stage: z.enum(['retrieval', 'chat']), kind: z.string().nullable(), message: z.string() })
+    .nullable(),
+  citations: z.array(AgentCitation),
+  retrieved: z.object({
+    chunk_ids: z.array(z.string()),
+    relevance_scores: z.array(z.number()),
+    min_relevance: z.number(),
+    relevant_chunk_ids: z.array(z.string()).describe('The chunks at or above min_relevance: the only ones chat saw'),
+  }),
+  token_usage: TokenUsage,
+  latency: z.object({
+    retrieval_ms: z.number().min(0),
+    chat_ms: z.number().min(0),
+    total_ms: z.number().min(0),
+  }),
+});
+export type AgentResponse = z.infer<typeof AgentResponse>;
+
+const count = z.number().int().min(0);
+
+/** The report's grounding section: counts partition the evaluated queries; errors are excluded from both rates. */
+export const GroundingReport = z.object({
+  chat_model: z.string(),
+  agent_queries: count.describe('Suite queries marked agent: true'),
+  evaluated: count.describe('Agent queries run this time (the first max_agent_queries, in suite order)'),
+  capped: count.describe('Agent queries skipped by the per-run cap'),
+  max_agent_queries: count,
+  min_coverage: z.number().min(0).max(1),
+  min_word_support: z.number().min(0).max(1),
+  claims: count.describe('Claims in the answers judged (cited spans and uncited fact-bearing sentences)'),
+  supported_claims: count,
+  support_rate: z
+    .number()
+    .min(0)
+    .max(100)
+    .nullable()
+    .describe('supported_claims / claims × 100 over every answer; null when no answer made a claim'),
+  grounded: count.describe('Answerable questions answered with every grounding check passing'),
+  ungrounded: count.describe('Answerable questions answered with a failing grounding check'),
+  unnecessary_abstentions: count.describe('Answerable questions on which the agent abstained'),
+  abstentions_correct: count.describe('Questions the book cannot answer on which the agent abstained cleanly'),
+  abstentions_incorrect: count.describe('Questions the book cannot answer that the agent answered anyway'),
+  errors: count.describe('Agent queries whose retrieval or chat failed (no verdict)'),
+  grounded_rate: z
+    .number()
+    .min(0)
+    .max(100)
+    .nullable()
+    .describe('grounded / (grounded + ungrounded + unnecessary_abstentions) × 100; null when there were none'),
+  abstention_correct_rate: z
+    .number()
+    .min(0)
+    .max(100)
+    .nullable()
+    .describe('abstentions_correct / (abstentions_correct + abstentions_incorrect) × 100; null when there were none'),
+  token_usage: TokenUsage.describe('Billed units summed over every chat call'),
+  responses: z.array(AgentResponse),
+});
+export type GroundingReport = z.infer<typeof GroundingReport>;

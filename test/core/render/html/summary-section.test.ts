@@ -1,0 +1,163 @@
+/** The top of the HTML report: the verdict, the success criteria against their thresholds, and the findings. */
+import { describe, expect, it } from 'vitest';
+import { criterionValue, renderErrors, renderSummary } from '../../../../functions/core/render/html/summary-section.ts';
+import type { CriterionResult, ValidationError } from '../../../../functions/core/report/findings.ts';
+import type { ValidationReport } from '../../../../functions/core/report/report.ts';
+import { buildErrorReport, buildFailedReport, buildPassedReport } from '../../../nightly/fixtures/reports.ts';
+
+function criterion(overrides: Partial<CriterionResult>): CriterionResult {
+  return {
+    name: 'pass_rate',
+    description: '',
+    value: 40,
+    threshold: 90,
+    comparator: '>=',
+    passed: false,
+    severity: 'CRITICAL',
+    ...overrides,
+  };
+}
+
+function finding(severity: ValidationError['severity'], message: string): ValidationError {
+  return { id: `e-${message}`, validation_id: 'run-1', error_type: 'LOW_RELEVANCE', message, severity, details: {} };
+}
+
+/** The table rows of the criteria section, one string each. */
+function criteriaRows(report: ValidationReport): string[] {
+  return renderSummary(report).value.match(/<tr class="(?:ok|breach)">[\s\S]*?<\/tr>/g) ?? [];
+}
+
+describe('criterionValue', () => {
+  it('gives a latency figure milliseconds, a rate or a coverage a percent sign, and anything else no unit', () => {
+    expect(criterionValue(criterion({ name: 'max_p95_latency_ms' }), 812.345)).toBe('812.35 ms');
+    expect(criterionValue(criterion({ name: 'Search_Latency' }), 5)).toBe('5 ms');
+    expect(criterionValue(criterion({ name: 'pass_rate' }), 87.5)).toBe('87.5%');
+    expect(criterionValue(criterion({ name: 'coverage' }), 100)).toBe('100%');
+    expect(criterionValue(criterion({ name: 'metadata_Completeness' }), 97.5)).toBe('97.5%');
+    expect(criterionValue(criterion({ name: 'claim_support_percent' }), 95)).toBe('95%');
+    expect(criterionValue(criterion({ name: 'min_mrr' }), 0.8)).toBe('0.8');
+  });
+
+  it('says n/a for a figure that could not be computed', () => {
+    expect(criterionValue(criterion({ name: 'pass_rate' }), null)).toBe('n/a');
+  });
+});
+
+describe('renderSummary', () => {
+  it('says every criterion holds on a passed run, with the verdict as the badge and the banner colour', () => {
+    const markup = renderSummary(buildPassedReport()).value;
+    expect(markup).toContain('<header class="verdict passed">\n<div class="badge">PASSED</div>');
+    expect(markup).toContain('<h1>prod/book: Every success criterion holds</h1>');
+    expect(markup).toContain('<p>every success criterion holds</p>');
+  });
+
+  it('counts the breached criteria of a failed run in its headline', () => {
+    const report = buildFailedReport();
+    const breached = report.success_criteria.filter((c) => !c.passed).length;
+    expect(renderSummary(report).value).toContain(
+      `<h1>prod/book: ${breached} of ${report.success_criteria.length} success criteria breached</h1>`,
+    );
+  });
+
+  it('says the run could not complete on an error run, whatever its criteria', () => {
+    const markup = renderSummary(buildErrorReport()).value;
+    expect(markup).toContain('<header class="verdict error">');
+    expect(markup).toContain('<h1>prod/book: The run could not complete</h1>');
+  });
+
+  it('says what the run was: its id, start, duration, suite, query count and model', () => {
+    expect(renderSummary(buildPassedReport()).value).toContain(
+      '<p class="meta">Run 6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b · started 2026-03-14T02:00:00.000Z · 42.5 s · suite golden-queries (10 queries) · model embed-english-v3.0</p>',
+    );
+  });
+
+  it('cuts a long status reason at 600 characters and escapes it', () => {
+    const report = { ...buildPassedReport(), status_reason: `<b>${'x'.repeat(700)}` };
+    expect(renderSummary(report).value).toContain(`<p>&lt;b&gt;${'x'.repeat(596)}…</p>`);
+  });
+
+  it('marks a breached criterion with its value, comparator, threshold and severity', () => {
+    const report = { ...buildPassedReport(), success_criteria: [criterion({ description: 'Share of queries (%)' })] };
+    expect(criteriaRows(report)).toEqual([
+      '<tr class="breach"><td class="mark">✘</td><td>Share of queries (%)</td>\n<td class="num">40%</td><td class="num">&gt;= 90%</td><td>CRITICAL</td></tr>',
+    ]);
+  });
+
+  it('ticks a criterion that holds, names it from its key when it has no description, and shows no severity', () => {
+    const report = {
+      ...buildPassedReport(),
+      success_criteria: [
+        criterion({
+          name: 'max_p95_latency_ms',
+          value: 300,
+          threshold: 500,
+          comparator: '<=',
+          passed: true,
+          severity: 'HIGH',
+        }),
+      ],
+    };
+    expect(criteriaRows(report)).toEqual([
+      '<tr class="ok"><td class="mark">✔</td><td>max p95 latency ms</td>\n<td class="num">300 ms</td><td class="num">&lt;= 500 ms</td><td></td></tr>',
+    ]);
+  });
+
+  it('says no criterion was evaluated when there is none', () => {
+    const markup = renderSummary({ ...buildPassedReport(), success_criteria: [] }).value;
+    expect(markup).toContain('<p class="muted">No criterion was evaluated.</p>');
+    expect(markup).not.toContain('<table>');
+  });
+});
+
+describe('renderErrors', () => {
+  it('renders nothing when the run found nothing', () => {
+    expect(renderErrors(buildPassedReport()).value).toBe('');
+  });
+
+  it('lists every finding, most severe first, with its type, subject and message', () => {
+    const report = {
+      ...buildPassedReport(),
+      errors: [finding('LOW', 'l'), finding('MEDIUM', 'm'), finding('CRITICAL', 'c'), finding('HIGH', 'h')],
+    };
+    const markup = renderErrors(report).value;
+    expect(markup).toContain('<h2>Findings (4)</h2>');
+    expect(
+      [
+        ...markup.matchAll(/<td class="sev (\w+)">(\w+)<\/td><td>LOW_RELEVANCE<\/td><td>run-1<\/td><td>(\w)<\/td>/g),
+      ].map((m) => m.slice(1)),
+    ).toEqual([
+      ['critical', 'CRITICAL', 'c'],
+      ['high', 'HIGH', 'h'],
+      ['medium', 'MEDIUM', 'm'],
+      ['low', 'LOW', 'l'],
+    ]);
+  });
+
+  it('renders a single finding as the whole section, with nothing about more', () => {
+    expect(renderErrors({ ...buildPassedReport(), errors: [finding('HIGH', 'm')] }).value).toBe(
+      `<section id="errors"><h2>Findings (1)</h2>
+<table><thead><tr><th>severity</th><th>type</th><th>about</th><th>message</th></tr></thead><tbody>
+<tr><td class="sev high">HIGH</td><td>LOW_RELEVANCE</td><td>run-1</td><td>m</td></tr></tbody></table></section>`,
+    );
+  });
+
+  it('cuts the subject at 60 and the message at 400 characters, escaping both', () => {
+    const long = { ...finding('HIGH', `<i>${'m'.repeat(500)}`), validation_id: `<q>${'v'.repeat(100)}` };
+    const markup = renderErrors({ ...buildPassedReport(), errors: [long] }).value;
+    expect(markup).toContain(`<td>&lt;q&gt;${'v'.repeat(56)}…</td><td>&lt;i&gt;${'m'.repeat(396)}…</td>`);
+  });
+
+  it('shows the first 200 findings and says how many more the JSON report holds', () => {
+    const errors = Array.from({ length: 203 }, (_, i) => finding('LOW', `f${i}`));
+    const markup = renderErrors({ ...buildPassedReport(), errors }).value;
+    expect(markup.match(/<td class="sev low">/g)).toHaveLength(200);
+    expect(markup).toContain('<p class="muted">3 more in the JSON report.</p>');
+  });
+
+  it('says nothing about more findings when there are exactly 200', () => {
+    const errors = Array.from({ length: 200 }, (_, i) => finding('LOW', `f${i}`));
+    const markup = renderErrors({ ...buildPassedReport(), errors }).value;
+    expect(markup.match(/<td class="sev low">/g)).toHaveLength(200);
+    expect(markup).not.toContain('more in the JSON report');
+  });
+});
