@@ -3,7 +3,7 @@
  * its bodies live in the parent, bench/sitemap-bench.ts). Forked with the sitemap's URL; answers one message with
  * its figures and exits.
  */
-import { HttpSitemap } from '../functions/adapters/http-sitemap.ts';
+import { HttpSitemap } from '../functions/adapters/sitemap/http-sitemap.ts';
 
 /** What the child measured. */
 export interface SitemapFigures {

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createAwsClients } from '../functions/adapters/aws-clients.ts';
+import { createAwsClients } from '../functions/adapters/aws/clients.ts';
 import { parseNightlyConfig } from '../functions/nightly/config.ts';
 import { createHandler, createNightlyDeps } from '../functions/nightly/handler.ts';
 import { STAND_IN_CREDENTIALS, STAND_IN_REGION } from '../sandbox/aws/index.ts';

@@ -15,7 +15,7 @@ export interface Bound {
 }
 
 /** The error a bound ends its work with: names what, how long it was given, and why it was cut. */
-export class BoundExceeded extends SinkError {
+class BoundExceeded extends SinkError {
   constructor(what: string, detail: string, kind: FailureKind = 'timeout') {
     super(`${what} ${detail}`, kind);
   }

@@ -5,11 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import type { EngineConfig } from '../core/config.ts';
 import type { EngineDeps } from '../core/run/run-validation.ts';
-import { createCohereChat } from './cohere-chat.ts';
-import { CohereEmbedder } from './cohere-embedder.ts';
-import { HttpSitemap } from './http-sitemap.ts';
-import { QdrantIndex } from './qdrant-index.ts';
-import { allowedOriginsOf } from './sitemap-url-policy.ts';
+import { createCohereChat } from './cohere/chat.ts';
+import { CohereEmbedder } from './cohere/embedder.ts';
+import { QdrantIndex } from './qdrant/vector-index.ts';
+import { HttpSitemap } from './sitemap/http-sitemap.ts';
+import { allowedOriginsOf } from './sitemap/url-policy.ts';
 import { systemClock } from './system-clock.ts';
 import { DependencyGate, type RunSignal } from './transport.ts';
 

@@ -22,7 +22,7 @@ export function redact(text: string, secrets: (string | undefined)[]): string {
 }
 
 /** Rate limits and unavailable services are worth another try; bad requests, auth failures and timeouts are not. */
-export function isTransient(error: unknown): boolean {
+function isTransient(error: unknown): boolean {
   return isServiceError(error) && (error.kind === 'rate_limited' || error.kind === 'unavailable');
 }
 
@@ -51,7 +51,7 @@ export function deadlineCut(run: RunSignal | undefined): string | undefined {
   return `cut: ${reason instanceof Error ? reason.message : 'the run deadline was reached'}`;
 }
 
-export const DEFAULT_MAX_RETRY_AFTER_MS = 10_000;
+const DEFAULT_MAX_RETRY_AFTER_MS = 10_000;
 
 /**
  * Runs `fn`, retrying transient ServiceErrors with exponential backoff. A Retry-After replaces the backoff delay,

@@ -3,12 +3,12 @@
  * the evidence (best scores per category, the probes' scores, latency) and the thresholds proposed from it
  * (core/suite/calibrate.ts), and with --write puts them into the suite file.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
+import { readSuiteText } from '../adapters/files/suite-file.ts';
 import { parseEngineConfig } from '../core/config.ts';
 import { runValidation } from '../core/run/run-validation.ts';
-import { InputError } from '../core/shared/errors.ts';
 import { applyCalibration, type Calibration, proposeThresholds } from '../core/suite/calibrate.ts';
 import { parseSuite } from '../core/suite/suite.ts';
 
@@ -25,9 +25,7 @@ export async function runCalibrate(
 ): Promise<number> {
   const config = parseEngineConfig({ ...env, ...(flags.collection ? { QDRANT_COLLECTION: flags.collection } : {}) });
   const yaml = /\.ya?ml$/i.test(flags.suite);
-  const text = await readFile(flags.suite, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new InputError(flags.suite, [error.code === 'ENOENT' ? 'file not found' : `cannot be read (${error.code})`]);
-  });
+  const text = await readSuiteText(flags.suite);
   const suite = parseSuite(text, flags.suite);
   // Calibration measures the book, not the suite's current thresholds: a similarity override would skew nothing
   // (best scores do not depend on it), so the configuration is used as is.

@@ -5,8 +5,9 @@
  */
 
 import { indexSampleBook, SAMPLE_SUITE_PATH, seedIndexDrift, startSandbox } from '../../sandbox/start-sandbox.ts';
+import { loadSuiteFile } from '../adapters/files/suite-file.ts';
 import { parseEngineConfig } from '../core/config.ts';
-import { executeRun, loadSuite } from './run-command.ts';
+import { executeRun } from './run-command.ts';
 
 /** The agent question the chat stand-in answers with an invented figure, so the demo shows UNSUPPORTED_CLAIM. */
 const INVENTED_NUMBER_QUERY = 'llm-planning';
@@ -24,7 +25,7 @@ export interface DemoFlags {
 /** Runs the demo; returns 0 once a report was produced (or `run`'s exit code with --strict). */
 export async function runDemo(flags: DemoFlags): Promise<number> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  const suite = await loadSuite(SAMPLE_SUITE_PATH);
+  const suite = await loadSuiteFile(SAMPLE_SUITE_PATH);
   const sandbox = await startSandbox({ latencyMs: flags.latency });
   try {
     log('ragwatch demo: the full validation against a local sandbox (no account, no key, no network)');

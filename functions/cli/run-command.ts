@@ -2,11 +2,11 @@
  * `ragwatch run`: the full validation against real services named by the environment (the seeds' variables:
  * COHERE_API_KEY, QDRANT_URL, QDRANT_API_KEY, DOCUSAURUS_BASE_URL, SIMILARITY_THRESHOLD, TOP_K_RESULTS, LOG_LEVEL, ...).
  */
-import { readFile } from 'node:fs/promises';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
-import { FileIncidentStore } from '../adapters/file-incident-store.ts';
-import { FileReportStore } from '../adapters/file-report-store.ts';
-import { FileRunHistory } from '../adapters/file-run-history.ts';
+import { FileIncidentStore } from '../adapters/files/incident-store.ts';
+import { FileReportStore } from '../adapters/files/report-store.ts';
+import { FileRunHistory } from '../adapters/files/run-history.ts';
+import { loadSuiteFile } from '../adapters/files/suite-file.ts';
 import { startRunDeadline } from '../adapters/run-deadline.ts';
 import { redact } from '../adapters/transport.ts';
 import { type EngineConfig, parseEngineConfig } from '../core/config.ts';
@@ -18,9 +18,8 @@ import { readTrendHistory } from '../core/render/read-trend.ts';
 import { buildRunFailureReport } from '../core/report/failure-report.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run/run-validation.ts';
-import { describeError, InputError } from '../core/shared/errors.ts';
-import { parseSuite, type Suite } from '../core/suite/suite.ts';
-import { decodeUtf8 } from '../core/suite/utf8.ts';
+import { describeError } from '../core/shared/errors.ts';
+import type { Suite } from '../core/suite/suite.ts';
 import { ansiStyle, formatSummary, plainStyle } from './format-summary.ts';
 import { createProgressReporter } from './progress.ts';
 
@@ -40,25 +39,6 @@ export interface RunFlags {
 /** The report could not be written under --out: it went to stderr in full instead. */
 export const EXIT_REPORT_NOT_WRITTEN = 3;
 
-/** Reads and validates a suite file; a missing or invalid file is an InputError naming the path. */
-export async function loadSuite(path: string): Promise<Suite> {
-  return parseSuite(await readSuiteText(path), path);
-}
-
-/** A suite file's text; an InputError naming the file when it is missing, unreadable or not UTF-8. */
-export async function readSuiteText(path: string): Promise<string> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    throw new InputError(path, [code === 'ENOENT' ? 'file not found' : `cannot be read (${code ?? 'unknown error'})`]);
-  }
-  const decoded = decodeUtf8(bytes);
-  if ('problem' in decoded) throw new InputError(path, [decoded.problem]);
-  return decoded.text;
-}
-
 /** Runs the validation from flags and the environment; returns the exit code. */
 export async function runCheck(
   flags: RunFlags,
@@ -70,7 +50,7 @@ export async function runCheck(
     ...(flags.sitemapUrl ? { SITEMAP_URL: flags.sitemapUrl } : {}),
     ...(flags.deadline !== undefined ? { RUN_DEADLINE_SECONDS: flags.deadline } : {}),
   });
-  const suite = await loadSuite(flags.suite);
+  const suite = await loadSuiteFile(flags.suite);
   return executeRun({
     config,
     suite,

@@ -4,8 +4,8 @@
  * `ragwatch run` would load; defaults are not spelled out.
  */
 import type { Command } from 'commander';
+import { readSuiteText } from '../adapters/files/suite-file.ts';
 import { parseSuiteFile } from '../core/suite/suite.ts';
-import { readSuiteText } from './run-command.ts';
 
 /** Prints the suite in the project's form; returns the exit code (a bad suite throws an InputError: exit 2). */
 export async function normalizeSuite(file: string, write: (text: string) => void): Promise<number> {

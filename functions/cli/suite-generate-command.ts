@@ -4,7 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { stringify as toYaml } from 'yaml';
-import { QdrantIndex } from '../adapters/qdrant-index.ts';
+import { QdrantIndex } from '../adapters/qdrant/vector-index.ts';
 import { parseEngineConfig } from '../core/config.ts';
 import { InputError } from '../core/shared/errors.ts';
 import { readBookPagesFromIndex } from '../core/suite/book-pages.ts';

@@ -2,7 +2,7 @@
  * The indexer's composition root, called by `ragwatch index` and the demo: reads a Docusaurus docs folder, embeds its
  * chunks with Cohere and writes them to Qdrant (a real one, or the sandbox's stand-ins).
  */
-import { CohereEmbedder } from '../adapters/cohere-embedder.ts';
+import { CohereEmbedder } from '../adapters/cohere/embedder.ts';
 import { systemClock } from '../adapters/system-clock.ts';
 import type { Clock } from '../core/ports.ts';
 import type { ChunkSizes } from './chunk-markdown.ts';

@@ -5,7 +5,7 @@
  * the same translation as the validation's Qdrant adapter, so messages name the operation and never the API key.
  */
 import type { QdrantClient } from '@qdrant/js-client-rest';
-import { callQdrant, createQdrantClient } from '../adapters/qdrant-index.ts';
+import { callQdrant, createQdrantClient } from '../adapters/qdrant/vector-index.ts';
 import { type ChunkPayload, PAYLOAD_INDEXES, REINDEX_FIELDS } from '../core/book/payload.ts';
 import { IndexError } from '../core/shared/errors.ts';
 import { type IndexPoint, type PointSink, UPSERT_BATCH_SIZE } from './index-book.ts';

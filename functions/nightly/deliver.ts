@@ -10,8 +10,8 @@
  * ops, and throwing would only add a dead letter for a run whose findings arrived.
  */
 
+import type { StoredReport } from '../adapters/aws/s3-report-store.ts';
 import { withinBound } from '../adapters/bounded.ts';
-import type { StoredReport } from '../adapters/s3-report-store.ts';
 import { type AlertContext, buildAlertMessage, type ReportPlacement } from '../core/delivery/alert-message.ts';
 import { buildRunLinks } from '../core/delivery/links.ts';
 import type { ReportAttachment } from '../core/render/attachments.ts';

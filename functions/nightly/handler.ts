@@ -3,7 +3,7 @@
  *
  * What happens, in order:
  * 1. (cold start) The configuration is parsed once and the SDK clients are built once, at module scope, each with
- *    connection and request timeouts (adapters/aws-clients.ts).
+ *    connection and request timeouts (adapters/aws/clients.ts).
  * 2. A run id is drawn and put on every log line. The run's deadline is set: the invocation's remaining time minus
  *    the delivery reserve (budget.ts), or RUN_DEADLINE_SECONDS if tighter. One AbortSignal carries it to every
  *    request of every adapter.
@@ -17,16 +17,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { type AwsClients, createAwsClients } from '../adapters/aws-clients.ts';
+import { type AwsClients, createAwsClients } from '../adapters/aws/clients.ts';
+import { CloudWatchMetrics, type PublishedMetrics } from '../adapters/aws/cloudwatch-metrics.ts';
+import { S3IncidentStore } from '../adapters/aws/s3-incident-store.ts';
+import { type PreviousRun, S3ReportStore, type StoredReport } from '../adapters/aws/s3-report-store.ts';
+import { S3RunHistory } from '../adapters/aws/s3-run-history.ts';
+import { SecretsReader } from '../adapters/aws/secrets.ts';
+import { SnsAlerter } from '../adapters/aws/sns-alerter.ts';
 import { withinBound } from '../adapters/bounded.ts';
-import { CloudWatchMetrics, type PublishedMetrics } from '../adapters/cloudwatch-metrics.ts';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
 import { startRunDeadline } from '../adapters/run-deadline.ts';
-import { S3IncidentStore } from '../adapters/s3-incident-store.ts';
-import { type PreviousRun, S3ReportStore, type StoredReport } from '../adapters/s3-report-store.ts';
-import { S3RunHistory } from '../adapters/s3-run-history.ts';
-import { SecretsReader } from '../adapters/secrets.ts';
-import { SnsAlerter } from '../adapters/sns-alerter.ts';
 import { systemClock } from '../adapters/system-clock.ts';
 import type { RunSignal } from '../adapters/transport.ts';
 import type { EngineConfig } from '../core/config.ts';

@@ -4,7 +4,7 @@
  * written, the run falls back to its own alert (buildAlertMessage): a repeated email is better than a silent one.
  * When an email cannot be sent, the state is put back, so the next run sends it again instead of staying silent.
  */
-import type { PublishedMetrics } from '../adapters/cloudwatch-metrics.ts';
+import type { PublishedMetrics } from '../adapters/aws/cloudwatch-metrics.ts';
 import type { AlertContext } from '../core/delivery/alert-message.ts';
 import { buildIncidentMessage } from '../core/incident/incident-message.ts';
 import { settleIncidents } from '../core/incident/settle-incidents.ts';

@@ -1,13 +1,13 @@
 /**
  * Loads the suite the nightly run uses: the file bundled next to the handler (default), or an S3 object when
- * SUITE_S3_URI is set, then validates it exactly as the CLI does. Any failure is an InputError naming the source.
+ * SUITE_S3_URI is set. Both are read by the adapters every root shares (files/suite-file.ts, aws/s3-suite.ts) and
+ * validated exactly as the CLI validates them. Any failure is an InputError naming the source.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { classifyAwsError } from '../adapters/aws-error.ts';
-import { InputError } from '../core/shared/errors.ts';
-import { parseSuiteBytes, type Suite } from '../core/suite/suite.ts';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { loadSuiteObject } from '../adapters/aws/s3-suite.ts';
+import { loadSuiteFile } from '../adapters/files/suite-file.ts';
+import type { Suite } from '../core/suite/suite.ts';
 import type { SuiteLocation } from './config.ts';
 
 export interface LoadedSuite {
@@ -17,24 +17,6 @@ export interface LoadedSuite {
 
 /** Reads and validates the suite; `baseDir` anchors a relative path (the Lambda's task root). */
 export async function loadSuite(location: SuiteLocation, s3: S3Client, baseDir: string): Promise<LoadedSuite> {
-  if (location.kind === 's3') {
-    let bytes: Uint8Array;
-    try {
-      const object = await s3.send(new GetObjectCommand({ Bucket: location.bucket, Key: location.key }));
-      bytes = (await object.Body?.transformToByteArray()) ?? new Uint8Array(0);
-    } catch (error) {
-      const failure = classifyAwsError(error);
-      throw new InputError(location.uri, [`could not be read from S3 (${failure.kind}): ${failure.summary}`]);
-    }
-    return { suite: parseSuiteBytes(bytes, location.key), source: location.uri };
-  }
-  const file = path.resolve(baseDir, location.path);
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    throw new InputError(file, [code === 'ENOENT' ? 'file not found' : `cannot be read (${code ?? 'unknown error'})`]);
-  }
-  return { suite: parseSuiteBytes(bytes, file), source: location.path };
+  if (location.kind === 's3') return { suite: await loadSuiteObject(s3, location), source: location.uri };
+  return { suite: await loadSuiteFile(path.resolve(baseDir, location.path)), source: location.path };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { awsClientSettings } from '../../functions/adapters/aws-clients.ts';
+import { awsClientSettings } from '../../functions/adapters/aws/clients.ts';
 import { withinBound } from '../../functions/adapters/bounded.ts';
 import { startRunDeadline } from '../../functions/adapters/run-deadline.ts';
 

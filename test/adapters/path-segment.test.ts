@@ -2,9 +2,9 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileReportStore } from '../../functions/adapters/file-report-store.ts';
+import { buildReportKey } from '../../functions/adapters/aws/s3-report-store.ts';
+import { FileReportStore } from '../../functions/adapters/files/report-store.ts';
 import { pathSegment } from '../../functions/adapters/path-segment.ts';
-import { buildReportKey } from '../../functions/adapters/s3-report-store.ts';
 import { buildPassedReport } from '../nightly/fixtures/reports.ts';
 
 describe('pathSegment', () => {

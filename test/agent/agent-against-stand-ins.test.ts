@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCohereChat } from '../../functions/adapters/cohere-chat.ts';
-import { CohereEmbedder } from '../../functions/adapters/cohere-embedder.ts';
-import { QdrantIndex } from '../../functions/adapters/qdrant-index.ts';
+import { createCohereChat } from '../../functions/adapters/cohere/chat.ts';
+import { CohereEmbedder } from '../../functions/adapters/cohere/embedder.ts';
+import { QdrantIndex } from '../../functions/adapters/qdrant/vector-index.ts';
 import { createRetrievalTool } from '../../functions/core/grounding/retrieval-tool.ts';
 import { runAgentChecks } from '../../functions/core/grounding/run-agent-checks.ts';
 import { resolveQueries, Suite } from '../../functions/core/suite/suite.ts';

@@ -2,10 +2,10 @@
  * Day one through the real clients: the fixture project-site book indexed into the stand-ins, a known-item suite
  * generated from the index (and from the docs folder), calibrated against the same services, then run.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../functions/cli/main.ts';
 import { parseSuite } from '../../functions/core/suite/suite.ts';
 import {
@@ -105,6 +105,28 @@ describe('ragwatch calibrate', () => {
     expect(probes.every((t) => t === known[0])).toBe(true);
     expect(known[0]).toBeGreaterThan(0);
     expect(suite.success_criteria.max_p95_latency_ms).toBeGreaterThanOrEqual(100);
+  });
+
+  it('refuses a suite that is not UTF-8, naming the file, and leaves it as it was with --write', async () => {
+    // Prepare: "café" in Latin-1, which a UTF-8 decoder would silently turn into "caf\uFFFD"
+    const latin1 = Buffer.from('{"queries":[{"id":"cafe","query_text":"caf\xe9 robots"}]}', 'latin1');
+    writeFileSync(file('latin1.json'), latin1);
+    const stderr: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      stderr.push(String(chunk));
+      return true;
+    });
+
+    // Act
+    const code = await main(['calibrate', '--suite', file('latin1.json'), '--write'], env).finally(() =>
+      spy.mockRestore(),
+    );
+
+    // Assess
+    expect(code).toBe(2);
+    expect(stderr.join('')).toContain(`${file('latin1.json')} is invalid`);
+    expect(stderr.join('')).toContain('UTF-8');
+    expect(readFileSync(file('latin1.json')).equals(latin1)).toBe(true);
   });
 
   it('gives a calibrated suite on which every known item is found and no probe matches', async () => {

@@ -5,7 +5,7 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
-import { loadSuite } from '../../functions/cli/run-command.ts';
+import { loadSuiteFile } from '../../functions/adapters/files/suite-file.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
 import { ValidationReport } from '../../functions/core/report/report.ts';
 import { runValidation } from '../../functions/core/run/run-validation.ts';
@@ -25,7 +25,7 @@ let client: QdrantClient;
 let suite: Suite;
 
 beforeAll(async () => {
-  suite = await loadSuite(SAMPLE_SUITE_PATH);
+  suite = await loadSuiteFile(SAMPLE_SUITE_PATH);
   sandbox = await startSandbox();
   client = new QdrantClient({ url: sandbox.qdrant.url, checkCompatibility: false });
 });

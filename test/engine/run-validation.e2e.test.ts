@@ -11,8 +11,8 @@ import path from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
+import { loadSuiteFile } from '../../functions/adapters/files/suite-file.ts';
 import { formatSummary } from '../../functions/cli/format-summary.ts';
-import { loadSuite } from '../../functions/cli/run-command.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
 import { ERROR_TYPES, type ErrorType } from '../../functions/core/report/findings.ts';
 import { runValidation } from '../../functions/core/run/run-validation.ts';
@@ -25,7 +25,7 @@ import {
   seedIndexDrift,
   startSandbox,
 } from '../../sandbox/start-sandbox.ts';
-import { sitemapIndex, startRoutes, xml } from '../adapters/routes-server.ts';
+import { sitemapIndex, startRoutes, xml } from '../adapters/sitemap/routes-server.ts';
 import { parseValidReport } from '../helpers/valid-report.ts';
 
 /** A port nothing listens on: bound by the OS, then released. */
@@ -65,7 +65,7 @@ const ONE_QUERY = parseSuite(
 );
 
 beforeAll(async () => {
-  sampleSuite = await loadSuite(SAMPLE_SUITE_PATH);
+  sampleSuite = await loadSuiteFile(SAMPLE_SUITE_PATH);
   sandbox = await startSandbox();
   await indexSampleBook(sandbox);
   await seedIndexDrift(sandbox);

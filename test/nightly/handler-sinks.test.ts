@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AwsClients, createAwsClients } from '../../functions/adapters/aws-clients.ts';
+import { type AwsClients, createAwsClients } from '../../functions/adapters/aws/clients.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { createHandler, createNightlyDeps, type NightlyDeps } from '../../functions/nightly/handler.ts';
 import { type AwsStandIns, STAND_IN_CREDENTIALS, STAND_IN_REGION, startAwsStandIns } from '../../sandbox/aws/index.ts';

@@ -13,7 +13,7 @@ import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { createHandler, createNightlyDeps } from '../../functions/nightly/handler.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { indexSampleBook, SAMPLE_SUITE_PATH, type Sandbox, startSandbox } from '../../sandbox/start-sandbox.ts';
-import { type RoutesServer, sitemapIndex, startRoutes, urlset, xml } from '../adapters/routes-server.ts';
+import { type RoutesServer, sitemapIndex, startRoutes, urlset, xml } from '../adapters/sitemap/routes-server.ts';
 import { RecordingLogger } from './recording-logger.ts';
 import { buildStandInClients, type StandInClients } from './stand-in-clients.ts';
 

@@ -1,0 +1,182 @@
+/**
+ * The ReportStore port on S3: each run at reports/<collection>/<yyyy>/<mm>/<dd>/<run_id>.json (the archive, which
+ * the bucket's lifecycle ages out) and a copy at reports/<collection>/latest.json (what a person opens first).
+ * Objects are JSON, encrypted at rest by S3 (SSE-S3, or SSE-KMS when a key is given).
+ */
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { ReportStore } from '../../core/ports.ts';
+import type { ReportAttachment } from '../../core/render/attachments.ts';
+import type { ValidationReport } from '../../core/report/report.ts';
+import { pathSegment } from '../path-segment.ts';
+import { abortable } from './clients.ts';
+import { awsSinkError, classifyAwsError } from './errors.ts';
+
+export interface S3ReportStoreOptions {
+  client: S3Client;
+  bucket: string;
+  /** Top-level prefix; the IAM policy grants PutObject under it only. */
+  prefix?: string;
+  /** A KMS key id or ARN for SSE-KMS; SSE-S3 (AES256) when absent. */
+  kmsKeyId?: string;
+}
+
+export interface StoredReport {
+  location: string;
+  bucket: string;
+  key: string;
+  /** latest.json is a convenience copy: failing to update it does not lose the report, so it is reported, not thrown. */
+  latest: { key: string; updated: true } | { key: string; updated: false; reason: string };
+  /** The HTML and CSV beside the JSON: conveniences too, so a failure is reported, not thrown. */
+  attachments: (
+    | { suffix: string; key: string; stored: true }
+    | { suffix: string; key: string; stored: false; reason: string }
+  )[];
+}
+
+/** The headline of the run before this one, for an alert's "since when". */
+export interface PreviousRun {
+  runId: string;
+  status: string;
+  startedAt: string;
+}
+
+/** Where a run's archived report lives in the bucket. */
+export function buildReportKey(
+  report: Pick<ValidationReport, 'collection' | 'timestamp' | 'run_id'>,
+  prefix = 'reports',
+): string {
+  const day = new Date(report.timestamp);
+  const yyyy = String(day.getUTCFullYear());
+  const mm = String(day.getUTCMonth() + 1).padStart(2, '0');
+  const dd = String(day.getUTCDate()).padStart(2, '0');
+  return `${prefix}/${keySegment(report.collection)}/${yyyy}/${mm}/${dd}/${report.run_id}.json`;
+}
+
+/** Where the collection's latest report lives in the bucket. */
+export function buildLatestKey(collection: string, prefix = 'reports'): string {
+  return `${prefix}/${keySegment(collection)}/latest.json`;
+}
+
+/** Writes reports to S3; failures become SinkError after the SDK's own retries. */
+export class S3ReportStore implements ReportStore {
+  readonly #options: S3ReportStoreOptions;
+
+  constructor(options: S3ReportStoreOptions) {
+    this.#options = options;
+  }
+
+  /** The dated report and its attachments, then the latest copies; `signal` aborts every put. */
+  async save(
+    report: ValidationReport,
+    attachments: ReportAttachment[] = [],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<StoredReport> {
+    const archived = await this.saveArchive(report, { ...options, attachments });
+    const key = buildLatestKey(report.collection, this.#options.prefix);
+    try {
+      await this.saveLatest(report, { ...options, attachments });
+      return { ...archived, latest: { key, updated: true } };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { ...archived, latest: { key, updated: false, reason } };
+    }
+  }
+
+  /**
+   * The dated report (the copy that must not be lost: its failure throws) and its attachments (conveniences: each
+   * failure is reported). The handler bounds this apart from the latest copies.
+   */
+  async saveArchive(
+    report: ValidationReport,
+    options: { signal?: AbortSignal; attachments?: ReportAttachment[] } = {},
+  ): Promise<Omit<StoredReport, 'latest'>> {
+    const { bucket, prefix } = this.#options;
+    const key = buildReportKey(report, prefix);
+    await this.#put(key, serialise(report), 'application/json', options.signal);
+    const stored: StoredReport['attachments'] = [];
+    for (const attachment of options.attachments ?? []) {
+      const attachmentKey = key.replace(/\.json$/, attachment.suffix);
+      try {
+        await this.#put(attachmentKey, attachment.body, attachment.contentType, options.signal);
+        stored.push({ suffix: attachment.suffix, key: attachmentKey, stored: true });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        stored.push({ suffix: attachment.suffix, key: attachmentKey, stored: false, reason });
+      }
+    }
+    return { location: `s3://${bucket}/${key}`, bucket, key, attachments: stored };
+  }
+
+  /** latest.json and its latest.html (and .csv) beside it: what a person opens without knowing a run id. */
+  async saveLatest(
+    report: ValidationReport,
+    options: { signal?: AbortSignal; attachments?: ReportAttachment[] } = {},
+  ): Promise<{ key: string }> {
+    const key = buildLatestKey(report.collection, this.#options.prefix);
+    await this.#put(key, serialise(report), 'application/json', options.signal);
+    for (const attachment of options.attachments ?? []) {
+      await this.#put(
+        key.replace(/\.json$/, attachment.suffix),
+        attachment.body,
+        attachment.contentType,
+        options.signal,
+      );
+    }
+    return { key };
+  }
+
+  /** The previous run's headline from latest.json (before this run overwrites it), or null when there is none. */
+  async readLatest(collection: string, options: { signal?: AbortSignal } = {}): Promise<PreviousRun | null> {
+    const { client, bucket, prefix } = this.#options;
+    const key = buildLatestKey(collection, prefix);
+    let text: string;
+    try {
+      const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), abortable(options.signal));
+      text = (await object.Body?.transformToString('utf8')) ?? '';
+    } catch (error) {
+      if (classifyAwsError(error).kind === 'not_found') return null;
+      throw awsSinkError(`S3 GetObject s3://${bucket}/${key} failed`, error);
+    }
+    try {
+      const previous = JSON.parse(text) as Partial<Record<'run_id' | 'status' | 'timestamp', unknown>>;
+      if (
+        typeof previous.run_id !== 'string' ||
+        typeof previous.status !== 'string' ||
+        typeof previous.timestamp !== 'string'
+      )
+        return null;
+      return { runId: previous.run_id, status: previous.status, startedAt: previous.timestamp };
+    } catch {
+      return null;
+    }
+  }
+
+  async #put(key: string, body: string, contentType: string, signal: AbortSignal | undefined): Promise<void> {
+    const { client, bucket, kmsKeyId } = this.#options;
+    try {
+      await client.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: body,
+          ContentType: contentType,
+          ...(kmsKeyId === undefined
+            ? { ServerSideEncryption: 'AES256' }
+            : { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: kmsKeyId }),
+        }),
+        abortable(signal),
+      );
+    } catch (error) {
+      throw awsSinkError(`S3 PutObject s3://${bucket}/${key} failed`, error);
+    }
+  }
+}
+
+function serialise(report: ValidationReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+// Keys stay readable and predictable (and inside the IAM prefix) whatever the collection is called.
+export function keySegment(name: string): string {
+  return pathSegment(name);
+}

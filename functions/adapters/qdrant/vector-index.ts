@@ -1,0 +1,240 @@
+/**
+ * The VectorIndex port on Qdrant, through the official REST client. Every failure is translated here, once,
+ * into an IndexError that names the operation and the collection, never the API key.
+ */
+import { QdrantClient } from '@qdrant/js-client-rest';
+import type {
+  CollectionInfo,
+  FacetHit,
+  Payload,
+  PayloadFilter,
+  SearchHit,
+  SearchRequest,
+  StoredPoint,
+  VectorIndex,
+} from '../../core/ports.ts';
+import { IndexError } from '../../core/shared/errors.ts';
+import { DependencyGate, type RunSignal, requestSignal, retryTransient } from '../transport.ts';
+import { describeShape, malformedAnswer, translateQdrantError } from './errors.ts';
+import { createRetryAfterTap } from './retry-after-tap.ts';
+
+export interface QdrantIndexOptions {
+  url: string;
+  collection: string;
+  apiKey?: string;
+  timeoutMs: number;
+  /** Retries of transient failures (429, 5xx, connection reset), with backoff honouring Retry-After. */
+  retries?: number;
+  /** The run's deadline: every request listens to it, and no retry starts after it. */
+  run?: RunSignal;
+  /** Shared by every call of this run: once Qdrant failed hard, later calls are not tried. */
+  gate?: DependencyGate;
+}
+
+type Schemas = Parameters<QdrantClient['queryBatch']>[1]['searches'][number];
+
+/** The official client as ragwatch uses it: an explicit timeout, and no version check. */
+export function createQdrantClient(options: { url: string; apiKey?: string; timeoutMs: number }): QdrantClient {
+  // checkCompatibility: false avoids an extra version round trip at start-up (and a warning against stand-ins).
+  return new QdrantClient({
+    url: options.url,
+    timeout: options.timeoutMs,
+    checkCompatibility: false,
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+  });
+}
+
+export class QdrantIndex implements VectorIndex {
+  readonly #api: ReturnType<QdrantClient['api']>;
+  readonly #options: QdrantIndexOptions;
+  readonly #tap = createRetryAfterTap();
+  readonly #gate: DependencyGate;
+
+  constructor(options: QdrantIndexOptions) {
+    this.#options = options;
+    this.#gate = options.gate ?? new DependencyGate('Qdrant');
+    // No client-side timeout: its middleware would replace the per-call signal, which carries both the request's
+    // timeout and the run's deadline (see #call).
+    this.#api = createQdrantClient({ ...options, timeoutMs: Number.POSITIVE_INFINITY }).api();
+  }
+
+  async describe(): Promise<CollectionInfo> {
+    const info = await this.#call('get collection', (init) =>
+      this.#api.getCollection({ collection_name: this.#options.collection }, init),
+    );
+    const vectors = (info as { config?: { params?: { vectors?: unknown } } }).config?.params?.vectors as
+      | { size?: unknown; distance?: unknown }
+      | undefined;
+    if (!vectors || typeof vectors !== 'object')
+      throw this.#malformed('get collection', 'config.params.vectors is missing');
+    if (!('size' in vectors)) {
+      throw new IndexError(
+        `Qdrant collection "${this.#options.collection}" uses named vectors; ragwatch validates collections with one unnamed vector`,
+        'bad_request',
+      );
+    }
+    if (typeof vectors.size !== 'number' || !Number.isInteger(vectors.size) || vectors.size <= 0)
+      throw this.#malformed(
+        'get collection',
+        `config.params.vectors.size is ${JSON.stringify(vectors.size)}, not a positive whole number`,
+      );
+    const payloadIndexes: Record<string, string> = {};
+    for (const [field, schema] of Object.entries(info.payload_schema ?? {})) {
+      if (schema?.data_type) payloadIndexes[field] = schema.data_type;
+    }
+    return {
+      name: this.#options.collection,
+      vectorSize: vectors.size,
+      distance: String(vectors.distance),
+      pointsCount: info.points_count ?? 0,
+      payloadIndexes,
+    };
+  }
+
+  async searchBatch(requests: SearchRequest[]): Promise<SearchHit[][]> {
+    // No score_threshold: a low score must reach the report to be seen.
+    const searches: Schemas[] = requests.map((r) => ({
+      query: r.vector,
+      limit: r.limit,
+      ...(r.filter ? { filter: r.filter as Schemas['filter'] } : {}),
+      with_payload: r.payloadFields,
+      with_vector: false,
+      ...(r.exact ? { params: { exact: true } } : {}),
+    }));
+    const responses = await this.#call('query batch', (init) =>
+      this.#api.queryBatchPoints({ collection_name: this.#options.collection, searches }, init),
+    );
+    if (!Array.isArray(responses) || responses.length !== requests.length)
+      throw this.#malformed('query batch', `expected ${requests.length} result lists, got ${describeShape(responses)}`);
+    return responses.map((response, i) => {
+      const points: unknown = response?.points;
+      if (!Array.isArray(points))
+        throw this.#malformed('query batch', `result[${i}].points is ${describeShape(points)}`);
+      return points.map((p, j) => {
+        if (typeof p?.score !== 'number' || (typeof p.id !== 'string' && typeof p.id !== 'number'))
+          throw this.#malformed('query batch', `result[${i}].points[${j}] has no numeric score or no id`);
+        return { id: String(p.id), score: p.score, payload: (p.payload ?? {}) as Payload };
+      });
+    });
+  }
+
+  async count(filter?: PayloadFilter): Promise<number> {
+    const result = await this.#call('count', (init) =>
+      this.#api.countPoints(
+        {
+          collection_name: this.#options.collection,
+          exact: true,
+          ...(filter ? { filter: filter as Schemas['filter'] } : {}),
+        },
+        init,
+      ),
+    );
+    if (typeof result?.count !== 'number') throw this.#malformed('count', `count is ${describeShape(result?.count)}`);
+    return result.count;
+  }
+
+  async facet(key: string, limit: number): Promise<FacetHit[]> {
+    const result = await this.#call(`facet on "${key}"`, (init) =>
+      this.#api.facet({ collection_name: this.#options.collection, key, limit, exact: true }, init),
+    );
+    if (!Array.isArray(result?.hits))
+      throw this.#malformed(`facet on "${key}"`, `hits is ${describeShape(result?.hits)}`);
+    return result.hits.map((h) => ({ value: h.value, count: h.count }));
+  }
+
+  async retrieve(ids: string[], payloadFields: string[]): Promise<StoredPoint[]> {
+    const operation = `retrieve of ${ids.length} points`;
+    const points = await this.#call(operation, (init) =>
+      this.#api.getPoints(
+        {
+          collection_name: this.#options.collection,
+          // Ids travel as strings in the core; Qdrant reads a string id as a UUID, so integer ids go back as numbers.
+          ids: ids.map((id) => (/^\d+$/.test(id) ? Number(id) : id)),
+          with_payload: payloadFields,
+          with_vector: true,
+        },
+        init,
+      ),
+    );
+    if (!Array.isArray(points)) throw this.#malformed(operation, `result is ${describeShape(points)}`);
+    return points.map((p) => ({
+      id: String(p.id),
+      vector: Array.isArray(p.vector) && p.vector.every((x) => typeof x === 'number') ? p.vector : [],
+      payload: (p.payload ?? {}) as Payload,
+    }));
+  }
+
+  async *scroll(options: {
+    payloadFields: string[];
+    pageSize: number;
+  }): AsyncIterable<{ id: string; payload: Payload }[]> {
+    let offset: string | number | undefined;
+    do {
+      const page = await this.#call('scroll', (init) =>
+        this.#api.scrollPoints(
+          {
+            collection_name: this.#options.collection,
+            limit: options.pageSize,
+            with_payload: options.payloadFields,
+            with_vector: false,
+            ...(offset === undefined ? {} : { offset }),
+          },
+          init,
+        ),
+      );
+      if (!Array.isArray(page?.points)) throw this.#malformed('scroll', `points is ${describeShape(page?.points)}`);
+      yield page.points.map((p) => ({ id: String(p.id), payload: (p.payload ?? {}) as Payload }));
+      const next = page.next_page_offset;
+      offset = typeof next === 'string' || typeof next === 'number' ? next : undefined;
+    } while (offset !== undefined);
+  }
+
+  /**
+   * One request: its own signal (the request timeout and the run's deadline), a tap that reads Retry-After off
+   * the wire, the answer's `result` checked for presence; failures translated and transient ones retried.
+   */
+  #call<T>(operation: string, fn: (init: RequestInit) => Promise<{ data: { result?: T } }>): Promise<T> {
+    const { timeoutMs, run } = this.#options;
+    return this.#gate.run(() =>
+      callQdrant(operation, this.#options, async () => {
+        const tapped = this.#tap.forCall();
+        const init = { signal: requestSignal(timeoutMs, run), dispatcher: tapped.dispatcher } as RequestInit;
+        let response: { data: { result?: T } };
+        try {
+          response = await fn(init);
+        } catch (error) {
+          throw translateQdrantError(error, operation, this.#options, {
+            retryAfter: tapped.retryAfter(),
+            timeoutMs,
+          });
+        }
+        const result = (response?.data as { result?: T } | undefined)?.result;
+        if (result === undefined || result === null)
+          throw this.#malformed(operation, `no "result" in the answer (got ${describeShape(response?.data)})`);
+        return result;
+      }),
+    );
+  }
+
+  #malformed(operation: string, what: string): IndexError {
+    return malformedAnswer(operation, this.#options, what);
+  }
+}
+
+/** One Qdrant call: its failure translated once into an IndexError, transient ones retried with backoff. */
+export function callQdrant<T>(
+  operation: string,
+  options: { url: string; collection: string; apiKey?: string; retries?: number; run?: RunSignal },
+  fn: () => Promise<T>,
+): Promise<T> {
+  return retryTransient(
+    async () => {
+      try {
+        return await fn();
+      } catch (error) {
+        throw error instanceof IndexError ? error : translateQdrantError(error, operation, options);
+      }
+    },
+    { retries: options.retries ?? 2, ...(options.run ? { run: options.run } : {}) },
+  );
+}

@@ -1,0 +1,46 @@
+/** The disk store of the CLI and the demo: the HTML and CSV beside the JSON. */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FileReportStore } from '../../../functions/adapters/files/report-store.ts';
+import { buildReportAttachments } from '../../../functions/core/render/attachments.ts';
+import { buildFailedReport } from '../../nightly/fixtures/reports.ts';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ragwatch-store-'));
+  dirs.push(dir);
+  return dir;
+};
+
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('FileReportStore', () => {
+  it('writes the HTML and CSV under the JSON’s name and as latest.html and latest.csv', async () => {
+    // Prepare
+    const dir = tempDir();
+    const report = buildFailedReport();
+    const attachments = buildReportAttachments(report);
+
+    // Act
+    const saved = await new FileReportStore(dir).save(report, attachments);
+
+    // Assess
+    const base = saved.location.replace(/\.json$/, '');
+    expect(saved.attachments).toEqual([`${base}.html`, `${base}.csv`]);
+    expect(readdirSync(path.join(dir, 'book')).sort()).toEqual(
+      [
+        path.basename(`${base}.json`),
+        path.basename(`${base}.html`),
+        path.basename(`${base}.csv`),
+        'latest.json',
+        'latest.html',
+        'latest.csv',
+      ].sort(),
+    );
+    expect(readFileSync(path.join(dir, 'book', 'latest.html'), 'utf8')).toBe(attachments[0]?.body);
+  });
+});
