@@ -1,5 +1,5 @@
 /**
- * runAgentChecks end to end through the real wire: CohereEmbedder and the real chat adapter on the Cohere stand-in,
+ * answerAgentQuestions end to end through the real wire: CohereEmbedder and the real chat adapter on the Cohere stand-in,
  * QdrantIndex on the Qdrant stand-in, and a suite parsed like any other. Each stand-in misbehaviour flips the verdict
  * it should, and nothing else.
  */
@@ -9,8 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCohereChat } from '../../functions/adapters/cohere/chat.ts';
 import { CohereEmbedder } from '../../functions/adapters/cohere/embedder.ts';
 import { QdrantIndex } from '../../functions/adapters/qdrant/vector-index.ts';
+import { answerAgentQuestions } from '../../functions/core/grounding/answer-agent-questions.ts';
 import { createRetrievalTool } from '../../functions/core/grounding/retrieval-tool.ts';
-import { runAgentChecks } from '../../functions/core/grounding/run-agent-checks.ts';
 import { resolveQueries, Suite } from '../../functions/core/suite/suite.ts';
 import { type CohereStandIn, startCohereStandIn } from '../../sandbox/cohere/index.ts';
 import { type QdrantStandIn, startQdrantStandIn } from '../../sandbox/qdrant/index.ts';
@@ -106,7 +106,7 @@ beforeEach(() => {
 
 function run(options: { maxAgentQueries?: number; timeoutInSeconds?: number; minRelevance?: number } = {}) {
   const clock = createFakeClock();
-  return runAgentChecks({
+  return answerAgentQuestions({
     queries: QUERIES,
     tool: createRetrievalTool({ embedder, index, clock }),
     chat: createCohereChat({
@@ -125,7 +125,7 @@ function run(options: { maxAgentQueries?: number; timeoutInSeconds?: number; min
 const verdictOf = (report: Awaited<ReturnType<typeof run>>['report'], id: string) =>
   report.responses.find((r) => r.query_id === id)?.grounding_validation;
 
-describe('runAgentChecks against the Cohere and Qdrant stand-ins', () => {
+describe('answerAgentQuestions against the Cohere and Qdrant stand-ins', () => {
   it('grounds both answerable questions and abstains correctly on both the book cannot answer', async () => {
     // Act
     const { report, errors } = await run();

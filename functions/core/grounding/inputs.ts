@@ -3,8 +3,8 @@ import type { Input, RunContext } from '../checks/input.ts';
 import { outcome } from '../checks/input.ts';
 import { searchedQueries } from '../queries/inputs.ts';
 import { indexSearchedHits } from '../queries/query-results.ts';
+import { answerAgentQuestions } from './answer-agent-questions.ts';
 import { createRetrievalTool } from './retrieval-tool.ts';
-import { runAgentChecks } from './run-agent-checks.ts';
 
 /** At most this many agent queries per run, so the chat cost is bounded. */
 export const maxAgentQueries = (ctx: { options: RunContext['options'] }): number => ctx.options.maxAgentQueries ?? 10;
@@ -13,7 +13,7 @@ export const maxAgentQueries = (ctx: { options: RunContext['options'] }): number
  * The agent answers from the hits the query step already fetched: its chain is then the query step's two round
  * trips plus its chat calls, not a second embed and search per question.
  */
-export const groundedAnswers: Input<Awaited<ReturnType<typeof runAgentChecks>>> = {
+export const groundedAnswers: Input<Awaited<ReturnType<typeof answerAgentQuestions>>> = {
   name: 'agent',
   steps: ['agent'],
   resolve: (ctx) => {
@@ -24,7 +24,7 @@ export const groundedAnswers: Input<Awaited<ReturnType<typeof runAgentChecks>>> 
       async () => {
         const searched = await outcome(ctx.input(searchedQueries));
         const prefetched = searched.ok ? indexSearchedHits(searched.value.results) : undefined;
-        return runAgentChecks({
+        return answerAgentQuestions({
           queries: ctx.queries,
           tool: createRetrievalTool({ ...ctx.deps, ...(prefetched ? { prefetched } : {}) }),
           chat,

@@ -22,7 +22,7 @@ export interface QueryFailure {
 }
 
 /** One evaluated criterion; a failed one becomes a reason and a ValidationError. */
-interface Check {
+interface QueryCriterion {
   name: string;
   passed: boolean;
   errorType: ErrorType;
@@ -66,16 +66,16 @@ export function judgeQuery(options: {
         })
       : null;
 
-  const checks: Check[] = failure
-    ? [failureCheck(failure, latency)]
+  const criteria: QueryCriterion[] = failure
+    ? [failureCriterion(failure, latency)]
     : unknownFilters.length > 0
-      ? [unknownFilterCheck(query, unknownFilters)]
+      ? [unknownFilterCriterion(query, unknownFilters)]
       : results.length === 0
-        ? [noResultsCheck(query)] // a probe too: an index that returns nothing proves nothing about it
+        ? [noResultsCriterion(query)] // a probe too: an index that returns nothing proves nothing about it
         : query.expect_match === false
-          ? [probeCheck(query, results)]
-          : evaluateChecks(query, results, latency, found, metrics?.precision_at_k, catalog);
-  const failed = checks.filter((c) => !c.passed);
+          ? [probeCriterion(query, results)]
+          : judgeCriteria(query, results, latency, found, metrics?.precision_at_k, catalog);
+  const failed = criteria.filter((c) => !c.passed);
   // Seed 000: a result "must have at least one result or an error status": nothing back is ERROR, not FAIL.
   const status = failure || results.length === 0 ? 'ERROR' : failed.length > 0 ? 'FAIL' : 'PASS';
 
@@ -87,7 +87,7 @@ export function judgeQuery(options: {
     query: structuredClone({ ...query }),
     status,
     passed: status === 'PASS',
-    pass_reason: status === 'PASS' ? describePass(query, results, checks, found.length) : null,
+    pass_reason: status === 'PASS' ? describePass(query, results, criteria, found.length) : null,
     fail_reason: status === 'PASS' ? null : failed.map((c) => c.reason).join('; '),
     top_results: results,
     best_similarity: scores.length === 0 ? null : Math.max(...scores),
@@ -103,7 +103,7 @@ export function judgeQuery(options: {
     metrics,
     ...(query.benchmark_metrics === undefined ? {} : { benchmark_metrics: benchmark }),
     latency,
-    criteria_evaluations: failure ? {} : Object.fromEntries(checks.map((c) => [c.name, c.passed])),
+    criteria_evaluations: failure ? {} : Object.fromEntries(criteria.map((c) => [c.name, c.passed])),
     error_types: [...new Set(failed.map((c) => c.errorType))],
     timestamp: options.timestamp,
   };
@@ -137,18 +137,18 @@ function mean(values: readonly number[]): number | null {
   return values.length === 0 ? null : roundTo(values.reduce((a, b) => a + b, 0) / values.length, 4);
 }
 
-function evaluateChecks(
+function judgeCriteria(
   query: ResolvedQuery,
   results: QueryResult[],
   latency: LatencyBreakdown,
   found: string[],
   judgedPrecision: number | undefined,
   catalog: BookCatalog | undefined,
-): Check[] {
+): QueryCriterion[] {
   const best = Math.max(...results.map((r) => r.similarity_score));
   const n = results.length;
-  const checks: Check[] = [
-    check('similarity', best >= query.min_similarity, 'LOW_RELEVANCE', 'MEDIUM', {
+  const criteria: QueryCriterion[] = [
+    criterion('similarity', best >= query.min_similarity, 'LOW_RELEVANCE', 'MEDIUM', {
       reason: `best similarity ${formatScore(best)} < ${formatScore(query.min_similarity)}`,
       details: { best_similarity: best, min_similarity: query.min_similarity },
     }),
@@ -160,8 +160,8 @@ function evaluateChecks(
       : `among the ${topical.length} of top ${n} scoring >= ${formatScore(query.min_similarity)}`;
   if (query.expected_module !== null) {
     const got = distinctValues(topical.map((r) => r.module_name));
-    checks.push(
-      check(
+    criteria.push(
+      criterion(
         'module',
         topical.some((r) => onModule(query, r)),
         'METADATA_MISMATCH',
@@ -178,8 +178,8 @@ function evaluateChecks(
   }
   if (query.expected_chapter !== null) {
     const got = distinctValues(topical.map((r) => r.chapter_id));
-    checks.push(
-      check(
+    criteria.push(
+      criterion(
         'chapter',
         topical.some((r) => onChapter(query, r)),
         'METADATA_MISMATCH',
@@ -197,8 +197,8 @@ function evaluateChecks(
   if (query.criteria.require_expected_sources === true) {
     const missing = query.expected_sources.filter((s) => !found.includes(s));
     const total = query.expected_sources.length;
-    checks.push(
-      check('expected_sources', missing.length === 0, 'MISSING_EXPECTED_SOURCE', 'MEDIUM', {
+    criteria.push(
+      criterion('expected_sources', missing.length === 0, 'MISSING_EXPECTED_SOURCE', 'MEDIUM', {
         reason: `expected sources not in top ${n}: ${missing.join(', ')} (${found.length}/${total} found)`,
         details: {
           missing_expected_sources: missing,
@@ -212,8 +212,8 @@ function evaluateChecks(
   if (minPrecision !== undefined) {
     // Without judgments, precision is that of the rows judged relevant by module and similarity.
     const precision = judgedPrecision ?? roundTo(results.filter((r) => r.relevance).length / query.top_k, 4);
-    checks.push(
-      check('precision', precision >= minPrecision, 'LOW_PRECISION', 'MEDIUM', {
+    criteria.push(
+      criterion('precision', precision >= minPrecision, 'LOW_PRECISION', 'MEDIUM', {
         reason: `precision@${query.top_k} ${formatScore(precision)} < ${formatScore(minPrecision)}`,
         details: { precision_at_k: precision, min_precision: minPrecision, k: query.top_k },
       }),
@@ -224,26 +224,26 @@ function evaluateChecks(
     // What the watched system spent answering: embedding + search. ragwatch's own judging (post_processing_ms) is
     // not the system's latency, so it is left out of the budget (it is in total_ms, reported beside).
     const retrieval = roundTo(latency.embedding_ms + latency.search_ms, 1);
-    checks.push(
-      check('latency', retrieval <= maxLatency, 'LATENCY_EXCEEDED', 'LOW', {
+    criteria.push(
+      criterion('latency', retrieval <= maxLatency, 'LATENCY_EXCEEDED', 'LOW', {
         reason: `embedding + search latency ${retrieval} ms > ${maxLatency} ms`,
         details: { ...latency, retrieval_ms: retrieval, max_latency_ms: maxLatency },
       }),
     );
   }
-  return checks;
+  return criteria;
 }
 
-function failureCheck(failure: QueryFailure, latency: LatencyBreakdown): Check {
-  return check('retrieval', false, failure.errorType, 'HIGH', {
+function failureCriterion(failure: QueryFailure, latency: LatencyBreakdown): QueryCriterion {
+  return criterion('retrieval', false, failure.errorType, 'HIGH', {
     reason: failure.message,
     details: { total_ms: latency.total_ms },
   });
 }
 
 // Not "no results": the suite names something the index does not have, which a person must fix or investigate.
-function unknownFilterCheck(query: ResolvedQuery, unknown: string[]): Check {
-  return check('filters', false, 'METADATA_MISMATCH', 'HIGH', {
+function unknownFilterCriterion(query: ResolvedQuery, unknown: string[]): QueryCriterion {
+  return criterion('filters', false, 'METADATA_MISMATCH', 'HIGH', {
     reason: `not searched: filter ${unknown.join('; filter ')}`,
     details: { filters: query.filters, unknown_filters: unknown },
   });
@@ -251,32 +251,32 @@ function unknownFilterCheck(query: ResolvedQuery, unknown: string[]): Check {
 
 // An out-of-domain probe: the book cannot answer it, so no result may look like an answer. One that does means
 // min_similarity no longer separates the book's pages from everything else.
-function probeCheck(query: ResolvedQuery, results: QueryResult[]): Check {
+function probeCriterion(query: ResolvedQuery, results: QueryResult[]): QueryCriterion {
   const best = Math.max(...results.map((r) => r.similarity_score));
-  return check('probe', best < query.min_similarity, 'UNEXPECTED_MATCH', 'MEDIUM', {
+  return criterion('probe', best < query.min_similarity, 'UNEXPECTED_MATCH', 'MEDIUM', {
     reason: `out-of-domain probe matched: best similarity ${formatScore(best)} >= ${formatScore(query.min_similarity)} (${results[0]?.source_url ?? 'no URL'})`,
     details: { best_similarity: best, min_similarity: query.min_similarity },
   });
 }
 
-function noResultsCheck(query: ResolvedQuery): Check {
-  return check('results', false, 'NO_RESULTS', 'HIGH', {
+function noResultsCriterion(query: ResolvedQuery): QueryCriterion {
+  return criterion('results', false, 'NO_RESULTS', 'HIGH', {
     reason: `no results returned (top_k=${query.top_k})`,
     details: { top_k: query.top_k, filters: query.filters },
   });
 }
 
-function check(
+function criterion(
   name: string,
   passed: boolean,
   errorType: ErrorType,
   severity: Severity,
   what: { reason: string; details: Record<string, unknown> },
-): Check {
+): QueryCriterion {
   return { name, passed, errorType, severity, ...what };
 }
 
-function describePass(query: ResolvedQuery, results: QueryResult[], checks: Check[], found: number): string {
+function describePass(query: ResolvedQuery, results: QueryResult[], criteria: QueryCriterion[], found: number): string {
   if (query.expect_match === false) {
     const best = Math.max(...results.map((r) => r.similarity_score));
     return `Out-of-domain probe: best similarity ${formatScore(best)} < ${formatScore(query.min_similarity)}`;
@@ -298,7 +298,7 @@ function describePass(query: ResolvedQuery, results: QueryResult[], checks: Chec
   if (chapter !== null && !chapterHere) parts.push(`expected chapter '${chapter}' in top ${results.length}`);
   if (top === undefined) parts.push('no chunk judged relevant');
   if (query.expected_sources.length > 0) parts.push(`${found}/${query.expected_sources.length} expected sources found`);
-  for (const c of checks) {
+  for (const c of criteria) {
     if (c.name === 'precision') parts.push(`precision@${query.top_k}=${formatScore(Number(c.details.precision_at_k))}`);
     if (c.name === 'latency') parts.push(`embedding + search latency ${c.details.retrieval_ms} ms`);
   }

@@ -2,7 +2,7 @@
  * Grounded answers (seed 002) in the report: the Agent Response of every agent query with its grounding verdict,
  * and the aggregates the success criteria read (grounded rate, abstentions on questions the book cannot answer).
  * The zod schemas are the source of truth; report.ts embeds GroundingReport as `grounding_report`;
- * run-agent-checks.ts fills it.
+ * answer-agent-questions.ts fills it.
  */
 import { z } from 'zod';
 

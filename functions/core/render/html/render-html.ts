@@ -20,12 +20,11 @@ export interface HtmlReportOptions {
 }
 
 /** A section another part of ragwatch adds to the report (index health); absent from older reports. */
-export type ReportWithExtras = ValidationReport & { index_health?: unknown };
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
 
 /** The whole page as a string. */
-export function renderReportHtml(report: ReportWithExtras, options: HtmlReportOptions = {}): string {
+export function renderReportHtml(report: ValidationReport, options: HtmlReportOptions = {}): string {
   const extra = report;
   const thresholds = Object.fromEntries(report.success_criteria.map((c) => [c.name, c.threshold]));
   const trend = orderTrend(options.history ?? [], buildTrendPoint(report));

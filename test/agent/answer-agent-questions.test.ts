@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { answerAgentQuestions } from '../../functions/core/grounding/answer-agent-questions.ts';
 import { createRetrievalTool } from '../../functions/core/grounding/retrieval-tool.ts';
-import { runAgentChecks } from '../../functions/core/grounding/run-agent-checks.ts';
 import type { ChatModel, ChatReply } from '../../functions/core/ports.ts';
 import { GroundingReport } from '../../functions/core/report/grounding-report.ts';
 import { ChatError, EmbeddingError } from '../../functions/core/shared/errors.ts';
@@ -57,14 +57,14 @@ function deps(chat: ChatModel) {
   return { tool, chat, clock, newId: createIdSequence('id') };
 }
 
-describe('runAgentChecks', () => {
+describe('answerAgentQuestions', () => {
   it('runs only queries marked agent, the first maxAgentQueries of them in suite order, and counts the rest as capped', async () => {
     // Prepare
     const chat = scriptedChat({ 'question a': GROUNDED, 'question c': GROUNDED });
     const queries = [query('a'), query('b', { agent: false }), query('c'), query('d'), query('e')];
 
     // Act
-    const { report } = await runAgentChecks({ ...deps(chat), queries, maxAgentQueries: 2 });
+    const { report } = await answerAgentQuestions({ ...deps(chat), queries, maxAgentQueries: 2 });
 
     // Assess
     expect(chat.asked).toEqual(['question a', 'question c']);
@@ -91,7 +91,7 @@ describe('runAgentChecks', () => {
     ];
 
     // Act
-    const { report } = await runAgentChecks({ ...deps(chat), queries, maxAgentQueries: 10 });
+    const { report } = await answerAgentQuestions({ ...deps(chat), queries, maxAgentQueries: 10 });
 
     // Assess
     expect(report).toMatchObject({
@@ -121,7 +121,7 @@ describe('runAgentChecks', () => {
     queries.push(query('refused', { expect_answer: false }), query('invented', { expect_answer: false }));
 
     // Act
-    const { errors } = await runAgentChecks({ ...deps(chat), queries, maxAgentQueries: 10 });
+    const { errors } = await answerAgentQuestions({ ...deps(chat), queries, maxAgentQueries: 10 });
 
     // Assess
     expect(errors.map((e) => [e.validation_id, e.error_type, e.severity])).toEqual([
@@ -139,7 +139,7 @@ describe('runAgentChecks', () => {
     const queries = [query('uncited'), query('invented', { expect_answer: false })];
 
     // Act
-    const { errors } = await runAgentChecks({ ...deps(chat), queries, maxAgentQueries: 10 });
+    const { errors } = await answerAgentQuestions({ ...deps(chat), queries, maxAgentQueries: 10 });
 
     // Assess
     expect(errors.map((e) => e.message)).toEqual([
@@ -153,7 +153,7 @@ describe('runAgentChecks', () => {
     const chat = scriptedChat({ 'question a': new ChatError('Cohere chat failed with HTTP 429', 'rate_limited') });
 
     // Act
-    const { errors } = await runAgentChecks({ ...deps(chat), queries: [query('a')], maxAgentQueries: 10 });
+    const { errors } = await answerAgentQuestions({ ...deps(chat), queries: [query('a')], maxAgentQueries: 10 });
 
     // Assess
     expect(errors[0]).toMatchObject({
@@ -169,7 +169,7 @@ describe('runAgentChecks', () => {
     const chat = scriptedChat({});
 
     // Act
-    const { report, errors } = await runAgentChecks({
+    const { report, errors } = await answerAgentQuestions({
       ...deps(chat),
       queries: [query('a')],
       maxAgentQueries: 10,
@@ -189,7 +189,11 @@ describe('runAgentChecks', () => {
     const chat = scriptedChat({ 'question a': GROUNDED, 'question b': ABSTAINED });
 
     // Act
-    const { report } = await runAgentChecks({ ...deps(chat), queries: [query('a'), query('b')], maxAgentQueries: 10 });
+    const { report } = await answerAgentQuestions({
+      ...deps(chat),
+      queries: [query('a'), query('b')],
+      maxAgentQueries: 10,
+    });
 
     // Assess
     expect(report.token_usage).toEqual({ input_tokens: 190, output_tokens: 22 });
@@ -200,7 +204,7 @@ describe('runAgentChecks', () => {
     const chat = scriptedChat({});
 
     // Act
-    const { report } = await runAgentChecks({ ...deps(chat), queries: [query('a')], maxAgentQueries: 0 });
+    const { report } = await answerAgentQuestions({ ...deps(chat), queries: [query('a')], maxAgentQueries: 0 });
 
     // Assess
     expect(report).toMatchObject({ evaluated: 0, capped: 1, grounded_rate: null, abstention_correct_rate: null });
@@ -211,7 +215,11 @@ describe('runAgentChecks', () => {
     const chat = scriptedChat({ 'question a': GROUNDED, 'question b': new ChatError('down', 'unavailable') });
 
     // Act
-    const { report } = await runAgentChecks({ ...deps(chat), queries: [query('a'), query('b')], maxAgentQueries: 10 });
+    const { report } = await answerAgentQuestions({
+      ...deps(chat),
+      queries: [query('a'), query('b')],
+      maxAgentQueries: 10,
+    });
 
     // Assess
     expect(GroundingReport.safeParse(report).error).toBeUndefined();
@@ -222,7 +230,7 @@ describe('runAgentChecks', () => {
     const chat = scriptedChat({ 'question gave-up': ABSTAINED });
 
     // Act
-    const { errors } = await runAgentChecks({ ...deps(chat), queries: [query('gave-up')], maxAgentQueries: 10 });
+    const { errors } = await answerAgentQuestions({ ...deps(chat), queries: [query('gave-up')], maxAgentQueries: 10 });
 
     // Assess
     expect(errors.map((e) => e.message)).toEqual([
@@ -239,7 +247,7 @@ describe('runAgentChecks', () => {
     };
 
     // Act
-    const { errors } = await runAgentChecks({ ...base, tool, queries: [query('a')], maxAgentQueries: 10 });
+    const { errors } = await answerAgentQuestions({ ...base, tool, queries: [query('a')], maxAgentQueries: 10 });
 
     // Assess
     expect(errors.map((e) => [e.error_type, e.severity, e.message])).toEqual([
@@ -256,7 +264,7 @@ describe('runAgentChecks', () => {
     };
 
     // Act
-    const { errors } = await runAgentChecks({ ...base, tool, queries: [query('a')], maxAgentQueries: 10 });
+    const { errors } = await answerAgentQuestions({ ...base, tool, queries: [query('a')], maxAgentQueries: 10 });
 
     // Assess
     expect(errors.map((e) => [e.error_type, e.severity, e.message, e.details])).toEqual([
@@ -274,7 +282,7 @@ describe('runAgentChecks', () => {
     const chat = scriptedChat({ 'question a': new TypeError('boom') });
 
     // Act
-    const { errors } = await runAgentChecks({ ...deps(chat), queries: [query('a')], maxAgentQueries: 10 });
+    const { errors } = await answerAgentQuestions({ ...deps(chat), queries: [query('a')], maxAgentQueries: 10 });
 
     // Assess
     expect(errors.map((e) => [e.error_type, e.message])).toEqual([
@@ -292,13 +300,13 @@ describe('runAgentChecks', () => {
     };
 
     // Act
-    const strict = await runAgentChecks({
+    const strict = await answerAgentQuestions({
       ...deps(scriptedChat({ 'question a': half })),
       queries: [query('a')],
       maxAgentQueries: 10,
       minCoverage: 0.6,
     });
-    const lenient = await runAgentChecks({
+    const lenient = await answerAgentQuestions({
       ...deps(scriptedChat({ 'question a': half })),
       queries: [query('a')],
       maxAgentQueries: 10,
@@ -309,7 +317,7 @@ describe('runAgentChecks', () => {
   });
 });
 
-describe('runAgentChecks: support of claims', () => {
+describe('answerAgentQuestions: support of claims', () => {
   // 'robots' and 'quickly' are not in the cited chunk: 3 of the span's 5 content words are (0.6).
   const PARTLY = 'Topics carry messages between robots quickly.';
   const partly: ChatReply = {
@@ -318,7 +326,7 @@ describe('runAgentChecks: support of claims', () => {
     billedUnits: { inputTokens: 1, outputTokens: 1 },
   };
   const judge = (minWordSupport: number) =>
-    runAgentChecks({
+    answerAgentQuestions({
       ...deps(scriptedChat({ 'question a': partly })),
       queries: [query('a')],
       maxAgentQueries: 10,
@@ -347,7 +355,7 @@ describe('runAgentChecks: support of claims', () => {
   });
 });
 
-describe('runAgentChecks: a finding’s details', () => {
+describe('answerAgentQuestions: a finding’s details', () => {
   it('carries the verdict’s reasons, citation coverage and unknown chunk ids of an ungrounded answer', async () => {
     // Prepare: the answer cites a chunk that was never retrieved.
     const stray: ChatReply = {
@@ -357,7 +365,7 @@ describe('runAgentChecks: a finding’s details', () => {
     };
 
     // Act
-    const { errors } = await runAgentChecks({
+    const { errors } = await answerAgentQuestions({
       ...deps(scriptedChat({ 'question a': stray })),
       queries: [query('a')],
       maxAgentQueries: 10,

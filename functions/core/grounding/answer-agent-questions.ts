@@ -14,7 +14,7 @@ import { DEFAULT_MIN_COVERAGE } from './grounding.ts';
 import type { RetrievalTool } from './retrieval-tool.ts';
 import { DEFAULT_MIN_WORD_SUPPORT } from './support.ts';
 
-/** What runAgentChecks needs: the resolved suite queries, the tool, the chat model and the cap. */
+/** What answerAgentQuestions needs: the resolved suite queries, the tool, the chat model and the cap. */
 export interface RunAgentChecksOptions {
   queries: readonly Pick<
     ResolvedQuery,
@@ -39,7 +39,7 @@ export interface RunAgentChecksOptions {
  * 3. sorts each verdict into exactly one count and turns every non-passing one into a ValidationError;
  * 4. sums the billed tokens.
  */
-export async function runAgentChecks(
+export async function answerAgentQuestions(
   options: RunAgentChecksOptions,
 ): Promise<{ report: GroundingReport; errors: ValidationError[] }> {
   const agentQueries = options.queries.filter((q) => q.agent);
