@@ -14,6 +14,7 @@ import { mixedModelsCheck } from '../index-health/mixed-models-check.ts';
 import { staleChunksCheck } from '../index-health/stale-chunks-check.ts';
 import { qualityCheck } from '../quality/quality-check.ts';
 import { modelVersionCheck } from '../queries/model-version.ts';
+import { payloadIssuesCheck } from '../queries/payload-issues-check.ts';
 import { queriesCheck } from '../queries/queries-check.ts';
 import { sitemapCheck } from '../sitemap/sitemap-check.ts';
 import { suiteStaleCheck } from '../sitemap/suite-stale-check.ts';
@@ -21,6 +22,7 @@ import { suiteStaleCheck } from '../sitemap/suite-stale-check.ts';
 export const CHECKS: readonly Check[] = [
   queriesCheck,
   modelVersionCheck,
+  payloadIssuesCheck,
   sitemapCheck,
   coverageCheck,
   qualityCheck,
