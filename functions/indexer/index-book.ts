@@ -16,6 +16,7 @@
  * 7. A summary says what was written, left unchanged and deleted, and how long it took.
  */
 import { createHash } from 'node:crypto';
+import type { ChunkPayload } from '../core/book/payload.ts';
 import type { Clock, EmbeddingResult } from '../core/ports.ts';
 import { EmbeddingError, InputError } from '../core/shared/errors.ts';
 import { type ChunkSizes, chunkMarkdown, DEFAULT_CHUNK_SIZES } from './chunk-markdown.ts';
@@ -41,22 +42,6 @@ export interface PointSink {
   /** Merges payload fields into these points, without touching their vectors. */
   setPayload(ids: string[], payload: Partial<ChunkPayload>): Promise<void>;
   delete(ids: string[]): Promise<void>;
-}
-
-/** The payload of one point: the seeds' fields plus indexed_at, content_hash and model_version. */
-export interface ChunkPayload {
-  chunk_text: string;
-  source_url: string;
-  chapter_id: string;
-  module_name: string;
-  heading_hierarchy: string[];
-  token_count: number;
-  chunk_index: number;
-  indexed_at: string;
-  content_hash: string;
-  /** SHA-256 of what the page's points derive from (title, chapter, module, markdown): one value per page. */
-  page_hash: string;
-  model_version: string;
 }
 
 /** One point to write. */

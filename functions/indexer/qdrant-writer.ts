@@ -6,8 +6,9 @@
  */
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import { callQdrant, createQdrantClient } from '../adapters/qdrant/vector-index.ts';
+import { type ChunkPayload, PAYLOAD_INDEXES, REINDEX_FIELDS } from '../core/book/payload.ts';
 import { IndexError } from '../core/shared/errors.ts';
-import { type ChunkPayload, type IndexPoint, type PointSink, UPSERT_BATCH_SIZE } from './index-book.ts';
+import { type IndexPoint, type PointSink, UPSERT_BATCH_SIZE } from './index-book.ts';
 import type { StoredPoint } from './reindex-plan.ts';
 
 const SCROLL_PAGE = 1000;
@@ -29,15 +30,6 @@ export interface QdrantWriterOptions {
   /** Retries of transient failures (429, 5xx, connection reset); upserts are idempotent, ids being deterministic. */
   retries?: number;
 }
-
-/** The payload indexes created by default: exact facets on the URL, module, chapter and embedding model, ranges on token counts. */
-export const PAYLOAD_INDEXES = {
-  source_url: 'keyword',
-  module_name: 'keyword',
-  chapter_id: 'keyword',
-  token_count: 'integer',
-  model_version: 'keyword',
-} as const;
 
 type CollectionInfo = Awaited<ReturnType<QdrantClient['getCollection']>>;
 type PointStruct = Parameters<QdrantClient['upsert']>[1] extends infer R
@@ -91,7 +83,7 @@ export class QdrantWriter implements PointSink {
       const page = await this.#call('scroll of stored points', () =>
         this.#client.scroll(this.#options.collection, {
           limit: SCROLL_PAGE,
-          with_payload: ['source_url', 'content_hash', 'page_hash', 'model_version'],
+          with_payload: REINDEX_FIELDS,
           with_vector: false,
           ...(from === undefined ? {} : { offset: from }),
         }),

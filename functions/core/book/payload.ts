@@ -1,4 +1,28 @@
-/** The chunk payload of seed 001: the metadata every point should carry, besides its chunk_text. */
+/**
+ * The chunk payload: the fields a point carries (seed 001's chunk metadata, plus what the indexer adds), written by
+ * the indexer (functions/indexer) and read by every check. Every list of fields a request asks for is declared here
+ * in terms of ChunkPayload, so a field renamed or dropped is a type error at once in the indexer and in each reader.
+ */
+
+/** The payload of one point: the seeds' fields plus indexed_at, content_hash, page_hash and model_version. */
+export interface ChunkPayload {
+  chunk_text: string;
+  source_url: string;
+  chapter_id: string;
+  module_name: string;
+  heading_hierarchy: string[];
+  token_count: number;
+  chunk_index: number;
+  indexed_at: string;
+  content_hash: string;
+  /** SHA-256 of what the page's points derive from (title, chapter, module, markdown): one value per page. */
+  page_hash: string;
+  model_version: string;
+}
+
+export type PayloadField = keyof ChunkPayload;
+
+/** Seed 001's chunk metadata: what every point should carry besides its chunk_text (the default required fields). */
 export const CHUNK_METADATA_FIELDS = [
   'source_url',
   'chapter_id',
@@ -6,4 +30,52 @@ export const CHUNK_METADATA_FIELDS = [
   'heading_hierarchy',
   'token_count',
   'chunk_index',
-] as const;
+] as const satisfies readonly PayloadField[];
+
+/**
+ * What every golden-query search returns: what a QueryResult reports, nothing more (no vectors). indexed_at and
+ * model_version are the indexer's (seed 004's result timestamp and QueryEmbedding model).
+ */
+export const RESULT_FIELDS: PayloadField[] = ['chunk_text', ...CHUNK_METADATA_FIELDS, 'indexed_at', 'model_version'];
+
+/** A chunk as the agent's retrieval tool hands it over (seed 002's Retrieved Context). */
+export const CONTEXT_FIELDS: PayloadField[] = [
+  'chunk_text',
+  'source_url',
+  'chapter_id',
+  'module_name',
+  'heading_hierarchy',
+];
+
+/** A page's chunks in order, to generate a suite from the index. */
+export const PAGE_FIELDS: PayloadField[] = [...CONTEXT_FIELDS, 'chunk_index'];
+
+/** The index-health inventory: per page its hashes, chunk indexes, models and ages; never chunk text nor vectors. */
+export const INVENTORY_FIELDS: PayloadField[] = [
+  'source_url',
+  'page_hash',
+  'chunk_index',
+  'model_version',
+  'indexed_at',
+];
+
+/** The drift canary's sample: the text to re-embed, and the page it comes from. */
+export const CANARY_FIELDS: PayloadField[] = ['chunk_text', 'source_url'];
+
+/** The book's catalog: its modules and chapters. */
+export const CATALOG_FIELDS: PayloadField[] = ['module_name', 'chapter_id'];
+
+/** What the indexer reads back of the stored points to plan a re-index (which pages and chunks changed). */
+export const REINDEX_FIELDS: PayloadField[] = ['source_url', 'content_hash', 'page_hash', 'model_version'];
+
+/**
+ * The payload indexes the indexer creates: exact facets on the URL, module, chapter and embedding model, ranges on
+ * token counts. The checks ask the index for counts and facets where these exist, and scroll where they do not.
+ */
+export const PAYLOAD_INDEXES = {
+  source_url: 'keyword',
+  module_name: 'keyword',
+  chapter_id: 'keyword',
+  token_count: 'integer',
+  model_version: 'keyword',
+} as const satisfies Partial<Record<PayloadField, 'keyword' | 'integer'>>;

@@ -6,6 +6,7 @@
 import type { ValidationError } from '../report/findings.ts';
 import type { Execution } from '../report/report.ts';
 import { isServiceError } from '../shared/errors.ts';
+import { roundTo } from '../shared/statistics.ts';
 import type { ResolvedQuery, SuccessCriteria } from '../suite/suite.ts';
 import type { Check, CheckResult, RunContext, Settled } from './check.ts';
 import type { EngineDeps, RunOptions } from './run-options.ts';
@@ -82,7 +83,7 @@ export function createRunContext(init: {
         const status =
           result.ok && !unusable ? 'ok' : !result.ok && result.error instanceof CutError ? 'cut' : 'failed';
         deps.progress?.({ kind: 'stage', stage: name, status: result.ok ? 'finished' : 'failed' });
-        entry.record = { status, duration_ms: round1(deps.clock.monotonicMs() - t) };
+        entry.record = { status, duration_ms: roundTo(deps.clock.monotonicMs() - t, 1) };
         return result;
       }),
       promise: Promise.resolve(),
@@ -164,10 +165,6 @@ function cuttable<T>(
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
-}
-
-function round1(v: number): number {
-  return Math.round(v * 10) / 10;
 }
 
 /** A step's outcome as data, for a check that reports a failed input as a finding. */

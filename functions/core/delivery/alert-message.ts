@@ -7,6 +7,7 @@
 import type { CriterionResult, Severity } from '../report/findings.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { truncate } from '../shared/errors.ts';
+import { roundTo } from '../shared/statistics.ts';
 import { buildS3ConsoleUrl, linkLines, type RunLinks } from './links.ts';
 
 export interface AlertMessage {
@@ -212,9 +213,9 @@ function urlSection(title: string, urls: string[]): string[] {
 
 function summaryLines(report: ValidationReport): string[] {
   const vm = report.validation_metrics;
-  const pct = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : `${round(v)}%`);
+  const pct = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : `${roundTo(v, 2)}%`);
   const num = (v: number | null | undefined, unit = '') =>
-    v === null || v === undefined ? 'n/a' : `${round(v)}${unit}`;
+    v === null || v === undefined ? 'n/a' : `${roundTo(v, 2)}${unit}`;
   return [
     // An ERROR run's reason opens the email: not again here. Its pass rate is no figure at all, not 0%.
     report.status === 'ERROR'
@@ -263,9 +264,5 @@ function breachSign(c: CriterionResult): string {
 function formatValue(c: CriterionResult, value: number | null): string {
   if (value === null) return 'n/a';
   const unit = /latency|_ms$/i.test(c.name) ? ' ms' : /rate|coverage|completeness|percent/i.test(c.name) ? '%' : '';
-  return `${round(value)}${unit}`;
-}
-
-function round(value: number): string {
-  return String(Math.round(value * 100) / 100);
+  return `${roundTo(value, 2)}${unit}`;
 }

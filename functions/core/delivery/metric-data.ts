@@ -6,6 +6,7 @@
  */
 import { alertsOperations } from '../report/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
+import { roundTo } from '../shared/statistics.ts';
 import { dimensionValue } from './dimension-value.ts';
 
 type MetricUnit = 'Percent' | 'Count' | 'Seconds' | 'Milliseconds' | 'None';
@@ -180,7 +181,7 @@ function distributionData(head: Omit<MetricDatum, 'Values' | 'Counts'>, raw: num
     const safe = sendable(value);
     // Rounded to 0.1 ms so equal latencies share one Values entry; finer precision means nothing at this scale.
     if (safe === null) continue;
-    const key = Math.round(safe * 10) / 10;
+    const key = roundTo(safe, 1);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const entries = [...counts.entries()].sort(([a], [b]) => a - b);

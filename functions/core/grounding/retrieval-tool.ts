@@ -2,7 +2,9 @@
  * The retrieval tool of seed 002: a JSON function schema a tool-using agent can register, and its implementation
  * on the engine's ports (embed the query, search with filters and top_k), returning the seed's Retrieved Context.
  */
+
 import { z } from 'zod';
+import { CONTEXT_FIELDS } from '../book/payload.ts';
 import type { Clock, Embedder, Payload, SearchHit, VectorIndex } from '../ports.ts';
 import { buildPayloadFilter } from '../queries/filters.ts';
 import { EmbeddingError, InputError } from '../shared/errors.ts';
@@ -110,8 +112,6 @@ export interface RetrievalTool {
   retrieve(args: unknown): Promise<RetrievedContext>;
 }
 
-const CHUNK_FIELDS = ['chunk_text', 'source_url', 'chapter_id', 'module_name', 'heading_hierarchy'];
-
 const stringOrNull = (v: unknown) => (typeof v === 'string' ? v : null);
 const headings = (v: unknown) => (Array.isArray(v) ? v.filter((h): h is string => typeof h === 'string') : null);
 
@@ -159,7 +159,7 @@ export function createRetrievalTool(deps: {
         t1 = clock.monotonicMs();
         const { filter } = buildPayloadFilter(args.filters);
         [hits = []] = await index.searchBatch([
-          { vector, limit: args.top_k, payloadFields: CHUNK_FIELDS, ...(filter ? { filter } : {}) },
+          { vector, limit: args.top_k, payloadFields: CONTEXT_FIELDS, ...(filter ? { filter } : {}) },
         ]);
       }
       const t2 = clock.monotonicMs();

@@ -8,6 +8,7 @@
 import type { Breach, Track } from '../report/incident-state.ts';
 import { alertsOperations } from '../report/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
+import { roundTo } from '../shared/statistics.ts';
 
 export type Observation = Record<Track, Breach[] | null>;
 
@@ -44,7 +45,7 @@ export function observeRun(report: ValidationReport, stored: boolean): Observati
 function figure(name: string, value: number | null): string {
   if (value === null) return 'n/a';
   const unit = /_ms$/.test(name) ? ' ms' : /rate|coverage|completeness/.test(name) ? '%' : '';
-  return `${Math.round(value * 100) / 100}${unit}`;
+  return `${roundTo(value, 2)}${unit}`;
 }
 
 const rank = (b: Breach) => ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'].indexOf(b.severity);

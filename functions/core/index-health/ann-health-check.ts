@@ -10,6 +10,7 @@ import { judgeCriterion } from '../criteria/criteria.ts';
 import { searchedQueries } from '../queries/inputs.ts';
 import { SEARCH_BATCH_SIZE } from '../queries/query-stage.ts';
 import { describeError } from '../shared/errors.ts';
+import { roundTo } from '../shared/statistics.ts';
 
 export const annHealthCheck: Check = {
   name: 'ann',
@@ -38,16 +39,14 @@ export const annHealthCheck: Check = {
           if (truth.length === 0) return [];
           const found = new Set(s.hits.map((h) => h.id));
           const recall = truth.filter((h) => found.has(h.id)).length / truth.length;
-          return [{ query_id: s.queryId, k: truth.length, recall: Math.round(recall * 10_000) / 10_000 }];
+          return [{ query_id: s.queryId, k: truth.length, recall: roundTo(recall, 4) }];
         });
       })(),
     );
     if (!compared.ok) return { errors: [], failures: [`ann health: ${describeError(compared.error)}`] };
     const perQuery = compared.value;
     const recall =
-      perQuery.length === 0
-        ? null
-        : Math.round((perQuery.reduce((sum, q) => sum + q.recall, 0) / perQuery.length) * 10_000) / 10_000;
+      perQuery.length === 0 ? null : roundTo(perQuery.reduce((sum, q) => sum + q.recall, 0) / perQuery.length, 4);
     const block = { queries_compared: perQuery.length, recall, threshold, per_query: perQuery };
     const low = perQuery.filter((q) => q.recall < threshold);
     return {

@@ -4,10 +4,12 @@
  * threshold. Below it, the embedding service no longer produces the index's space (a model changed under the same
  * name): every query vector is then compared with vectors of another model. Cost: one retrieve and one embed call.
  */
+import { CANARY_FIELDS } from '../book/payload.ts';
 import type { Check } from '../checks/check.ts';
 import { outcome } from '../checks/run-context.ts';
 import { judgeCriterion } from '../criteria/criteria.ts';
 import { describeError } from '../shared/errors.ts';
+import { roundTo } from '../shared/statistics.ts';
 import { inventoryFailures } from './inputs.ts';
 import { indexInventory } from './inventory.ts';
 
@@ -23,9 +25,7 @@ export const driftCanaryCheck: Check = {
         const { sampleIds } = inventory.value;
         const ids = sampleIds.slice(0, ctx.deps.embedder.maxBatchSize);
         if (ids.length === 0) return [];
-        const points = await ctx.step('canary retrieve', () =>
-          ctx.deps.index.retrieve(ids, ['chunk_text', 'source_url']),
-        );
+        const points = await ctx.step('canary retrieve', () => ctx.deps.index.retrieve(ids, CANARY_FIELDS));
         const withText = points.filter((p) => typeof p.payload.chunk_text === 'string' && p.vector.length > 0);
         if (withText.length === 0) return [];
         const embedded = await ctx.step('canary embed', () =>
@@ -34,7 +34,7 @@ export const driftCanaryCheck: Check = {
         return withText.map((p, i) => ({
           point_id: p.id,
           source_url: typeof p.payload.source_url === 'string' ? p.payload.source_url : null,
-          cosine: round4(cosine(p.vector, embedded.vectors[i] ?? [])),
+          cosine: roundTo(cosine(p.vector, embedded.vectors[i] ?? []), 4),
         }));
       })(),
     );
@@ -88,8 +88,4 @@ function cosine(a: number[], b: number[]): number {
     nb += y * y;
   }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
-function round4(v: number): number {
-  return Math.round(v * 10_000) / 10_000;
 }

@@ -4,10 +4,9 @@
  * Per page it keeps its hashes, its chunk indexes (to see a repeated one) and its oldest time: memory grows with the
  * pages and their chunk indexes, never with the chunk text or the vectors.
  */
+import { INVENTORY_FIELDS } from '../book/payload.ts';
 import type { RunContext } from '../checks/check.ts';
 import type { Payload } from '../ports.ts';
-
-export const INVENTORY_FIELDS = ['source_url', 'page_hash', 'chunk_index', 'model_version', 'indexed_at'];
 
 interface PageInventory {
   pageHashes: Set<string>;

@@ -4,6 +4,7 @@
  * (the indexer creates one); the points without a model are then the profile's exact total minus the facet's counts.
  * Without that index (or with a facet cut at its limit), from the inventory's one scroll.
  */
+import type { PayloadField } from '../book/payload.ts';
 import type { Check, RunContext } from '../checks/check.ts';
 import { outcome } from '../checks/run-context.ts';
 import { judgeCriterion } from '../criteria/criteria.ts';
@@ -12,7 +13,7 @@ import { describeCollection } from '../queries/inputs.ts';
 import { inventoryFailures } from './inputs.ts';
 import { indexInventory, NO_MODEL } from './inventory.ts';
 
-const MODEL_FIELD = 'model_version';
+const MODEL_FIELD: PayloadField = 'model_version';
 /** A facet answering this many models may have been cut short: the scroll then counts them all. */
 export const MODEL_FACET_LIMIT = 100;
 

@@ -6,16 +6,18 @@
  * counts) state, never the points themselves.
  */
 
+import type { PayloadField } from '../book/payload.ts';
 import type { CollectionInfo, FilterCondition, Payload, VectorIndex } from '../ports.ts';
 import type { FieldCompleteness } from '../report/quality-metrics.ts';
 import { IndexError } from '../shared/errors.ts';
+import { roundTo } from '../shared/statistics.ts';
 
 export interface ProfileOptions {
   index: VectorIndex;
   info: CollectionInfo;
   requiredFields: string[];
-  urlField?: string;
-  tokenField?: string;
+  urlField?: PayloadField;
+  tokenField?: PayloadField;
   /** A facet returning this many values may be cut short, so the scroll is used instead. */
   facetLimit?: number;
   pageSize?: number;
@@ -130,7 +132,7 @@ async function countCompleteness(index: VectorIndex, fields: string[], notes: st
 
 function fieldCompleteness(field: string, total: number, missing: number): FieldCompleteness {
   const present = total - missing;
-  return { field, present, missing, completeness_rate: total === 0 ? 0 : round2((present / total) * 100) };
+  return { field, present, missing, completeness_rate: total === 0 ? 0 : roundTo((present / total) * 100, 2) };
 }
 
 function histogramFromFacet(hits: { value: string | number | boolean; count: number }[]): Map<number, number> {
@@ -198,8 +200,4 @@ async function scanCollection(options: {
     for (const point of page) tally.add(point.payload);
   }
   return { urls: tally.urls, tokens: tally.tokens, scanned: tally.scanned, completeness: tally.completeness() };
-}
-
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
 }

@@ -6,7 +6,7 @@
 import type { ValidationError } from '../report/findings.ts';
 import type { QualityMetrics } from '../report/quality-metrics.ts';
 import type { QueryValidationResult } from '../report/query-validation.ts';
-import { summarise, summariseHistogram } from '../shared/statistics.ts';
+import { roundTo, summarise, summariseHistogram } from '../shared/statistics.ts';
 import type { CollectionProfile } from './profile-collection.ts';
 
 /** Builds QualityMetrics; similarity figures use each answered query's best similarity. */
@@ -23,7 +23,7 @@ export function buildQualityMetrics(options: {
     total_chunks: profile.totalPoints,
     chunks_with_complete_metadata: profile.completePoints,
     metadata_completeness_rate:
-      profile.totalPoints === 0 ? 0 : Math.round((profile.completePoints / profile.totalPoints) * 10_000) / 100,
+      profile.totalPoints === 0 ? 0 : roundTo((profile.completePoints / profile.totalPoints) * 100, 2),
     required_fields: options.requiredFields,
     field_completeness: profile.fieldCompleteness,
     token_distribution: summariseHistogram(profile.tokenHistogram),

@@ -6,7 +6,7 @@
 import type { ValidationError } from '../report/findings.ts';
 import type { QueryValidationResult } from '../report/query-validation.ts';
 import type { ValidationMetrics } from '../report/validation-metrics.ts';
-import { percentile, summarise } from '../shared/statistics.ts';
+import { percentile, roundTo, summarise } from '../shared/statistics.ts';
 import type { QueryCategory } from '../suite/suite.ts';
 import { meanBenchmarkMetrics } from './benchmark-metrics.ts';
 import { meanIrMetrics } from './ir-metrics.ts';
@@ -35,6 +35,10 @@ export function buildValidationMetrics(options: {
       options.categories?.[name],
     );
   }
+  const latencyAt = (p: number) => {
+    const ms = percentile(latencies, p);
+    return ms === null ? null : roundTo(ms, 1);
+  };
   const seconds = options.queryStageMs / 1000;
   // Throughput of the queries that ran: a stage where every query errored answered none, however fast it failed.
   const ran = results.filter((r) => r.status !== 'ERROR').length;
@@ -44,14 +48,14 @@ export function buildValidationMetrics(options: {
     query_types_tested: Object.keys(byCategory).sort(),
     total_queries_tested: results.length,
     queries_passed: passed,
-    success_rate: results.length === 0 ? 0 : round4(passed / results.length),
+    success_rate: results.length === 0 ? 0 : roundTo(passed / results.length, 4),
     ...means,
     avg_similarity: summarise(similarities).avg,
-    avg_latency_ms: latencies.length === 0 ? null : round1(latencies.reduce((a, b) => a + b, 0) / latencies.length),
-    p50_latency_ms: roundOrNull(percentile(latencies, 50)),
-    p95_latency_ms: roundOrNull(percentile(latencies, 95)),
-    p99_latency_ms: roundOrNull(percentile(latencies, 99)),
-    throughput_qps: ran === 0 || seconds <= 0 ? null : round2(ran / seconds),
+    avg_latency_ms: latencies.length === 0 ? null : roundTo(latencies.reduce((a, b) => a + b, 0) / latencies.length, 1),
+    p50_latency_ms: latencyAt(50),
+    p95_latency_ms: latencyAt(95),
+    p99_latency_ms: latencyAt(99),
+    throughput_qps: ran === 0 || seconds <= 0 ? null : roundTo(ran / seconds, 2),
     ...(results.some((r) => r.benchmark_metrics !== undefined)
       ? { benchmark: meanBenchmarkMetrics(results.map((r) => r.benchmark_metrics ?? null)) }
       : {}),
@@ -84,9 +88,10 @@ function judgeCategory(
   category: QueryCategory | undefined,
 ): ValidationMetrics['by_category'][string] {
   const passed = results.filter((r) => r.passed).length;
-  const passRate = round2((passed / results.length) * 100);
+  const passRate = roundTo((passed / results.length) * 100, 2);
   const alignments = results.map((r) => r.semantic_alignment_score).filter((a): a is number => a !== null);
-  const alignment = alignments.length === 0 ? null : round4(alignments.reduce((a, b) => a + b, 0) / alignments.length);
+  const alignment =
+    alignments.length === 0 ? null : roundTo(alignments.reduce((a, b) => a + b, 0) / alignments.length, 4);
   const expected = category?.expected_results ?? null;
   const checks = [
     expected?.min_pass_rate === undefined ? null : passRate >= expected.min_pass_rate,
@@ -103,17 +108,4 @@ function judgeCategory(
     expected_results: expected,
     expected_met: checks.length === 0 ? null : checks.every(Boolean),
   };
-}
-
-function roundOrNull(v: number | null): number | null {
-  return v === null ? null : round1(v);
-}
-function round1(v: number): number {
-  return Math.round(v * 10) / 10;
-}
-function round2(v: number): number {
-  return Math.round(v * 100) / 100;
-}
-function round4(v: number): number {
-  return Math.round(v * 10_000) / 10_000;
 }

@@ -7,6 +7,7 @@
 
 import { matchesChapter } from '../book/matching.ts';
 import { moduleKey, moduleSlugOf } from '../book/module-name.ts';
+import { CATALOG_FIELDS } from '../book/payload.ts';
 import type { CollectionInfo, VectorIndex } from '../ports.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
 
@@ -51,7 +52,7 @@ export async function readBookCatalog(options: {
   }
   const modules = new Set<unknown>();
   const chapters = new Set<unknown>();
-  for await (const page of index.scroll({ payloadFields: ['module_name', 'chapter_id'], pageSize: options.pageSize })) {
+  for await (const page of index.scroll({ payloadFields: CATALOG_FIELDS, pageSize: options.pageSize })) {
     for (const point of page) {
       modules.add(point.payload.module_name);
       chapters.add(point.payload.chapter_id);

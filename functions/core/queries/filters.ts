@@ -1,17 +1,11 @@
 /**
- * Suite filters (module / chapter / section / url) in the vector index's filter language, and the payload
- * fields a search returns. The payload keys are the seeds' (001): module_name, chapter_id, heading_hierarchy, source_url.
+ * Suite filters (module / chapter / section / url) in the vector index's filter language. The payload keys are the
+ * seeds' (001): module_name, chapter_id, heading_hierarchy, source_url.
  */
 
-import { CHUNK_METADATA_FIELDS } from '../book/payload.ts';
+import type { PayloadField } from '../book/payload.ts';
 import type { FilterCondition, PayloadFilter } from '../ports.ts';
 import { type BookCatalog, describeUnknown, resolveChapter, resolveModule } from './catalog.ts';
-
-/**
- * The payload fields every search asks for: what a QueryResult reports, nothing more (no vectors). indexed_at and
- * model_version are the indexer's (seed 004's result timestamp and QueryEmbedding model).
- */
-export const RESULT_FIELDS: string[] = ['chunk_text', ...CHUNK_METADATA_FIELDS, 'indexed_at', 'model_version'];
 
 export interface QueryFilters {
   module?: string;
@@ -20,7 +14,7 @@ export interface QueryFilters {
   url?: string;
 }
 
-const FILTER_KEYS: Record<keyof QueryFilters, string> = {
+const FILTER_KEYS: Record<keyof QueryFilters, PayloadField> = {
   module: 'module_name',
   chapter: 'chapter_id',
   // heading_hierarchy is an array: Qdrant's match on an array field matches when any element equals the value.

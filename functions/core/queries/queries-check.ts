@@ -2,6 +2,7 @@
 import type { Check } from '../checks/check.ts';
 import { outcome } from '../checks/run-context.ts';
 import { describeError } from '../shared/errors.ts';
+import { roundTo } from '../shared/statistics.ts';
 import { buildValidationMetrics, categoryErrors } from './aggregate-metrics.ts';
 import { searchedQueries } from './inputs.ts';
 
@@ -40,7 +41,7 @@ export const queriesCheck: Check = {
       errors,
       failures,
       criteria: {
-        passRate: results.length === 0 ? null : Math.round((passed / results.length) * 100 * 100) / 100,
+        passRate: results.length === 0 ? null : roundTo((passed / results.length) * 100, 2),
         mrr: metrics.mrr,
         p95LatencyMs: metrics.p95_latency_ms,
       },

@@ -4,6 +4,7 @@
  * A failed call turns only the queries it carried into ERROR results; the others go on.
  */
 import pLimit from 'p-limit';
+import { RESULT_FIELDS } from '../book/payload.ts';
 import type {
   Clock,
   CollectionInfo,
@@ -16,9 +17,10 @@ import type {
 import type { ValidationError } from '../report/findings.ts';
 import type { QueryValidationResult } from '../report/query-validation.ts';
 import { describeError, isServiceError } from '../shared/errors.ts';
+import { roundTo } from '../shared/statistics.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
 import type { BookCatalog } from './catalog.ts';
-import { buildPayloadFilter, RESULT_FIELDS } from './filters.ts';
+import { buildPayloadFilter } from './filters.ts';
 import { judgeQuery } from './judge-query.ts';
 
 /** Qdrant accepts large batches, but 100 searches keep one request's body and answer comfortably small. */
@@ -163,10 +165,10 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
     const t = clock.monotonicMs();
     const timestamp = clock.now().toISOString();
     // Judged on the time the query waited for the services; the judging itself is added once measured.
-    const waited = round1(s.embeddingMs + s.searchMs);
+    const waited = roundTo(s.embeddingMs + s.searchMs, 1);
     const latency = {
-      embedding_ms: round1(s.embeddingMs),
-      search_ms: round1(s.searchMs),
+      embedding_ms: roundTo(s.embeddingMs, 1),
+      search_ms: roundTo(s.searchMs, 1),
       post_processing_ms: 0,
       total_ms: waited,
     };
@@ -180,11 +182,11 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
       timestamp,
       newId: options.newId,
     });
-    const post = round1(clock.monotonicMs() - t);
+    const post = roundTo(clock.monotonicMs() - t, 1);
     judged.result.latency = {
       ...latency,
       post_processing_ms: post,
-      total_ms: round1(latency.embedding_ms + latency.search_ms + post),
+      total_ms: roundTo(latency.embedding_ms + latency.search_ms + post, 1),
     };
     results.push(judged.result);
     errors.push(...judged.errors);
@@ -227,8 +229,4 @@ function chunk<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
-}
-
-function round1(ms: number): number {
-  return Math.round(ms * 10) / 10;
 }

@@ -7,6 +7,7 @@ import { RUN_METRICS, type RunDigest, type RunMetric } from '../history/run-dige
 import { meanIrMetrics } from '../queries/ir-metrics.ts';
 import { finding } from '../report/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
+import { roundTo } from '../shared/statistics.ts';
 import type { Detector } from './detector.ts';
 
 const LABELS: Record<RunMetric, string> = {
@@ -34,7 +35,7 @@ export const detectMetricDrops: Detector = ({ report, current, baseline, stale }
         kind: 'METRIC_DROPPED',
         // Latency on shared infrastructure is the noisiest figure and rarely the reason answers are wrong.
         severity: latency ? 'LOW' : 'MEDIUM',
-        message: `${LABELS[name]} is ${round(value)}, outside its usual ${round(usual.median)} ± ${round(usual.band)}`,
+        message: `${LABELS[name]} is ${roundTo(value, 3)}, outside its usual ${roundTo(usual.median, 3)} ± ${roundTo(usual.band, 3)}`,
         metric: name,
         value,
         baseline: usual.median,
@@ -61,8 +62,4 @@ export function figuresWithout(
     else figures[name] = value;
   }
   return figures;
-}
-
-function round(v: number): number {
-  return Math.round(v * 1000) / 1000;
 }

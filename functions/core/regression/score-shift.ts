@@ -10,7 +10,7 @@
  */
 
 import { finding, type RegressionFinding, type ScoreShiftTest } from '../report/regression-report.ts';
-import { median } from '../shared/statistics.ts';
+import { median, roundTo } from '../shared/statistics.ts';
 import type { DetectorContext } from './detector.ts';
 import { twoSampleKs } from './ks-test.ts';
 
@@ -42,7 +42,7 @@ export function detectScoreShift({ current, baseline }: Pick<DetectorContext, 'c
       finding({
         kind: 'SCORE_SHIFT',
         severity: 'HIGH',
-        message: `best similarities fell as a whole: median ${round(shift)}, KS D=${round(statistic)}, p=${pValue.toExponential(1)}${model}`,
+        message: `best similarities fell as a whole: median ${roundTo(shift, 3)}, KS D=${roundTo(statistic, 3)}, p=${pValue.toExponential(1)}${model}`,
         metric: 'best_similarity_distribution',
         value: statistic,
         baseline: median(usual),
@@ -50,8 +50,4 @@ export function detectScoreShift({ current, baseline }: Pick<DetectorContext, 'c
       }),
     ],
   };
-}
-
-function round(v: number): number {
-  return Math.round(v * 1000) / 1000;
 }

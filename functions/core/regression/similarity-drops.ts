@@ -1,6 +1,7 @@
 /** SIMILARITY_DROPPED: a query's best similarity is below its baseline by more than the query's noise band. */
 
 import { finding } from '../report/regression-report.ts';
+import { roundTo } from '../shared/statistics.ts';
 import type { Detector } from './detector.ts';
 
 export const detectSimilarityDrops: Detector = ({ current, baseline, stale }) =>
@@ -12,7 +13,7 @@ export const detectSimilarityDrops: Detector = ({ current, baseline, stale }) =>
       finding({
         kind: 'SIMILARITY_DROPPED',
         severity: 'LOW',
-        message: `query ${id}: best similarity ${round(now.bestSimilarity)}, usually ${round(usual.bestSimilarity)} ± ${round(usual.similarityBand)}`,
+        message: `query ${id}: best similarity ${roundTo(now.bestSimilarity, 3)}, usually ${roundTo(usual.bestSimilarity, 3)} ± ${roundTo(usual.similarityBand, 3)}`,
         query_id: id,
         value: now.bestSimilarity,
         baseline: usual.bestSimilarity,
@@ -20,7 +21,3 @@ export const detectSimilarityDrops: Detector = ({ current, baseline, stale }) =>
       }),
     ];
   });
-
-function round(v: number): number {
-  return Math.round(v * 1000) / 1000;
-}

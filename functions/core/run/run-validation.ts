@@ -20,6 +20,7 @@ import { buildValidationMetrics } from '../queries/aggregate-metrics.ts';
 import { describeCollection } from '../queries/inputs.ts';
 import { emptyIndexHealth } from '../report/index-health-report.ts';
 import type { LifecycleEvent, ValidationReport } from '../report/report.ts';
+import { roundTo } from '../shared/statistics.ts';
 import { resolveQueries, SuccessCriteria } from '../suite/suite.ts';
 import { CHECKS } from './checks.ts';
 
@@ -77,7 +78,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
     suite: { name: options.suite.name, source: options.suiteSource, query_count: queries.length },
     timestamp: startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
-    duration_seconds: round2((clock.monotonicMs() - start) / 1000),
+    duration_seconds: roundTo((clock.monotonicMs() - start) / 1000, 2),
     lifecycle,
     total_queries: queryResults.length,
     passed_queries: passed,
@@ -123,8 +124,4 @@ function dropUndefined<T extends Record<string, unknown>>(record: T): { [K in ke
   return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as {
     [K in keyof T]?: Exclude<T[K], undefined>;
   };
-}
-
-function round2(v: number): number {
-  return Math.round(v * 100) / 100;
 }

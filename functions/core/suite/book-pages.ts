@@ -3,15 +3,14 @@
  * the text and metadata fields (no vectors), grouped by source_url, chunks in chunk_index order. State is the
  * book's text, which the suite is generated from anyway.
  */
+import { PAGE_FIELDS } from '../book/payload.ts';
 import type { VectorIndex } from '../ports.ts';
 import type { BookPage } from './generate-suite.ts';
-
-const FIELDS = ['chunk_text', 'source_url', 'chapter_id', 'module_name', 'heading_hierarchy', 'chunk_index'];
 
 /** Reads every page of the collection; chunks without a source_url are left out. */
 export async function readBookPagesFromIndex(index: VectorIndex, pageSize = 1000): Promise<BookPage[]> {
   const byUrl = new Map<string, { page: BookPage; order: number[] }>();
-  for await (const batch of index.scroll({ payloadFields: FIELDS, pageSize })) {
+  for await (const batch of index.scroll({ payloadFields: PAGE_FIELDS, pageSize })) {
     for (const { id, payload } of batch) {
       const url = payload.source_url;
       if (typeof url !== 'string' || url === '') continue;

@@ -11,7 +11,7 @@
  */
 
 import type { ValidationReport } from '../report/report.ts';
-import { percentile } from '../shared/statistics.ts';
+import { percentile, roundTo } from '../shared/statistics.ts';
 
 interface CategoryEvidence {
   category: string;
@@ -73,7 +73,7 @@ export function proposeThresholds(report: ValidationReport): Calibration {
         basis = `${MARGIN_WITHOUT_PROBES} under the known items' p10 ${fmt(p10)} (no probes to separate from)`;
       } else if (p10 > probeMax) {
         threshold = floor2((p10 + probeMax) / 2);
-        if (threshold <= probeMax) threshold = round4((p10 + probeMax) / 2);
+        if (threshold <= probeMax) threshold = roundTo((p10 + probeMax) / 2, 4);
         basis = `midway between the probes' best ${fmt(probeMax)} and the known items' p10 ${fmt(p10)}`;
       } else {
         threshold = floor2(p10);
@@ -137,9 +137,6 @@ export function applyCalibration(
 // Rounds down to 2 decimals, ignoring float noise: 0.62 - 0.05 is 0.5699999999999999, and its threshold is 0.57.
 function floor2(v: number): number {
   return Math.floor(v * 100 + 1e-9) / 100;
-}
-function round4(v: number): number {
-  return Math.round(v * 10_000) / 10_000;
 }
 function fmt(v: number): string {
   return v.toFixed(3);

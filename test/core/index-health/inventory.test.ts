@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { INVENTORY_FIELDS, indexInventory, sampleRank } from '../../../functions/core/index-health/inventory.ts';
+import { INVENTORY_FIELDS } from '../../../functions/core/book/payload.ts';
+import { indexInventory, sampleRank } from '../../../functions/core/index-health/inventory.ts';
 import { healthContext, point } from './context.ts';
 
 const A = 'https://book.example.com/docs/a';
