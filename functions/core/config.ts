@@ -41,7 +41,8 @@ export interface EngineConfig {
   secrets: { cohereApiKey: string | undefined; qdrantApiKey: string | undefined };
 }
 
-type Env = Record<string, string | undefined>;
+/** The environment settings are read from (process.env in production, a record in tests). */
+export type Env = Record<string, string | undefined>;
 
 const DECIMAL = /^[-+]?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$|^[-+]?0?\.[0-9]+$/;
 
