@@ -59,8 +59,9 @@ export function createEngineAdapters(config: EngineConfig, options: { run?: RunS
   };
 }
 
-/** The run options that come from configuration rather than from the suite. */
+/** The run options that come from configuration rather than from the suite; a null setting leaves it to the suite. */
 export function runOptionsFromConfig(config: EngineConfig) {
+  const { criteria } = config;
   return {
     collection: config.collection,
     environment: config.environment,
@@ -68,8 +69,12 @@ export function runOptionsFromConfig(config: EngineConfig) {
     coveragePathPrefix: config.coveragePathPrefix,
     searchConcurrency: config.searchConcurrency,
     maxAgentQueries: config.maxAgentQueries,
-    criteria: config.criteria,
-    ...(config.topK === undefined ? {} : { topK: config.topK }),
-    ...(config.similarityThreshold === undefined ? {} : { minSimilarity: config.similarityThreshold }),
+    criteria: {
+      ...(criteria.minPassRate === null ? {} : { minPassRate: criteria.minPassRate }),
+      ...(criteria.minCoverage === null ? {} : { minCoverage: criteria.minCoverage }),
+      ...(criteria.minCompleteness === null ? {} : { minCompleteness: criteria.minCompleteness }),
+    },
+    ...(config.topK === null ? {} : { topK: config.topK }),
+    ...(config.minSimilarity === null ? {} : { minSimilarity: config.minSimilarity }),
   };
 }

@@ -33,7 +33,7 @@ describe('parseEngineConfig', () => {
     expect(config).toEqual({
       qdrantUrl: 'https://qdrant.example:6333',
       collection: 'book',
-      cohereBaseUrl: undefined,
+      cohereBaseUrl: null,
       embeddingModel: 'embed-english-v3.0',
       chatModel: 'command-a-03-2025',
       maxAgentQueries: 10,
@@ -41,10 +41,10 @@ describe('parseEngineConfig', () => {
       sitemapUrl: 'https://book.example.com/sitemap.xml',
       sitemapAllowedOrigins: [],
       coveragePathPrefix: '/docs/',
-      similarityThreshold: 0.65,
+      minSimilarity: 0.65,
       topK: 8,
       requiredFields: DEFAULT_REQUIRED_FIELDS,
-      criteria: {},
+      criteria: { minPassRate: null, minCoverage: null, minCompleteness: null },
       qdrantTimeoutMs: 10_000,
       cohereTimeoutMs: 30_000,
       searchConcurrency: 4,
@@ -284,7 +284,7 @@ describe('parseEngineConfig: every variable and its bounds', () => {
 
     // Assess
     expect(inside).toMatchObject({
-      similarityThreshold: 1,
+      minSimilarity: 1,
       topK: 50,
       maxAgentQueries: 50,
       criteria: { minPassRate: 100 },
@@ -328,7 +328,7 @@ describe('parseEngineConfig: every variable and its bounds', () => {
     const withKey = parseEngineConfig(VALID, { requireCohereKey: false });
 
     // Assess
-    expect([without.secrets.cohereApiKey, withKey.secrets.cohereApiKey]).toEqual([undefined, VALID.COHERE_API_KEY]);
+    expect([without.secrets.cohereApiKey, withKey.secrets.cohereApiKey]).toEqual([null, VALID.COHERE_API_KEY]);
   });
 
   it('derives the sitemap beside a base URL given with or without its trailing slash', () => {
