@@ -1,5 +1,6 @@
 /** `ragwatch index`: chunk a Docusaurus docs folder, embed it with Cohere and upsert it into Qdrant. */
 import type { Command } from 'commander';
+import { cohereEmbedTarget, qdrantTarget } from '../adapters/engine-adapters.ts';
 import { redact } from '../adapters/transport.ts';
 import { type Env, parseEngineConfig } from '../core/config.ts';
 import { describeError, InputError } from '../core/shared/errors.ts';
@@ -50,18 +51,8 @@ async function runIndex(flags: IndexFlags, env: Env): Promise<ExitCode> {
     summary = await indexBook({
       docsDir: flags.docs,
       baseUrl: config.docusaurusBaseUrl,
-      qdrant: {
-        url: config.qdrantUrl,
-        collection: config.collection,
-        timeoutMs: config.qdrantTimeoutMs,
-        ...(config.secrets.qdrantApiKey ? { apiKey: config.secrets.qdrantApiKey } : {}),
-      },
-      cohere: {
-        apiKey: config.secrets.cohereApiKey ?? '',
-        model: config.embeddingModel,
-        timeoutMs: config.cohereTimeoutMs,
-        ...(config.cohereBaseUrl ? { baseUrl: config.cohereBaseUrl } : {}),
-      },
+      qdrant: qdrantTarget(config),
+      cohere: cohereEmbedTarget(config),
       payloadIndexes: flags.payloadIndexes,
       recreate: flags.recreate ?? false,
       prune: flags.prune ?? false,

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { loadSuiteFile } from '../adapters/files/suite-file.ts';
-import { type Env, parseEngineConfig } from '../core/config.ts';
+import { type Env, parseEngineConfig, parseLocations } from '../core/config.ts';
 import { executeRun } from './execute-run.ts';
 import type { ExitCode } from './exit-codes.ts';
 
@@ -23,11 +23,12 @@ interface RunFlags {
 
 /** Adds `run` to the program. */
 export function registerRun(program: Command, env: Env): void {
+  const { suitePath, reportDir } = parseLocations(env);
   program
     .command('run')
     .description('run the full validation against the Qdrant and Cohere named by the environment')
-    .option('-s, --suite <path>', 'golden-query suite, JSON or YAML (env SUITE_PATH)', env.SUITE_PATH ?? 'suite.json')
-    .option('-o, --out <dir>', 'directory for reports (env REPORT_DIR)', env.REPORT_DIR ?? 'reports')
+    .option('-s, --suite <path>', 'golden-query suite, JSON or YAML (env SUITE_PATH)', suitePath)
+    .option('-o, --out <dir>', 'directory for reports (env REPORT_DIR)', reportDir)
     .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
     .option(
       '--sitemap-url <url>',

@@ -5,6 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import { stringify as toYaml } from 'yaml';
+import { qdrantTarget } from '../adapters/engine-adapters.ts';
 import { QdrantIndex } from '../adapters/qdrant/vector-index.ts';
 import { type Env, parseEngineConfig } from '../core/config.ts';
 import { InputError } from '../core/shared/errors.ts';
@@ -68,13 +69,7 @@ async function pagesFromIndex(flags: GenerateFlags, env: Env) {
     { ...env, ...(flags.collection ? { QDRANT_COLLECTION: flags.collection } : {}) },
     { requireCohereKey: false },
   );
-  const index = new QdrantIndex({
-    url: config.qdrantUrl,
-    collection: config.collection,
-    timeoutMs: config.qdrantTimeoutMs,
-    ...(config.secrets.qdrantApiKey ? { apiKey: config.secrets.qdrantApiKey } : {}),
-  });
-  return readBookPagesFromIndex(index);
+  return readBookPagesFromIndex(new QdrantIndex(qdrantTarget(config)));
 }
 
 async function pagesFromDocs(flags: GenerateFlags, env: Env) {

@@ -49,7 +49,7 @@ export interface NightlyDeps {
   clock: Clock;
   newId: () => string;
   /** Each receives the run's signal and must stop when it aborts; the handler also bounds each by sinkTimeoutMs. */
-  loadApiKeys: (signal: AbortSignal) => Promise<{ cohereApiKey: string; qdrantApiKey: string | undefined }>;
+  loadApiKeys: (signal: AbortSignal) => Promise<{ cohereApiKey: string; qdrantApiKey: string | null }>;
   loadSuite: (signal: AbortSignal) => Promise<LoadedSuite>;
   /**
    * Runs the engine; `newId` hands out the handler's run id first so the report and the logs share it, `deadline`
@@ -80,7 +80,7 @@ export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, lo
       // Powertools takes no abort signal: the handler's bound races it, the client's timeouts end the request.
       const [cohereApiKey, qdrantApiKey] = await Promise.all([
         secrets.getApiKey(config.cohereSecretId),
-        config.qdrantSecretId === undefined ? undefined : secrets.getApiKey(config.qdrantSecretId),
+        config.qdrantSecretId === null ? null : secrets.getApiKey(config.qdrantSecretId),
       ]);
       return { cohereApiKey, qdrantApiKey };
     },

@@ -69,8 +69,8 @@ export function nightlyPostRunPorts(
     notifier: {
       ...composeEmails({
         region: config.region,
-        dashboardName: config.dashboardName ?? null,
-        logGroupName: config.logGroupName ?? null,
+        dashboardName: config.dashboardName,
+        logGroupName: config.logGroupName,
         reminderDays: config.incidents.reminderDays,
       }),
       send: (message, labels) =>

@@ -55,9 +55,10 @@ export async function finishRun<S extends StoredReport>(
     failedSinks: published.ok ? [] : [{ sink: ports.metrics.name, reason: published.error }],
     previous: run.previous,
   };
+  // The latest copies only beside an archived report: they would otherwise stand for a run that has no archive.
   const [alert, latestUpdated] = await Promise.all([
     alertStep(ports, delivery, options.policy),
-    stored.ok ? saveLatest(ports, report, attachments) : Promise.resolve(false),
+    stored.ok ? saveLatest(ports, report, attachments) : null,
   ]);
   return {
     report,
@@ -68,7 +69,7 @@ export async function finishRun<S extends StoredReport>(
             ok: true,
             value: {
               location: stored.value.location,
-              latestUpdated,
+              latestUpdated: latestUpdated === true,
               ...(stored.value.htmlLocation === null ? {} : { htmlLocation: stored.value.htmlLocation }),
             },
           }

@@ -133,6 +133,24 @@ describe('finishRun: storing', () => {
   });
 });
 
+describe('finishRun: what it logs', () => {
+  it('logs only the comparison when everything went through and nothing was owed', async () => {
+    // Act
+    const { seen } = await finish(buildPassedReport());
+
+    // Assess
+    expect(seen.events.map((e) => e.kind)).toEqual(['compared']);
+  });
+
+  it('logs the comparison and each notice sent on a breaching run, nothing else', async () => {
+    // Act
+    const { seen } = await finish(buildFailedReport());
+
+    // Assess
+    expect(seen.events.map((e) => e.kind)).toEqual(['compared', 'notice_sent']);
+  });
+});
+
 describe('finishRun: metrics', () => {
   it('publishes the compared report’s figures and reports what was sent', async () => {
     // Act

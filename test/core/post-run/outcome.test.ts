@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deliveredNothing, type PostRunSinks } from '../../../functions/core/post-run/outcome.ts';
+import { NO_METRICS } from '../../../functions/core/post-run/ports.ts';
+import { buildPassedReport } from '../../nightly/fixtures/reports.ts';
 
 const stored = { ok: true, value: { location: 's3://b/k.json', latestUpdated: true } } as const;
 const notStored = { ok: false, error: 'S3 report did not finish within its 15000 ms bound' } as const;
@@ -33,5 +35,12 @@ describe('deliveredNothing', () => {
       false,
       false,
     ]);
+  });
+});
+
+describe('NO_METRICS', () => {
+  it('publishes nothing, in no call, under no namespace', async () => {
+    expect(await NO_METRICS.publish(buildPassedReport())).toEqual({ namespace: '', datums: 0, calls: 0 });
+    expect(NO_METRICS.name).toBe('no metrics');
   });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { settleIncidents } from '../../../functions/core/incident/settle-incidents.ts';
 import { prefetchIncidentState } from '../../../functions/core/post-run/prefetch.ts';
 import { emptyState } from '../../../functions/core/report/incident-state.ts';
 import { MemoryIncidentStore } from '../../fakes/memory-incident-store.ts';
+import { buildFailedReport } from '../../nightly/fixtures/reports.ts';
 
 const own = { collection: 'book', environment: 'prod' };
 
@@ -76,5 +78,29 @@ describe('prefetchIncidentState', () => {
 
     // Assess
     await expect(prefetched.read(own)).rejects.toThrow('AccessDenied');
+  });
+
+  it('reads the store again after its first answer, so a write that lost a race is retried on the winner’s state', async () => {
+    // Prepare: another run writes the state just before this run's first write
+    let raced = false;
+    const store = new MemoryIncidentStore((s) => {
+      if (raced) return;
+      raced = true;
+      s.put(emptyState('book', 'prod'));
+    });
+    const prefetched = prefetchIncidentState(store, own);
+
+    // Act
+    const settled = await settleIncidents({
+      store: prefetched,
+      report: buildFailedReport(),
+      reportLocation: 's3://b/k.json',
+      newId: () => 'incident-1',
+    });
+
+    // Assess
+    expect(settled).toMatchObject({ ok: true, notices: [{ kind: 'onset', track: 'quality' }] });
+    expect(store.reads).toBe(2);
+    expect(store.writes.map((w) => w.replaced)).toEqual(['v1']);
   });
 });
