@@ -7,10 +7,6 @@
  * - Inside the core, folders are layers, bottom first: a file imports its own folder and the layers below it, never
  *   a layer above nor a folder beside it on its own layer. A new core folder must be given a layer here.
  *
- * `npm run lint:imports` ignores the violations listed in .dependency-cruiser-known-violations.json (written by
- * `npx depcruise-baseline`): today only the nightly handler <-> deliver <-> incident-alerts circle, which issue 18's
- * post-run work removes; the file then goes, and with it any way to keep a known circle.
- *
  * Parsed with swc: TypeScript 7 has no JavaScript API for dependency-cruiser's TypeScript parser to use. swc keeps
  * type-only imports in the graph (a type is a dependency too) without `tsPreCompilationDeps`, which would ask for
  * that API; it misses an inline `import('…').Type`, so the code imports types at the top of a file instead.

@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createAwsClients } from '../functions/adapters/aws/clients.ts';
 import { parseNightlyConfig } from '../functions/nightly/config.ts';
-import { createHandler, createNightlyDeps } from '../functions/nightly/handler.ts';
+import { createNightlyDeps } from '../functions/nightly/deps.ts';
+import { createHandler } from '../functions/nightly/handler.ts';
 import { STAND_IN_CREDENTIALS, STAND_IN_REGION } from '../sandbox/aws/index.ts';
 
 const out = process.env.FAULTS_OUT ?? '';

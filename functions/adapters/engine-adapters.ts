@@ -1,6 +1,6 @@
 /**
  * The engine's adapters built from its configuration: the one place that knows which class implements which
- * port, shared by the two composition roots (the CLI and the Lambda handler).
+ * port, and which setting goes to which adapter, shared by the composition roots (the CLI's commands, the Lambda).
  */
 import { randomUUID } from 'node:crypto';
 import type { EngineConfig } from '../core/config.ts';
@@ -22,22 +22,8 @@ export function createEngineAdapters(config: EngineConfig, options: { run?: RunS
   const run = options.run ? { run: options.run } : {};
   const cohere = new DependencyGate('Cohere');
   return {
-    index: new QdrantIndex({
-      ...run,
-      gate: new DependencyGate('Qdrant'),
-      url: config.qdrantUrl,
-      collection: config.collection,
-      timeoutMs: config.qdrantTimeoutMs,
-      ...(config.secrets.qdrantApiKey ? { apiKey: config.secrets.qdrantApiKey } : {}),
-    }),
-    embedder: new CohereEmbedder({
-      ...run,
-      gate: cohere,
-      apiKey: config.secrets.cohereApiKey ?? '',
-      model: config.embeddingModel,
-      timeoutMs: config.cohereTimeoutMs,
-      ...(config.cohereBaseUrl ? { baseUrl: config.cohereBaseUrl } : {}),
-    }),
+    index: new QdrantIndex({ ...run, gate: new DependencyGate('Qdrant'), ...qdrantTarget(config) }),
+    embedder: new CohereEmbedder({ ...run, gate: cohere, ...cohereEmbedTarget(config) }),
     chat: createCohereChat({
       ...run,
       gate: cohere,
@@ -59,8 +45,39 @@ export function createEngineAdapters(config: EngineConfig, options: { run?: RunS
   };
 }
 
-/** The run options that come from configuration rather than from the suite. */
+/** Where Qdrant is and how to reach it, for the engine's index, `suite generate` and the indexer. */
+export function qdrantTarget(config: EngineConfig): {
+  url: string;
+  collection: string;
+  timeoutMs: number;
+  apiKey?: string;
+} {
+  return {
+    url: config.qdrantUrl,
+    collection: config.collection,
+    timeoutMs: config.qdrantTimeoutMs,
+    ...(config.secrets.qdrantApiKey ? { apiKey: config.secrets.qdrantApiKey } : {}),
+  };
+}
+
+/** How to reach Cohere's embed API, for the engine and the indexer. */
+export function cohereEmbedTarget(config: EngineConfig): {
+  apiKey: string;
+  model: string;
+  timeoutMs: number;
+  baseUrl?: string;
+} {
+  return {
+    apiKey: config.secrets.cohereApiKey ?? '',
+    model: config.embeddingModel,
+    timeoutMs: config.cohereTimeoutMs,
+    ...(config.cohereBaseUrl ? { baseUrl: config.cohereBaseUrl } : {}),
+  };
+}
+
+/** The run options that come from configuration rather than from the suite; a null setting leaves it to the suite. */
 export function runOptionsFromConfig(config: EngineConfig) {
+  const { criteria } = config;
   return {
     collection: config.collection,
     environment: config.environment,
@@ -68,8 +85,12 @@ export function runOptionsFromConfig(config: EngineConfig) {
     coveragePathPrefix: config.coveragePathPrefix,
     searchConcurrency: config.searchConcurrency,
     maxAgentQueries: config.maxAgentQueries,
-    criteria: config.criteria,
-    ...(config.topK === undefined ? {} : { topK: config.topK }),
-    ...(config.similarityThreshold === undefined ? {} : { minSimilarity: config.similarityThreshold }),
+    criteria: {
+      ...(criteria.minPassRate === null ? {} : { minPassRate: criteria.minPassRate }),
+      ...(criteria.minCoverage === null ? {} : { minCoverage: criteria.minCoverage }),
+      ...(criteria.minCompleteness === null ? {} : { minCompleteness: criteria.minCompleteness }),
+    },
+    ...(config.topK === null ? {} : { topK: config.topK }),
+    ...(config.minSimilarity === null ? {} : { minSimilarity: config.minSimilarity }),
   };
 }

@@ -13,7 +13,7 @@ export interface RunSignal {
 }
 
 /** Replaces every occurrence of each secret by a marker; empty secrets are ignored. */
-export function redact(text: string, secrets: (string | undefined)[]): string {
+export function redact(text: string, secrets: (string | null | undefined)[]): string {
   let out = text;
   for (const secret of secrets) {
     if (secret && secret.length >= 4) out = out.split(secret).join('[REDACTED]');

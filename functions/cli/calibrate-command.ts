@@ -4,25 +4,39 @@
  * (core/suite/calibrate.ts), and with --write puts them into the suite file.
  */
 import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
 import { readSuiteText } from '../adapters/files/suite-file.ts';
-import { parseEngineConfig } from '../core/config.ts';
+import { type Env, parseEngineConfig } from '../core/config.ts';
 import { runValidation } from '../core/run/run-validation.ts';
 import { applyCalibration, type Calibration, proposeThresholds } from '../core/suite/calibrate.ts';
 import { parseSuite } from '../core/suite/suite.ts';
+import { EXIT, type ExitCode } from './exit-codes.ts';
 
-export interface CalibrateFlags {
+interface CalibrateFlags {
   suite: string;
   write?: boolean;
   collection?: string;
 }
 
+/** Adds `calibrate` to the program. */
+export function registerCalibrate(program: Command, env: Env): void {
+  program
+    .command('calibrate')
+    .description(
+      'run a suite and propose thresholds from what it observed (min_similarity per category, the p95 latency budget); --write puts them into the suite',
+    )
+    .requiredOption('-s, --suite <path>', 'the suite to calibrate (JSON or YAML)')
+    .option('--write', 'write the proposed thresholds into the suite file')
+    .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
+    .action(async (flags: CalibrateFlags) => {
+      process.exitCode = await runCalibrate(flags, env);
+    });
+}
+
 /** Runs, proposes, prints, and writes with --write; returns the exit code (0 once a proposal is made). */
-export async function runCalibrate(
-  flags: CalibrateFlags,
-  env: Record<string, string | undefined> = process.env,
-): Promise<number> {
+async function runCalibrate(flags: CalibrateFlags, env: Env): Promise<ExitCode> {
   const config = parseEngineConfig({ ...env, ...(flags.collection ? { QDRANT_COLLECTION: flags.collection } : {}) });
   const yaml = /\.ya?ml$/i.test(flags.suite);
   const text = await readSuiteText(flags.suite);
@@ -38,7 +52,7 @@ export async function runCalibrate(
   process.stdout.write(`${formatCalibration(calibration, { suite: flags.suite, collection: config.collection })}\n`);
   if (!flags.write) {
     process.stdout.write(`Not written: add --write to put these thresholds into ${flags.suite}.\n`);
-    return 0;
+    return EXIT.ok;
   }
   const raw = (yaml ? parseYaml(text) : JSON.parse(text)) as Record<string, unknown>;
   const updated = applyCalibration(raw, report, calibration);
@@ -46,11 +60,11 @@ export async function runCalibrate(
   parseSuite(out, flags.suite); // what is written still passes validation
   await writeFile(flags.suite, out);
   process.stdout.write(`Wrote the thresholds into ${flags.suite}.\n`);
-  return 0;
+  return EXIT.ok;
 }
 
 /** The evidence and the proposal, as lines a person reads. */
-export function formatCalibration(c: Calibration, where: { suite: string; collection: string }): string {
+function formatCalibration(c: Calibration, where: { suite: string; collection: string }): string {
   const lines = [`Calibration of ${where.suite} against the collection "${where.collection}"`];
   for (const cat of c.categories) {
     const s = cat.scores;

@@ -4,10 +4,11 @@
  * seeds the index drift it wants to show, runs the same engine as `run` and always stops the servers.
  */
 
-import { indexSampleBook, SAMPLE_SUITE_PATH, seedIndexDrift, startSandbox } from '../../sandbox/start-sandbox.ts';
+import { type Command, Option } from 'commander';
 import { loadSuiteFile } from '../adapters/files/suite-file.ts';
 import { parseEngineConfig } from '../core/config.ts';
-import { executeRun } from './run-command.ts';
+import { executeRun } from './execute-run.ts';
+import { EXIT, type ExitCode } from './exit-codes.ts';
 
 /** The agent question the chat stand-in answers with an invented figure, so the demo shows UNSUPPORTED_CLAIM. */
 const INVENTED_NUMBER_QUERY = 'llm-planning';
@@ -22,8 +23,30 @@ export interface DemoFlags {
   html?: boolean;
 }
 
+/** Adds `demo` to the program. */
+export function registerDemo(program: Command): void {
+  program
+    .command('demo')
+    .description(
+      'start the local sandbox (Qdrant and Cohere stand-ins, sample book), index the book and run the full validation',
+    )
+    .option('-o, --out <dir>', 'directory for reports', 'reports')
+    .addOption(new Option('--latency <ms>', 'latency added to every stand-in request').default(0).argParser(Number))
+    .option('--no-payload-indexes', 'index without payload indexes, to show the scroll fallback')
+    .option('--strict', 'exit 1 when a criterion is breached, as `run` does (the demo breaches some on purpose)')
+    .option('--no-html', 'do not write the HTML report beside the JSON')
+    .option('--no-progress', 'no progress bar')
+    .action(async (flags: DemoFlags) => {
+      process.exitCode = await runDemo(flags);
+    });
+}
+
 /** Runs the demo; returns 0 once a report was produced (or `run`'s exit code with --strict). */
-export async function runDemo(flags: DemoFlags): Promise<number> {
+export async function runDemo(flags: DemoFlags): Promise<ExitCode> {
+  // Loaded on demand: `run` must not pay for (or depend on) the sandbox's stand-ins.
+  const { indexSampleBook, SAMPLE_SUITE_PATH, seedIndexDrift, startSandbox } = await import(
+    '../../sandbox/start-sandbox.ts'
+  );
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const suite = await loadSuiteFile(SAMPLE_SUITE_PATH);
   const sandbox = await startSandbox({ latencyMs: flags.latency });
@@ -54,10 +77,10 @@ export async function runDemo(flags: DemoFlags): Promise<number> {
       progress: flags.progress,
       html: flags.html ?? true,
     });
-    if (code === 1 && !flags.strict) {
+    if (code === EXIT.failed && !flags.strict) {
       log('\nThe sample suite and book breach some criteria on purpose, to show each kind of failure;');
       log('`ragwatch run` exits 1 on such a run (use `demo --strict` to get that exit code here).');
-      return 0;
+      return EXIT.ok;
     }
     return code;
   } finally {

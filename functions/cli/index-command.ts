@@ -1,10 +1,13 @@
 /** `ragwatch index`: chunk a Docusaurus docs folder, embed it with Cohere and upsert it into Qdrant. */
+import type { Command } from 'commander';
+import { cohereEmbedTarget, qdrantTarget } from '../adapters/engine-adapters.ts';
 import { redact } from '../adapters/transport.ts';
-import { parseEngineConfig } from '../core/config.ts';
+import { type Env, parseEngineConfig } from '../core/config.ts';
 import { describeError, InputError } from '../core/shared/errors.ts';
 import { type IndexBookSummary, indexBook } from '../indexer/index.ts';
+import { EXIT, type ExitCode } from './exit-codes.ts';
 
-export interface IndexFlags {
+interface IndexFlags {
   docs: string;
   baseUrl: string;
   collection?: string;
@@ -13,14 +16,31 @@ export interface IndexFlags {
   payloadIndexes: boolean;
 }
 
+/** Adds `index` to the program. */
+export function registerIndex(program: Command, env: Env): void {
+  program
+    .command('index')
+    .description('chunk a Docusaurus docs folder, embed it with Cohere and upsert it into Qdrant')
+    .requiredOption('-d, --docs <dir>', 'the docs folder')
+    .requiredOption(
+      '-b, --base-url <url>',
+      "the book's public base URL (env DOCUSAURUS_BASE_URL)",
+      env.DOCUSAURUS_BASE_URL,
+    )
+    .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
+    .option('--recreate', 'drop and recreate the collection first')
+    .option('--prune', 'delete the points of pages that are no longer in the docs folder')
+    .option('--no-payload-indexes', 'do not create payload indexes')
+    .action(async (flags: IndexFlags) => {
+      process.exitCode = await runIndex(flags, env);
+    });
+}
+
 /**
  * Indexes from flags and the environment (QDRANT_URL, QDRANT_API_KEY, COHERE_API_KEY, ...); returns the exit code:
- * 0 done, 1 a service failed (one line on stderr, as `run` says it, never a stack trace), 2 bad input (thrown).
+ * done, a service failed (one line on stderr, as `run` says it, never a stack trace), or bad input (thrown).
  */
-export async function runIndex(
-  flags: IndexFlags,
-  env: Record<string, string | undefined> = process.env,
-): Promise<number> {
+async function runIndex(flags: IndexFlags, env: Env): Promise<ExitCode> {
   const config = parseEngineConfig({
     ...env,
     DOCUSAURUS_BASE_URL: flags.baseUrl,
@@ -31,18 +51,8 @@ export async function runIndex(
     summary = await indexBook({
       docsDir: flags.docs,
       baseUrl: config.docusaurusBaseUrl,
-      qdrant: {
-        url: config.qdrantUrl,
-        collection: config.collection,
-        timeoutMs: config.qdrantTimeoutMs,
-        ...(config.secrets.qdrantApiKey ? { apiKey: config.secrets.qdrantApiKey } : {}),
-      },
-      cohere: {
-        apiKey: config.secrets.cohereApiKey ?? '',
-        model: config.embeddingModel,
-        timeoutMs: config.cohereTimeoutMs,
-        ...(config.cohereBaseUrl ? { baseUrl: config.cohereBaseUrl } : {}),
-      },
+      qdrant: qdrantTarget(config),
+      cohere: cohereEmbedTarget(config),
       payloadIndexes: flags.payloadIndexes,
       recreate: flags.recreate ?? false,
       prune: flags.prune ?? false,
@@ -51,11 +61,11 @@ export async function runIndex(
     if (error instanceof InputError) throw error;
     const secrets = [config.secrets.cohereApiKey, config.secrets.qdrantApiKey];
     process.stderr.write(`ragwatch: indexing failed: ${redact(describeError(error), secrets)}\n`);
-    return 1;
+    return EXIT.failed;
   }
   process.stdout.write(
     `Indexed ${summary.documents} pages as ${summary.chunks} chunks into "${summary.collection}" (${summary.vectorSize || 'no new'} dims, ${summary.model}): ` +
       `${summary.written} written, ${summary.unchanged} unchanged, ${summary.deleted} deleted in ${Math.round(summary.durationMs)} ms\n`,
   );
-  return 0;
+  return EXIT.ok;
 }

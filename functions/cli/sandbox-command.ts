@@ -4,10 +4,11 @@
  * SIGINT or SIGTERM. Loaded on demand, like the demo: `run` never pays for the stand-ins.
  */
 import { writeFile } from 'node:fs/promises';
-import { serveBook } from '../../sandbox/serve-book.ts';
+import type { Command } from 'commander';
 import { InputError } from '../core/shared/errors.ts';
+import { EXIT, type ExitCode } from './exit-codes.ts';
 
-export interface SandboxFlags {
+interface SandboxFlags {
   docs: string;
   baseUrl: string;
   sitemap?: string;
@@ -15,10 +16,29 @@ export interface SandboxFlags {
   collection?: string;
 }
 
-/** Serves until `until` settles (default: the first SIGINT or SIGTERM); returns the exit code. */
-export async function runSandbox(flags: SandboxFlags, until: Promise<unknown> = nextStopSignal()): Promise<number> {
+/** Adds `sandbox` to the program. */
+export function registerSandbox(program: Command): void {
+  program
+    .command('sandbox')
+    .description(
+      'your own book offline: start the Qdrant and Cohere stand-ins, index the book, serve its sitemap, write the environment to --env-file, serve until Ctrl-C',
+    )
+    .requiredOption('-d, --docs <dir>', 'the Docusaurus docs folder')
+    .requiredOption('-b, --base-url <url>', "the book's public base URL, e.g. https://user.github.io/repo/")
+    .option('--sitemap <file>', "the book's sitemap.xml (default: one generated from the docs)")
+    .requiredOption('--env-file <path>', 'where to write the KEY=VALUE lines')
+    .option('-c, --collection <name>', 'Qdrant collection', 'book')
+    .action(async (flags: SandboxFlags) => {
+      process.exitCode = await runSandbox(flags, nextStopSignal());
+    });
+}
+
+/** Serves until `until` settles (the first SIGINT or SIGTERM); returns the exit code. */
+async function runSandbox(flags: SandboxFlags, until: Promise<unknown>): Promise<ExitCode> {
   if (!URL.canParse(flags.baseUrl) || !/^https?:$/.test(new URL(flags.baseUrl).protocol))
     throw new InputError('--base-url', [`--base-url: must be an http(s) URL, got "${flags.baseUrl}"`]);
+  // Loaded on demand: `run` must not pay for (or depend on) the sandbox's stand-ins.
+  const { serveBook } = await import('../../sandbox/serve-book.ts');
   const book = await serveBook({
     docsDir: flags.docs,
     baseUrl: flags.baseUrl,
@@ -35,7 +55,7 @@ export async function runSandbox(flags: SandboxFlags, until: Promise<unknown> = 
     log(`Wrote ${flags.envFile} (load it with: set -a; . ${flags.envFile}; set +a). Serving until Ctrl-C.`);
     process.stdout.write(`${lines.join('\n')}\n`);
     await until;
-    return 0;
+    return EXIT.ok;
   } finally {
     await book.stop();
   }

@@ -1,11 +1,24 @@
 /** `ragwatch schema`: the ValidationReport's JSON Schema, generated from the same zod schema the engine fills. */
 import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
 import { buildReportJsonSchema } from '../core/report/report.ts';
+import { EXIT, type ExitCode } from './exit-codes.ts';
+
+/** Adds `schema` to the program. */
+export function registerSchema(program: Command): void {
+  program
+    .command('schema')
+    .description('print the JSON Schema of the ValidationReport (or write it to a file)')
+    .option('-o, --out <file>', 'write to this file')
+    .action(async (flags: { out?: string }) => {
+      process.exitCode = await writeSchema(flags);
+    });
+}
 
 /** Prints the schema, or writes it to `out`; returns the exit code. */
-export async function writeSchema(options: { out?: string }): Promise<number> {
+async function writeSchema(options: { out?: string }): Promise<ExitCode> {
   const text = `${JSON.stringify(buildReportJsonSchema(), null, 2)}\n`;
   if (options.out) await writeFile(options.out, text, 'utf8');
   else process.stdout.write(text);
-  return 0;
+  return EXIT.ok;
 }

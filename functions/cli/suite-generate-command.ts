@@ -3,16 +3,19 @@
  * checked by the same validation as any suite before it is written.
  */
 import { writeFile } from 'node:fs/promises';
+import { type Command, Option } from 'commander';
 import { stringify as toYaml } from 'yaml';
+import { qdrantTarget } from '../adapters/engine-adapters.ts';
 import { QdrantIndex } from '../adapters/qdrant/vector-index.ts';
-import { parseEngineConfig } from '../core/config.ts';
+import { type Env, parseEngineConfig } from '../core/config.ts';
 import { InputError } from '../core/shared/errors.ts';
 import { readBookPagesFromIndex } from '../core/suite/book-pages.ts';
 import { generateSuite } from '../core/suite/generate-suite.ts';
 import { parseSuite } from '../core/suite/suite.ts';
 import { readBookPagesFromDocs } from '../indexer/book-pages.ts';
+import { EXIT, type ExitCode } from './exit-codes.ts';
 
-export interface GenerateFlags {
+interface GenerateFlags {
   out: string;
   perPage: number;
   probes: number;
@@ -21,11 +24,26 @@ export interface GenerateFlags {
   collection?: string;
 }
 
+/** Adds `generate` to the `suite` command (beside `suite normalize`). */
+export function registerSuiteGenerate(suite: Command, env: Env): void {
+  suite
+    .command('generate')
+    .description(
+      'write a known-item suite from the index named by the environment (or from --docs): questions from each page’s headings and text, expected module and chapter, out-of-domain probes',
+    )
+    .option('-o, --out <file>', 'the suite file to write (.json, or .yaml/.yml)', 'suite.json')
+    .addOption(new Option('--per-page <n>', 'questions per page, at most').default(2).argParser(Number))
+    .addOption(new Option('--probes <n>', 'out-of-domain probes (0 to 5)').default(3).argParser(Number))
+    .option('-d, --docs <dir>', 'read the pages from this docs folder instead of the index')
+    .option('-b, --base-url <url>', "with --docs: the book's public base URL (env DOCUSAURUS_BASE_URL)")
+    .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
+    .action(async (flags: GenerateFlags) => {
+      process.exitCode = await runSuiteGenerate(flags, env);
+    });
+}
+
 /** Generates, validates and writes the suite; returns the exit code. */
-export async function runSuiteGenerate(
-  flags: GenerateFlags,
-  env: Record<string, string | undefined> = process.env,
-): Promise<number> {
+async function runSuiteGenerate(flags: GenerateFlags, env: Env): Promise<ExitCode> {
   const problems: string[] = [];
   if (!Number.isInteger(flags.perPage) || flags.perPage < 1 || flags.perPage > 20)
     problems.push(`--per-page: must be a whole number from 1 to 20, got ${flags.perPage}`);
@@ -43,24 +61,18 @@ export async function runSuiteGenerate(
   process.stdout.write(
     `Wrote ${flags.out}: ${known} known-item questions from ${pages.length} pages and ${parsed.queries.length - known} out-of-domain probes.\nNext: ragwatch calibrate --suite ${flags.out} --write\n`,
   );
-  return 0;
+  return EXIT.ok;
 }
 
-async function pagesFromIndex(flags: GenerateFlags, env: Record<string, string | undefined>) {
+async function pagesFromIndex(flags: GenerateFlags, env: Env) {
   const config = parseEngineConfig(
     { ...env, ...(flags.collection ? { QDRANT_COLLECTION: flags.collection } : {}) },
     { requireCohereKey: false },
   );
-  const index = new QdrantIndex({
-    url: config.qdrantUrl,
-    collection: config.collection,
-    timeoutMs: config.qdrantTimeoutMs,
-    ...(config.secrets.qdrantApiKey ? { apiKey: config.secrets.qdrantApiKey } : {}),
-  });
-  return readBookPagesFromIndex(index);
+  return readBookPagesFromIndex(new QdrantIndex(qdrantTarget(config)));
 }
 
-async function pagesFromDocs(flags: GenerateFlags, env: Record<string, string | undefined>) {
+async function pagesFromDocs(flags: GenerateFlags, env: Env) {
   const baseUrl = flags.baseUrl ?? env.DOCUSAURUS_BASE_URL;
   if (baseUrl === undefined || !URL.canParse(baseUrl))
     throw new InputError('suite generate', [

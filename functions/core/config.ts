@@ -1,7 +1,9 @@
 /**
- * The engine's configuration, parsed once from an environment-like record. Every problem is listed at once,
- * each with the variable's name and what was expected. Secrets are kept apart (`secrets`) so nothing that
- * serialises the rest of the config can leak them.
+ * The engine's configuration, resolved once from an environment-like record into options with every field present
+ * (null where a setting is not set and something else decides: the suite, or no such service). Every problem is
+ * listed at once, each with the variable's name and what was expected. A setting has one name from its variable to
+ * the report wherever the seeds allow: docs/DATA-MODEL.md, "Settings", maps each variable to its option and to the
+ * report field that shows it. Secrets are kept apart (`secrets`) so nothing that serialises the rest can leak them.
  */
 
 import { CHUNK_METADATA_FIELDS } from './book/payload.ts';
@@ -12,7 +14,8 @@ export const DEFAULT_REQUIRED_FIELDS: string[] = [...CHUNK_METADATA_FIELDS];
 export interface EngineConfig {
   qdrantUrl: string;
   collection: string;
-  cohereBaseUrl: string | undefined;
+  /** Another Cohere-compatible endpoint; null: Cohere's own. */
+  cohereBaseUrl: string | null;
   embeddingModel: string;
   chatModel: string;
   /** At most this many agent (grounded-answer) queries per run: the chat calls are billed. */
@@ -22,10 +25,13 @@ export interface EngineConfig {
   /** Origins (besides SITEMAP_URL's and DOCUSAURUS_BASE_URL's) a sitemap index or a redirect may lead to. */
   sitemapAllowedOrigins: string[];
   coveragePathPrefix: string;
-  similarityThreshold: number | undefined;
-  topK: number | undefined;
+  /** Overrides the suite's defaults.min_similarity (a query's own still wins); null: the suite decides. */
+  minSimilarity: number | null;
+  /** Overrides the suite's defaults.top_k (a query's own still wins); null: the suite decides. */
+  topK: number | null;
   requiredFields: string[];
-  criteria: { minPassRate?: number; minCoverage?: number; minCompleteness?: number };
+  /** Override the suite's success_criteria; null: the suite decides. */
+  criteria: { minPassRate: number | null; minCoverage: number | null; minCompleteness: number | null };
   qdrantTimeoutMs: number;
   cohereTimeoutMs: number;
   searchConcurrency: number;
@@ -38,10 +44,11 @@ export interface EngineConfig {
   environment: string;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /** Never serialised into a report, a log line, an alert or an error message. */
-  secrets: { cohereApiKey: string | undefined; qdrantApiKey: string | undefined };
+  secrets: { cohereApiKey: string | null; qdrantApiKey: string | null };
 }
 
-type Env = Record<string, string | undefined>;
+/** The environment settings are read from (process.env in production, a record in tests). */
+export type Env = Record<string, string | undefined>;
 
 const DECIMAL = /^[-+]?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$|^[-+]?0?\.[0-9]+$/;
 
@@ -49,7 +56,7 @@ const DECIMAL = /^[-+]?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$|^[-+]?0?\.[
  * Upper bounds on what could eat the Lambda's 600 s budget: one hung request may cost at most a minute (Qdrant) or
  * two (a chat answer), and the agent at most 50 billed, sequential chat calls.
  */
-export const SETTING_BOUNDS = {
+const SETTING_BOUNDS = {
   qdrantTimeoutMs: { min: 100, max: 60_000, integer: true },
   cohereTimeoutMs: { min: 100, max: 120_000, integer: true },
   maxAgentQueries: { min: 0, max: 50, integer: true },
@@ -142,7 +149,7 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     (docusaurusBaseUrl ? new URL('sitemap.xml', withSlash(docusaurusBaseUrl)).toString() : '');
   const cohereApiKey =
     options.requireCohereKey === false
-      ? read.string('COHERE_API_KEY')
+      ? (read.string('COHERE_API_KEY') ?? null)
       : read.required('COHERE_API_KEY', 'the Cohere API key');
   const prefix = read.string('COVERAGE_PATH_PREFIX') ?? docsPrefixOf(docusaurusBaseUrl);
   if (!prefix.startsWith('/')) read.problems.push(`COVERAGE_PATH_PREFIX: must start with "/", got "${prefix}"`);
@@ -153,7 +160,7 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
   const config: EngineConfig = {
     qdrantUrl,
     collection: readCollection(read),
-    cohereBaseUrl: read.url('COHERE_BASE_URL'),
+    cohereBaseUrl: read.url('COHERE_BASE_URL') ?? null,
     embeddingModel: read.string('EMBEDDING_MODEL') ?? 'embed-english-v3.0',
     chatModel: read.string('CHAT_MODEL') ?? 'command-a-03-2025',
     maxAgentQueries: read.number('MAX_AGENT_QUERIES', SETTING_BOUNDS.maxAgentQueries) ?? 10,
@@ -161,14 +168,14 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     sitemapUrl,
     sitemapAllowedOrigins: readOrigins(read, 'SITEMAP_ALLOWED_ORIGINS'),
     coveragePathPrefix: prefix,
-    similarityThreshold: read.number('SIMILARITY_THRESHOLD', { min: 0, max: 1 }),
-    topK: read.number('TOP_K_RESULTS', { min: 1, max: 50, integer: true }),
+    minSimilarity: read.number('SIMILARITY_THRESHOLD', { min: 0, max: 1 }) ?? null,
+    topK: read.number('TOP_K_RESULTS', { min: 1, max: 50, integer: true }) ?? null,
     requiredFields: read.list('REQUIRED_FIELDS') ?? DEFAULT_REQUIRED_FIELDS,
-    criteria: dropUndefined({
-      minPassRate: read.number('MIN_PASS_RATE', { min: 0, max: 100 }),
-      minCoverage: read.number('MIN_COVERAGE', { min: 0, max: 100 }),
-      minCompleteness: read.number('MIN_COMPLETENESS', { min: 0, max: 100 }),
-    }),
+    criteria: {
+      minPassRate: read.number('MIN_PASS_RATE', { min: 0, max: 100 }) ?? null,
+      minCoverage: read.number('MIN_COVERAGE', { min: 0, max: 100 }) ?? null,
+      minCompleteness: read.number('MIN_COMPLETENESS', { min: 0, max: 100 }) ?? null,
+    },
     qdrantTimeoutMs: read.number('QDRANT_TIMEOUT_MS', SETTING_BOUNDS.qdrantTimeoutMs) ?? 10_000,
     cohereTimeoutMs: read.number('COHERE_TIMEOUT_MS', SETTING_BOUNDS.cohereTimeoutMs) ?? 30_000,
     searchConcurrency: read.number('SEARCH_CONCURRENCY', SETTING_BOUNDS.searchConcurrency) ?? 4,
@@ -176,17 +183,31 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     runDeadlineSeconds: read.number('RUN_DEADLINE_SECONDS', { min: 1, max: 3600 }) ?? 600,
     environment: read.string('ENVIRONMENT') ?? 'dev',
     logLevel: (logLevel === 'WARNING' ? 'WARN' : logLevel) as EngineConfig['logLevel'],
-    secrets: { cohereApiKey, qdrantApiKey: read.string('QDRANT_API_KEY') },
+    secrets: { cohereApiKey, qdrantApiKey: read.string('QDRANT_API_KEY') ?? null },
   };
   if (read.problems.length > 0) throw new InputError('configuration', read.problems);
   return config;
+}
+
+/** Where the suite is read from and the CLI writes its reports, before any flag. */
+export interface Locations {
+  /** The CLI's --suite default; the Lambda's bundled suite unless SUITE_S3_URI names one. */
+  suitePath: string;
+  /** The CLI's --out default. */
+  reportDir: string;
+}
+
+/** Reads SUITE_PATH and REPORT_DIR (plain names, no check: a missing file is named when it is read). */
+export function parseLocations(env: Env): Locations {
+  const read = new EnvReader(env);
+  return { suitePath: read.string('SUITE_PATH') ?? 'suite.json', reportDir: read.string('REPORT_DIR') ?? 'reports' };
 }
 
 /**
  * Where a Docusaurus site publishes its docs: `<base path>/docs/`. A project site at https://user.github.io/repo/
  * publishes them under /repo/docs/, a site at a host's root under /docs/.
  */
-export function docsPrefixOf(baseUrl: string): string {
+function docsPrefixOf(baseUrl: string): string {
   let path = '/';
   try {
     path = new URL(baseUrl).pathname;
@@ -240,10 +261,4 @@ function withoutCredentials(url: string): string {
 
 function withSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
-}
-
-function dropUndefined<T extends Record<string, unknown>>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as {
-    [K in keyof T]?: Exclude<T[K], undefined>;
-  };
 }

@@ -4,7 +4,6 @@
  */
 import type { RunDigest } from './history/run-digest.ts';
 import type { IncidentState } from './report/incident-state.ts';
-import type { ValidationReport } from './report/report.ts';
 
 /** A payload filter in Qdrant's shape (must / should / must_not), which the vector-index adapter passes through. */
 export type FilterCondition =
@@ -123,11 +122,6 @@ export interface Clock {
   now(): Date;
   /** Monotonic milliseconds, for durations. */
   monotonicMs(): number;
-}
-
-/** Where a finished report goes (a file, S3). */
-export interface ReportStore {
-  save(report: ValidationReport): Promise<{ location: string }>;
 }
 
 /** Past runs of a collection and environment, read from where the reports are stored, for baselines. */

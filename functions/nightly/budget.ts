@@ -9,12 +9,12 @@
  */
 
 /** Time for what is not a sink call: JSON of a large report, the log line that carries it, the flush. */
-export const DELIVERY_SLACK_MS = 10_000;
+const DELIVERY_SLACK_MS = 10_000;
 /** The engine always gets at least this much, even when the reserve would leave it nothing: it then reports TIMEOUT. */
-export const MIN_ENGINE_BUDGET_MS = 1_000;
+const MIN_ENGINE_BUDGET_MS = 1_000;
 
 /** Sink bounds in series after the engine: history; report and metrics; incident write; alert; incident revert. */
-export const SINK_BOUNDS_IN_SERIES = 5;
+const SINK_BOUNDS_IN_SERIES = 5;
 
 /** What the steps after the engine need: five sink bounds in series plus the slack. */
 export function deliveryReserveMs(sinkTimeoutMs: number): number {

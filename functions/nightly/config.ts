@@ -4,7 +4,7 @@
  * is listed at once. The keys themselves are never read from the environment here: a COHERE_API_KEY or
  * QDRANT_API_KEY variable on the function is itself a problem, since it would sit in plain text in the template.
  */
-import { type EngineConfig, EnvReader, parseEngineConfig } from '../core/config.ts';
+import { type EngineConfig, EnvReader, parseEngineConfig, parseLocations } from '../core/config.ts';
 import { InputError } from '../core/shared/errors.ts';
 
 export type SuiteLocation = { kind: 's3'; uri: string; bucket: string; key: string } | { kind: 'file'; path: string };
@@ -16,17 +16,17 @@ export interface NightlyConfig {
   alertTopicArn: string;
   metricNamespace: string;
   cohereSecretId: string;
-  /** Absent for a Qdrant that takes no API key (e.g. self-hosted inside a VPC). */
-  qdrantSecretId: string | undefined;
+  /** Null for a Qdrant that takes no API key (e.g. self-hosted inside a VPC). */
+  qdrantSecretId: string | null;
   secretsMaxAgeSeconds: number;
   /** Each AWS sink's bound over all its attempts (Secrets Manager, suite, previous run, report, metrics, alert). */
   sinkTimeoutMs: number;
   suite: SuiteLocation;
   region: string;
   /** Where the report goes when S3 will not take it; named in the alert. */
-  logGroupName: string | undefined;
+  logGroupName: string | null;
   /** The deployment's CloudWatch dashboard (DASHBOARD_NAME, set by the stack), linked from every email. */
-  dashboardName: string | undefined;
+  dashboardName: string | null;
   /** One alert per incident: recovery after `recoveryRuns` clean runs; a reminder every `reminderDays` (null: none). */
   incidents: { recoveryRuns: number; reminderDays: number | null };
 }
@@ -71,7 +71,7 @@ export function parseNightlyConfig(env: Env): NightlyConfig {
     'COHERE_SECRET_ID',
     'the name or ARN of the Secrets Manager secret holding the Cohere API key',
   );
-  const qdrantSecretId = read.string('QDRANT_SECRET_ID');
+  const qdrantSecretId = read.string('QDRANT_SECRET_ID') ?? null;
   const secretsMaxAgeSeconds = read.number('SECRETS_MAX_AGE_SECONDS', { min: 0, max: 86_400, integer: true }) ?? 900;
   // 15 s: three attempts of an in-region call that normally takes well under a second; 60 s at most, since five
   // bounds in series are reserved out of the Lambda's 600 s (nightly/budget.ts).
@@ -81,7 +81,7 @@ export function parseNightlyConfig(env: Env): NightlyConfig {
   const recoveryRuns = read.number('ALERT_RECOVERY_RUNS', { min: 1, max: 30, integer: true }) ?? 1;
 
   const suiteUri = read.string('SUITE_S3_URI');
-  let suite: SuiteLocation = { kind: 'file', path: read.string('SUITE_PATH') ?? 'suite.json' };
+  let suite: SuiteLocation = { kind: 'file', path: parseLocations(env).suitePath };
   if (suiteUri !== undefined) {
     const match = S3_URI.exec(suiteUri);
     if (match?.[1] && match[2]) suite = { kind: 's3', uri: suiteUri, bucket: match[1], key: match[2] };
@@ -100,8 +100,8 @@ export function parseNightlyConfig(env: Env): NightlyConfig {
     sinkTimeoutMs: Math.round(sinkTimeoutSeconds * 1000),
     suite,
     region: read.string('AWS_REGION') ?? read.string('AWS_DEFAULT_REGION') ?? 'us-east-1',
-    logGroupName: read.string('AWS_LAMBDA_LOG_GROUP_NAME'),
-    dashboardName: read.string('DASHBOARD_NAME'),
+    logGroupName: read.string('AWS_LAMBDA_LOG_GROUP_NAME') ?? null,
+    dashboardName: read.string('DASHBOARD_NAME') ?? null,
     incidents: { recoveryRuns, reminderDays },
   };
 }

@@ -13,13 +13,10 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { QdrantClient } from '@qdrant/js-client-rest';
+import type { AwsClients } from '../../functions/adapters/aws/clients.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
-import {
-  type AwsClients,
-  createHandler,
-  createNightlyDeps,
-  type NightlyLogger,
-} from '../../functions/nightly/handler.ts';
+import { createNightlyDeps, type NightlyLogger } from '../../functions/nightly/deps.ts';
+import { createHandler } from '../../functions/nightly/handler.ts';
 import { type AwsStandIns, STAND_IN_CREDENTIALS, STAND_IN_REGION, startAwsStandIns } from '../aws/index.ts';
 import { type BookServer, SAMPLE_BOOK_BASE_URL, SAMPLE_BOOK_DIR, startBookServer } from '../book-server.ts';
 import { indexSampleBook, SANDBOX_COLLECTION, type Sandbox, startSandbox } from '../start-sandbox.ts';

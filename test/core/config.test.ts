@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_REQUIRED_FIELDS, parseEngineConfig } from '../../functions/core/config.ts';
+import { DEFAULT_REQUIRED_FIELDS, parseEngineConfig, parseLocations } from '../../functions/core/config.ts';
 import { InputError } from '../../functions/core/shared/errors.ts';
 
 const VALID = {
@@ -33,7 +33,7 @@ describe('parseEngineConfig', () => {
     expect(config).toEqual({
       qdrantUrl: 'https://qdrant.example:6333',
       collection: 'book',
-      cohereBaseUrl: undefined,
+      cohereBaseUrl: null,
       embeddingModel: 'embed-english-v3.0',
       chatModel: 'command-a-03-2025',
       maxAgentQueries: 10,
@@ -41,10 +41,10 @@ describe('parseEngineConfig', () => {
       sitemapUrl: 'https://book.example.com/sitemap.xml',
       sitemapAllowedOrigins: [],
       coveragePathPrefix: '/docs/',
-      similarityThreshold: 0.65,
+      minSimilarity: 0.65,
       topK: 8,
       requiredFields: DEFAULT_REQUIRED_FIELDS,
-      criteria: {},
+      criteria: { minPassRate: null, minCoverage: null, minCompleteness: null },
       qdrantTimeoutMs: 10_000,
       cohereTimeoutMs: 30_000,
       searchConcurrency: 4,
@@ -284,7 +284,7 @@ describe('parseEngineConfig: every variable and its bounds', () => {
 
     // Assess
     expect(inside).toMatchObject({
-      similarityThreshold: 1,
+      minSimilarity: 1,
       topK: 50,
       maxAgentQueries: 50,
       criteria: { minPassRate: 100 },
@@ -328,7 +328,7 @@ describe('parseEngineConfig: every variable and its bounds', () => {
     const withKey = parseEngineConfig(VALID, { requireCohereKey: false });
 
     // Assess
-    expect([without.secrets.cohereApiKey, withKey.secrets.cohereApiKey]).toEqual([undefined, VALID.COHERE_API_KEY]);
+    expect([without.secrets.cohereApiKey, withKey.secrets.cohereApiKey]).toEqual([null, VALID.COHERE_API_KEY]);
   });
 
   it('derives the sitemap beside a base URL given with or without its trailing slash', () => {
@@ -339,5 +339,96 @@ describe('parseEngineConfig: every variable and its bounds', () => {
 
     // Assess
     expect(urls).toEqual(['https://user.github.io/repo/sitemap.xml', 'https://user.github.io/repo/sitemap.xml']);
+  });
+});
+
+describe('parseEngineConfig: what it refuses, and how it says so', () => {
+  it('names the configuration as what is invalid, and each required variable by what it is for', () => {
+    // Act
+    const error = (() => {
+      try {
+        parseEngineConfig({});
+      } catch (caught) {
+        return caught as InputError;
+      }
+      throw new Error('expected an InputError');
+    })();
+
+    // Assess
+    expect(error.message.split('\n')[0]).toBe('configuration is invalid:');
+    expect(error.problems).toEqual([
+      'QDRANT_URL: required (the Qdrant base URL)',
+      'DOCUSAURUS_BASE_URL: required (the book’s base URL)',
+      'COHERE_API_KEY: required (the Cohere API key)',
+    ]);
+  });
+
+  it('refuses a URL that does not parse at all', () => {
+    expect(problemsOf({ ...VALID, QDRANT_URL: 'not a url' })).toEqual([
+      'QDRANT_URL: must be an http(s) URL, got "not a url"',
+    ]);
+  });
+
+  it.each([
+    ['a user alone', 'https://admin@host.example/x'],
+    ['a password alone', 'https://:s3cret@host.example/x'],
+  ])('refuses a URL carrying %s', (_what, url) => {
+    expect(problemsOf({ ...VALID, QDRANT_URL: url })).toEqual([
+      'QDRANT_URL: must not carry credentials (user:password@); API keys have their own variables, got "https://***@host.example/x"',
+    ]);
+  });
+
+  it('refuses a COVERAGE_PATH_PREFIX that ends with "/" but does not start with it', () => {
+    expect(problemsOf({ ...VALID, COVERAGE_PATH_PREFIX: 'docs/' })).toEqual([
+      'COVERAGE_PATH_PREFIX: must start with "/", got "docs/"',
+    ]);
+  });
+
+  it('bounds RUN_DEADLINE_SECONDS from 1 to 3600', () => {
+    expect(
+      [1, 3600].map((s) => parseEngineConfig({ ...VALID, RUN_DEADLINE_SECONDS: String(s) }).runDeadlineSeconds),
+    ).toEqual([1, 3600]);
+    expect([
+      ...problemsOf({ ...VALID, RUN_DEADLINE_SECONDS: '0.99' }),
+      ...problemsOf({ ...VALID, RUN_DEADLINE_SECONDS: '3601' }),
+    ]).toEqual([
+      'RUN_DEADLINE_SECONDS: must be a number from 1 to 3600, got "0.99"',
+      'RUN_DEADLINE_SECONDS: must be a number from 1 to 3600, got "3601"',
+    ]);
+  });
+
+  it('looks for coverage under /repo/docs/ when the base URL ends in several slashes', () => {
+    expect(
+      parseEngineConfig({ ...VALID, DOCUSAURUS_BASE_URL: 'https://user.github.io/repo//' }).coveragePathPrefix,
+    ).toBe('/repo/docs/');
+  });
+
+  it('quotes at most 300 characters of a collection name it refuses', () => {
+    const [problem] = problemsOf({ ...VALID, QDRANT_COLLECTION: 'a'.repeat(400) });
+
+    expect(problem?.endsWith(` got "${'a'.repeat(300)}"`)).toBe(true);
+  });
+
+  it.each([
+    ['an item that is not a URL', 'cdn example', 'cdn example'],
+    ['a user alone', 'https://u@cdn.example.com', 'https://***@cdn.example.com'],
+    ['a password alone', 'https://:pw@cdn.example.com', 'https://***@cdn.example.com'],
+  ])('refuses a SITEMAP_ALLOWED_ORIGINS item with %s', (_what, item, shown) => {
+    expect(problemsOf({ ...VALID, SITEMAP_ALLOWED_ORIGINS: item })).toEqual([
+      `SITEMAP_ALLOWED_ORIGINS: each item must be an http(s) origin such as https://cdn.example.com (no path, no credentials), got "${shown}"`,
+    ]);
+  });
+});
+
+describe('parseLocations', () => {
+  it('reads SUITE_PATH and REPORT_DIR', () => {
+    expect(parseLocations({ SUITE_PATH: 'suites/nightly.yaml', REPORT_DIR: 'out' })).toEqual({
+      suitePath: 'suites/nightly.yaml',
+      reportDir: 'out',
+    });
+  });
+
+  it('looks for suite.json and writes under reports/ when neither is set', () => {
+    expect(parseLocations({ SUITE_PATH: ' ' })).toEqual({ suitePath: 'suite.json', reportDir: 'reports' });
   });
 });

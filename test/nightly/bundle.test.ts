@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { interceptLocalhostDns } from 'fauxqs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { NightlyResult } from '../../functions/nightly/handler.ts';
+import type { NightlyResult } from '../../functions/nightly/result.ts';
 import { buildNightlyApp } from '../../infra/nightly-app.ts';
 import { type AwsStandIns, STAND_IN_CREDENTIALS, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { indexSampleBook, type Sandbox, startSandbox } from '../../sandbox/start-sandbox.ts';

@@ -13,11 +13,11 @@ describe('parseNightlyConfig', () => {
       alertTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ragwatch-alerts',
       metricNamespace: 'RagWatch',
       cohereSecretId: 'ragwatch/cohere',
-      qdrantSecretId: undefined,
+      qdrantSecretId: null,
       secretsMaxAgeSeconds: 900,
       suite: { kind: 'file', path: 'suite.json' },
       region: 'us-east-1',
-      engine: { collection: 'book', environment: 'dev', secrets: { cohereApiKey: undefined, qdrantApiKey: undefined } },
+      engine: { collection: 'book', environment: 'dev', secrets: { cohereApiKey: null, qdrantApiKey: null } },
     });
   });
 

@@ -5,7 +5,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
-import { createHandler, createNightlyDeps } from '../../functions/nightly/handler.ts';
+import { createNightlyDeps } from '../../functions/nightly/deps.ts';
+import { createHandler } from '../../functions/nightly/handler.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { buildFailedReport } from './fixtures/reports.ts';
 import { RecordingLogger } from './recording-logger.ts';

@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ValidationReport } from '../../functions/core/report/report.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
-import { createHandler, createNightlyDeps, type NightlyResult } from '../../functions/nightly/handler.ts';
+import { createNightlyDeps } from '../../functions/nightly/deps.ts';
+import { createHandler } from '../../functions/nightly/handler.ts';
+import type { NightlyResult } from '../../functions/nightly/result.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { SAMPLE_BOOK_BASE_URL } from '../../sandbox/book-server.ts';
 import {

@@ -1,5 +1,5 @@
 /** A NightlyLogger that keeps every line (with the keys appended so far) for tests to read. */
-import type { NightlyLogger } from '../../functions/nightly/handler.ts';
+import type { NightlyLogger } from '../../functions/nightly/deps.ts';
 
 export interface LogLine {
   level: 'info' | 'warn' | 'error';

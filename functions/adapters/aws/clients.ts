@@ -16,7 +16,7 @@ export interface AwsClients {
   secretsManager: SecretsManagerClient;
 }
 
-/** Per-attempt transport bounds; each sink also has a bound over all its attempts (see nightly/sink-bound.ts). */
+/** Per-attempt transport bounds; each sink also has a bound over all its attempts (see nightly/post-run-ports.ts). */
 const AWS_TRANSPORT = {
   /** TCP (and TLS) connect: an AWS endpoint in-region connects in milliseconds; 3 s means it is not there. */
   connectionTimeoutMs: 3_000,

@@ -1,10 +1,11 @@
 /**
- * The ReportStore port on S3: each run at reports/<collection>/<yyyy>/<mm>/<dd>/<run_id>.json (the archive, which
+ * The ReportSink port on S3: each run at reports/<collection>/<yyyy>/<mm>/<dd>/<run_id>.json (the archive, which
  * the bucket's lifecycle ages out) and a copy at reports/<collection>/latest.json (what a person opens first).
  * Objects are JSON, encrypted at rest by S3 (SSE-S3, or SSE-KMS when a key is given).
  */
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { ReportStore } from '../../core/ports.ts';
+import type { StoredObject } from '../../core/post-run/emails.ts';
+import type { PreviousRun } from '../../core/post-run/ports.ts';
 import type { ReportAttachment } from '../../core/render/attachments.ts';
 import type { ValidationReport } from '../../core/report/report.ts';
 import { pathSegment } from '../path-segment.ts';
@@ -20,24 +21,19 @@ export interface S3ReportStoreOptions {
   kmsKeyId?: string;
 }
 
-export interface StoredReport {
-  location: string;
-  bucket: string;
-  key: string;
-  /** latest.json is a convenience copy: failing to update it does not lose the report, so it is reported, not thrown. */
-  latest: { key: string; updated: true } | { key: string; updated: false; reason: string };
-  /** The HTML and CSV beside the JSON: conveniences too, so a failure is reported, not thrown. */
+/** The archived report: where its JSON is, and what became of each attachment. */
+export interface ArchivedReport extends StoredObject {
+  /** The HTML and CSV beside the JSON: conveniences, so a failure is reported, not thrown. */
   attachments: (
     | { suffix: string; key: string; stored: true }
     | { suffix: string; key: string; stored: false; reason: string }
   )[];
 }
 
-/** The headline of the run before this one, for an alert's "since when". */
-export interface PreviousRun {
-  runId: string;
-  status: string;
-  startedAt: string;
+/** The archived report and its latest copy. */
+export interface SavedReport extends ArchivedReport {
+  /** latest.json is a convenience copy: failing to update it does not lose the report, so it is reported, not thrown. */
+  latest: { key: string; updated: true } | { key: string; updated: false; reason: string };
 }
 
 /** Where a run's archived report lives in the bucket. */
@@ -58,7 +54,7 @@ export function buildLatestKey(collection: string, prefix = 'reports'): string {
 }
 
 /** Writes reports to S3; failures become SinkError after the SDK's own retries. */
-export class S3ReportStore implements ReportStore {
+export class S3ReportStore {
   readonly #options: S3ReportStoreOptions;
 
   constructor(options: S3ReportStoreOptions) {
@@ -70,7 +66,7 @@ export class S3ReportStore implements ReportStore {
     report: ValidationReport,
     attachments: ReportAttachment[] = [],
     options: { signal?: AbortSignal } = {},
-  ): Promise<StoredReport> {
+  ): Promise<SavedReport> {
     const archived = await this.saveArchive(report, { ...options, attachments });
     const key = buildLatestKey(report.collection, this.#options.prefix);
     try {
@@ -89,11 +85,11 @@ export class S3ReportStore implements ReportStore {
   async saveArchive(
     report: ValidationReport,
     options: { signal?: AbortSignal; attachments?: ReportAttachment[] } = {},
-  ): Promise<Omit<StoredReport, 'latest'>> {
+  ): Promise<ArchivedReport> {
     const { bucket, prefix } = this.#options;
     const key = buildReportKey(report, prefix);
     await this.#put(key, serialise(report), 'application/json', options.signal);
-    const stored: StoredReport['attachments'] = [];
+    const stored: ArchivedReport['attachments'] = [];
     for (const attachment of options.attachments ?? []) {
       const attachmentKey = key.replace(/\.json$/, attachment.suffix);
       try {
@@ -104,7 +100,15 @@ export class S3ReportStore implements ReportStore {
         stored.push({ suffix: attachment.suffix, key: attachmentKey, stored: false, reason });
       }
     }
-    return { location: `s3://${bucket}/${key}`, bucket, key, attachments: stored };
+    const html = stored.find((a) => a.suffix === '.html' && a.stored);
+    return {
+      location: `s3://${bucket}/${key}`,
+      htmlLocation: html === undefined ? null : `s3://${bucket}/${html.key}`,
+      bucket,
+      key,
+      htmlKey: html === undefined ? null : html.key,
+      attachments: stored,
+    };
   }
 
   /** latest.json and its latest.html (and .csv) beside it: what a person opens without knowing a run id. */

@@ -1,52 +1,73 @@
 /**
- * The ReportStore port on the local disk, for the CLI and the demo: one file per run plus latest.json,
- * under <dir>/<collection>/, so runs stay comparable side by side. The HTML and CSV attachments go beside the
- * JSON under the same name (and as latest.html, latest.csv).
+ * The ReportSink port on the local disk, for the CLI and the demo: one file per run plus latest.json, under
+ * <dir>/<collection>/, so runs stay comparable side by side. The HTML and CSV attachments go beside the JSON under
+ * the same name (and as latest.html, latest.csv). Every file is written then renamed into place.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ReportStore } from '../../core/ports.ts';
+import type { ReportSink, StoredReport } from '../../core/post-run/ports.ts';
 import type { ReportAttachment } from '../../core/render/attachments.ts';
 import type { ValidationReport } from '../../core/report/report.ts';
 import { pathSegment } from '../path-segment.ts';
 import { fileSinkError } from './errors.ts';
 
-export class FileReportStore implements ReportStore {
+/** A report archived in the folder: its JSON, and the files written beside it. */
+export interface StoredFile extends StoredReport {
+  attachments: string[];
+}
+
+export class FileReportStore implements ReportSink<StoredFile> {
   readonly #dir: string;
 
   constructor(dir: string) {
     this.#dir = dir;
   }
 
-  async save(
+  /** The dated report and its attachments, then the latest copies. */
+  async save(report: ValidationReport, attachments: ReportAttachment[] = []): Promise<StoredFile> {
+    const stored = await this.saveArchive(report, attachments);
+    await this.saveLatest(report, attachments);
+    return stored;
+  }
+
+  /** <time>_<run_id>.json and its .html and .csv: the files that must not be lost. */
+  async saveArchive(report: ValidationReport, attachments: ReportAttachment[]): Promise<StoredFile> {
+    const base = path.join(this.#folder(report), `${report.timestamp.replace(/[:.]/g, '-')}_${report.run_id}`);
+    const written: string[] = [];
+    await this.#write(report, attachments, async (suffix, body) => {
+      await writeAtomically(`${base}${suffix}`, body);
+      if (suffix !== '.json') written.push(`${base}${suffix}`);
+    });
+    return {
+      location: `${base}.json`,
+      htmlLocation: written.find((file) => file.endsWith('.html')) ?? null,
+      attachments: written,
+    };
+  }
+
+  /** latest.json, latest.html and latest.csv: what a person opens without knowing a run id. */
+  async saveLatest(report: ValidationReport, attachments: ReportAttachment[]): Promise<void> {
+    const latest = path.join(this.#folder(report), 'latest');
+    await this.#write(report, attachments, (suffix, body) => writeAtomically(`${latest}${suffix}`, body));
+  }
+
+  #folder(report: ValidationReport): string {
+    return path.join(this.#dir, pathSegment(report.collection));
+  }
+
+  /** The report's JSON, then each attachment, through `put`; a failure is translated once (errors.ts). */
+  async #write(
     report: ValidationReport,
-    attachments: ReportAttachment[] = [],
-  ): Promise<{ location: string; attachments: string[] }> {
+    attachments: ReportAttachment[],
+    put: (suffix: string, body: string) => Promise<void>,
+  ): Promise<void> {
     try {
-      return await this.#save(report, attachments);
+      await mkdir(this.#folder(report), { recursive: true });
+      await put('.json', `${JSON.stringify(report, null, 2)}\n`);
+      for (const attachment of attachments) await put(attachment.suffix, attachment.body);
     } catch (error) {
       throw fileSinkError(error);
     }
-  }
-
-  async #save(
-    report: ValidationReport,
-    attachments: ReportAttachment[],
-  ): Promise<{ location: string; attachments: string[] }> {
-    const dir = path.join(this.#dir, safeSegment(report.collection));
-    await mkdir(dir, { recursive: true });
-    const stamp = report.timestamp.replace(/[:.]/g, '-');
-    const base = path.join(dir, `${stamp}_${report.run_id}`);
-    const body = `${JSON.stringify(report, null, 2)}\n`;
-    await writeAtomically(`${base}.json`, body);
-    await writeAtomically(path.join(dir, 'latest.json'), body);
-    const written: string[] = [];
-    for (const attachment of attachments) {
-      await writeAtomically(`${base}${attachment.suffix}`, attachment.body);
-      await writeAtomically(path.join(dir, `latest${attachment.suffix}`), attachment.body);
-      written.push(`${base}${attachment.suffix}`);
-    }
-    return { location: `${base}.json`, attachments: written };
   }
 }
 
@@ -55,8 +76,4 @@ async function writeAtomically(file: string, body: string): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
   await writeFile(tmp, body, 'utf8');
   await rename(tmp, file);
-}
-
-function safeSegment(name: string): string {
-  return pathSegment(name);
 }

@@ -49,8 +49,10 @@ describe('S3ReportStore', () => {
     const key = `reports/book/2026/03/14/${RUN_ID}.json`;
     expect(stored).toEqual({
       location: `s3://ragwatch-reports/${key}`,
+      htmlLocation: null,
       bucket: 'ragwatch-reports',
       key,
+      htmlKey: null,
       latest: { key: 'reports/book/latest.json', updated: true },
       attachments: [],
     });
@@ -71,6 +73,7 @@ describe('S3ReportStore', () => {
       { suffix: '.html', key: `${base}.html`, stored: true },
       { suffix: '.csv', key: `${base}.csv`, stored: true },
     ]);
+    expect(stored).toMatchObject({ htmlKey: `${base}.html`, htmlLocation: `s3://ragwatch-reports/${base}.html` });
     for (const [key, type] of [
       [`${base}.html`, 'text/html; charset=utf-8'],
       ['reports/book/latest.html', 'text/html; charset=utf-8'],

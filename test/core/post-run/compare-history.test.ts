@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunDigest } from '../../../functions/core/history/run-digest.ts';
 import type { RunHistory } from '../../../functions/core/ports.ts';
-import { compareWithStoredHistory } from '../../../functions/core/regression/post-run.ts';
-import { buildReport, historyOf } from './reports.ts';
+import { compareWithStoredHistory } from '../../../functions/core/post-run/compare-history.ts';
+import { buildReport, historyOf } from '../regression/reports.ts';
 
 const ids = () => {
   let n = 0;

@@ -1,14 +1,13 @@
 /**
- * The post-run step both composition roots (the nightly handler and the CLI) call after the engine: read the
- * history through its port and compare. Reading history is best effort: when it fails, the run still gets its
- * report, with a regression section that says it was not compared and why.
+ * The post-run use case's first step: read the history through its port and compare (regression/). Reading history
+ * is best effort: when it fails, the run still gets its report, with a regression section that says it was not
+ * compared and why.
  */
-
 import { HISTORY_RUNS } from '../history/baseline.ts';
 import type { RunHistory } from '../ports.ts';
+import { compareWithHistory } from '../regression/compare-with-history.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { describeError } from '../shared/errors.ts';
-import { compareWithHistory } from './compare-with-history.ts';
 
 /** The report with its regression section, and why history could not be read (null when it could). */
 export async function compareWithStoredHistory(

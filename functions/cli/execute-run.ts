@@ -1,0 +1,109 @@
+/**
+ * One run from the terminal, shared by `run` and `demo`: the engine with the real adapters (a progress bar on a
+ * terminal, each stage traced with LOG_LEVEL=DEBUG), then the post-run use case on the report folder (compare,
+ * store, incidents), then the summary or the JSON on stdout. Returns the exit code.
+ */
+import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
+import { FileIncidentStore } from '../adapters/files/incident-store.ts';
+import { FileReportStore } from '../adapters/files/report-store.ts';
+import { FileRunHistory } from '../adapters/files/run-history.ts';
+import { startRunDeadline } from '../adapters/run-deadline.ts';
+import { redact } from '../adapters/transport.ts';
+import type { EngineConfig } from '../core/config.ts';
+import { DEFAULT_POLICY } from '../core/incident/advance-incidents.ts';
+import type { ProgressListener } from '../core/ports.ts';
+import { finishRun } from '../core/post-run/finish-run.ts';
+import { NO_METRICS } from '../core/post-run/ports.ts';
+import { buildRunFailureReport } from '../core/report/failure-report.ts';
+import type { ValidationReport } from '../core/report/report.ts';
+import { runValidation } from '../core/run/run-validation.ts';
+import { describeError } from '../core/shared/errors.ts';
+import type { Suite } from '../core/suite/suite.ts';
+import { type ExitCode, exitCodeOfRun } from './exit-codes.ts';
+import { ansiStyle, formatSummary, plainStyle } from './format-summary.ts';
+import { printPostRunEvent, stderrNotices } from './post-run-lines.ts';
+import { createProgressReporter } from './progress.ts';
+
+export interface RunOnTerminal {
+  config: EngineConfig;
+  suite: Suite;
+  suiteSource: string;
+  /** The report folder (--out). */
+  out: string;
+  /** The report's JSON on stdout instead of the summary. */
+  json: boolean;
+  progress: boolean;
+  /** Write the HTML report beside the JSON. */
+  html: boolean;
+}
+
+/** Runs the engine, finishes the run on the report folder, prints it; returns the exit code. */
+export async function executeRun(options: RunOnTerminal): Promise<ExitCode> {
+  const { config, out } = options;
+  const deadline = startRunDeadline(config.runDeadlineSeconds * 1000);
+  const deps = createEngineAdapters(config, { run: deadline });
+  const progress = options.progress && process.stderr.isTTY ? createProgressReporter(process.stderr) : undefined;
+  const listeners = [progress?.listener, config.logLevel === 'DEBUG' ? traceStages : undefined].filter(
+    (l): l is ProgressListener => l !== undefined,
+  );
+  const startedAt = deps.clock.now();
+  let produced: ValidationReport;
+  try {
+    produced = await runValidation(
+      listeners.length > 0
+        ? {
+            ...deps,
+            progress: (e) => {
+              for (const l of listeners) l(e);
+            },
+          }
+        : deps,
+      { ...runOptionsFromConfig(config), suite: options.suite, suiteSource: options.suiteSource },
+    );
+  } catch (error) {
+    // The engine turns service failures into data; anything thrown here is a defect, and still leaves a report.
+    produced = buildRunFailureReport({
+      runId: deps.newId(),
+      errorId: deps.newId(),
+      startedAt,
+      finishedAt: deps.clock.now(),
+      collection: config.collection,
+      environment: config.environment,
+      suite: { name: options.suite.name, source: options.suiteSource, query_count: options.suite.queries.length },
+      embeddingModel: config.embeddingModel,
+      reason: redact(describeError(error), [config.secrets.cohereApiKey, config.secrets.qdrantApiKey]),
+      stage: 'engine',
+    });
+  } finally {
+    deadline.cancel();
+    progress?.stop();
+  }
+  const { report, stored } = await finishRun(
+    {
+      history: new FileRunHistory(out),
+      reports: new FileReportStore(out),
+      metrics: NO_METRICS,
+      incidents: new FileIncidentStore(out),
+      notifier: stderrNotices,
+      withinStepBound: (_step, run) => run(),
+      log: (event) => printPostRunEvent(event, out),
+      newId: deps.newId,
+    },
+    { report: produced, previous: null },
+    { html: options.html, policy: DEFAULT_POLICY },
+  );
+  if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else {
+    const style = process.stdout.isTTY && !process.env.NO_COLOR ? ansiStyle : plainStyle;
+    const where = stored.ok ? { reportLocation: stored.value.location } : {};
+    const html = stored.ok && stored.value.htmlLocation !== null ? { htmlLocation: stored.value.htmlLocation } : {};
+    process.stdout.write(`${formatSummary(report, { style, ...where, ...html })}\n`);
+  }
+  return exitCodeOfRun({ stored: stored.ok, status: report.status });
+}
+
+/** LOG_LEVEL=DEBUG: each stage's start and end on stderr, timed, for a developer chasing a slow or failing stage. */
+const traceStages: ProgressListener = (event) => {
+  if (event.kind === 'stage')
+    process.stderr.write(`${new Date().toISOString()} stage ${event.stage} ${event.status}\n`);
+};
