@@ -24,6 +24,7 @@ const LAYERS = [
   ['suite'], // the golden queries' format, generation and calibration
   ['criteria'], // success criteria and the run's status
   ['checks'], // what a check is, and the machinery that runs checks and their named steps
+  ['sitemap'], // the book's sitemap: read once, what its source refused, the golden queries it made stale
   ['queries'],
   ['quality'],
   ['coverage'],

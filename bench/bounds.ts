@@ -20,6 +20,8 @@
  * The bound is the longest chain times the injected latency.
  */
 
+import type { StepName } from '../functions/core/checks/steps.ts';
+
 /** Cohere's limit on texts per embed call. */
 const EMBED_BATCH = 96;
 /** The engine's search batch (functions/core/queries/query-stage.ts). */
@@ -64,6 +66,25 @@ export const ENDPOINTS = [
   'sitemap',
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
+
+/**
+ * What each named step of a run asks of which endpoint (functions/core/checks/steps.ts): the bounds below count
+ * them. A step that is new to the engine must be given its endpoints here, and its requests in the bounds; the guard
+ * test (test/core/run/checks.test.ts) fails until it is.
+ */
+export const STEP_ENDPOINTS: Record<StepName, readonly Endpoint[]> = {
+  describe: ['get_collection'],
+  catalog: ['facet', 'scroll_points'],
+  queries: ['embed', 'query_batch_points'],
+  sitemap: ['sitemap'],
+  profile: ['facet', 'count_points', 'scroll_points'],
+  agent: ['chat'],
+  inventory: ['scroll_points'],
+  'exact search': ['query_batch_points'],
+  'canary retrieve': ['get_points'],
+  'canary embed': ['embed'],
+  'model facet': ['facet'],
+};
 
 /** The fewest requests per endpoint the run needs. */
 export function requestLowerBounds(shape: RunShape): Record<Endpoint, number> {

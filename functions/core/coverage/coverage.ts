@@ -6,10 +6,11 @@
  * outside the prefix that the sitemap lists is not an orphan, it is simply not counted.
  */
 
-import { normaliseUrl, urlPath } from '../book/matching.ts';
+import { urlPath } from '../book/matching.ts';
 import type { CoverageReport } from '../report/coverage-report.ts';
 import type { ValidationError } from '../report/findings.ts';
 import { roundTo } from '../shared/statistics.ts';
+import { distinct, isUnderPrefix, pagesUnderPrefix } from '../sitemap/pages.ts';
 
 const LISTED_IN_DETAILS = 20;
 
@@ -25,7 +26,7 @@ export function computeCoverage(options: {
   const { pathPrefix } = options;
   const sitemap = distinct(options.sitemapUrls);
   const indexed = distinct(options.indexedUrls);
-  const pages = sitemap.filter((url) => isUnderPrefix(urlPath(url), pathPrefix));
+  const pages = pagesUnderPrefix(sitemap, pathPrefix);
   const notes: string[] = [];
 
   const indexedSet = new Set(indexed);
@@ -140,16 +141,6 @@ function commonFolder(paths: readonly string[]): string | null {
     length = i;
   }
   return `${first.slice(0, length).join('/')}/`;
-}
-
-/** Path-prefix test on segment boundaries: "/docs/" takes "/docs" and "/docs/intro", not "/docsearch". */
-function isUnderPrefix(path: string, prefix: string): boolean {
-  const base = prefix.replace(/\/+$/, '');
-  return base === '' || path === base || path.startsWith(`${base}/`);
-}
-
-function distinct(urls: readonly string[]): string[] {
-  return [...new Set(urls.filter((url) => url.trim() !== '').map(normaliseUrl))];
 }
 
 function hostsOf(urls: readonly string[]): string {

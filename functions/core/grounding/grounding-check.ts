@@ -2,39 +2,74 @@
  * Grounded answers: for queries marked `agent: true` (up to a cap), the agent answers from retrieved chunks and
  * each answer's grounding is checked. Only when a chat model is wired and the suite asks such a question.
  */
-import type { Check } from '../checks/check.ts';
-import { outcome } from '../checks/run-context.ts';
-import { describeError } from '../shared/errors.ts';
+import { type CriterionDeclaration, defineCheck, verdict } from '../checks/check.ts';
+import type { RunContext } from '../checks/input.ts';
+import type { ResolvedQuery } from '../suite/suite.ts';
 import { groundedAnswers, maxAgentQueries } from './inputs.ts';
 
-export const groundingCheck: Check = {
-  name: 'grounding',
-  async run(ctx) {
-    if (!ctx.deps.chat || !ctx.queries.some((q) => q.agent))
-      return { sections: { grounding_report: null }, errors: [] };
-    const answered = await outcome(groundedAnswers(ctx));
-    const report = answered.ok ? answered.value.report : null;
-    const errors = answered.ok ? answered.value.errors : [];
-    const failures: string[] = [];
-    if (!answered.ok) {
-      const reason = describeError(answered.error);
-      failures.push(`grounded answers: ${reason}`);
-      errors.push(ctx.error('GROUNDING_FAILED', 'HIGH', `grounded answers could not be checked: ${reason}`));
-    }
-    // A grounding criterion applies only when this run asked that kind of question.
-    const asked = ctx.queries.filter((q) => q.agent).slice(0, maxAgentQueries(ctx));
-    return {
-      sections: { grounding_report: report },
-      errors,
-      failures,
-      criteria: {
-        ...(asked.some((q) => q.expect_answer) ? { groundedRate: report?.grounded_rate ?? null } : {}),
-        ...(asked.some((q) => !q.expect_answer)
-          ? { abstentionCorrectRate: report?.abstention_correct_rate ?? null }
-          : {}),
-        // Support applies once an answer made a claim; with none, the grounded rate says the answers are missing.
-        ...(report?.claims === 0 ? {} : { supportRate: report?.support_rate ?? null }),
-      },
-    };
-  },
+/** The agent questions this run asks. */
+const asked = (ctx: { queries: ResolvedQuery[]; options: RunContext['options'] }) =>
+  ctx.queries.filter((q) => q.agent).slice(0, maxAgentQueries(ctx));
+
+/** Applies when the run asked a question the book can answer. */
+const GROUNDED_RATE: CriterionDeclaration = {
+  name: 'grounded_rate',
+  description: 'Agent answers grounded in their retrieved chunks (%)',
+  threshold: 'min_grounded_rate',
+  comparator: '>=',
+  decimals: 2,
+  unit: '%',
+  severity: () => 'MEDIUM',
+  judgedWhenSkipped: (ctx) => asked(ctx).some((q) => q.expect_answer),
 };
+
+/** Applies when the run asked a question the book cannot answer. */
+const ABSTENTION: CriterionDeclaration = {
+  name: 'abstention_correct_rate',
+  description: 'Questions the book cannot answer on which the agent abstained (%)',
+  threshold: 'min_abstention_correct_rate',
+  comparator: '>=',
+  decimals: 2,
+  unit: '%',
+  // Answering a question the book cannot answer means inventing: worse than a missed citation.
+  severity: (v) => (v === null || v < 100 ? 'HIGH' : 'MEDIUM'),
+  judgedWhenSkipped: (ctx) => asked(ctx).some((q) => !q.expect_answer),
+};
+
+/** Applies once an answer made a claim; with none, the grounded rate says the answers are missing. */
+const SUPPORT_RATE: CriterionDeclaration = {
+  name: 'support_rate',
+  description: 'Claims in agent answers supported by the chunks they cite (%)',
+  threshold: 'min_support_rate',
+  comparator: '>=',
+  decimals: 2,
+  unit: '%',
+  // An unsupported claim is an invented fact under a real citation: as bad as answering the unanswerable.
+  severity: (v) => (v === null || v < 90 ? 'HIGH' : 'MEDIUM'),
+  judgedWhenSkipped: true,
+};
+
+export const groundingCheck = defineCheck({
+  name: 'grounding',
+  description:
+    'The agent answers only from the chunks it retrieved, cites them, and abstains when the book cannot answer',
+  needs: { answered: groundedAnswers },
+  errorTypes: ['GROUNDING_FAILED', 'NO_RELEVANT_DOCUMENTS', 'UNSUPPORTED_CLAIM', 'TIMEOUT', 'RETRIEVAL_FAILED'],
+  criteria: [GROUNDED_RATE, ABSTENTION, SUPPORT_RATE],
+  metrics: ['GroundedRate'],
+  section: 'grounding_report',
+  applies: (ctx) => ctx.deps.chat !== undefined && ctx.queries.some((q) => q.agent),
+  judge({ answered }, ctx) {
+    const { report } = answered;
+    const questions = asked(ctx);
+    return verdict({
+      sections: { grounding_report: report },
+      errors: answered.errors,
+      criteria: [
+        questions.some((q) => q.expect_answer) ? ctx.criterion(GROUNDED_RATE, report.grounded_rate) : null,
+        questions.some((q) => !q.expect_answer) ? ctx.criterion(ABSTENTION, report.abstention_correct_rate) : null,
+        report.claims === 0 ? null : ctx.criterion(SUPPORT_RATE, report.support_rate),
+      ],
+    });
+  },
+});

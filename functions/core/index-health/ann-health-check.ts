@@ -1,55 +1,44 @@
 /**
- * ANN health: the suite's searches, as the query step sent them (vector, filter, k), are sent once more with exact
- * search, and the approximate hits' recall@k against the exact ones measured per query and on average. An HNSW index
- * whose recall fell (a bad `ef`, a broken segment, too aggressive quantization) loses relevant chunks silently.
- * Cost: one query-batch call per 100 queries.
+ * ANN health: the suite's searches, as the query step sent them (vector, filter, k), sent once more with exact
+ * search (the exact-search input), and the approximate hits' recall@k against the exact ones measured per query and
+ * on average. An HNSW index whose recall fell (a bad `ef`, a broken segment, too aggressive quantization) loses
+ * relevant chunks silently.
  */
-import type { Check } from '../checks/check.ts';
-import { outcome } from '../checks/run-context.ts';
-import { judgeCriterion } from '../criteria/criteria.ts';
-import { searchedQueries } from '../queries/inputs.ts';
-import { SEARCH_BATCH_SIZE } from '../queries/query-stage.ts';
-import { describeError } from '../shared/errors.ts';
+import { type CriterionDeclaration, defineCheck, verdict } from '../checks/check.ts';
 import { roundTo } from '../shared/statistics.ts';
+import { exactSearches } from './inputs.ts';
 
-export const annHealthCheck: Check = {
+const ANN_RECALL: CriterionDeclaration = {
+  name: 'ann_recall',
+  description: 'Mean recall@k of approximate search against exact search',
+  threshold: 'min_ann_recall',
+  comparator: '>=',
+  decimals: 4,
+  unit: '',
+  severity: () => 'HIGH',
+};
+
+export const annHealthCheck = defineCheck({
   name: 'ann',
-  async run(ctx) {
+  description: 'Approximate search finds what exact search finds',
+  needs: { compared: exactSearches },
+  errorTypes: ['ANN_RECALL_LOW'],
+  criteria: [ANN_RECALL],
+  metrics: ['AnnRecall'],
+  section: 'index_health.ann',
+  judge({ compared }, ctx) {
     const threshold = ctx.criteria.min_ann_recall;
-    // A query step that failed is reported by the queries check.
-    const searched = await outcome(searchedQueries(ctx));
-    if (!searched.ok) return { errors: [] };
-    const compared = await outcome(
-      (async () => {
-        const searches = searched.value.searches;
-        const exact = await ctx.step('exact search', async () => {
-          const all = [];
-          for (let start = 0; start < searches.length; start += SEARCH_BATCH_SIZE) {
-            const batch = searches.slice(start, start + SEARCH_BATCH_SIZE);
-            all.push(
-              ...(await ctx.deps.index.searchBatch(
-                batch.map((s) => ({ ...s.request, payloadFields: [], exact: true })),
-              )),
-            );
-          }
-          return all;
-        });
-        return searches.flatMap((s, i) => {
-          const truth = exact[i] ?? [];
-          if (truth.length === 0) return [];
-          const found = new Set(s.hits.map((h) => h.id));
-          const recall = truth.filter((h) => found.has(h.id)).length / truth.length;
-          return [{ query_id: s.queryId, k: truth.length, recall: roundTo(recall, 4) }];
-        });
-      })(),
-    );
-    if (!compared.ok) return { errors: [], failures: [`ann health: ${describeError(compared.error)}`] };
-    const perQuery = compared.value;
+    const perQuery = compared.flatMap((s) => {
+      if (s.exact.length === 0) return [];
+      const found = new Set(s.approximate.map((h) => h.id));
+      const recall = s.exact.filter((h) => found.has(h.id)).length / s.exact.length;
+      return [{ query_id: s.queryId, k: s.exact.length, recall: roundTo(recall, 4) }];
+    });
     const recall =
       perQuery.length === 0 ? null : roundTo(perQuery.reduce((sum, q) => sum + q.recall, 0) / perQuery.length, 4);
     const block = { queries_compared: perQuery.length, recall, threshold, per_query: perQuery };
     const low = perQuery.filter((q) => q.recall < threshold);
-    return {
+    return verdict({
       sections: { index_health: { ann: block } },
       // Below the threshold overall is HIGH; single queries below it while the mean holds are worth a MEDIUM look.
       errors:
@@ -63,20 +52,8 @@ export const annHealthCheck: Check = {
                 { recall, threshold, queries: low.slice(0, 10) },
               ),
             ],
-      verdicts:
-        recall === null
-          ? []
-          : [
-              judgeCriterion({
-                name: 'ann_recall',
-                description: 'Mean recall@k of approximate search against exact search',
-                decimals: 4,
-                value: recall,
-                threshold,
-                comparator: '>=',
-                severity: () => 'HIGH',
-              }),
-            ],
-    };
+      criteria: recall === null ? [] : [ctx.criterion(ANN_RECALL, recall)],
+      applicable: recall !== null,
+    });
   },
-};
+});

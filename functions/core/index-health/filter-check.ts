@@ -3,21 +3,32 @@
  * here on the payload the search returned). A hit that does not is a FILTER_VIOLATION: the index let another module
  * or chapter through (a broken payload index, a wrong field type). No extra request: the query step's hits suffice.
  */
-import type { Check } from '../checks/check.ts';
-import { outcome } from '../checks/run-context.ts';
-import { judgeCriterion } from '../criteria/criteria.ts';
+import { type CriterionDeclaration, defineCheck, verdict } from '../checks/check.ts';
 import type { FilterCondition, Payload, PayloadFilter } from '../ports.ts';
 import { searchedQueries } from '../queries/inputs.ts';
 
 const LISTED = 10;
 
-export const filterCheck: Check = {
+const FILTER_VIOLATIONS: CriterionDeclaration = {
+  name: 'filter_violations',
+  description: 'Hits of filtered queries that do not satisfy the filter',
+  threshold: 'max_filter_violations',
+  comparator: '<=',
+  decimals: 0,
+  unit: '',
+  severity: () => 'HIGH',
+};
+
+export const filterCheck = defineCheck({
   name: 'filters',
-  async run(ctx) {
-    const searched = await outcome(searchedQueries(ctx));
-    // A query step that failed is reported by the queries check.
-    if (!searched.ok) return { errors: [] };
-    const filtered = searched.value.searches.filter((s) => s.request.filter !== undefined);
+  description: 'Every hit of a filtered search satisfies its filter',
+  needs: { searched: searchedQueries },
+  errorTypes: ['FILTER_VIOLATION'],
+  criteria: [FILTER_VIOLATIONS],
+  metrics: ['FilterViolations'],
+  section: 'index_health.filters',
+  judge({ searched }, ctx) {
+    const filtered = searched.searches.filter((s) => s.request.filter !== undefined);
     const violations = filtered.flatMap((s) =>
       s.hits
         .filter((h) => !satisfies(h.payload, s.request.filter as PayloadFilter))
@@ -29,7 +40,7 @@ export const filterCheck: Check = {
       violations: violations.length,
       examples: violations.slice(0, LISTED),
     };
-    return {
+    return verdict({
       sections: { index_health: { filters: block } },
       errors:
         violations.length === 0
@@ -42,23 +53,11 @@ export const filterCheck: Check = {
                 { ...block },
               ),
             ],
-      verdicts:
-        filtered.length === 0
-          ? []
-          : [
-              judgeCriterion({
-                name: 'filter_violations',
-                description: 'Hits of filtered queries that do not satisfy the filter',
-                decimals: 0,
-                value: violations.length,
-                threshold: ctx.criteria.max_filter_violations,
-                comparator: '<=',
-                severity: () => 'HIGH',
-              }),
-            ],
-    };
+      criteria: filtered.length === 0 ? [] : [ctx.criterion(FILTER_VIOLATIONS, violations.length)],
+      applicable: filtered.length > 0,
+    });
   },
-};
+});
 
 /** Qdrant's semantics for the conditions the core sends: all of must, one of should (if any), none of must_not. */
 export function satisfies(payload: Payload, filter: PayloadFilter): boolean {

@@ -3,27 +3,35 @@
  * last indexed, so the index serves its old text. URLs are compared without a trailing slash; pages without lastmod
  * or without indexed_at are not judged.
  */
-import type { Check } from '../checks/check.ts';
-import { outcome } from '../checks/run-context.ts';
-import { sitemapListing } from '../coverage/inputs.ts';
-import { judgeCriterion } from '../criteria/criteria.ts';
-import { inventoryFailures } from './inputs.ts';
-import { indexInventory } from './inventory.ts';
+import { type CriterionDeclaration, defineCheck, verdict } from '../checks/check.ts';
+import { sitemapListing } from '../sitemap/inputs.ts';
+import { indexInventory } from './inputs.ts';
 
 const LISTED = 10;
 
-export const freshnessCheck: Check = {
+const STALE_PAGES: CriterionDeclaration = {
+  name: 'stale_pages',
+  description: 'Pages edited after they were last indexed (sitemap lastmod > indexed_at)',
+  threshold: 'max_stale_pages',
+  comparator: '<=',
+  decimals: 0,
+  unit: '',
+  severity: () => 'MEDIUM',
+};
+
+export const freshnessCheck = defineCheck({
   name: 'freshness',
-  async run(ctx) {
-    const [inventory, sitemap] = await Promise.all([outcome(indexInventory(ctx)), outcome(sitemapListing(ctx))]);
-    if (!inventory.ok)
-      return { errors: [], failures: await inventoryFailures(ctx, 'index inventory', inventory.error) };
-    // An unreadable sitemap is reported by the coverage check.
-    if (!sitemap.ok) return { errors: [] };
-    const indexed = new Map([...inventory.value.pages].map(([url, page]) => [trim(url), page.oldestIndexedAt]));
+  description: 'No page was edited after it was last indexed',
+  needs: { inventory: indexInventory, sitemap: sitemapListing },
+  errorTypes: ['STALE_PAGES'],
+  criteria: [STALE_PAGES],
+  metrics: ['StalePages'],
+  section: 'index_health.freshness',
+  judge({ inventory, sitemap }, ctx) {
+    const indexed = new Map([...inventory.pages].map(([url, page]) => [trim(url), page.oldestIndexedAt]));
     let checked = 0;
     const stale: string[] = [];
-    for (const entry of sitemap.value.entries) {
+    for (const entry of sitemap.entries) {
       const indexedAt = indexed.get(trim(entry.url));
       const lastmod = entry.lastmod === undefined ? Number.NaN : Date.parse(entry.lastmod);
       if (indexedAt === undefined || Number.isNaN(lastmod)) continue;
@@ -31,7 +39,7 @@ export const freshnessCheck: Check = {
       if (lastmod > Date.parse(indexedAt)) stale.push(entry.url);
     }
     const block = { pages_checked: checked, stale_pages: stale.length, urls: stale.slice(0, LISTED) };
-    return {
+    return verdict({
       sections: { index_health: { freshness: block } },
       errors:
         stale.length === 0
@@ -44,23 +52,12 @@ export const freshnessCheck: Check = {
                 { ...block },
               ),
             ],
-      verdicts:
-        checked === 0
-          ? []
-          : [
-              judgeCriterion({
-                name: 'stale_pages',
-                description: 'Pages edited after they were last indexed (sitemap lastmod > indexed_at)',
-                decimals: 0,
-                value: stale.length,
-                threshold: ctx.criteria.max_stale_pages,
-                comparator: '<=',
-                severity: () => 'MEDIUM',
-              }),
-            ],
-    };
+      criteria: checked === 0 ? [] : [ctx.criterion(STALE_PAGES, stale.length)],
+      // No page with both a lastmod and an indexed_at: nothing to judge.
+      applicable: checked > 0,
+    });
   },
-};
+});
 
 function trim(url: string): string {
   return url.endsWith('/') ? url.slice(0, -1) : url;

@@ -1,14 +1,122 @@
 /**
- * How index-health checks treat a failed input: a failure another check already reports (the collection or the
- * queries could not be read) stays silent here, so one outage is one line of the run's status reason.
+ * The index-health inputs: the inventory scroll, and the I/O three checks once did themselves (the exact searches
+ * of ANN health, the drift canary's retrieve and embed, the mixed-models facet), each through its named step.
+ * A failure of these is not reported when the collection itself could not be read (the profile says so, once).
  */
-import type { RunContext } from '../checks/check.ts';
-import { outcome } from '../checks/run-context.ts';
+import { CANARY_FIELDS, type PayloadField } from '../book/payload.ts';
+import { type Input, outcome } from '../checks/input.ts';
+import type { SearchHit, SearchRequest } from '../ports.ts';
 import { collectionProfile } from '../quality/inputs.ts';
-import { describeError } from '../shared/errors.ts';
+import { collectionDescription, searchedQueries } from '../queries/inputs.ts';
+import { SEARCH_BATCH_SIZE } from '../queries/query-stage.ts';
+import { type IndexInventory, NO_MODEL, readInventory } from './inventory.ts';
 
-/** The failures to report for an index-health input that failed: none when the collection itself is unreadable. */
-export async function inventoryFailures(ctx: RunContext, what: string, error: unknown): Promise<string[]> {
-  const profile = await outcome(collectionProfile(ctx));
-  return profile.ok ? [`${what}: ${describeError(error)}`] : [];
+export const indexInventory: Input<IndexInventory> = {
+  name: 'inventory',
+  steps: ['inventory'],
+  resolve: readInventory,
+  failure: { label: 'index inventory', silentWhen: [collectionProfile] },
+};
+
+/** Each searched query's approximate hits beside the exact hits of the same request (vector, filter, k). */
+export interface ExactComparison {
+  queryId: string;
+  request: SearchRequest;
+  approximate: SearchHit[];
+  exact: SearchHit[];
 }
+
+/** The suite's searches sent once more with exact search: one query-batch call per 100 queries. */
+export const exactSearches: Input<ExactComparison[]> = {
+  name: 'exact search',
+  steps: ['exact search'],
+  resolve: async (ctx) => {
+    const { searches } = await ctx.input(searchedQueries);
+    const exact = await ctx.step('exact search', async () => {
+      const all: SearchHit[][] = [];
+      for (let start = 0; start < searches.length; start += SEARCH_BATCH_SIZE) {
+        const batch = searches.slice(start, start + SEARCH_BATCH_SIZE);
+        all.push(
+          ...(await ctx.deps.index.searchBatch(batch.map((s) => ({ ...s.request, payloadFields: [], exact: true })))),
+        );
+      }
+      return all;
+    });
+    return searches.map((s, i) => ({
+      queryId: s.queryId,
+      request: s.request,
+      approximate: s.hits,
+      exact: exact[i] ?? [],
+    }));
+  },
+  failure: { label: 'ann health' },
+};
+
+/** A stored chunk of the canary's sample: its vector as stored, and its text embedded again now. */
+export interface CanaryPoint {
+  pointId: string;
+  sourceUrl: string | null;
+  stored: number[];
+  embedded: number[];
+}
+
+/** The inventory's fixed sample read back with vectors (one retrieve) and its text re-embedded (one embed call). */
+export const canarySample: Input<CanaryPoint[]> = {
+  name: 'canary',
+  steps: ['canary retrieve', 'canary embed'],
+  resolve: async (ctx) => {
+    const { sampleIds } = await ctx.input(indexInventory);
+    const ids = sampleIds.slice(0, ctx.deps.embedder.maxBatchSize);
+    if (ids.length === 0) return [];
+    const points = await ctx.step('canary retrieve', () => ctx.deps.index.retrieve(ids, CANARY_FIELDS));
+    const withText = points.filter((p) => typeof p.payload.chunk_text === 'string' && p.vector.length > 0);
+    if (withText.length === 0) return [];
+    const embedded = await ctx.step('canary embed', () =>
+      ctx.deps.embedder.embedDocuments(withText.map((p) => p.payload.chunk_text as string)),
+    );
+    return withText.map((p, i) => ({
+      pointId: p.id,
+      sourceUrl: typeof p.payload.source_url === 'string' ? p.payload.source_url : null,
+      stored: p.vector,
+      embedded: embedded.vectors[i] ?? [],
+    }));
+  },
+  failure: { label: 'drift canary' },
+};
+
+const MODEL_FIELD: PayloadField = 'model_version';
+/** A facet answering this many models may have been cut short: the scroll then counts them all. */
+export const MODEL_FACET_LIMIT = 100;
+
+/** Points per embedding model (NO_MODEL: points that do not say), and how they were counted. */
+export interface ModelCounts {
+  models: Map<string, number>;
+  source: 'facet' | 'scroll';
+}
+
+/**
+ * One exact facet on model_version where it has a keyword payload index (the indexer creates one); the points
+ * without a model are then the profile's exact total minus the facet's counts. Without that index (or with a facet
+ * cut at its limit), from the inventory's one scroll.
+ */
+export const embeddingModels: Input<ModelCounts> = {
+  name: 'embedding models',
+  steps: ['model facet'],
+  resolve: async (ctx) => {
+    const info = await outcome(ctx.input(collectionDescription));
+    if (info.ok && info.value.payloadIndexes[MODEL_FIELD] === 'keyword') {
+      const [hits, profile] = await Promise.all([
+        ctx.step('model facet', () => ctx.deps.index.facet(MODEL_FIELD, MODEL_FACET_LIMIT)),
+        ctx.input(collectionProfile),
+      ]);
+      if (hits.length < MODEL_FACET_LIMIT) {
+        const models = new Map(hits.map((h) => [String(h.value), h.count]));
+        const unlabelled = profile.totalPoints - hits.reduce((sum, h) => sum + h.count, 0);
+        if (unlabelled > 0) models.set(NO_MODEL, unlabelled);
+        return { models, source: 'facet' };
+      }
+    }
+    return { models: (await ctx.input(indexInventory)).models, source: 'scroll' };
+  },
+  failure: { label: 'embedding models facet', silentWhen: [collectionProfile] },
+};

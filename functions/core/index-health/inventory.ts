@@ -5,7 +5,7 @@
  * pages and their chunk indexes, never with the chunk text or the vectors.
  */
 import { INVENTORY_FIELDS } from '../book/payload.ts';
-import type { RunContext } from '../checks/check.ts';
+import type { RunContext } from '../checks/input.ts';
 import type { Payload } from '../ports.ts';
 
 interface PageInventory {
@@ -27,7 +27,8 @@ export interface IndexInventory {
 
 export const NO_MODEL = '(none)';
 
-export const indexInventory = (ctx: RunContext): Promise<IndexInventory> =>
+/** Reads the inventory in one scroll, as the step `inventory`. */
+export const readInventory = (ctx: RunContext): Promise<IndexInventory> =>
   ctx.step('inventory', async () => {
     const sampleSize = ctx.options.indexHealth?.canarySample ?? 8;
     const inventory: IndexInventory = {

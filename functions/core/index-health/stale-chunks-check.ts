@@ -2,32 +2,41 @@
  * Stale and duplicate chunks: a page whose points carry more than one page_hash (leftovers of an earlier version
  * that a re-index did not replace), or that repeat a chunk_index. Coverage and completeness cannot see either.
  */
-import type { Check } from '../checks/check.ts';
-import { outcome } from '../checks/run-context.ts';
-import { judgeCriterion } from '../criteria/criteria.ts';
-import { inventoryFailures } from './inputs.ts';
-import { indexInventory } from './inventory.ts';
+import { type CriterionDeclaration, defineCheck, verdict } from '../checks/check.ts';
+import { indexInventory } from './inputs.ts';
 
 const LISTED = 10;
 
-export const staleChunksCheck: Check = {
+const STALE_CHUNK_PAGES: CriterionDeclaration = {
+  name: 'stale_chunk_pages',
+  description: 'Pages holding stale or duplicate chunks',
+  threshold: 'max_stale_chunk_pages',
+  comparator: '<=',
+  decimals: 0,
+  unit: '',
+  severity: () => 'HIGH',
+};
+
+export const staleChunksCheck = defineCheck({
   name: 'stale_chunks',
-  async run(ctx) {
-    const inventory = await outcome(indexInventory(ctx));
-    if (!inventory.ok)
-      return { errors: [], failures: await inventoryFailures(ctx, 'index inventory', inventory.error) };
-    const pages = [...inventory.value.pages];
+  description: 'No page holds chunks of an earlier version of itself, nor a chunk twice',
+  needs: { inventory: indexInventory },
+  errorTypes: ['STALE_CHUNKS'],
+  criteria: [STALE_CHUNK_PAGES],
+  metrics: ['StaleChunkPages'],
+  section: 'index_health.stale_chunks',
+  judge({ inventory }, ctx) {
+    const pages = [...inventory.pages];
     const stale = pages.filter(([, p]) => p.pageHashes.size > 1 || p.duplicateChunks > 0).map(([url]) => url);
     const block = {
       urls_checked: pages.length,
       stale_pages: stale.length,
       urls_with_several_page_hashes: pages.filter(([, p]) => p.pageHashes.size > 1).length,
       duplicate_chunks: pages.reduce((sum, [, p]) => sum + p.duplicateChunks, 0),
-      points_without_page_hash: inventory.value.pointsWithoutPageHash,
+      points_without_page_hash: inventory.pointsWithoutPageHash,
       urls: stale.slice(0, LISTED),
     };
-    const threshold = ctx.criteria.max_stale_chunk_pages;
-    return {
+    return verdict({
       sections: { index_health: { stale_chunks: block } },
       errors:
         stale.length === 0
@@ -40,17 +49,7 @@ export const staleChunksCheck: Check = {
                 { ...block },
               ),
             ],
-      verdicts: [
-        judgeCriterion({
-          name: 'stale_chunk_pages',
-          description: 'Pages holding stale or duplicate chunks',
-          decimals: 0,
-          value: stale.length,
-          threshold,
-          comparator: '<=',
-          severity: () => 'HIGH',
-        }),
-      ],
-    };
+      criteria: [ctx.criterion(STALE_CHUNK_PAGES, stale.length)],
+    });
   },
-};
+});

@@ -13,7 +13,8 @@ import { describeError } from '../shared/errors.ts';
 export async function compareWithStoredHistory(
   report: ValidationReport,
   history: RunHistory,
-  newId: () => string,
+  /** Kept for the composition roots' calls; the comparison itself makes no finding id. */
+  _newId?: () => string,
 ): Promise<{ report: ValidationReport; historyError: string | null }> {
   try {
     const runs = await history.recentRuns({
@@ -22,8 +23,8 @@ export async function compareWithStoredHistory(
       limit: HISTORY_RUNS,
       before: report.timestamp,
     });
-    return { report: compareWithHistory(report, runs, newId), historyError: null };
+    return { report: compareWithHistory(report, runs), historyError: null };
   } catch (error) {
-    return { report: compareWithHistory(report, null, newId), historyError: describeError(error) };
+    return { report: compareWithHistory(report, null), historyError: describeError(error) };
   }
 }

@@ -5,27 +5,30 @@
  * the embedding model it is configured with. Only configured against stored: whether the collection mixes models is
  * an index-health question.
  */
-import type { Check } from '../checks/check.ts';
-import { outcome } from '../checks/run-context.ts';
+import { defineCheck, verdict } from '../checks/check.ts';
 import type { ValidationError } from '../report/findings.ts';
 import type { QueryValidationResult } from '../report/query-validation.ts';
 import { searchedQueries } from './inputs.ts';
 
 /** The run's check: the chunks the golden queries retrieved against the configured embedding model. */
-export const modelVersionCheck: Check = {
+export const modelVersionCheck = defineCheck({
   name: 'model-version',
-  async run(ctx) {
-    const searched = await outcome(searchedQueries(ctx));
-    if (!searched.ok) return { errors: [] }; // the queries check reports why
+  description: 'The chunks the golden queries retrieved were embedded with the configured embedding model',
+  needs: { searched: searchedQueries },
+  errorTypes: ['MODEL_MISMATCH'],
+  criteria: [],
+  metrics: [],
+  section: 'errors',
+  judge({ searched }, ctx) {
     const finding = checkModelVersion({
-      configuredModel: ctx.deps.embedder.model,
-      results: searched.value.results,
+      configuredModel: ctx.embeddingModel,
+      results: searched.results,
       runId: ctx.runId,
-      newId: ctx.deps.newId,
+      newId: ctx.newId,
     });
-    return { errors: finding ? [finding] : [] };
+    return verdict({ sections: {}, errors: finding ? [finding] : [] });
   },
-};
+});
 
 /** The MODEL_MISMATCH finding when retrieved chunks were embedded by another model than the configured one, else null. */
 export function checkModelVersion(options: {

@@ -2,8 +2,8 @@
  * The post-run step: a finished report compared with its history, the same in the Lambda and the CLI.
  *
  * What happens, in order:
- * 1. SUITE_STALE from this run's sitemap (needs no history); stale queries are set aside and the pass-rate
- *    criterion is judged again without them.
+ * 1. The run's own SUITE_STALE findings (the suite-stale check, coverage/suite-stale-check.ts) are kept; their
+ *    queries are set aside by every detector, as the run already set them aside from its pass rate.
  * 2. The baseline from history (median of the last 7 PASSED or FAILED runs); without one, the section says so.
  * 3. Every detector runs against the baseline; their findings, the recovered queries and the score-shift test
  *    make the report's `regression` section.
@@ -15,13 +15,11 @@ import type { RegressionReport } from '../report/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { detectCoverageChanges } from './coverage-changes.ts';
 import type { Detector } from './detector.ts';
-import { discountStaleQueries } from './discount-stale.ts';
 import { detectMetricDrops } from './metric-drops.ts';
 import { detectQueryRegressions, recoveredQueries } from './query-regressions.ts';
 import { detectRankDrops } from './rank-drops.ts';
 import { detectScoreShift } from './score-shift.ts';
 import { detectSimilarityDrops } from './similarity-drops.ts';
-import { detectSuiteStale } from './suite-stale.ts';
 
 /** Adding a detector is one file and one line here. */
 const DETECTORS: Detector[] = [
@@ -33,13 +31,14 @@ const DETECTORS: Detector[] = [
 ];
 
 /** The report with its `regression` section; `history` is newest first and holds only earlier runs. */
-export function compareWithHistory(
-  input: ValidationReport,
-  history: readonly RunDigest[] | null,
-  newId: () => string,
-): ValidationReport {
-  const suite = input.status === 'ERROR' ? { stale: new Set<string>(), findings: [] } : detectSuiteStale(input);
-  const report = discountStaleQueries(input, suite.stale, newId);
+export function compareWithHistory(report: ValidationReport, history: readonly RunDigest[] | null): ValidationReport {
+  const suite =
+    report.status === 'ERROR' || !report.regression
+      ? { stale: new Set<string>(), findings: [] }
+      : {
+          stale: new Set(report.regression.stale_queries),
+          findings: report.regression.findings.filter((f) => f.kind === 'SUITE_STALE'),
+        };
   const section = (fields: Partial<RegressionReport> & Pick<RegressionReport, 'note'>): ValidationReport => ({
     ...report,
     regression: {

@@ -70,9 +70,9 @@ export const ValidationReport = z.object({
   success_criteria: z.array(CriterionResult),
   errors: z.array(ValidationError),
   execution: Execution,
-  // What changed since the usual (core/regression); absent on a report the post-run comparison has not seen.
+  // What changed since the usual (core/regression); the run writes its stale golden queries here first (SUITE_STALE).
   regression: RegressionReport.optional().describe(
-    'What changed against the baseline of recent runs; absent when the run was not compared with its history',
+    'What changed against the baseline of recent runs, and the golden queries the run found stale (written by the run, compared: false until the comparison with history); absent when neither was done',
   ),
 });
 export type ValidationReport = z.infer<typeof ValidationReport>;

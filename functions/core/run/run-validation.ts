@@ -3,26 +3,28 @@
  *
  * What happens, in order:
  * 1. CREATED: the suite's queries are resolved (defaults and configuration overrides applied).
- * 2. EXECUTING: every check in CHECKS (./checks.ts) starts together. Checks share their inputs through named steps
- *    run once each (each concern's inputs.ts: describe, queries, sitemap, profile, agent), so a run costs only its longest
- *    chain of dependent round trips (embed, then search). A step that fails becomes ValidationErrors and a null
- *    section in the checks that need it; the others go on. When the run's signal aborts, whatever is pending is cut.
- * 3. COMPLETED (or FAILED when some check could not run at all).
- * 4. ANALYZED: the checks' figures against the success criteria, the run's status and its reason.
+ * 2. EXECUTING: every check in CHECKS (./checks.ts) asks for its inputs together. Each input is resolved once, its
+ *    I/O in named steps (checks/steps.ts), so a run costs only its longest chain of dependent round trips (embed,
+ *    then search). An input that fails is reported once, as the step that failed, and the checks that need it are
+ *    skipped; the others go on. When the run's signal aborts, whatever is pending is cut.
+ * 3. COMPLETED (or FAILED when some input could not be had at all).
+ * 4. ANALYZED: each check's verdict (its findings and its own success criteria), the run's status and its reason.
  * The function never throws for a service failure: whatever broke, a report with a status comes back.
  */
 
-import type { CheckResult, CriteriaFigures, ReportSections } from '../checks/check.ts';
-import { createRunContext, outcome, runChecks } from '../checks/run-context.ts';
+import type { ReportSections } from '../checks/check.ts';
+import { outcome } from '../checks/input.ts';
+import { runChecks } from '../checks/run-checks.ts';
+import { createRunContext } from '../checks/run-context.ts';
 import type { EngineDeps, RunOptions } from '../checks/run-options.ts';
-import { criteriaErrors, decideRunStatus, evaluateCriteria } from '../criteria/criteria.ts';
+import { criteriaErrors, decideRunStatus } from '../criteria/criteria.ts';
 import { buildValidationMetrics } from '../queries/aggregate-metrics.ts';
-import { describeCollection } from '../queries/inputs.ts';
+import { collectionDescription } from '../queries/inputs.ts';
 import { emptyIndexHealth } from '../report/index-health-report.ts';
 import type { LifecycleEvent, ValidationReport } from '../report/report.ts';
 import { roundTo } from '../shared/statistics.ts';
 import { resolveQueries, SuccessCriteria } from '../suite/suite.ts';
-import { CHECKS } from './checks.ts';
+import { CHECKS, CRITERION_UNITS } from './checks.ts';
 
 export type { EngineDeps, RunOptions } from '../checks/run-options.ts';
 
@@ -41,25 +43,16 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
   const run = createRunContext({ deps, options, runId, startedAt, queries, criteria });
 
   lifecycle.push({ state: 'EXECUTING', at: clock.now().toISOString() });
-  const described = outcome(describeCollection(run.ctx)); // first: most checks wait for it
-  const results = await runChecks(CHECKS, run.ctx);
-  await run.settleAll();
-  const failures = results.flatMap((r) => r.failures ?? []);
+  const described = outcome(run.ctx.input(collectionDescription)); // first: most inputs wait for it
+  const checked = await runChecks(CHECKS, run);
+  const { failures } = checked;
   lifecycle.push({ state: failures.length > 0 ? 'FAILED' : 'COMPLETED', at: clock.now().toISOString() });
 
-  const sections: ReportSections = Object.assign({}, ...results.map((r) => r.sections));
-  const healthParts = results.flatMap((r) => (r.sections?.index_health ? [r.sections.index_health] : []));
-  const figures: CriteriaFigures = Object.assign({}, ...results.map((r) => r.criteria));
-  const errors = results.flatMap((r) => r.errors);
-  const successCriteria = evaluateCriteria({
-    passRate: null,
-    coverage: null,
-    completeness: null,
-    ...figures,
-    criteria,
-  });
-  successCriteria.push(...results.flatMap((r) => r.verdicts ?? []));
-  errors.push(...criteriaErrors(successCriteria, runId, newId));
+  const verdicts = checked.verdicts.flatMap((v) => (v.verdict ? [v.verdict] : []));
+  const sections: ReportSections = Object.assign({}, ...verdicts.map((v) => v.sections));
+  const healthParts = verdicts.flatMap((v) => (v.sections.index_health ? [v.sections.index_health] : []));
+  const successCriteria = checked.criteria;
+  const errors = [...checked.errors, ...criteriaErrors(successCriteria, runId, newId, CRITERION_UNITS)];
   const finishedAt = clock.now();
   lifecycle.push({ state: 'ANALYZED', at: finishedAt.toISOString() });
   const { status, statusReason } = decideRunStatus(failures, successCriteria);
@@ -84,7 +77,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
     passed_queries: passed,
     failed_queries: failed,
     error_queries: queryResults.length - passed - failed,
-    pass_rate: figures.passRate ?? 0,
+    pass_rate: queryResults.length === 0 ? 0 : roundTo((passed / queryResults.length) * 100, 2),
     query_results: queryResults,
     coverage_report: sections.coverage_report ?? null,
     quality_metrics: sections.quality_metrics ?? null,
@@ -96,17 +89,21 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
     success_criteria: successCriteria,
     errors,
     execution: {
-      embed_calls: sum(results, 'embed_calls'),
-      search_calls: sum(results, 'search_calls'),
+      embed_calls: sum(verdicts, 'embed_calls'),
+      search_calls: sum(verdicts, 'search_calls'),
       embedding_model: deps.embedder.model,
       vector_size: describedInfo.ok ? describedInfo.value.vectorSize : null,
       stages: run.stages(),
     },
+    ...(sections.regression ? { regression: sections.regression } : {}),
   };
 }
 
-function sum(results: CheckResult[], key: 'embed_calls' | 'search_calls'): number {
-  return results.reduce((total, r) => total + (r.execution?.[key] ?? 0), 0);
+function sum(
+  verdicts: { execution?: { embed_calls: number; search_calls: number } }[],
+  key: 'embed_calls' | 'search_calls',
+): number {
+  return verdicts.reduce((total, v) => total + (v.execution?.[key] ?? 0), 0);
 }
 
 function mergeCriteria(suite: SuccessCriteria, overrides: RunOptions['criteria']): SuccessCriteria {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { sitemapListing } from '../../../functions/core/coverage/inputs.ts';
 import { groundedAnswers } from '../../../functions/core/grounding/inputs.ts';
 import type { ProgressEvent } from '../../../functions/core/ports.ts';
 import { collectionProfile } from '../../../functions/core/quality/inputs.ts';
-import { bookCatalog, describeCollection, searchedQueries } from '../../../functions/core/queries/inputs.ts';
+import { bookCatalog, collectionDescription, searchedQueries } from '../../../functions/core/queries/inputs.ts';
+import { sitemapListing } from '../../../functions/core/sitemap/inputs.ts';
 import { buildRunContext } from '../../fakes/run-context.ts';
 
 const points = ['a', 'b', 'c'].map((p, i) => ({
@@ -16,8 +16,13 @@ describe('the run’s shared inputs', () => {
   it('runs each input once as a named, timed step, however many checks ask for it', async () => {
     const handle = buildRunContext({ points });
     const { ctx } = handle;
-    await Promise.all([describeCollection(ctx), describeCollection(ctx), collectionProfile(ctx), sitemapListing(ctx)]);
-    await sitemapListing(ctx);
+    await Promise.all([
+      ctx.input(collectionDescription),
+      ctx.input(collectionDescription),
+      ctx.input(collectionProfile),
+      ctx.input(sitemapListing),
+    ]);
+    await ctx.input(sitemapListing);
     await handle.settleAll();
     expect(Object.keys(handle.stages())).toEqual(['describe', 'profile', 'sitemap']);
     expect(handle.index.calls.filter((c) => c === 'describe')).toHaveLength(1);
@@ -27,10 +32,10 @@ describe('the run’s shared inputs', () => {
   it('passes the run’s abort signal to the sitemap source, and none when the run has none', async () => {
     const controller = new AbortController();
     const withSignal = buildRunContext({ points, deps: { signal: controller.signal } });
-    await sitemapListing(withSignal.ctx);
+    await withSignal.ctx.input(sitemapListing);
     expect(withSignal.sitemapCalls).toEqual([{ signal: controller.signal }]);
     const without = buildRunContext({ points });
-    await sitemapListing(without.ctx);
+    await without.ctx.input(sitemapListing);
     expect(without.sitemapCalls).toEqual([{}]);
   });
 
@@ -39,20 +44,20 @@ describe('the run’s shared inputs', () => {
       points,
       options: { scrollPageSize: 2, requiredFields: ['chunk_text', 'token_count'] },
     });
-    const profile = await collectionProfile(paged.ctx);
+    const profile = await paged.ctx.input(collectionProfile);
     expect(profile).toMatchObject({ totalPoints: 3, completePoints: 0 });
     expect(paged.index.calls.filter((c) => c === 'scroll')).toHaveLength(2);
     const whole = buildRunContext({ points });
-    expect(await collectionProfile(whole.ctx)).toMatchObject({ totalPoints: 3, completePoints: 3 });
+    expect(await whole.ctx.input(collectionProfile)).toMatchObject({ totalPoints: 3, completePoints: 3 });
     expect(whole.index.calls.filter((c) => c === 'scroll')).toHaveLength(1);
   });
 
   it('reads the book’s catalog in pages of the configured size, 1000 by default', async () => {
     const paged = buildRunContext({ points, options: { scrollPageSize: 2 } });
-    expect(await bookCatalog(paged.ctx)).toMatchObject({ modules: ['Module 1'] });
+    expect(await paged.ctx.input(bookCatalog)).toMatchObject({ modules: ['Module 1'] });
     expect(paged.index.calls.filter((c) => c === 'scroll')).toHaveLength(2);
     const whole = buildRunContext({ points });
-    expect(await bookCatalog(whole.ctx)).toMatchObject({ modules: ['Module 1'] });
+    expect(await whole.ctx.input(bookCatalog)).toMatchObject({ modules: ['Module 1'] });
     expect(whole.index.calls.filter((c) => c === 'scroll')).toHaveLength(1);
   });
 
@@ -61,11 +66,11 @@ describe('the run’s shared inputs', () => {
       points,
       suite: { queries: [{ id: 'q1', query_text: 'a', expected_module: 'Module 1' }] },
     });
-    await searchedQueries(naming.ctx);
+    await naming.ctx.input(searchedQueries);
     await naming.settleAll();
     expect(Object.keys(naming.stages())).toContain('catalog');
     const plain = buildRunContext({ points });
-    await searchedQueries(plain.ctx);
+    await plain.ctx.input(searchedQueries);
     await plain.settleAll();
     expect(Object.keys(plain.stages()).sort()).toEqual(['describe', 'queries']);
   });
@@ -73,12 +78,12 @@ describe('the run’s shared inputs', () => {
   it('reports the query step’s progress to the run’s listener', async () => {
     const events: ProgressEvent[] = [];
     const { ctx } = buildRunContext({ points, deps: { progress: (e) => events.push(e) } });
-    await searchedQueries(ctx);
+    await ctx.input(searchedQueries);
     expect(events).toContainEqual({ kind: 'queries', done: 1, total: 1 });
   });
 
   it('refuses grounded answers when no chat model is wired', async () => {
     const { ctx } = buildRunContext({ points });
-    await expect(groundedAnswers(ctx)).rejects.toThrow('no chat model is wired');
+    await expect(ctx.input(groundedAnswers)).rejects.toThrow('no chat model is wired');
   });
 });

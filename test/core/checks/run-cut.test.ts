@@ -40,7 +40,10 @@ describe('a run whose signal aborts', () => {
     expect(report.execution.stages.sitemap?.status).toBe('cut');
     expect(report.execution.stages.queries?.status).toBe('ok');
     expect(report.lifecycle.map((e) => e.state)).toContain('FAILED');
-    expect(report.errors.find((e) => e.error_type === 'TIMEOUT')).toMatchObject({ details: { check: 'coverage' } });
+    expect(report.errors.find((e) => e.error_type === 'TIMEOUT')).toMatchObject({
+      message: expect.stringContaining('sitemap (the sitemap host) was cut'),
+      details: { sitemap_url: 'https://b/sitemap.xml' },
+    });
     expect(report.coverage_report).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { coverageCheck } from '../../../functions/core/coverage/coverage-check.ts';
 import { IndexError, SitemapError } from '../../../functions/core/shared/errors.ts';
-import { buildRunContext } from '../../fakes/run-context.ts';
+import { buildRunContext, runCheck } from '../../fakes/run-context.ts';
 
 const BOOK = 'https://book.example.org';
 const point = (id: string, path: string) => ({
@@ -20,7 +20,7 @@ const refused = {
 describe('coverageCheck', () => {
   it('gives the share of the sitemap’s pages the collection holds, with the missing pages as a finding', async () => {
     const { ctx } = buildRunContext({ points, sitemap: { entries, issues: [] } });
-    const result = await coverageCheck.run(ctx);
+    const result = await runCheck(coverageCheck, ctx);
     expect(result.criteria).toEqual({ coverage: 50 });
     expect(result.sections?.coverage_report).toMatchObject({
       sitemap_url: `${BOOK}/sitemap.xml`,
@@ -30,7 +30,7 @@ describe('coverageCheck', () => {
       timestamp: '2026-03-14T02:00:00.000Z',
     });
     expect(result.errors.map((e) => [e.error_type, e.validation_id])).toEqual([['COVERAGE_GAP', 'run-1']]);
-    expect(result.failures).toBeUndefined();
+    expect(result.failures).toEqual([]);
   });
 
   it('computes coverage under the configured path prefix only', async () => {
@@ -39,26 +39,22 @@ describe('coverageCheck', () => {
       sitemap: { entries: [...entries, { url: `${BOOK}/blog/x` }], issues: [] },
       options: { coveragePathPrefix: '/blog' },
     });
-    expect((await coverageCheck.run(ctx)).criteria).toEqual({ coverage: 0 });
+    expect((await runCheck(coverageCheck, ctx)).criteria).toEqual({ coverage: 0 });
   });
 
-  it('reports what the sitemap source refused, as a finding and a note on the coverage section', async () => {
+  it('notes what the sitemap source refused on the coverage section (the finding is the sitemap check’s)', async () => {
     const { ctx } = buildRunContext({ points, sitemap: { entries: entries.slice(0, 2), issues: [refused] } });
-    const result = await coverageCheck.run(ctx);
+    const result = await runCheck(coverageCheck, ctx);
     expect(result.criteria).toEqual({ coverage: 100 });
-    expect(result.errors).toEqual([
-      expect.objectContaining({
-        error_type: 'SITEMAP_URL_REFUSED',
-        message: '1 sitemap URL(s) refused: another origin: https://evil.example/x',
-      }),
-    ]);
+    expect(result.errors).toEqual([]);
     expect(result.sections?.coverage_report?.notes).toContain('another origin: https://evil.example/x');
   });
 
   it('makes an unreadable sitemap a HIGH finding naming the sitemap, a failure of the run, and coverage unknown', async () => {
     const { ctx } = buildRunContext({ points, sitemap: new SitemapError('HTTP 503 from the host', 'unavailable') });
-    expect(await coverageCheck.run(ctx)).toEqual({
-      sections: { coverage_report: null },
+    expect(await runCheck(coverageCheck, ctx)).toEqual({
+      status: null,
+      sections: {},
       errors: [
         {
           id: 'id-1',
@@ -70,22 +66,41 @@ describe('coverageCheck', () => {
         },
       ],
       failures: ['sitemap: HTTP 503 from the host'],
+      verdicts: [
+        {
+          name: 'coverage',
+          description: 'Sitemap pages under the path prefix that are indexed (%)',
+          value: null,
+          threshold: 100,
+          comparator: '>=',
+          passed: false,
+          severity: 'HIGH',
+        },
+      ],
       criteria: { coverage: null },
     });
   });
 
   it('reports a sitemap that timed out as TIMEOUT', async () => {
     const { ctx } = buildRunContext({ points, sitemap: new SitemapError('timed out after 10000 ms', 'timeout') });
-    expect((await coverageCheck.run(ctx)).errors.map((e) => e.error_type)).toEqual(['TIMEOUT']);
+    expect((await runCheck(coverageCheck, ctx)).errors.map((e) => e.error_type)).toEqual(['TIMEOUT']);
   });
 
-  it('leaves an unreadable collection to the collection check, keeping the sitemap’s own findings', async () => {
+  it('is skipped when the collection cannot be read, which is reported once, as the profile that failed', async () => {
     const run = buildRunContext({ points, sitemap: { entries, issues: [refused] } });
     run.index.failWith.describe = new IndexError('connection refused', 'unavailable');
-    const result = await coverageCheck.run(run.ctx);
-    expect(result).toEqual({
-      sections: { coverage_report: null },
-      errors: [expect.objectContaining({ error_type: 'SITEMAP_URL_REFUSED' })],
+    const result = await runCheck(coverageCheck, run.ctx);
+    expect(result).toMatchObject({
+      status: null,
+      sections: {},
+      errors: [
+        {
+          error_type: 'RETRIEVAL_FAILED',
+          severity: 'CRITICAL',
+          message: 'could not read the collection: connection refused',
+        },
+      ],
+      failures: ['index profile: connection refused'],
       criteria: { coverage: null },
     });
   });

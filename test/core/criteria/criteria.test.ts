@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { criteriaErrors, decideRunStatus, evaluateCriteria } from '../../../functions/core/criteria/criteria.ts';
+import { criteriaErrors, decideRunStatus } from '../../../functions/core/criteria/criteria.ts';
 import { CriterionResult } from '../../../functions/core/report/findings.ts';
+import { CRITERION_UNITS } from '../../../functions/core/run/checks.ts';
 import { SuccessCriteria } from '../../../functions/core/suite/suite.ts';
+import { judgeFigures } from '../../helpers/judge-figures.ts';
 
 const DEFAULTS = SuccessCriteria.parse({});
 
@@ -14,10 +16,10 @@ function find(results: CriterionResult[], name: string): CriterionResult | undef
   return results.find((r) => r.name === name);
 }
 
-describe('evaluateCriteria', () => {
+describe('the checks’ success criteria', () => {
   it('passes seed 001 defaults exactly at their thresholds', () => {
     // Act
-    const results = evaluateCriteria({ passRate: 90, coverage: 100, completeness: 100, criteria: DEFAULTS });
+    const results = judgeFigures({ passRate: 90, coverage: 100, completeness: 100, criteria: DEFAULTS });
 
     // Assess
     expect(results).toEqual([
@@ -54,7 +56,7 @@ describe('evaluateCriteria', () => {
 
   it('breaches each default just below its threshold', () => {
     // Act
-    const results = evaluateCriteria({ passRate: 89.99, coverage: 99.99, completeness: 99.99, criteria: DEFAULTS });
+    const results = judgeFigures({ passRate: 89.99, coverage: 99.99, completeness: 99.99, criteria: DEFAULTS });
 
     // Assess
     expect(results.map((r) => [r.name, r.value, r.passed, r.severity])).toEqual([
@@ -66,7 +68,7 @@ describe('evaluateCriteria', () => {
 
   it('passes just above the thresholds', () => {
     // Act
-    const results = evaluateCriteria({
+    const results = judgeFigures({
       passRate: 90.01,
       coverage: 100,
       completeness: 100,
@@ -82,7 +84,7 @@ describe('evaluateCriteria', () => {
     const criteria = DEFAULTS;
 
     // Act
-    const results = evaluateCriteria({ passRate: 100, coverage: 99.999999999, completeness: 99.994, criteria });
+    const results = judgeFigures({ passRate: 100, coverage: 99.999999999, completeness: 99.994, criteria });
 
     // Assess
     expect([find(results, 'coverage'), find(results, 'completeness')]).toMatchObject([
@@ -93,8 +95,8 @@ describe('evaluateCriteria', () => {
 
   it('makes a pass rate under half its threshold CRITICAL', () => {
     // Act: half of 90 is 45.
-    const below = evaluateCriteria({ passRate: 44.99, coverage: 100, completeness: 100, criteria: DEFAULTS });
-    const atHalf = evaluateCriteria({ passRate: 45, coverage: 100, completeness: 100, criteria: DEFAULTS });
+    const below = judgeFigures({ passRate: 44.99, coverage: 100, completeness: 100, criteria: DEFAULTS });
+    const atHalf = judgeFigures({ passRate: 45, coverage: 100, completeness: 100, criteria: DEFAULTS });
 
     // Assess
     expect([find(below, 'pass_rate')?.severity, find(atHalf, 'pass_rate')?.severity]).toEqual(['CRITICAL', 'HIGH']);
@@ -102,7 +104,7 @@ describe('evaluateCriteria', () => {
 
   it('makes coverage and completeness under 90% HIGH', () => {
     // Act
-    const results = evaluateCriteria({ passRate: 100, coverage: 89.99, completeness: 90, criteria: DEFAULTS });
+    const results = judgeFigures({ passRate: 100, coverage: 89.99, completeness: 90, criteria: DEFAULTS });
 
     // Assess
     expect([find(results, 'coverage')?.severity, find(results, 'completeness')?.severity]).toEqual(['HIGH', 'MEDIUM']);
@@ -110,7 +112,7 @@ describe('evaluateCriteria', () => {
 
   it('counts a figure that could not be computed as breached at the worst severity', () => {
     // Act
-    const results = evaluateCriteria({ passRate: null, coverage: null, completeness: null, criteria: DEFAULTS });
+    const results = judgeFigures({ passRate: null, coverage: null, completeness: null, criteria: DEFAULTS });
 
     // Assess
     expect(results.map((r) => [r.name, r.value, r.passed, r.severity])).toEqual([
@@ -122,7 +124,7 @@ describe('evaluateCriteria', () => {
 
   it('leaves out optional criteria that have no threshold or no figure', () => {
     // Act: no min_mrr or max_p95_latency_ms; no grounded rate given though min_grounded_rate defaults to 95.
-    const results = evaluateCriteria({
+    const results = judgeFigures({
       passRate: 100,
       coverage: 100,
       completeness: 100,
@@ -141,7 +143,7 @@ describe('evaluateCriteria', () => {
     const criteria = { ...DEFAULTS, min_mrr: 0.7, max_p95_latency_ms: 1500 };
 
     // Act
-    const results = evaluateCriteria({
+    const results = judgeFigures({
       passRate: 100,
       coverage: 100,
       completeness: 100,
@@ -185,7 +187,7 @@ describe('evaluateCriteria', () => {
 
   it('holds the claim support rate exactly at its default threshold of 95%', () => {
     // Act
-    const results = evaluateCriteria({
+    const results = judgeFigures({
       passRate: 100,
       coverage: 100,
       completeness: 100,
@@ -209,7 +211,7 @@ describe('evaluateCriteria', () => {
     // Act
     const at = (supportRate: number) =>
       find(
-        evaluateCriteria({ passRate: 100, coverage: 100, completeness: 100, supportRate, criteria: DEFAULTS }),
+        judgeFigures({ passRate: 100, coverage: 100, completeness: 100, supportRate, criteria: DEFAULTS }),
         'support_rate',
       );
 
@@ -223,7 +225,7 @@ describe('evaluateCriteria', () => {
 
   it('takes the claim support threshold from the suite’s min_support_rate', () => {
     // Act
-    const results = evaluateCriteria({
+    const results = judgeFigures({
       passRate: 100,
       coverage: 100,
       completeness: 100,
@@ -237,7 +239,7 @@ describe('evaluateCriteria', () => {
 
   it('breaches a latency ceiling just above it', () => {
     // Act
-    const results = evaluateCriteria({
+    const results = judgeFigures({
       passRate: 100,
       coverage: 100,
       completeness: 100,
@@ -251,7 +253,7 @@ describe('evaluateCriteria', () => {
 
   it('breaches an MRR criterion when no query was judged', () => {
     // Act
-    const results = evaluateCriteria({
+    const results = judgeFigures({
       passRate: 100,
       coverage: 100,
       completeness: 100,
@@ -264,12 +266,12 @@ describe('evaluateCriteria', () => {
   });
 });
 
-describe('evaluateCriteria: optional criteria', () => {
+describe('the checks’ success criteria: optional criteria', () => {
   const ALL_MET = { passRate: 100, coverage: 100, completeness: 100 };
 
   it('leaves out MRR and p95 latency when they have a threshold but their figure does not apply', () => {
     // Act: thresholds set, figures undefined (no judged query stage, no latency figure).
-    const results = evaluateCriteria({ ...ALL_MET, criteria: { ...DEFAULTS, min_mrr: 0.5, max_p95_latency_ms: 1500 } });
+    const results = judgeFigures({ ...ALL_MET, criteria: { ...DEFAULTS, min_mrr: 0.5, max_p95_latency_ms: 1500 } });
 
     // Assess
     expect(results.map((r) => r.name)).toEqual(['pass_rate', 'coverage', 'completeness']);
@@ -277,7 +279,7 @@ describe('evaluateCriteria: optional criteria', () => {
 
   it('breaches the p95 latency ceiling when the p95 could not be computed', () => {
     // Act
-    const results = evaluateCriteria({
+    const results = judgeFigures({
       ...ALL_MET,
       p95LatencyMs: null,
       criteria: { ...DEFAULTS, max_p95_latency_ms: 5000 },
@@ -297,7 +299,7 @@ describe('evaluateCriteria: optional criteria', () => {
 
   it('breaches the grounded rate when it could not be computed', () => {
     // Act
-    const results = evaluateCriteria({ ...ALL_MET, groundedRate: null, criteria: DEFAULTS });
+    const results = judgeFigures({ ...ALL_MET, groundedRate: null, criteria: DEFAULTS });
 
     // Assess
     expect(find(results, 'grounded_rate')).toMatchObject({ value: null, passed: false, severity: 'MEDIUM' });
@@ -305,7 +307,7 @@ describe('evaluateCriteria: optional criteria', () => {
 
   it('passes the grounded rate exactly at its threshold', () => {
     // Act
-    const results = evaluateCriteria({ ...ALL_MET, groundedRate: 95, criteria: DEFAULTS });
+    const results = judgeFigures({ ...ALL_MET, groundedRate: 95, criteria: DEFAULTS });
 
     // Assess
     expect(find(results, 'grounded_rate')).toMatchObject({ value: 95, threshold: 95, passed: true });
@@ -313,7 +315,7 @@ describe('evaluateCriteria: optional criteria', () => {
 
   it('breaches MRR just under its threshold', () => {
     // Act
-    const results = evaluateCriteria({ ...ALL_MET, mrr: 0.6999, criteria: { ...DEFAULTS, min_mrr: 0.7 } });
+    const results = judgeFigures({ ...ALL_MET, mrr: 0.6999, criteria: { ...DEFAULTS, min_mrr: 0.7 } });
 
     // Assess
     expect(find(results, 'mrr')).toMatchObject({ value: 0.6999, passed: false, severity: 'MEDIUM' });
@@ -321,7 +323,7 @@ describe('evaluateCriteria: optional criteria', () => {
 
   it('passes the abstention criterion at 100% with MEDIUM severity', () => {
     // Act
-    const results = evaluateCriteria({ ...ALL_MET, abstentionCorrectRate: 100, criteria: DEFAULTS });
+    const results = judgeFigures({ ...ALL_MET, abstentionCorrectRate: 100, criteria: DEFAULTS });
 
     // Assess
     expect(find(results, 'abstention_correct_rate')).toEqual({
@@ -337,7 +339,7 @@ describe('evaluateCriteria: optional criteria', () => {
 
   it('breaches the abstention criterion just under 100% as HIGH', () => {
     // Act
-    const results = evaluateCriteria({ ...ALL_MET, abstentionCorrectRate: 99.99, criteria: DEFAULTS });
+    const results = judgeFigures({ ...ALL_MET, abstentionCorrectRate: 99.99, criteria: DEFAULTS });
 
     // Assess
     expect(find(results, 'abstention_correct_rate')).toMatchObject({ value: 99.99, passed: false, severity: 'HIGH' });
@@ -345,7 +347,7 @@ describe('evaluateCriteria: optional criteria', () => {
 
   it('breaches the abstention criterion as HIGH when it could not be computed', () => {
     // Act
-    const results = evaluateCriteria({ ...ALL_MET, abstentionCorrectRate: null, criteria: DEFAULTS });
+    const results = judgeFigures({ ...ALL_MET, abstentionCorrectRate: null, criteria: DEFAULTS });
 
     // Assess
     expect(find(results, 'abstention_correct_rate')).toMatchObject({ value: null, passed: false, severity: 'HIGH' });
@@ -353,7 +355,7 @@ describe('evaluateCriteria: optional criteria', () => {
 
   it('breaches a criterion whose figure is not a finite number, as could not be computed', () => {
     // Act
-    const results = evaluateCriteria({
+    const results = judgeFigures({
       passRate: Number.NaN,
       coverage: Number.POSITIVE_INFINITY,
       completeness: 100,
@@ -369,7 +371,7 @@ describe('evaluateCriteria: optional criteria', () => {
 
   it('leaves out the abstention criterion when no unanswerable question was asked', () => {
     // Act
-    const results = evaluateCriteria({ ...ALL_MET, groundedRate: 100, criteria: DEFAULTS });
+    const results = judgeFigures({ ...ALL_MET, groundedRate: 100, criteria: DEFAULTS });
 
     // Assess
     expect(results.map((r) => r.name)).toEqual(['pass_rate', 'coverage', 'completeness', 'grounded_rate']);
@@ -379,7 +381,7 @@ describe('evaluateCriteria: optional criteria', () => {
 describe('criteriaErrors', () => {
   it('turns each breached criterion into a CRITERION_BREACHED error with value and threshold', () => {
     // Prepare
-    const results = evaluateCriteria({
+    const results = judgeFigures({
       passRate: 85.71,
       coverage: 100,
       completeness: null,
@@ -388,7 +390,7 @@ describe('criteriaErrors', () => {
     });
 
     // Act
-    const errors = criteriaErrors(results, 'run-1', ids());
+    const errors = criteriaErrors(results, 'run-1', ids(), CRITERION_UNITS);
 
     // Assess
     expect(errors).toEqual([
@@ -421,7 +423,7 @@ describe('criteriaErrors', () => {
 
   it('writes a criterion without a unit, such as MRR, with bare figures', () => {
     // Prepare
-    const results = evaluateCriteria({
+    const results = judgeFigures({
       passRate: 100,
       coverage: 100,
       completeness: 100,
@@ -430,7 +432,7 @@ describe('criteriaErrors', () => {
     });
 
     // Act
-    const errors = criteriaErrors(results, 'run-1', ids());
+    const errors = criteriaErrors(results, 'run-1', ids(), CRITERION_UNITS);
 
     // Assess
     expect(errors.map((e) => [e.message, e.severity])).toEqual([['mrr is 0.5, required >= 0.7', 'MEDIUM']]);
@@ -438,7 +440,7 @@ describe('criteriaErrors', () => {
 
   it('writes coverage, grounded and abstention rates as percentages', () => {
     // Prepare
-    const results = evaluateCriteria({
+    const results = judgeFigures({
       passRate: 100,
       coverage: 99,
       completeness: 100,
@@ -448,7 +450,7 @@ describe('criteriaErrors', () => {
     });
 
     // Act
-    const errors = criteriaErrors(results, 'run-1', ids());
+    const errors = criteriaErrors(results, 'run-1', ids(), CRITERION_UNITS);
 
     // Assess
     expect(errors.map((e) => [e.message, e.severity])).toEqual([
@@ -460,10 +462,10 @@ describe('criteriaErrors', () => {
 
   it('raises nothing when every criterion holds', () => {
     // Prepare
-    const results = evaluateCriteria({ passRate: 100, coverage: 100, completeness: 100, criteria: DEFAULTS });
+    const results = judgeFigures({ passRate: 100, coverage: 100, completeness: 100, criteria: DEFAULTS });
 
     // Act
-    const errors = criteriaErrors(results, 'run-1', ids());
+    const errors = criteriaErrors(results, 'run-1', ids(), CRITERION_UNITS);
 
     // Assess
     expect(errors).toEqual([]);

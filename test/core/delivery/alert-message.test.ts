@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateCriteria } from '../../../functions/core/criteria/criteria.ts';
 import {
   type AlertContext,
   buildAlertMessage,
   buildS3ConsoleUrl,
 } from '../../../functions/core/delivery/alert-message.ts';
 import { SuccessCriteria } from '../../../functions/core/suite/suite.ts';
+import { judgeFigures } from '../../helpers/judge-figures.ts';
 import { buildErrorReport, buildFailedReport, buildPassedReport, RUN_ID } from '../../nightly/fixtures/reports.ts';
 
 const KEY = `reports/book/2026/03/14/${RUN_ID}.json`;
@@ -242,7 +242,7 @@ describe('buildAlertMessage', () => {
 /** A FAILED report whose criteria are graded by the engine from these figures. */
 function failedWith(figures: { passRate: number; coverage: number; completeness: number }) {
   const report = buildFailedReport();
-  report.success_criteria = evaluateCriteria({ ...figures, criteria: SuccessCriteria.parse({}) });
+  report.success_criteria = judgeFigures({ ...figures, criteria: SuccessCriteria.parse({}) });
   return report;
 }
 
@@ -372,7 +372,7 @@ describe('buildAlertMessage: subject', () => {
   it('writes a criterion that could not be computed as n/a, and a ceiling breach with >', () => {
     // Prepare
     const report = buildFailedReport();
-    report.success_criteria = evaluateCriteria({
+    report.success_criteria = judgeFigures({
       passRate: 100,
       coverage: null,
       completeness: 100,
@@ -395,7 +395,7 @@ describe('buildAlertMessage: subject', () => {
   it('gives a criterion with no known unit no unit', () => {
     // Prepare
     const report = buildFailedReport();
-    report.success_criteria = evaluateCriteria({
+    report.success_criteria = judgeFigures({
       passRate: 100,
       coverage: 100,
       completeness: 100,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { annHealthCheck } from '../../../functions/core/index-health/ann-health-check.ts';
 import type { PayloadFilter } from '../../../functions/core/ports.ts';
+import { runCheck } from '../../fakes/run-context.ts';
 import { healthContext, point } from './context.ts';
 
 const Q = [1, 0, 0];
@@ -17,7 +18,7 @@ const search = (queryId: string, found: string[], limit = 5, filter?: PayloadFil
 
 const run = (searched: ReturnType<typeof search>[] | Error, criteria = {}) => {
   const setup = healthContext({ points: POINTS, searched, criteria });
-  return { setup, result: annHealthCheck.run(setup.ctx) };
+  return { setup, result: runCheck(annHealthCheck, setup.ctx) };
 };
 
 describe('the ANN-health check', () => {
@@ -154,15 +155,19 @@ describe('the ANN-health check', () => {
     expect([result.errors, result.verdicts]).toEqual([[], []]);
   });
 
-  it('leaves a failed query step to the queries check', async () => {
+  it('is skipped when the query step failed, which is reported once, as the queries', async () => {
     const { setup, result } = run(new Error('embed refused'));
-    expect(await result).toEqual({ errors: [] });
+    expect(await result).toMatchObject({ status: null, errors: [], failures: ['queries: embed refused'] });
     expect(setup.index.calls).toEqual([]);
   });
 
   it('says ANN health could not be measured when the exact search fails', async () => {
     const setup = healthContext({ points: POINTS, searched: [search('a', TOP5)] });
     setup.index.failWith.searchBatch = new Error('search refused');
-    expect(await annHealthCheck.run(setup.ctx)).toEqual({ errors: [], failures: ['ann health: search refused'] });
+    expect(await runCheck(annHealthCheck, setup.ctx)).toMatchObject({
+      status: null,
+      errors: [],
+      failures: ['ann health: search refused'],
+    });
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { driftCanaryCheck } from '../../../functions/core/index-health/drift-canary-check.ts';
 import { sampleRank } from '../../../functions/core/index-health/inventory.ts';
 import { FakeEmbedder } from '../../fakes/fake-embedder.ts';
+import { runCheck } from '../../fakes/run-context.ts';
 import { healthContext, point } from './context.ts';
 
 const A = 'https://book.example.com/docs/a';
@@ -16,7 +17,7 @@ describe('the drift canary', () => {
       points: chunks(),
       embedder: new FakeEmbedder({ vectors: VECTORS }),
     });
-    const result = await driftCanaryCheck.run(ctx);
+    const result = await runCheck(driftCanaryCheck, ctx);
     expect(result.sections?.index_health?.drift_canary).toEqual({
       sampled: 3,
       min_cosine: 1,
@@ -44,7 +45,7 @@ describe('the drift canary', () => {
   it('reports chunks re-embedded away from their stored vectors as EMBEDDING_DRIFT, critical', async () => {
     const embedder = new FakeEmbedder({ vectors: VECTORS, documentVectors: { two: [0, 0.6, 0.8] } });
     const { ctx } = healthContext({ points: chunks(), embedder });
-    const result = await driftCanaryCheck.run(ctx);
+    const result = await runCheck(driftCanaryCheck, ctx);
     const block = {
       sampled: 3,
       min_cosine: 0.6,
@@ -68,11 +69,13 @@ describe('the drift canary', () => {
 
   it('judges the lowest cosine against min_canary_cosine on both sides of equality', async () => {
     const embedder = () => new FakeEmbedder({ vectors: VECTORS, documentVectors: { two: [0, 0.6, 0.8] } });
-    const at = await driftCanaryCheck.run(
+    const at = await runCheck(
+      driftCanaryCheck,
       healthContext({ points: chunks(), embedder: embedder(), criteria: { min_canary_cosine: 0.6 } }).ctx,
     );
     expect([at.errors, at.verdicts?.[0]?.passed]).toEqual([[], true]);
-    const above = await driftCanaryCheck.run(
+    const above = await runCheck(
+      driftCanaryCheck,
       healthContext({ points: chunks(), embedder: embedder(), criteria: { min_canary_cosine: 0.6001 } }).ctx,
     );
     expect([above.errors.length, above.verdicts?.[0]?.passed]).toEqual([1, false]);
@@ -84,10 +87,10 @@ describe('the drift canary', () => {
       documentVectors: { one: [1, 1, 1], two: [0, 1], three: [0, 0, 0] },
     });
     const { ctx } = healthContext({ points: chunks(), embedder, criteria: { min_canary_cosine: -1 } });
-    const drift = (await driftCanaryCheck.run(ctx)).sections?.index_health?.drift_canary;
+    const drift = (await runCheck(driftCanaryCheck, ctx)).sections?.index_health?.drift_canary;
     expect(drift).toMatchObject({ sampled: 3, min_cosine: 0, drifted: [] });
     const { ctx: again } = healthContext({ points: chunks(), embedder, criteria: { min_canary_cosine: 1 } });
-    const all = (await driftCanaryCheck.run(again)).sections?.index_health?.drift_canary?.drifted;
+    const all = (await runCheck(driftCanaryCheck, again)).sections?.index_health?.drift_canary?.drifted;
     expect(Object.fromEntries((all ?? []).map((d) => [d.point_id, d.cosine]))).toEqual({ p0: 0.5774, p1: 0, p2: 0 });
   });
 
@@ -96,7 +99,7 @@ describe('the drift canary', () => {
       points: [point('z', { chunk_text: 'one' }, [0, 0, 0])],
       embedder: new FakeEmbedder({ vectors: VECTORS }),
     });
-    expect((await driftCanaryCheck.run(ctx)).sections?.index_health?.drift_canary?.min_cosine).toBe(0);
+    expect((await runCheck(driftCanaryCheck, ctx)).sections?.index_health?.drift_canary?.min_cosine).toBe(0);
   });
 
   it('samples at most canarySample points (8 by default): those of smallest rank, whatever the scroll order', async () => {
@@ -110,7 +113,7 @@ describe('the drift canary', () => {
         embedder: new FakeEmbedder({ vectors: VECTORS, documentVectors: { one: [0, 1, 0] } }),
         ...(sample === undefined ? {} : { options: { indexHealth: { canarySample: sample } } }),
       });
-      const drifted = (await driftCanaryCheck.run(ctx)).sections?.index_health?.drift_canary?.drifted ?? [];
+      const drifted = (await runCheck(driftCanaryCheck, ctx)).sections?.index_health?.drift_canary?.drifted ?? [];
       return drifted.map((d) => d.point_id).sort();
     };
     const byRank = points.map((p) => p.id).sort((a, b) => sampleRank(a) - sampleRank(b));
@@ -128,7 +131,7 @@ describe('the drift canary', () => {
     ];
     const embedder = new FakeEmbedder({ vectors: VECTORS, maxBatchSize: 4 });
     const { ctx, index } = healthContext({ points, embedder });
-    const result = await driftCanaryCheck.run(ctx);
+    const result = await runCheck(driftCanaryCheck, ctx);
     const retrieved = index.calls.filter((c) => c === 'retrieve');
     expect(retrieved).toHaveLength(1);
     expect(embedder.calls).toHaveLength(1);
@@ -141,14 +144,14 @@ describe('the drift canary', () => {
       point(`p${i}`, { chunk_text: 'one', chunk_index: i }, [1, 0, 0]),
     );
     const embedder = new FakeEmbedder({ vectors: VECTORS, maxBatchSize: 4 });
-    const result = await driftCanaryCheck.run(healthContext({ points, embedder }).ctx);
+    const result = await runCheck(driftCanaryCheck, healthContext({ points, embedder }).ctx);
     expect(result.sections?.index_health?.drift_canary?.sampled).toBe(4);
     expect(embedder.calls.map((texts) => texts.length)).toEqual([4]);
   });
 
   it('skips a sampled point stored without a vector', async () => {
     const { ctx, embedder } = healthContext({ points: [point('p', { chunk_text: 'one' })] });
-    const result = await driftCanaryCheck.run(ctx);
+    const result = await runCheck(driftCanaryCheck, ctx);
     expect(result.sections?.index_health?.drift_canary).toMatchObject({ sampled: 0, min_cosine: null });
     expect(embedder.calls).toEqual([]);
   });
@@ -156,13 +159,13 @@ describe('the drift canary', () => {
   it('names no source when a sampled point has none', async () => {
     const embedder = new FakeEmbedder({ vectors: VECTORS, documentVectors: { one: [0, 1, 0] } });
     const { ctx } = healthContext({ points: [point('p0', { chunk_text: 'one', source_url: 5 }, [1, 0, 0])], embedder });
-    const drifted = (await driftCanaryCheck.run(ctx)).sections?.index_health?.drift_canary?.drifted;
+    const drifted = (await runCheck(driftCanaryCheck, ctx)).sections?.index_health?.drift_canary?.drifted;
     expect(drifted).toEqual([{ point_id: 'p0', source_url: null, cosine: 0 }]);
   });
 
   it('has nothing to judge in an empty collection, and asks nothing', async () => {
     const { ctx, index, embedder } = healthContext({ points: [] });
-    const result = await driftCanaryCheck.run(ctx);
+    const result = await runCheck(driftCanaryCheck, ctx);
     expect(result.sections?.index_health?.drift_canary).toEqual({
       sampled: 0,
       min_cosine: null,
@@ -175,7 +178,7 @@ describe('the drift canary', () => {
 
   it('has nothing to judge when no sampled point carries chunk text, and embeds nothing', async () => {
     const { ctx, embedder } = healthContext({ points: [point('p', {}, [1, 0, 0])] });
-    const result = await driftCanaryCheck.run(ctx);
+    const result = await runCheck(driftCanaryCheck, ctx);
     expect(result.sections?.index_health?.drift_canary).toMatchObject({ sampled: 0, min_cosine: null });
     expect([result.verdicts, embedder.calls]).toEqual([[], []]);
   });
@@ -183,19 +186,28 @@ describe('the drift canary', () => {
   it('says the canary failed when the retrieve or the embed call fails', async () => {
     const retrieve = healthContext({ points: chunks(), embedder: new FakeEmbedder({ vectors: VECTORS }) });
     retrieve.index.failWith.retrieve = new Error('retrieve refused');
-    expect(await driftCanaryCheck.run(retrieve.ctx)).toEqual({
+    expect(await runCheck(driftCanaryCheck, retrieve.ctx)).toMatchObject({
+      status: null,
       errors: [],
       failures: ['drift canary: retrieve refused'],
     });
     const embedder = new FakeEmbedder({ vectors: VECTORS });
     embedder.failOnCall.set(0, new Error('embed refused'));
     const embed = healthContext({ points: chunks(), embedder });
-    expect(await driftCanaryCheck.run(embed.ctx)).toEqual({ errors: [], failures: ['drift canary: embed refused'] });
+    expect(await runCheck(driftCanaryCheck, embed.ctx)).toMatchObject({
+      status: null,
+      errors: [],
+      failures: ['drift canary: embed refused'],
+    });
   });
 
   it('says the inventory could not be read when the scroll fails', async () => {
     const { ctx, index } = healthContext({ points: chunks() });
     index.failWith.scroll = new Error('scroll refused');
-    expect(await driftCanaryCheck.run(ctx)).toEqual({ errors: [], failures: ['index inventory: scroll refused'] });
+    expect(await runCheck(driftCanaryCheck, ctx)).toMatchObject({
+      status: null,
+      errors: [],
+      failures: ['index inventory: scroll refused'],
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { freshnessCheck } from '../../../functions/core/index-health/freshness-check.ts';
+import { runCheck } from '../../fakes/run-context.ts';
 import { healthContext, point } from './context.ts';
 
 const A = 'https://book.example.com/docs/a';
@@ -12,7 +13,7 @@ describe('the freshness check', () => {
       points: [point('1', { indexed_at: '2026-11-05T00:00:00.000Z' }), point('2', { indexed_at: INDEXED })],
       sitemap: [{ url: A, lastmod: '2026-11-03T00:00:00.000Z' }],
     });
-    const result = await freshnessCheck.run(ctx);
+    const result = await runCheck(freshnessCheck, ctx);
     expect(result.sections?.index_health?.freshness).toEqual({ pages_checked: 1, stale_pages: 1, urls: [A] });
     expect(result.errors).toEqual([
       {
@@ -39,12 +40,12 @@ describe('the freshness check', () => {
 
   it('does not call a page indexed exactly at its lastmod stale, and one a millisecond earlier stale', async () => {
     const at = healthContext({ points: [point('1')], sitemap: [{ url: A, lastmod: INDEXED }] });
-    expect((await freshnessCheck.run(at.ctx)).sections?.index_health?.freshness).toMatchObject({
+    expect((await runCheck(freshnessCheck, at.ctx)).sections?.index_health?.freshness).toMatchObject({
       pages_checked: 1,
       stale_pages: 0,
     });
     const after = healthContext({ points: [point('1')], sitemap: [{ url: A, lastmod: '2026-11-01T00:00:00.001Z' }] });
-    expect((await freshnessCheck.run(after.ctx)).sections?.index_health?.freshness?.stale_pages).toBe(1);
+    expect((await runCheck(freshnessCheck, after.ctx)).sections?.index_health?.freshness?.stale_pages).toBe(1);
   });
 
   it('lists the stale pages in its message, separated by commas', async () => {
@@ -55,7 +56,7 @@ describe('the freshness check', () => {
         { url: B, lastmod: '2026-12-01' },
       ],
     });
-    expect((await freshnessCheck.run(ctx)).errors[0]?.message).toBe(
+    expect((await runCheck(freshnessCheck, ctx)).errors[0]?.message).toBe(
       `2 page(s) changed after they were indexed (sitemap lastmod newer than indexed_at): ${A}, ${B}`,
     );
   });
@@ -68,7 +69,7 @@ describe('the freshness check', () => {
         { url: `${B}/`, lastmod: '2026-12-01' },
       ],
     });
-    expect((await freshnessCheck.run(ctx)).sections?.index_health?.freshness).toEqual({
+    expect((await runCheck(freshnessCheck, ctx)).sections?.index_health?.freshness).toEqual({
       pages_checked: 2,
       stale_pages: 2,
       urls: [A, `${B}/`],
@@ -80,7 +81,7 @@ describe('the freshness check', () => {
       points: [point('1'), point('2', { source_url: B })],
       sitemap: [{ url: A }, { url: B, lastmod: 'yesterday' }, { url: `${A}/other`, lastmod: '2026-12-01' }],
     });
-    const result = await freshnessCheck.run(ctx);
+    const result = await runCheck(freshnessCheck, ctx);
     expect(result.sections?.index_health?.freshness).toEqual({ pages_checked: 0, stale_pages: 0, urls: [] });
     // Nothing judged, nothing to say: no verdict either way.
     expect([result.errors, result.verdicts]).toEqual([[], []]);
@@ -94,7 +95,7 @@ describe('the freshness check', () => {
         { url: B, lastmod: '2026-12-01' },
       ],
     });
-    expect((await freshnessCheck.run(ctx)).sections?.index_health?.freshness?.pages_checked).toBe(0);
+    expect((await runCheck(freshnessCheck, ctx)).sections?.index_health?.freshness?.pages_checked).toBe(0);
   });
 
   it('passes a fresh page and lists at most 10 stale ones', async () => {
@@ -103,7 +104,7 @@ describe('the freshness check', () => {
       points: [...stale, B].map((url, i) => point(String(i), { source_url: url })),
       sitemap: [...stale.map((url) => ({ url, lastmod: '2026-12-01' })), { url: B, lastmod: '2026-10-01' }],
     });
-    const result = await freshnessCheck.run(ctx);
+    const result = await runCheck(freshnessCheck, ctx);
     expect(result.sections?.index_health?.freshness).toEqual({
       pages_checked: 12,
       stale_pages: 11,
@@ -114,20 +115,28 @@ describe('the freshness check', () => {
 
   it('judges the stale pages against max_stale_pages on both sides of equality', async () => {
     const setup = { points: [point('1')], sitemap: [{ url: A, lastmod: '2026-12-01' }] };
-    const at = await freshnessCheck.run(healthContext({ ...setup, criteria: { max_stale_pages: 1 } }).ctx);
+    const at = await runCheck(freshnessCheck, healthContext({ ...setup, criteria: { max_stale_pages: 1 } }).ctx);
     expect(at.verdicts?.[0]).toMatchObject({ value: 1, threshold: 1, passed: true });
-    const under = await freshnessCheck.run(healthContext({ ...setup, criteria: { max_stale_pages: 0 } }).ctx);
+    const under = await runCheck(freshnessCheck, healthContext({ ...setup, criteria: { max_stale_pages: 0 } }).ctx);
     expect(under.verdicts?.[0]).toMatchObject({ value: 1, threshold: 0, passed: false });
   });
 
-  it('leaves an unreadable sitemap to the coverage check', async () => {
+  it('is skipped when the sitemap cannot be read, which is reported once, as the sitemap', async () => {
     const { ctx } = healthContext({ points: [point('1')], sitemap: new Error('sitemap gone') });
-    expect(await freshnessCheck.run(ctx)).toEqual({ errors: [] });
+    expect(await runCheck(freshnessCheck, ctx)).toMatchObject({
+      status: null,
+      errors: [{ error_type: 'SITEMAP_FAILED' }],
+      failures: ['sitemap: sitemap gone'],
+    });
   });
 
   it('says the inventory could not be read when the scroll fails', async () => {
     const { ctx, index } = healthContext({ points: [point('1')], sitemap: [{ url: A, lastmod: '2026-12-01' }] });
     index.failWith.scroll = new Error('scroll refused');
-    expect(await freshnessCheck.run(ctx)).toEqual({ errors: [], failures: ['index inventory: scroll refused'] });
+    expect(await runCheck(freshnessCheck, ctx)).toMatchObject({
+      status: null,
+      errors: [],
+      failures: ['index inventory: scroll refused'],
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { INVENTORY_FIELDS } from '../../../functions/core/book/payload.ts';
-import { indexInventory, sampleRank } from '../../../functions/core/index-health/inventory.ts';
+import { indexInventory } from '../../../functions/core/index-health/inputs.ts';
+import { sampleRank } from '../../../functions/core/index-health/inventory.ts';
 import { healthContext, point } from './context.ts';
 
 const A = 'https://book.example.com/docs/a';
@@ -17,7 +18,7 @@ describe('the index inventory', () => {
       seen.push(options);
       return scroll(options);
     };
-    const inventory = await indexInventory(ctx);
+    const inventory = await ctx.input(indexInventory);
     expect(inventory.points).toBe(3);
     expect(seen).toEqual([{ payloadFields: INVENTORY_FIELDS, pageSize: 2 }]);
     expect(INVENTORY_FIELDS).toEqual(['source_url', 'page_hash', 'chunk_index', 'model_version', 'indexed_at']);
@@ -32,7 +33,7 @@ describe('the index inventory', () => {
       sizes.push(options.pageSize);
       return scroll(options);
     };
-    const [first, second] = await Promise.all([indexInventory(ctx), indexInventory(ctx)]);
+    const [first, second] = await Promise.all([ctx.input(indexInventory), ctx.input(indexInventory)]);
     expect(first).toBe(second);
     expect(sizes).toEqual([1000]);
     expect(stages()).toEqual(['inventory']);
@@ -47,7 +48,7 @@ describe('the index inventory', () => {
         point('4', { chunk_index: 'two', page_hash: 7, indexed_at: 'never' }),
       ],
     });
-    const page = (await indexInventory(ctx)).pages.get(A);
+    const page = (await ctx.input(indexInventory)).pages.get(A);
     expect(page).toEqual({
       pageHashes: new Set(['h1', 'h2']),
       chunkIndexes: new Set([0, 1]),
@@ -58,7 +59,7 @@ describe('the index inventory', () => {
 
   it('leaves a page without a readable indexed_at undated', async () => {
     const { ctx } = healthContext({ points: [point('1', { indexed_at: undefined }), point('2', { indexed_at: 'x' })] });
-    expect((await indexInventory(ctx)).pages.get(A)?.oldestIndexedAt).toBeUndefined();
+    expect((await ctx.input(indexInventory)).pages.get(A)?.oldestIndexedAt).toBeUndefined();
   });
 
   it('counts models (a point without a string model_version as "(none)") and points without a page hash', async () => {
@@ -69,7 +70,7 @@ describe('the index inventory', () => {
         point('3', { model_version: 3, source_url: undefined, page_hash: undefined }),
       ],
     });
-    const inventory = await indexInventory(ctx);
+    const inventory = await ctx.input(indexInventory);
     expect(inventory.models).toEqual(
       new Map([
         ['embed-english-v3.0', 1],
@@ -86,12 +87,10 @@ describe('the index inventory', () => {
     const expected = [...ids].sort((a, b) => sampleRank(a) - sampleRank(b)).slice(0, 8);
     const sample = async (order: string[], canarySample?: number) =>
       (
-        await indexInventory(
-          healthContext({
-            points: order.map((id) => point(id)),
-            ...(canarySample === undefined ? {} : { options: { indexHealth: { canarySample } } }),
-          }).ctx,
-        )
+        await healthContext({
+          points: order.map((id) => point(id)),
+          ...(canarySample === undefined ? {} : { options: { indexHealth: { canarySample } } }),
+        }).ctx.input(indexInventory)
       ).sampleIds;
     expect(await sample(ids)).toEqual(expected);
     expect(await sample([...ids].reverse())).toEqual(expected);
@@ -105,9 +104,10 @@ describe('the index inventory', () => {
     expect(sampleRank('c693596')).toBe(sampleRank('c1170850'));
     const sample = async (order: string[]) =>
       (
-        await indexInventory(
-          healthContext({ points: order.map((id) => point(id)), options: { indexHealth: { canarySample: 1 } } }).ctx,
-        )
+        await healthContext({
+          points: order.map((id) => point(id)),
+          options: { indexHealth: { canarySample: 1 } },
+        }).ctx.input(indexInventory)
       ).sampleIds;
     expect(await sample(['c693596', 'c1170850'])).toEqual(['c1170850']);
     expect(await sample(['c1170850', 'c693596'])).toEqual(['c1170850']);

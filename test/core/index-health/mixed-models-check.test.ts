@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MODEL_FACET_LIMIT, mixedModelsCheck } from '../../../functions/core/index-health/mixed-models-check.ts';
+import { MODEL_FACET_LIMIT } from '../../../functions/core/index-health/inputs.ts';
+import { mixedModelsCheck } from '../../../functions/core/index-health/mixed-models-check.ts';
+import { runCheck } from '../../fakes/run-context.ts';
 import { healthContext, point } from './context.ts';
 
 const V3 = 'embed-english-v3.0';
@@ -15,7 +17,7 @@ const mixed = () => [
 describe('the mixed-models check', () => {
   it('passes one model, read from the inventory scroll when model_version has no payload index', async () => {
     const { ctx, index } = healthContext({ points: [point('1'), point('2', { chunk_index: 1 })] });
-    const result = await mixedModelsCheck.run(ctx);
+    const result = await runCheck(mixedModelsCheck, ctx);
     expect(result.sections?.index_health?.embedding_models).toEqual({
       models: [{ model: V3, points: 2 }],
       source: 'scroll',
@@ -37,7 +39,7 @@ describe('the mixed-models check', () => {
 
   it('reports two models as MIXED_MODELS, high, naming each with its points and the query model', async () => {
     const { ctx } = healthContext({ points: mixed() });
-    const result = await mixedModelsCheck.run(ctx);
+    const result = await runCheck(mixedModelsCheck, ctx);
     expect(result.sections?.index_health?.embedding_models).toEqual({
       models: [
         { model: V3, points: 2 },
@@ -66,9 +68,9 @@ describe('the mixed-models check', () => {
   });
 
   it('counts the models by one facet where model_version has a keyword index, with the same figures', async () => {
-    const scrolled = await mixedModelsCheck.run(healthContext({ points: mixed() }).ctx);
+    const scrolled = await runCheck(mixedModelsCheck, healthContext({ points: mixed() }).ctx);
     const { ctx, index, stages } = healthContext({ points: mixed(), info: INDEXED });
-    const faceted = await mixedModelsCheck.run(ctx);
+    const faceted = await runCheck(mixedModelsCheck, ctx);
     expect(stages()).toEqual(['describe', 'model facet', 'profile']);
     expect(faceted.sections?.index_health?.embedding_models).toEqual({
       ...scrolled.sections?.index_health?.embedding_models,
@@ -81,7 +83,7 @@ describe('the mixed-models check', () => {
 
   it('lists no "(none)" entry when the facet counts every point', async () => {
     const { ctx } = healthContext({ points: [point('1'), point('2', { model_version: V2 })], info: INDEXED });
-    expect((await mixedModelsCheck.run(ctx)).sections?.index_health?.embedding_models?.models).toEqual([
+    expect((await runCheck(mixedModelsCheck, ctx)).sections?.index_health?.embedding_models?.models).toEqual([
       { model: V2, points: 1 },
       { model: V3, points: 1 },
     ]);
@@ -90,13 +92,13 @@ describe('the mixed-models check', () => {
   it('does not use an index of another type on model_version', async () => {
     const info = { payloadIndexes: { ...INDEXED.payloadIndexes, model_version: 'text' } };
     const { ctx } = healthContext({ points: mixed(), info });
-    expect((await mixedModelsCheck.run(ctx)).sections?.index_health?.embedding_models?.source).toBe('scroll');
+    expect((await runCheck(mixedModelsCheck, ctx)).sections?.index_health?.embedding_models?.source).toBe('scroll');
   });
 
   it('falls back to the scroll when the facet reaches its limit (it may have been cut short)', async () => {
     const many = Array.from({ length: MODEL_FACET_LIMIT }, (_, i) => point(String(i), { model_version: `m${i}` }));
     const { ctx } = healthContext({ points: many, info: INDEXED, criteria: { max_embedding_models: 100 } });
-    const result = await mixedModelsCheck.run(ctx);
+    const result = await runCheck(mixedModelsCheck, ctx);
     expect(result.sections?.index_health?.embedding_models).toMatchObject({ source: 'scroll' });
     expect(result.sections?.index_health?.embedding_models?.models).toHaveLength(MODEL_FACET_LIMIT);
     expect(result.verdicts?.[0]).toMatchObject({ value: 100, passed: true });
@@ -105,22 +107,23 @@ describe('the mixed-models check', () => {
   it('trusts a facet one value under its limit', async () => {
     const many = Array.from({ length: MODEL_FACET_LIMIT - 1 }, (_, i) => point(String(i), { model_version: `m${i}` }));
     const { ctx } = healthContext({ points: many, info: INDEXED, criteria: { max_embedding_models: 100 } });
-    const block = (await mixedModelsCheck.run(ctx)).sections?.index_health?.embedding_models;
+    const block = (await runCheck(mixedModelsCheck, ctx)).sections?.index_health?.embedding_models;
     expect([block?.source, block?.models.length]).toEqual(['facet', MODEL_FACET_LIMIT - 1]);
   });
 
   it('judges the models against max_embedding_models on both sides of equality', async () => {
-    const at = await mixedModelsCheck.run(
+    const at = await runCheck(
+      mixedModelsCheck,
       healthContext({ points: mixed(), criteria: { max_embedding_models: 2 } }).ctx,
     );
     expect([at.errors, at.verdicts?.[0]?.passed]).toEqual([[], true]);
-    const over = await mixedModelsCheck.run(healthContext({ points: mixed() }).ctx);
+    const over = await runCheck(mixedModelsCheck, healthContext({ points: mixed() }).ctx);
     expect([over.errors.length, over.verdicts?.[0]?.passed]).toEqual([1, false]);
   });
 
   it('has no verdict when no point names its model', async () => {
     const { ctx } = healthContext({ points: [point('1', { model_version: undefined })] });
-    const result = await mixedModelsCheck.run(ctx);
+    const result = await runCheck(mixedModelsCheck, ctx);
     expect(result.sections?.index_health?.embedding_models?.models).toEqual([{ model: '(none)', points: 1 }]);
     expect([result.errors, result.verdicts]).toEqual([[], []]);
   });
@@ -130,14 +133,15 @@ describe('the mixed-models check', () => {
       points: [point('1', { model_version: 'b' }), point('2', { model_version: 'a' })],
       criteria: { max_embedding_models: 2 },
     });
-    const models = (await mixedModelsCheck.run(ctx)).sections?.index_health?.embedding_models?.models;
+    const models = (await runCheck(mixedModelsCheck, ctx)).sections?.index_health?.embedding_models?.models;
     expect(models?.map((m) => m.model)).toEqual(['a', 'b']);
   });
 
   it('says the facet failed when model_version is indexed and the facet is refused', async () => {
     const { ctx, index } = healthContext({ points: mixed(), info: { payloadIndexes: { model_version: 'keyword' } } });
     index.failWith.facet = new Error('facet refused');
-    expect(await mixedModelsCheck.run(ctx)).toEqual({
+    expect(await runCheck(mixedModelsCheck, ctx)).toMatchObject({
+      status: null,
       errors: [],
       failures: ['embedding models facet: facet refused'],
     });
@@ -146,10 +150,11 @@ describe('the mixed-models check', () => {
   it('reads the scroll when the collection cannot be described, and says the inventory failed if it fails too', async () => {
     const { ctx, index } = healthContext({ points: mixed(), info: INDEXED });
     index.failWith.describe = new Error('describe refused');
-    expect((await mixedModelsCheck.run(ctx)).sections?.index_health?.embedding_models?.source).toBe('scroll');
+    expect((await runCheck(mixedModelsCheck, ctx)).sections?.index_health?.embedding_models?.source).toBe('scroll');
     const failing = healthContext({ points: mixed() });
     failing.index.failWith.scroll = new Error('scroll refused');
-    expect(await mixedModelsCheck.run(failing.ctx)).toEqual({
+    expect(await runCheck(mixedModelsCheck, failing.ctx)).toMatchObject({
+      status: null,
       errors: [],
       failures: ['index inventory: scroll refused'],
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { staleChunksCheck } from '../../../functions/core/index-health/stale-chunks-check.ts';
+import { runCheck } from '../../fakes/run-context.ts';
 import { healthContext, point } from './context.ts';
 
 const A = 'https://book.example.com/docs/a';
@@ -10,7 +11,7 @@ describe('the stale-chunks check', () => {
     const { ctx } = healthContext({
       points: [point('1', { chunk_index: 0 }), point('2', { chunk_index: 1 }), point('3', { source_url: B })],
     });
-    const result = await staleChunksCheck.run(ctx);
+    const result = await runCheck(staleChunksCheck, ctx);
     expect(result.sections?.index_health?.stale_chunks).toEqual({
       urls_checked: 2,
       stale_pages: 0,
@@ -37,7 +38,7 @@ describe('the stale-chunks check', () => {
     const { ctx } = healthContext({
       points: [point('1'), point('2', { chunk_index: 1, page_hash: 'h0' }), point('3', { source_url: B })],
     });
-    const result = await staleChunksCheck.run(ctx);
+    const result = await runCheck(staleChunksCheck, ctx);
     expect(result.sections?.index_health?.stale_chunks).toMatchObject({
       urls_checked: 2,
       stale_pages: 1,
@@ -62,7 +63,7 @@ describe('the stale-chunks check', () => {
     const { ctx } = healthContext({
       points: [point('1'), point('2'), point('3'), point('4', { source_url: B, chunk_index: 1 })],
     });
-    const result = await staleChunksCheck.run(ctx);
+    const result = await runCheck(staleChunksCheck, ctx);
     expect(result.sections?.index_health?.stale_chunks).toMatchObject({
       stale_pages: 1,
       urls_with_several_page_hashes: 0,
@@ -76,7 +77,7 @@ describe('the stale-chunks check', () => {
 
   it('counts points without a page hash without calling their page stale', async () => {
     const { ctx } = healthContext({ points: [point('1', { page_hash: undefined }), point('2', { chunk_index: 1 })] });
-    const result = await staleChunksCheck.run(ctx);
+    const result = await runCheck(staleChunksCheck, ctx);
     expect(result.sections?.index_health?.stale_chunks).toMatchObject({
       points_without_page_hash: 1,
       stale_pages: 0,
@@ -89,7 +90,7 @@ describe('the stale-chunks check', () => {
       point(`${i}a`, { source_url: `${A}${i}` }),
       point(`${i}b`, { source_url: `${A}${i}`, chunk_index: 1, page_hash: 'old' }),
     ]).flat();
-    const result = await staleChunksCheck.run(healthContext({ points }).ctx);
+    const result = await runCheck(staleChunksCheck, healthContext({ points }).ctx);
     const block = result.sections?.index_health?.stale_chunks;
     expect(block?.stale_pages).toBe(11);
     expect(block?.urls).toEqual(Array.from({ length: 10 }, (_, i) => `${A}${i}`));
@@ -98,23 +99,30 @@ describe('the stale-chunks check', () => {
 
   it('judges the stale pages against max_stale_chunk_pages on both sides of equality', async () => {
     const points = [point('1'), point('2', { page_hash: 'h0', chunk_index: 1 })];
-    const at = await staleChunksCheck.run(healthContext({ points, criteria: { max_stale_chunk_pages: 1 } }).ctx);
+    const at = await runCheck(staleChunksCheck, healthContext({ points, criteria: { max_stale_chunk_pages: 1 } }).ctx);
     expect(at.verdicts?.[0]).toMatchObject({ value: 1, threshold: 1, passed: true });
-    const under = await staleChunksCheck.run(healthContext({ points, criteria: { max_stale_chunk_pages: 0 } }).ctx);
+    const under = await runCheck(
+      staleChunksCheck,
+      healthContext({ points, criteria: { max_stale_chunk_pages: 0 } }).ctx,
+    );
     expect(under.verdicts?.[0]).toMatchObject({ value: 1, threshold: 0, passed: false });
   });
 
   it('says the inventory could not be read when the scroll fails but the collection is readable', async () => {
     const { ctx, index } = healthContext({ points: [point('1')] });
     index.failWith.scroll = new Error('scroll refused');
-    const result = await staleChunksCheck.run(ctx);
-    expect(result).toEqual({ errors: [], failures: ['index inventory: scroll refused'] });
+    const result = await runCheck(staleChunksCheck, ctx);
+    expect(result).toMatchObject({ status: null, errors: [], failures: ['index inventory: scroll refused'] });
   });
 
-  it('stays silent when the collection itself cannot be read (another check reports it)', async () => {
+  it('says nothing of the inventory when the collection itself cannot be read: that is reported once, as the profile', async () => {
     const { ctx, index } = healthContext({ points: [point('1')] });
     index.failWith.scroll = new Error('down');
     index.failWith.count = new Error('down');
-    expect(await staleChunksCheck.run(ctx)).toEqual({ errors: [], failures: [] });
+    expect(await runCheck(staleChunksCheck, ctx)).toMatchObject({
+      status: null,
+      errors: [{ error_type: 'RETRIEVAL_FAILED', message: 'could not read the collection: down' }],
+      failures: ['index profile: down'],
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkModelVersion, modelVersionCheck } from '../../../functions/core/queries/model-version.ts';
 import { MemoryIndex, type MemoryPoint } from '../../fakes/memory-index.ts';
-import { buildRunContext } from '../../fakes/run-context.ts';
+import { buildRunContext, runCheck } from '../../fakes/run-context.ts';
 
 const result = (...rows: [string, string | null][]) => ({
   top_results: rows.map(([chunk_id, model_version]) => ({ chunk_id, model_version })),
@@ -82,7 +82,7 @@ describe('modelVersionCheck', () => {
 
   function run(index: MemoryIndex, signal?: AbortSignal) {
     const { ctx } = buildRunContext({ index, deps: signal ? { signal } : {} });
-    return modelVersionCheck.run(ctx);
+    return runCheck(modelVersionCheck, ctx);
   }
 
   it('reports the chunks the golden queries retrieved from another model, as a finding of this run', async () => {
@@ -98,18 +98,36 @@ describe('modelVersionCheck', () => {
   });
 
   it('reports nothing when the retrieved chunks came from the configured model', async () => {
-    expect(await run(new MemoryIndex([point('a', 'fake-embed')]))).toEqual({ errors: [] });
+    expect(await run(new MemoryIndex([point('a', 'fake-embed')]))).toMatchObject({
+      status: 'pass',
+      errors: [],
+      failures: [],
+    });
   });
 
-  it('reports nothing itself when the queries could not run: the queries check says why', async () => {
+  it('finds nothing itself when the queries could not run: that is reported once, as the queries', async () => {
     const index = new MemoryIndex([point('b', 'embed-v4.0')]);
     index.failWith.describe = new Error('Qdrant unreachable');
-    expect(await run(index)).toEqual({ errors: [] });
+    expect(await run(index)).toMatchObject({
+      status: 'pass',
+      errors: [],
+      failures: ['queries: no query could be run: Qdrant unreachable'],
+    });
   });
 
-  it('reports nothing itself when the run was cut before the queries ran: the cut is reported once, elsewhere', async () => {
+  it('is skipped when the run was cut before the queries ran: the cut is reported once, as the queries step', async () => {
     const index = new MemoryIndex([point('b', 'embed-v4.0')]);
-    expect(await run(index, AbortSignal.abort())).toEqual({ errors: [] });
+    expect(await run(index, AbortSignal.abort())).toMatchObject({
+      status: null,
+      errors: [
+        {
+          error_type: 'TIMEOUT',
+          message: 'queries (Cohere embed and Qdrant search) was cut: the run had to stop',
+          details: { step: 'queries' },
+        },
+      ],
+      failures: ['queries: queries (Cohere embed and Qdrant search) was cut: the run had to stop'],
+    });
     expect(index.calls).toEqual([]);
   });
 });

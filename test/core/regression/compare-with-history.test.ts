@@ -3,11 +3,7 @@ import { compareWithHistory } from '../../../functions/core/regression/compare-w
 import { buildErrorReport } from '../../nightly/fixtures/reports.ts';
 import { BOOK, buildReport, historyOf, hit, query } from './reports.ts';
 
-const ids = () => {
-  let n = 0;
-  return () => `id-${++n}`;
-};
-const compare = (report = buildReport(), history = historyOf(7)) => compareWithHistory(report, history, ids());
+const compare = (report = buildReport(), history = historyOf(7)) => compareWithHistory(report, history);
 const kinds = (report: ReturnType<typeof compare>) => report.regression?.findings.map((f) => f.kind) ?? [];
 
 describe('compareWithHistory: baseline', () => {
@@ -35,7 +31,7 @@ describe('compareWithHistory: baseline', () => {
   });
 
   it('says so when the history could not be read', () => {
-    expect(compareWithHistory(buildReport(), null, ids()).regression?.note).toMatch(/could not be read/);
+    expect(compareWithHistory(buildReport(), null).regression?.note).toMatch(/could not be read/);
   });
 
   it('counts only earlier runs with figures toward a baseline, never ERROR runs', () => {

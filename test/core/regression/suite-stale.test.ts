@@ -1,96 +1,74 @@
+/** The comparison with history keeps the run's own SUITE_STALE verdict (coverage/suite-stale-check.ts). */
 import { describe, expect, it } from 'vitest';
 import { compareWithHistory } from '../../../functions/core/regression/compare-with-history.ts';
+import { finding } from '../../../functions/core/report/regression-report.ts';
+import type { ValidationReport } from '../../../functions/core/report/report.ts';
 import { BOOK, buildReport, historyOf, hit, query } from './reports.ts';
 
-/** q1 expects a page the book renamed: gone from the sitemap, so it fails, and pass rate falls to 90%. */
-function renamedPage(threshold = 95) {
+const STALE = finding({
+  kind: 'SUITE_STALE',
+  severity: 'LOW',
+  addressed_to: 'suite maintainer',
+  message: "query q1 expects /docs/old-name, no longer in the book's sitemap",
+  query_id: 'q1',
+  urls: ['/docs/old-name'],
+});
+
+/** q1 expects a page the book renamed: the run named it stale, and it fails. */
+function renamedPage(): ValidationReport {
   const report = buildReport();
   const q1 = query(report, 'q1');
   q1.query = { id: 'q1', expected_sources: ['/docs/old-name'] };
   q1.status = 'FAIL';
   q1.passed = false;
   q1.top_results = [hit(1, `${BOOK}/docs/new-name`)];
-  report.pass_rate = 90;
-  report.status = 'FAILED';
-  report.success_criteria = report.success_criteria.map((c) =>
-    c.name === 'pass_rate' ? { ...c, value: 90, threshold, passed: 90 >= threshold } : c,
-  );
-  report.errors = [
-    {
-      id: 'e1',
-      validation_id: report.run_id,
-      error_type: 'CRITERION_BREACHED',
-      message: 'pass_rate is 90%',
-      severity: 'HIGH',
-      details: { criterion: 'pass_rate' },
-    },
-  ];
+  report.regression = {
+    compared: false,
+    note: 'not compared with the history of earlier runs',
+    baseline_runs: [],
+    findings: [STALE],
+    recovered_queries: [],
+    stale_queries: ['q1'],
+    score_shift: null,
+  };
   return report;
 }
 
-let n = 0;
-const newId = () => `id-${++n}`;
-
-describe('SUITE_STALE', () => {
-  it('names the expectation no longer in the sitemap, at LOW severity, for the suite maintainer', () => {
-    const regression = compareWithHistory(renamedPage(), [], newId).regression;
-    expect(regression?.stale_queries).toEqual(['q1']);
-    expect(regression?.findings).toEqual([
-      expect.objectContaining({
-        kind: 'SUITE_STALE',
-        severity: 'LOW',
-        addressed_to: 'suite maintainer',
-        query_id: 'q1',
-        urls: ['/docs/old-name'],
-      }),
-    ]);
+describe('SUITE_STALE after the run', () => {
+  it('keeps the run’s stale queries and their findings when there is no baseline yet', () => {
+    expect(compareWithHistory(renamedPage(), []).regression).toMatchObject({
+      compared: false,
+      stale_queries: ['q1'],
+      findings: [STALE],
+    });
   });
 
-  it('does not count the stale query as a retrieval failure: pass rate is judged without it', () => {
-    const report = compareWithHistory(renamedPage(), historyOf(7), newId);
-    expect(report.status).toBe('PASSED');
-    expect(report.success_criteria.find((c) => c.name === 'pass_rate')).toMatchObject({ value: 100, passed: true });
-    expect(report.errors.filter((e) => e.error_type === 'CRITERION_BREACHED')).toEqual([]);
+  it('keeps them after the detectors’ findings, and sets the stale query aside from the detectors', () => {
+    const report = compareWithHistory(renamedPage(), historyOf(7));
+    expect(report.regression?.compared).toBe(true);
+    expect(report.regression?.stale_queries).toEqual(['q1']);
+    // q1 passed in every baseline run and fails now: stale, so not a QUERY_REGRESSED.
     expect(report.regression?.findings.map((f) => f.kind)).toEqual(['SUITE_STALE']);
   });
 
-  it('still fails a run whose other queries breach the pass rate', () => {
-    const report = renamedPage();
-    query(report, 'q2').status = 'FAIL';
-    query(report, 'q2').passed = false;
-    const judged = compareWithHistory(report, [], newId);
-    expect(judged.status).toBe('FAILED');
-    expect(judged.success_criteria.find((c) => c.name === 'pass_rate')).toMatchObject({ value: 88.89, passed: false });
+  it('leaves the verdict as the run made it: the comparison judges no criterion and no status again', () => {
+    const input = renamedPage();
+    const report = compareWithHistory(input, historyOf(7));
+    expect([report.status, report.status_reason, report.success_criteria, report.errors]).toEqual([
+      input.status,
+      input.status_reason,
+      input.success_criteria,
+      input.errors,
+    ]);
   });
 
-  it('leaves a query whose expectations are all in the sitemap alone', () => {
-    const report = buildReport();
-    expect(compareWithHistory(report, [], newId).regression?.stale_queries).toEqual([]);
+  it('has no stale query when the run named none', () => {
+    expect(compareWithHistory(buildReport(), []).regression).toMatchObject({ stale_queries: [], findings: [] });
   });
 
-  it('names every expectation gone from the sitemap in its message', () => {
-    const report = renamedPage();
-    query(report, 'q1').query = { id: 'q1', expected_sources: ['/docs/old-name', '/docs/older-name', '/docs/intro'] };
-    expect(compareWithHistory(report, [], newId).regression?.findings[0]?.message).toBe(
-      "query q1 expects /docs/old-name, /docs/older-name, no longer in the book's sitemap: update the suite (the query is not counted as a retrieval failure)",
-    );
-  });
-
-  it('judges no expectation stale when the sitemap listed no page, or the run has no coverage', () => {
-    const empty = renamedPage();
-    if (empty.coverage_report) {
-      empty.coverage_report.total_sitemap_urls = 0;
-      empty.coverage_report.indexed_urls = [];
-      empty.coverage_report.missing_urls = [];
-    }
-    expect(compareWithHistory(empty, [], newId).regression?.stale_queries).toEqual([]);
-    const none = { ...renamedPage(), coverage_report: null };
-    expect(compareWithHistory(none, [], newId).regression).toMatchObject({ stale_queries: [], findings: [] });
-  });
-
-  it('looks for no stale expectation in a run that could not complete', () => {
+  it('names no stale query for a run that could not complete', () => {
     const report = { ...renamedPage(), status: 'ERROR' as const };
-    expect(compareWithHistory(report, historyOf(7), newId).regression).toMatchObject({
+    expect(compareWithHistory(report, historyOf(7)).regression).toMatchObject({
       note: 'not compared: the run could not complete, so its figures say nothing about quality',
       stale_queries: [],
       findings: [],

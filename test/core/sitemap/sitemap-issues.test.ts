@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sitemapIssueErrors, sitemapIssueNotes } from '../../../functions/core/coverage/sitemap-issues.ts';
 import type { SitemapIssue } from '../../../functions/core/ports.ts';
+import { sitemapIssueErrors, sitemapIssueNotes } from '../../../functions/core/sitemap/sitemap-issues.ts';
 
 const ids = () => {
   let n = 0;

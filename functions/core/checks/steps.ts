@@ -1,0 +1,24 @@
+/**
+ * Every named step of a run: the only places a run does I/O, each with what it waits on. The run context takes
+ * only these names, so a cut always says which step was pending and what it was waiting for.
+ */
+export const STEPS = {
+  describe: 'Qdrant (get collection)',
+  catalog: 'Qdrant (facet or scroll)',
+  queries: 'Cohere embed and Qdrant search',
+  sitemap: 'the sitemap host',
+  profile: 'Qdrant (count, facet or scroll)',
+  agent: 'Cohere chat and Qdrant search',
+  inventory: 'Qdrant (scroll)',
+  'exact search': 'Qdrant (exact search)',
+  'canary retrieve': 'Qdrant (retrieve)',
+  'canary embed': 'Cohere embed',
+  'model facet': 'Qdrant (facet)',
+} as const;
+
+export type StepName = keyof typeof STEPS;
+
+/** A step as a cut names it: "queries (Cohere embed and Qdrant search)". */
+export function describeStep(name: StepName): string {
+  return `${name} (${STEPS[name]})`;
+}
