@@ -3,6 +3,7 @@ import { settleIncidents } from '../../../functions/core/incident/settle-inciden
 import { emptyState, type IncidentState } from '../../../functions/core/report/incident-state.ts';
 import type { ValidationReport } from '../../../functions/core/report/report.ts';
 import { MemoryIncidentStore } from '../../fakes/memory-incident-store.ts';
+import { nonEmpty } from '../../helpers/non-empty.ts';
 import { buildFailedReport, buildPassedReport } from '../../nightly/fixtures/reports.ts';
 
 const key = { collection: 'book', environment: 'prod' };
@@ -36,7 +37,11 @@ describe('settleIncidents', () => {
     expect(kinds(settled)).toEqual(['quality:onset']);
     expect(settled).toMatchObject({ ok: true, warning: null });
     expect(store.writes.map((w) => w.replaced)).toEqual([null]);
-    expect(store.keys.every((k) => k.collection === key.collection && k.environment === key.environment)).toBe(true);
+    expect(
+      nonEmpty(store.keys, 'incident store keys').every(
+        (k) => k.collection === key.collection && k.environment === key.environment,
+      ),
+    ).toBe(true);
     expect(store.writes[0]?.state.open.quality).toMatchObject({
       id: 'incident-1',
       opened: { run_id: report.run_id, started_at: report.timestamp, report: 's3://b/k.json' },
