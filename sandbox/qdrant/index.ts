@@ -9,6 +9,7 @@ import type { PointInput } from './collection.ts';
 import type { FilterLeak } from './filter-leak.ts';
 import { parsePointId } from './point-id.ts';
 import type { OperationId } from './routes.ts';
+import type { ScorePerturbation } from './search.ts';
 import { type Fault, type RecordedExchange, StandInServer } from './server.ts';
 import { collectionNotFound } from './wire-error.ts';
 
@@ -63,6 +64,11 @@ export interface QdrantStandIn {
    * `key` = `value`, also returns the best point that fails its filter (see search.ts); `false` mends it.
    */
   leakFilters(scope: FilterLeak): void;
+  /**
+   * Adds `perturb(pointId, normalisedQuery, score)` to every search score from now on (null: exact scores again), for
+   * the replay's per-(chunk, query) noise.
+   */
+  perturbScores(perturb: ScorePerturbation | null): void;
   /** Points approximate searches never reach from now on (an empty list restores them); exact search finds them. */
   makeUnreachable(ids: readonly (string | number)[]): void;
 }
@@ -85,6 +91,10 @@ export async function startQdrantStandIn(options: QdrantStandInOptions = {}): Pr
     },
     leakFilters: (scope) => {
       server.ann.filterLeak = scope;
+    },
+    perturbScores: (perturb) => {
+      if (perturb === null) delete server.ann.perturb;
+      else server.ann.perturb = perturb;
     },
     makeUnreachable: (ids) => {
       server.ann.unreachable = new Set(ids.map((id) => parsePointId(id)));

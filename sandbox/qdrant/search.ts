@@ -54,7 +54,15 @@ export interface AnnSettings {
   filterLeak?: FilterLeak;
   /** Points an approximate search never reaches (cut off in the HNSW graph); exact search still finds them. */
   unreachable?: ReadonlySet<string | number>;
+  /**
+   * Score noise for the replay: added to every score (exact and approximate alike, so they still agree), as a
+   * function of the point and the normalised query, so one (point, query) pair moves the same way within a night.
+   */
+  perturb?: ScorePerturbation;
 }
+
+/** A score offset for one point, one (normalised) query vector and the exact score. */
+export type ScorePerturbation = (id: string | number, query: Float32Array, score: number) => number;
 
 /** The `limit` best points after skipping `offset`, best first. */
 export function searchNearest(
@@ -66,7 +74,7 @@ export function searchNearest(
   const size = collection.size;
   const query = prepareQuery(collection, options.vector);
   const largerIsBetter = collection.distance === 'Cosine' || collection.distance === 'Dot';
-  const score = scorer(collection, query);
+  const score = perturbed(collection, scorer(collection, query), query, ann.perturb);
   // Never more than there are points, so a huge limit costs nothing.
   const wanted = Math.min(options.limit + options.offset, collection.pointsCount);
   if (wanted === 0) return [];
@@ -124,6 +132,21 @@ function visitPredicate(
   return (slot) =>
     !unreachable?.has(collection.idAt(slot)) &&
     (share >= 1 || hashString(String(collection.idAt(slot)), querySeed) >>> 0 < threshold);
+}
+
+/** The scorer with the replay's noise added to each score (as f32, like every score the stand-in reports). */
+function perturbed(
+  collection: Collection,
+  score: (offset: number) => number,
+  query: Float32Array,
+  perturb: ScorePerturbation | undefined,
+): (offset: number) => number {
+  if (perturb === undefined) return score;
+  const size = collection.size;
+  return (offset) => {
+    const exact = score(offset);
+    return Math.fround(exact + perturb(collection.idAt(offset / size), query, exact));
+  };
 }
 
 /** FNV-1a, 32 bits: a cheap deterministic hash for the visit choice. */

@@ -9,9 +9,23 @@ import type { NightWorld } from './world.ts';
 export interface FaultKindSpec {
   /** The incident track whose emails announce this fault. */
   track: 'quality' | 'infrastructure' | 'suite';
-  needs: ('target' | 'to')[];
+  needs: ('target' | 'to' | 'fall')[];
   describe: string;
-  apply(world: NightWorld, fault: { target?: string; to?: string }): void;
+  /**
+   * What the fault breaks, as an email names it (a finding kind, or a criterion's words): an onset or escalation
+   * counts as detecting the fault only when its subject or body names at least one of these.
+   */
+  names: string[];
+  /** `night` is the fault's own night, 1 on its first. */
+  apply(world: NightWorld, fault: FaultParams, night: number): void;
+}
+
+interface FaultParams {
+  target?: string | undefined;
+  to?: string | undefined;
+  fall?: number | undefined;
+  ramp_nights?: number | undefined;
+  keep_chunks?: number | undefined;
 }
 
 /** A stable UUID for a name, so a replay writes the same ids every time. */
@@ -28,6 +42,7 @@ export const FAULT_KINDS = {
     track: 'quality',
     needs: ['target'],
     describe: 'a module dropped from the index',
+    names: ['pass rate', 'coverage', 'QUERY_REGRESSED'],
     apply: (world, { target }) => {
       world.points = world.points.filter((p) => !pageOf(p.payload.source_url).startsWith(`/docs/${target}/`));
     },
@@ -40,6 +55,7 @@ export const FAULT_KINDS = {
     track: 'quality',
     needs: ['target'],
     describe: 'a page re-indexed leaving stale duplicate chunks',
+    names: ['stale chunk'],
     apply: (world, { target }) => {
       const page = world.points.filter((p) => pageOf(p.payload.source_url) === target);
       for (const point of page)
@@ -59,6 +75,7 @@ export const FAULT_KINDS = {
     track: 'quality',
     needs: ['target'],
     describe: 'a payload field lost on newly indexed chunks',
+    names: ['completeness'],
     apply: (world, { target }) => {
       for (const point of world.points)
         if (pageOf(point.payload.source_url) === target) {
@@ -72,6 +89,7 @@ export const FAULT_KINDS = {
     track: 'infrastructure',
     needs: [],
     describe: 'Qdrant down for the night',
+    names: ['run ERROR'],
     apply: (world) => {
       world.qdrantDown = true;
     },
@@ -81,6 +99,7 @@ export const FAULT_KINDS = {
     track: 'quality',
     needs: ['target'],
     describe: 'a new page in the sitemap never indexed',
+    names: ['coverage', 'COVERAGE_NEWLY_MISSING'],
     apply: (world, { target }) => {
       world.sitemapPaths.push(target ?? '');
     },
@@ -90,6 +109,7 @@ export const FAULT_KINDS = {
     track: 'suite',
     needs: ['target', 'to'],
     describe: 'a page renamed in the book, so the suite’s expectation is stale',
+    names: ['SUITE_STALE'],
     apply: (world, { target, to }) => {
       world.sitemapPaths = world.sitemapPaths.map((p) => (p === target ? (to ?? p) : p));
       for (const point of world.points)
@@ -106,6 +126,7 @@ export const FAULT_KINDS = {
     track: 'quality',
     needs: [],
     describe: 'the embedding model silently swapped',
+    names: ['SCORE_SHIFT', 'canary'],
     apply: (world) => {
       for (const point of world.points) {
         const half = Math.floor(point.vector.length / 2);
@@ -118,8 +139,54 @@ export const FAULT_KINDS = {
     track: 'quality',
     needs: [],
     describe: 'ANN search degraded (low recall against exact search)',
+    names: ['QUERY_REGRESSED', 'ann recall'],
     apply: (world) => {
       world.annVisitFraction = 0.3;
+    },
+  },
+  /**
+   * Every similarity lower by a share, at once or growing night by night (a slow drift on the query side: a
+   * query-embedding model or preprocessing update under the same name) with no criterion necessarily breached.
+   * Applied to the scores Qdrant returns, so the stored vectors (and the drift canary, which re-embeds documents)
+   * are untouched: only the regression detectors can see it.
+   */
+  'scores-lowered': {
+    track: 'quality',
+    needs: ['fall'],
+    describe: 'every similarity lowered (a drift when it ramps)',
+    names: ['SCORE_SHIFT', 'SCORE_DRIFT', 'mean best similarity'],
+    apply: (world, { fall, ramp_nights }, night) => {
+      world.scoreFactor = 1 - (fall ?? 0) * Math.min(night, ramp_nights ?? 1);
+    },
+  },
+  /** A module re-indexed by a chunker that stops after a few chunks a page: its pages stay, their later text goes. */
+  'module-truncated': {
+    track: 'quality',
+    needs: ['target'],
+    describe: 'a module truncated to its first chunks on every page',
+    names: ['SIMILARITY_DROPPED', 'RANK_DROPPED', 'QUERY_REGRESSED', 'SCORE_SHIFT', 'SCORE_DRIFT', 'METRIC_DROPPED'],
+    apply: (world, { target, keep_chunks }) => {
+      world.points = world.points.filter(
+        (p) =>
+          !pageOf(p.payload.source_url).startsWith(`/docs/${target}/`) ||
+          Number(p.payload.chunk_index) < (keep_chunks ?? 2),
+      );
+    },
+  },
+  /** The suite's maintainer added a query that fails from its first night: suite news, not a retrieval regression. */
+  'query-added-failing': {
+    track: 'suite',
+    needs: [],
+    describe: 'a query added to the suite that fails from its first night',
+    names: ['NEW_QUERY_FAILING'],
+    apply: (world) => {
+      world.suite.queries.push({
+        id: 'added-sourdough',
+        query_text: 'How long should sourdough bread proof before baking?',
+        category: 'semantic',
+        expected_module: 'module-1-ros2',
+        min_similarity: 0.9,
+      });
     },
   },
 } satisfies Record<string, FaultKindSpec>;

@@ -14,12 +14,37 @@ export const ScenarioFault = z.object({
   target: z.string().optional(),
   /** For a renamed page: its new path. */
   to: z.string().optional(),
+  /** For lowered scores: the fall of every similarity per night of the ramp, as a share (0.015: -1.5 % a night). */
+  fall: z.number().gt(0).lt(1).optional(),
+  /** For lowered scores: nights the fall grows before it is held (1: the whole fall at once). */
+  ramp_nights: z.number().int().min(1).optional(),
+  /** For a truncated module: the chunks kept per page. */
+  keep_chunks: z.number().int().min(0).optional(),
   from: z.number().int().min(1),
-  nights: z.number().int().min(1).max(3),
+  nights: z.number().int().min(1),
 });
 export type ScenarioFault = z.infer<typeof ScenarioFault>;
 
+/** What the scenario must show for `npm run replay` to exit 0 (the defaults are the a-h target). */
+const ScenarioTarget = z.object({
+  /** Every fault named in an email within this many of its nights (1: on its first night). */
+  detect_within: z.number().int().min(1).default(1),
+  /** Only the first fault must be detected (a flapping fault: its returns may reopen the same incident quietly). */
+  detect_first_only: z.boolean().default(false),
+  /** Every fault that ended is followed by its recovery. */
+  recover: z.boolean().default(true),
+  max_duplicates: z.number().int().min(0).default(0),
+  max_false: z.number().int().min(0).default(0),
+  /** Emails on nights with no fault at all, and how many of those may be HIGH or CRITICAL. */
+  max_clean_emails: z.number().int().min(0).default(0),
+  max_clean_pages: z.number().int().min(0).default(0),
+  /** Emails in all (null: no limit). */
+  max_emails: z.number().int().min(0).nullable().default(null),
+});
+
 export const Scenario = z.object({
+  /** What the scenario shows, in a line. */
+  name: z.string().min(1).default('faults a-h'),
   nights: z.number().int().min(1).max(366),
   start_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   noise: z.object({
@@ -28,8 +53,18 @@ export const Scenario = z.object({
     /** Each night, this many chunks are re-indexed with the same content. */
     reindexed_chunks: z.number().int().min(0),
     seed: z.number().int(),
+    /** Per-(chunk, query) score noise, N(0, sigma) every night (noise.ts); `--sigma` overrides it. */
+    sigma: z.number().min(0).max(0.2).default(0.01),
+    /** Share of nights that are busy: the latency drawn is multiplied by 5. */
+    busy_nights: z.number().min(0).max(1).default(0.1),
+    /** A query that fails on this share of nights (its module pushed out of its results), and passes the others. */
+    flaky_query: z
+      .object({ id: z.string().min(1), share: z.number().min(0).max(1) })
+      .nullable()
+      .default(null),
   }),
   faults: z.array(ScenarioFault),
+  target: ScenarioTarget.prefault({}),
 });
 export type Scenario = z.infer<typeof Scenario>;
 

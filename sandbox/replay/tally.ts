@@ -1,6 +1,7 @@
 /**
  * The replay's verdict from its nights, per fault episode and its incident track:
- * - detected_first_night: an onset or escalation on the fault's track on the fault's first night;
+ * - detected_first_night: an onset or escalation on the fault's track on the fault's first night that names what
+ *   the fault breaks (one of its kind's `names`, in the subject or body): any email that night is not enough;
  * - recoveries: a recovery on the fault's track on the first night after it ended (the scenario keeps a clean
  *   night after every fault on a track, and the default policy recovers after 1 clean run); for quality and
  *   suite faults, the first such night whose run completed (an ERROR run cannot judge them);
@@ -8,10 +9,26 @@
  *   recovery not on the night after a fault of its track ended;
  * - duplicate_alerts: any email on the fault's track during the fault's later nights (it was already told), or a
  *   second onset/escalation on its first night.
+ * And, for the noisy and long scenarios: per fault, the night it was first detected (named) and the recoveries
+ * sent while it was still active; the emails by kind and severity; the emails on nights with no fault at all.
  */
 import { FAULT_KINDS } from './faults.ts';
 import type { NightRecord } from './replay.ts';
 import type { Scenario } from './scenario.ts';
+import type { DeliveredEmail } from './world.ts';
+
+interface FaultOutcome {
+  id: string;
+  kind: string;
+  /** The fault's own night (1 = its first) on which an email first named it; null when none did while it lasted. */
+  detected_on: number | null;
+  /** Recoveries on its track sent while it was still active (each a "[RESOLVED]" that is false). */
+  resolved_while_active: number;
+  /** A recovery on its track on the first completed night after it ended (false too while it still runs). */
+  recovered: boolean;
+  /** Emails on its track while it was active. */
+  emails: number;
+}
 
 export interface ReplaySummary {
   faults: number;
@@ -19,6 +36,21 @@ export interface ReplaySummary {
   recoveries: number;
   false_alerts: number;
   duplicate_alerts: number;
+  /** Every fault that started within the nights run, ended or not. */
+  per_fault: FaultOutcome[];
+  /** Emails by "kind severity" (e.g. "onset HIGH"). */
+  emails: Record<string, number>;
+  /** Nights with no fault active on any track, and the emails sent on them (recoveries owed to a fault excepted). */
+  clean_nights: number;
+  clean_night_emails: number;
+  /** Of those, HIGH or CRITICAL. */
+  clean_night_pages: number;
+}
+
+/** Does the email name one of the things the fault breaks? */
+function namesFault(email: DeliveredEmail, kind: keyof typeof FAULT_KINDS): boolean {
+  const text = `${email.subject}\n${email.body}`;
+  return FAULT_KINDS[kind].names.some((name) => text.includes(name));
 }
 
 /** Counts the summary for the nights that were run (faults that started after the last night are left out). */
@@ -26,11 +58,12 @@ export function tallyReplay(scenario: Scenario, records: readonly NightRecord[])
   const last = records.length;
   const emailsOn = (night: number, track: string) => records[night - 1]?.emails.filter((e) => e.track === track) ?? [];
   const explained = new Set<string>();
+  const key = (night: number, e: DeliveredEmail) => `${night}:${e.track}:${e.kind}:${e.subject}`;
   const faults = scenario.faults.filter((f) => f.from + f.nights <= last);
   // A fault the run stopped before its recovery night is not counted, and neither are its emails.
   for (const f of scenario.faults.filter((x) => x.from <= last && x.from + x.nights > last))
     for (let night = f.from; night <= last; night += 1)
-      for (const e of emailsOn(night, FAULT_KINDS[f.kind].track)) explained.add(`${night}:${e.track}:${e.subject}`);
+      for (const e of emailsOn(night, FAULT_KINDS[f.kind].track)) explained.add(key(night, e));
   let detected = 0;
   let recoveries = 0;
   let duplicates = 0;
@@ -38,30 +71,116 @@ export function tallyReplay(scenario: Scenario, records: readonly NightRecord[])
     const track = FAULT_KINDS[fault.kind].track;
     const first = emailsOn(fault.from, track);
     const told = first.filter((e) => e.kind === 'onset' || e.kind === 'escalation');
-    if (told.length > 0) detected += 1;
+    if (told.some((e) => namesFault(e, fault.kind))) detected += 1;
     duplicates += Math.max(0, told.length - 1);
-    for (const e of first) explained.add(`${fault.from}:${track}:${e.subject}`);
+    for (const e of first) explained.add(key(fault.from, e));
     for (let night = fault.from + 1; night < fault.from + fault.nights; night += 1) {
       const repeats = emailsOn(night, track);
       duplicates += repeats.length;
-      for (const e of repeats) explained.add(`${night}:${track}:${e.subject}`);
+      for (const e of repeats) explained.add(key(night, e));
     }
-    // A run that could not complete (ERROR) judges neither quality nor the suite: their recovery waits for the
-    // first night after the fault that completed.
-    let after = fault.from + fault.nights;
-    while (track !== 'infrastructure' && records[after - 1]?.status === 'ERROR') after += 1;
+    const after = recoveryNight(records, fault.from + fault.nights, track);
     const recovered = emailsOn(after, track).filter((e) => e.kind === 'recovery');
     if (recovered.length > 0) recoveries += 1;
-    for (const e of recovered) explained.add(`${after}:${track}:${e.subject}`);
+    for (const e of recovered) explained.add(key(after, e));
   }
   const falseAlerts = records
-    .flatMap((r) => r.emails.map((e) => `${r.night}:${e.track}:${e.subject}`))
-    .filter((key) => !explained.has(key)).length;
+    .flatMap((r) => r.emails.map((e) => key(r.night, e)))
+    .filter((k) => !explained.has(k)).length;
   return {
     faults: faults.length,
     detected_first_night: detected,
     recoveries,
     false_alerts: falseAlerts,
     duplicate_alerts: duplicates,
+    per_fault: scenario.faults.filter((f) => f.from <= last).map((f) => faultOutcome(f, records)),
+    emails: countBy(records.flatMap((r) => r.emails.map((e) => `${e.kind} ${e.severity}`))),
+    ...cleanNights(scenario, records),
   };
+}
+
+/** The first night from `night` on whose run could judge `track` (an ERROR run judges neither quality nor suite). */
+function recoveryNight(records: readonly NightRecord[], night: number, track: string): number {
+  let after = night;
+  while (track !== 'infrastructure' && records[after - 1]?.status === 'ERROR') after += 1;
+  return after;
+}
+
+function faultOutcome(fault: Scenario['faults'][number], records: readonly NightRecord[]): FaultOutcome {
+  const track = FAULT_KINDS[fault.kind].track;
+  const end = Math.min(fault.from + fault.nights - 1, records.length);
+  let detectedOn: number | null = null;
+  let resolved = 0;
+  let emails = 0;
+  for (let night = fault.from; night <= end; night += 1) {
+    const mine = records[night - 1]?.emails.filter((e) => e.track === track) ?? [];
+    emails += mine.length;
+    resolved += mine.filter((e) => e.kind === 'recovery').length;
+    if (
+      detectedOn === null &&
+      mine.some((e) => (e.kind === 'onset' || e.kind === 'escalation') && namesFault(e, fault.kind))
+    )
+      detectedOn = night - fault.from + 1;
+  }
+  const after = recoveryNight(records, fault.from + fault.nights, track);
+  const recovered =
+    after <= records.length &&
+    (records[after - 1]?.emails.some((e) => e.track === track && e.kind === 'recovery') ?? false);
+  return {
+    id: fault.id,
+    kind: fault.kind,
+    detected_on: detectedOn,
+    resolved_while_active: resolved,
+    recovered,
+    emails,
+  };
+}
+
+/** Nights with no fault active at all, and the emails on them other than a recovery owed to a fault just ended. */
+function cleanNights(
+  scenario: Scenario,
+  records: readonly NightRecord[],
+): Pick<ReplaySummary, 'clean_nights' | 'clean_night_emails' | 'clean_night_pages'> {
+  const active = (night: number) => scenario.faults.some((f) => night >= f.from && night < f.from + f.nights);
+  const owed = new Set(
+    scenario.faults.map(
+      (f) => `${recoveryNight(records, f.from + f.nights, FAULT_KINDS[f.kind].track)}:${FAULT_KINDS[f.kind].track}`,
+    ),
+  );
+  const clean = records.filter((r) => !active(r.night));
+  const stray = clean.flatMap((r) =>
+    r.emails.filter((e) => !(e.kind === 'recovery' && owed.has(`${r.night}:${e.track}`))),
+  );
+  return {
+    clean_nights: clean.length,
+    clean_night_emails: stray.length,
+    clean_night_pages: stray.filter((e) => e.severity === 'HIGH' || e.severity === 'CRITICAL').length,
+  };
+}
+
+function countBy(keys: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const k of keys) counts[k] = (counts[k] ?? 0) + 1;
+  return counts;
+}
+
+/** What the summary misses of the scenario's target, one line each; empty when the target is met. */
+export function targetMisses(scenario: Scenario, s: ReplaySummary): string[] {
+  const t = scenario.target;
+  const misses: string[] = [];
+  for (const [i, f] of s.per_fault.entries()) {
+    if ((i === 0 || !t.detect_first_only) && (f.detected_on === null || f.detected_on > t.detect_within))
+      misses.push(
+        `fault ${f.id} (${f.kind}) not named within ${t.detect_within} night(s) (${f.detected_on ?? 'never'})`,
+      );
+    if (f.resolved_while_active > 0) misses.push(`fault ${f.id}: ${f.resolved_while_active} [RESOLVED] while active`);
+  }
+  if (t.recover && s.recoveries < s.faults) misses.push(`${s.faults - s.recoveries} fault(s) without their recovery`);
+  if (s.duplicate_alerts > t.max_duplicates) misses.push(`${s.duplicate_alerts} duplicate alert(s)`);
+  if (s.false_alerts > t.max_false) misses.push(`${s.false_alerts} false alert(s)`);
+  if (s.clean_night_emails > t.max_clean_emails) misses.push(`${s.clean_night_emails} email(s) on clean nights`);
+  if (s.clean_night_pages > t.max_clean_pages) misses.push(`${s.clean_night_pages} HIGH/CRITICAL on clean nights`);
+  const total = Object.values(s.emails).reduce((a, b) => a + b, 0);
+  if (t.max_emails !== null && total > t.max_emails) misses.push(`${total} emails, at most ${t.max_emails}`);
+  return misses;
 }

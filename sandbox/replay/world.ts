@@ -5,7 +5,7 @@
  * client), the night's faults and noise are applied, and the real nightly handler runs on a fake clock set to
  * 02:00 UTC of that night.
  */
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
@@ -14,12 +14,20 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import type { AwsClients } from '../../functions/adapters/aws/clients.ts';
+import { CohereEmbedder } from '../../functions/adapters/cohere/embedder.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { createNightlyDeps, type NightlyLogger } from '../../functions/nightly/deps.ts';
 import { createHandler } from '../../functions/nightly/handler.ts';
 import { type AwsStandIns, STAND_IN_CREDENTIALS, STAND_IN_REGION, startAwsStandIns } from '../aws/index.ts';
 import { type BookServer, SAMPLE_BOOK_BASE_URL, SAMPLE_BOOK_DIR, startBookServer } from '../book-server.ts';
-import { indexSampleBook, SANDBOX_COLLECTION, type Sandbox, startSandbox } from '../start-sandbox.ts';
+import {
+  indexSampleBook,
+  SANDBOX_COHERE_KEY,
+  SANDBOX_COLLECTION,
+  type Sandbox,
+  startSandbox,
+} from '../start-sandbox.ts';
+import { type NightNoise, scoreNoise } from './noise.ts';
 
 const REPLAY_SUITE_PATH = path.join(import.meta.dirname, 'suite.json');
 
@@ -38,6 +46,10 @@ export interface NightWorld {
   qdrantDown: boolean;
   /** Share of the points approximate search visits (1: healthy). */
   annVisitFraction: number;
+  /** Every score Qdrant returns is multiplied by this (1: healthy). */
+  scoreFactor: number;
+  /** The golden suite the night's run reads (a fault may add a query to it). */
+  suite: { queries: Record<string, unknown>[] } & Record<string, unknown>;
 }
 
 export interface DeliveredEmail {
@@ -45,6 +57,8 @@ export interface DeliveredEmail {
   track: string;
   severity: string;
   subject: string;
+  /** The email's text, which must name what a fault breaks for the fault to count as detected. */
+  body: string;
 }
 
 interface NightOutcome {
@@ -52,6 +66,17 @@ interface NightOutcome {
   emails: DeliveredEmail[];
   /** The stored report's regression findings as kind (kind:metric for a metric), for checks; not printed. */
   findings: string[];
+  /** Each query's outcome in the stored report, for the suite's margins and checks; not printed. */
+  queries: QueryOutcome[];
+}
+
+export interface QueryOutcome {
+  id: string;
+  status: string;
+  best_similarity: number | null;
+  fail_reason: string | null;
+  /** The results as the report lists them (module and score), best first. */
+  top_results: { module_name: string | null; similarity_score: number }[];
 }
 
 export interface ReplayWorld {
@@ -61,7 +86,15 @@ export interface ReplayWorld {
     shape: (world: NightWorld) => void;
     latencyMs: number;
     reindexed: number[];
+    /** Score noise and the flaky query's bad night, if any. */
+    noise: NightNoise;
   }): Promise<NightOutcome>;
+  /** A query's embedding as the run makes it (Cohere stand-in), for the noise model's flaky query. */
+  embedQuery(text: string): Promise<number[]>;
+  /** Runs the next nights as environment `environment` (its own history and incidents), as a new replay would. */
+  startOver(environment: string): void;
+  /** The clean suite's queries: id, text and expected module. */
+  cleanQueries(): { id: string; text: string; module: string }[];
   stop(): Promise<void>;
 }
 
@@ -89,20 +122,30 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
   const basePaths = ['/', '/blog', ...indexedPaths];
 
   const bookDir = await mkdtemp(path.join(tmpdir(), 'ragwatch-replay-book-'));
+  const cleanSuite = JSON.parse(await readFile(REPLAY_SUITE_PATH, 'utf8')) as NightWorld['suite'];
+  const suitePath = path.join(bookDir, 'suite.json');
+  const embedder = new CohereEmbedder({
+    apiKey: SANDBOX_COHERE_KEY,
+    baseUrl: sandbox.cohere.url,
+    model: 'embed-english-v3.0',
+    timeoutMs: 30_000,
+  });
   await copyFile(path.join(SAMPLE_BOOK_DIR, 'sitemap-index.xml'), path.join(bookDir, 'sitemap-index.xml'));
   const book: BookServer = await startBookServer({ dir: bookDir });
   const aws: AwsStandIns = await startAwsStandIns({ secrets: { 'ragwatch/cohere': sandbox.env.COHERE_API_KEY ?? '' } });
   const clients = buildClients(aws);
   const { COHERE_API_KEY: _fromSecretsManager, ...engineEnv } = sandbox.env;
-  const config = parseNightlyConfig({
-    ...engineEnv,
-    SITEMAP_URL: `${book.url}/sitemap-index.xml`,
-    ENVIRONMENT: 'replay',
-    REPORT_BUCKET: aws.bucket,
-    ALERT_TOPIC_ARN: aws.topicArn,
-    COHERE_SECRET_ID: 'ragwatch/cohere',
-    SUITE_PATH: REPLAY_SUITE_PATH,
-  });
+  const configFor = (environment: string) =>
+    parseNightlyConfig({
+      ...engineEnv,
+      SITEMAP_URL: `${book.url}/sitemap-index.xml`,
+      ENVIRONMENT: environment,
+      REPORT_BUCKET: aws.bucket,
+      ALERT_TOPIC_ARN: aws.topicArn,
+      COHERE_SECRET_ID: 'ragwatch/cohere',
+      SUITE_PATH: suitePath,
+    });
+  let config = configFor('replay');
   let delivered = 0;
 
   async function rebuild(points: SnapshotPoint[]): Promise<void> {
@@ -114,10 +157,25 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
   }
 
   return {
-    async runNight({ date, shape, latencyMs, reindexed }) {
+    startOver(environment) {
+      // Another environment has its own history and incident state in the same bucket: a fresh start.
+      config = configFor(environment);
+    },
+    cleanQueries: () =>
+      cleanSuite.queries.map((q) => ({
+        id: String(q.id),
+        text: String(q.query_text),
+        module: String(q.expected_module),
+      })),
+    async embedQuery(text) {
+      const { vectors } = await embedder.embedQueries([text]);
+      return vectors[0] ?? [];
+    },
+    async runNight({ date, shape, latencyMs, reindexed, noise }) {
       sandbox.qdrant.clearFaults();
       sandbox.qdrant.setLatency(0);
       sandbox.qdrant.degradeAnn(1);
+      sandbox.qdrant.perturbScores(null);
       const world: NightWorld = {
         date,
         baseUrl: SAMPLE_BOOK_BASE_URL,
@@ -125,8 +183,11 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
         sitemapPaths: [...basePaths],
         qdrantDown: false,
         annVisitFraction: 1,
+        scoreFactor: 1,
+        suite: structuredClone(cleanSuite),
       };
       shape(world);
+      await writeFile(suitePath, JSON.stringify(world.suite));
       await rebuild(world.points);
       // Noise: a few chunks re-indexed with the same content, as a nightly re-index of unchanged pages does.
       const same = reindexed.flatMap((i) =>
@@ -136,6 +197,7 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
       await writeFile(path.join(bookDir, 'sitemap.xml'), sitemapXml(world.sitemapPaths));
       sandbox.qdrant.setLatency(latencyMs);
       sandbox.qdrant.degradeAnn(world.annVisitFraction);
+      sandbox.qdrant.perturbScores(scoreNoise(noise, world.points, world.scoreFactor));
       if (world.qdrantDown) sandbox.qdrant.inject({ operationId: 'all', status: 503, times: 1_000_000 });
 
       const deps = createNightlyDeps(config, clients, silentLogger);
@@ -149,15 +211,24 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
       delivered += alerts.length;
       const stored = JSON.parse((await aws.readObject(`reports/${SANDBOX_COLLECTION}/latest.json`)) ?? '{}') as {
         regression?: { findings: { kind: string; metric: string | null }[] };
+        query_results?: QueryOutcome[];
       };
       return {
         status: result.status,
         findings: [...new Set(stored.regression?.findings.map((f) => (f.metric ? `${f.kind}:${f.metric}` : f.kind)))],
+        queries: (stored.query_results ?? []).map(({ id, status, best_similarity, fail_reason, top_results }) => ({
+          id,
+          status,
+          best_similarity,
+          fail_reason,
+          top_results: top_results.map(({ module_name, similarity_score }) => ({ module_name, similarity_score })),
+        })),
         emails: alerts.map((a) => ({
           kind: a.attributes.alert_kind ?? 'run-alert',
           track: a.attributes.incident_track ?? 'unknown',
           severity: a.attributes.severity ?? '',
           subject: a.subject ?? '',
+          body: a.message,
         })),
       };
     },

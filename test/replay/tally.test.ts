@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NightRecord } from '../../sandbox/replay/replay.ts';
 import { parseScenario, type Scenario } from '../../sandbox/replay/scenario.ts';
-import { tallyReplay } from '../../sandbox/replay/tally.ts';
+import { tallyReplay, targetMisses } from '../../sandbox/replay/tally.ts';
 
 const scenario: Scenario = parseScenario(
   {
@@ -12,7 +12,13 @@ const scenario: Scenario = parseScenario(
   },
   'test scenario',
 );
-const email = (kind: string, track = 'quality') => ({ kind, track, severity: 'HIGH', subject: `${kind} ${track}` });
+const email = (kind: string, track = 'quality', body = 'pass rate 50% < 90%') => ({
+  kind,
+  track,
+  severity: 'HIGH',
+  subject: `${kind} ${track}`,
+  body,
+});
 const nights = (emails: Record<number, ReturnType<typeof email>[]>): NightRecord[] =>
   Array.from({ length: 6 }, (_, i) => ({
     night: i + 1,
@@ -21,17 +27,51 @@ const nights = (emails: Record<number, ReturnType<typeof email>[]>): NightRecord
     status: 'PASSED',
     emails: emails[i + 1] ?? [],
     findings: [],
+    queries: [],
   }));
 
 describe('tallyReplay', () => {
   it('meets the target when the fault is told once on its first night and its end once on the next', () => {
-    expect(tallyReplay(scenario, nights({ 2: [email('onset')], 4: [email('recovery')] }))).toEqual({
+    const summary = tallyReplay(scenario, nights({ 2: [email('onset')], 4: [email('recovery')] }));
+    expect(summary).toEqual({
       faults: 1,
       detected_first_night: 1,
       recoveries: 1,
       false_alerts: 0,
       duplicate_alerts: 0,
+      per_fault: [
+        { id: 'a', kind: 'module-dropped', detected_on: 1, resolved_while_active: 0, recovered: true, emails: 1 },
+      ],
+      emails: { 'onset HIGH': 1, 'recovery HIGH': 1 },
+      clean_nights: 4,
+      clean_night_emails: 0,
+      clean_night_pages: 0,
     });
+    expect(targetMisses(scenario, summary)).toEqual([]);
+  });
+
+  it('does not count an onset that names nothing the fault breaks as detecting it', () => {
+    const summary = tallyReplay(
+      scenario,
+      nights({ 2: [email('onset', 'quality', 'SIMILARITY_DROPPED [LOW]')], 4: [email('recovery')] }),
+    );
+    expect(summary.detected_first_night).toBe(0);
+    expect(summary.per_fault[0]?.detected_on).toBeNull();
+    expect(targetMisses(scenario, summary)).toEqual(['fault a (module-dropped) not named within 1 night(s) (never)']);
+  });
+
+  it('finds the fault named on its second night, and a [RESOLVED] sent while it was still active', () => {
+    const summary = tallyReplay(
+      scenario,
+      nights({ 2: [email('onset', 'quality', 'nothing')], 3: [email('recovery'), email('onset')] }),
+    );
+    expect(summary.per_fault[0]).toMatchObject({ detected_on: 2, resolved_while_active: 1, recovered: false });
+  });
+
+  it('counts the emails on nights with no fault, and the HIGH or CRITICAL among them', () => {
+    const low = { ...email('onset'), severity: 'LOW' };
+    const summary = tallyReplay(scenario, nights({ 1: [low], 5: [email('onset')], 6: [email('recovery')] }));
+    expect(summary).toMatchObject({ clean_nights: 4, clean_night_emails: 3, clean_night_pages: 2 });
   });
 
   it('counts an email on a later night of the fault as a duplicate', () => {

@@ -165,4 +165,22 @@ describe('Qdrant stand-in: filter leak', () => {
       standIn.leakFilters(false);
     }
   });
+
+  it("adds the replay's score perturbation to exact and approximate scores alike, and drops it on null", async () => {
+    const scores = async (exact: boolean) =>
+      (await client.query(NAME, { query: QUERY, limit: 400, params: { exact } })).points.map((p) => [p.id, p.score]);
+    const clean = new Map((await scores(true)) as [number, number][]);
+    // Point 7 lifted by 5 (above every cosine), every other score lowered by 10 %.
+    standIn.perturbScores((id, _query, score) => (id === 7 ? 5 : -0.1 * score));
+    try {
+      for (const exact of [true, false]) {
+        const moved = (await scores(exact)) as [number, number][];
+        expect(moved[0]).toEqual([7, Math.fround((clean.get(7) ?? 0) + 5)]);
+        for (const [id, score] of moved.slice(1)) expect(score).toBeCloseTo(0.9 * (clean.get(id) ?? 0), 6);
+      }
+    } finally {
+      standIn.perturbScores(null);
+    }
+    expect(new Map((await scores(true)) as [number, number][])).toEqual(clean);
+  });
 });
