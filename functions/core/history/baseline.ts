@@ -2,7 +2,7 @@
  * The baseline a run is compared with: what "usual" looks like, per metric and per query, from recent healthy runs.
  *
  * Choice: the median of the last 7 runs that produced figures (PASSED or FAILED; never ERROR, whose figures are
- * absent or zero because the run could not complete), with a noise band of 3 robust sigmas (1.4826 x MAD) and a
+ * absent or zero because the run could not complete; never a run that was itself judged a regression), with a noise band of 3 robust sigmas (1.4826 x MAD) and a
  * floor per metric. Why: 7 nightly runs are a week, so a weekly rhythm (re-index on Mondays) is inside the
  * baseline; the median of 7 ignores up to 3 bad runs, so an incident lasting 1-3 nights neither drags the
  * baseline down with it nor hides its own recovery; FAILED runs stay in because a criterion breached for weeks is
@@ -15,8 +15,17 @@ import { RUN_METRICS, type RunDigest, type RunMetric } from './run-digest.ts';
 /** Runs a baseline is built from, and the fewest with which regressions are judged at all. */
 export const BASELINE_RUNS = 7;
 export const MIN_BASELINE_RUNS = 3;
-/** Runs read from history: twice the baseline, so a week with ERROR nights among it still yields 7 with figures. */
-export const HISTORY_RUNS = 2 * BASELINE_RUNS;
+/**
+ * The long-horizon reference (regression/score-drift.ts): the median of up to 28 healthy runs, four weeks, and the
+ * fewest it is judged with.
+ */
+const REFERENCE_RUNS = 28;
+export const MIN_REFERENCE_RUNS = 7;
+/**
+ * Runs read from history: the reference's four weeks. The 7-run baseline needs 7 healthy runs outside any
+ * regression; a regression held for up to three weeks still leaves them in the window.
+ */
+export const HISTORY_RUNS = REFERENCE_RUNS;
 
 export interface MetricBaseline {
   median: number;
@@ -41,15 +50,15 @@ export interface Baseline {
   queries: Record<string, QueryBaseline>;
   /** URLs missing (or orphaned) in most baseline runs: the usual gaps, not news. */
   coverage: { missing: string[]; orphans: string[] } | null;
-  /** Each query's median best similarity: the sample the score-shift test compares with. */
-  bestSimilarities: number[];
 }
 
 /** The floor of each metric's band, in its own unit (pass rate in points, latency as a share of the median). */
-const FLOORS: Record<RunMetric, (centre: number) => number> = {
+const FLOORS: Record<RunMetric, (centre: number, queries: number) => number> = {
   pass_rate: () => 5,
-  mrr: () => 0.05,
-  ndcg_at_k: () => 0.05,
+  // One query of N moving its rank moves the mean by up to 1/N: that is one query's business (QUERY_REGRESSED,
+  // RANK_DROPPED), not a run-level drop.
+  mrr: (_, n) => Math.max(0.05, 1 / n),
+  ndcg_at_k: (_, n) => Math.max(0.05, 1 / n),
   hit_rate: () => 0.05,
   avg_similarity: () => 0.03,
   // Latency on shared hardware doubles on a busy night without anything being wrong: only a rise past twice the
@@ -63,16 +72,21 @@ const SIGMAS = 3;
 const SIMILARITY_BAND_FLOOR = 0.05;
 const ABSENT_RANK = 1_000_000;
 
-/** The baseline from history (newest first), or null when fewer than MIN_BASELINE_RUNS healthy runs exist. */
+/**
+ * The baseline from history (newest first), or null when fewer than MIN_BASELINE_RUNS healthy runs exist. Runs
+ * judged regressions themselves (`regressed`) are left out: while a fault lasts, the baseline stays what it was
+ * before its onset, so the fault never becomes "usual" and the incident closes only when the figures are back.
+ */
 export function buildBaseline(history: readonly RunDigest[], size = BASELINE_RUNS): Baseline | null {
-  const runs = history.filter((r) => r.status !== 'ERROR').slice(0, size);
+  const runs = history.filter((r) => r.status !== 'ERROR' && !r.regressed).slice(0, size);
   if (runs.length < MIN_BASELINE_RUNS) return null;
+  const queryCount = Math.max(1, ...runs.map((r) => Object.keys(r.queries).length));
   const metrics: Baseline['metrics'] = {};
   for (const name of RUN_METRICS) {
     const values = runs.map((r) => r.metrics[name]).filter((v): v is number => v !== undefined);
     const centre = median(values);
     if (centre === null) continue;
-    const band = noiseBand(values, { sigmas: SIGMAS, floor: FLOORS[name](centre) });
+    const band = noiseBand(values, { sigmas: SIGMAS, floor: FLOORS[name](centre, queryCount) });
     metrics[name] = { median: centre, band, worse: name.endsWith('_ms') ? 'higher' : 'lower' };
   }
   const queries: Baseline['queries'] = {};
@@ -101,7 +115,6 @@ export function buildBaseline(history: readonly RunDigest[], size = BASELINE_RUN
     metrics,
     queries,
     coverage: usualGaps(runs),
-    bestSimilarities: Object.values(queries).flatMap((q) => (q.bestSimilarity === null ? [] : [q.bestSimilarity])),
   };
 }
 

@@ -22,6 +22,13 @@ export interface QueryDigest {
   bestSimilarity: number | null;
   /** Rank (1-based) of each expected source or relevant URL in the top results; null when it is not there. */
   expectedRanks: Record<string, number | null>;
+  /**
+   * A hash of the query as the suite gave it (text, expectations, thresholds): two runs compare a query's figures
+   * only when it is the same query. null in a report without the query's definition.
+   */
+  hash: string | null;
+  /** Its IR figures (reciprocal rank, nDCG@k, hit), so run-level means can be recomputed over shared queries. */
+  ir: { rr: number; ndcg: number; hit: boolean } | null;
 }
 
 export interface RunDigest {
@@ -36,6 +43,11 @@ export interface RunDigest {
   queries: Record<string, QueryDigest>;
   coverage: { missing: string[]; orphans: string[] } | null;
   embeddingModel: string | null;
+  /**
+   * The run was judged a quality regression against its own baseline (an alerting finding in its regression
+   * section, confirmed or not): it never enters a later baseline, so the baseline stays frozen at an incident's onset.
+   */
+  regressed: boolean;
 }
 
 type Loose = Record<string, unknown>;
@@ -61,7 +73,13 @@ export function digestReport(raw: unknown, location: string): RunDigest | null {
   for (const q of Array.isArray(raw.query_results) ? raw.query_results : []) {
     if (!isObject(q) || typeof q.id !== 'string') continue;
     if (q.status !== 'PASS' && q.status !== 'FAIL' && q.status !== 'ERROR') continue;
-    queries[q.id] = { status: q.status, bestSimilarity: num(q.best_similarity) ?? null, expectedRanks: ranksOf(q) };
+    queries[q.id] = {
+      status: q.status,
+      bestSimilarity: num(q.best_similarity) ?? null,
+      expectedRanks: ranksOf(q),
+      hash: isObject(q.query) ? fnv1a(canonicalJson(q.query)) : null,
+      ir: irOf(q.metrics),
+    };
   }
   const cov = isObject(raw.coverage_report) ? raw.coverage_report : null;
   const execution = isObject(raw.execution) ? raw.execution : {};
@@ -76,7 +94,48 @@ export function digestReport(raw: unknown, location: string): RunDigest | null {
     queries,
     coverage: cov ? { missing: strings(cov.missing_urls), orphans: strings(cov.extra_urls) } : null,
     embeddingModel: typeof execution.embedding_model === 'string' ? execution.embedding_model : null,
+    regressed: regressedIn(raw.regression),
   };
+}
+
+/** Did the stored regression section hold a finding that alerts ops (not a suite matter, FLAKY or latency)? */
+function regressedIn(section: unknown): boolean {
+  if (!isObject(section) || !Array.isArray(section.findings)) return false;
+  return section.findings.some(
+    (f) =>
+      isObject(f) &&
+      f.addressed_to === 'operations' &&
+      f.kind !== 'FLAKY' &&
+      !(f.kind === 'METRIC_DROPPED' && typeof f.metric === 'string' && f.metric.endsWith('_ms')),
+  );
+}
+
+function irOf(raw: unknown): QueryDigest['ir'] {
+  if (!isObject(raw)) return null;
+  const rr = num(raw.reciprocal_rank);
+  const ndcg = num(raw.ndcg_at_k);
+  return rr === undefined || ndcg === undefined || typeof raw.hit !== 'boolean' ? null : { rr, ndcg, hit: raw.hit };
+}
+
+/** JSON with object keys sorted, so the same query hashes the same whatever order its fields were written in. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits: enough to tell an edited query from the same one. */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
 }
 
 /** The expectations a resolved suite entry names: its expected sources and its relevant URLs. */

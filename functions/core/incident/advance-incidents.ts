@@ -3,8 +3,8 @@
  *
  * Per track, in order:
  * - no incident, breaches: open one -> onset;
- * - incident, breaches: the clean streak resets; a higher severity or a breach kind not told before ->
- *   escalation; else, when reminders are on and the last notice is `reminderDays` old -> reminder; else silence;
+ * - incident, breaches: the clean streak resets; a higher severity or a breach kind not told before, at the
+ *   incident's severity or above -> escalation (a lesser new kind is recorded silently); else, when reminders are on and the last notice is `reminderDays` old -> reminder; else silence;
  * - incident, no breach: one more clean run; at `recoveryRuns` clean runs in a row -> recovery, and it closes;
  * - the run cannot judge the track (null): nothing changes.
  */
@@ -113,7 +113,11 @@ function advanceTrack(
     return { incident: null, notice: { kind: 'recovery', track, incident: clean, breaches: [], newKinds: [] } };
   }
   const told = new Set(open.breaches.map((b) => b.kind));
-  const newKinds = breaches.filter((b) => !told.has(b.kind)).map((b) => b.kind);
+  // A new kind below the incident's severity (a LOW rank drop inside a HIGH incident: the same fault seen from
+  // another side on a noisy night) is recorded, not emailed; a new kind at or above it, or a higher severity, is.
+  const newKinds = breaches
+    .filter((b) => !told.has(b.kind) && severityRank(b.severity) >= severityRank(open.severity))
+    .map((b) => b.kind);
   const worst = worstSeverity(breaches);
   const rose = severityRank(worst) > severityRank(open.severity);
   const ongoing: Incident = {

@@ -124,7 +124,8 @@ function headline(notice: Notice, report: ValidationReport): string {
 
 function findingLines(report: ValidationReport, track: Track): string[] {
   const findings = (report.regression?.findings ?? []).filter((f) =>
-    track === 'suite' ? f.kind === 'SUITE_STALE' : track === 'quality' && f.kind !== 'SUITE_STALE',
+    // Golden-set rot and new failing queries are the suite maintainer's; the rest is retrieval's.
+    f.kind === 'SUITE_STALE' || f.addressed_to === 'suite maintainer' ? track === 'suite' : track === 'quality',
   );
   if (findings.length === 0) return [];
   const lines = [`REGRESSIONS AGAINST THE BASELINE (${findings.length})`];

@@ -28,18 +28,39 @@ export function observeRun(report: ValidationReport, stored: boolean): Observati
     if (!known) into.set(breach.kind, breach);
     else if (rank(breach) > rank(known)) into.set(breach.kind, { ...breach, summary: known.summary });
   };
-  for (const c of report.success_criteria.filter((x) => !x.passed))
+  for (const c of report.success_criteria.filter((x) => !x.passed && !onlyNewQueries(report, x)))
     add(quality, {
       kind: `criterion:${c.name}`,
       severity: c.severity,
       summary: `${c.name.replace(/_/g, ' ')} ${figure(c.name, c.value)} ${c.comparator === '>=' ? '<' : '>'} ${figure(c.name, c.threshold)}`,
     });
+  // A regression that breaches no criterion waits for the next run to confirm it (regression/compare-with-history.ts).
+  const awaiting = report.regression?.awaiting_confirmation === true;
   for (const f of report.regression?.findings ?? []) {
-    if (f.kind !== 'SUITE_STALE' && !alertsOperations(f)) continue;
+    const forSuite = f.kind === 'SUITE_STALE' || f.addressed_to === 'suite maintainer';
+    if (!forSuite && (!alertsOperations(f) || awaiting)) continue;
     const kind = f.metric !== null && f.kind === 'METRIC_DROPPED' ? `${f.kind}:${f.metric}` : f.kind;
-    add(f.kind === 'SUITE_STALE' ? suite : quality, { kind, severity: f.severity, summary: f.message });
+    add(forSuite ? suite : quality, { kind, severity: f.severity, summary: f.message });
   }
   return { infrastructure, quality: [...quality.values()], suite: [...suite.values()] };
+}
+
+/**
+ * A pass-rate breach that only the suite's new failing queries (NEW_QUERY_FAILING) cause is the suite's news, not
+ * retrieval's: with them set aside (as stale queries already are), would the pass rate meet its threshold?
+ */
+function onlyNewQueries(report: ValidationReport, c: ValidationReport['success_criteria'][number]): boolean {
+  if (c.name !== 'pass_rate' || c.threshold === null) return false;
+  const added = new Set(
+    (report.regression?.findings ?? []).flatMap((f) =>
+      f.kind === 'NEW_QUERY_FAILING' && f.query_id ? [f.query_id] : [],
+    ),
+  );
+  if (added.size === 0) return false;
+  const stale = new Set(report.regression?.stale_queries ?? []);
+  const kept = report.query_results.filter((q) => !added.has(q.id) && !stale.has(q.id));
+  if (kept.length === 0) return true;
+  return (kept.filter((q) => q.status === 'PASS').length / kept.length) * 100 >= c.threshold;
 }
 
 function figure(name: string, value: number | null): string {

@@ -8,9 +8,15 @@ export interface DetectorContext {
   report: ValidationReport;
   /** The run being judged, digested the same way as its history. */
   current: RunDigest;
+  /** The same run restricted to the queries it shares with its baseline (comparable.ts), figures recomputed. */
+  comparable: RunDigest;
   baseline: Baseline;
   /** Queries set aside as golden-set rot (SUITE_STALE): their failures are not the index's. */
   stale: ReadonlySet<string>;
+  /** Queries whose verdict flipped back and forth lately (comparable.ts): FLAKY, never a regression. */
+  flaky: ReadonlySet<string>;
+  /** Queries new to the suite (or edited) within the history: no past to regress from. */
+  added: ReadonlySet<string>;
 }
 
 export type Detector = (context: DetectorContext) => RegressionFinding[];

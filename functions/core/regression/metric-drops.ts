@@ -1,12 +1,11 @@
 /**
  * METRIC_DROPPED: a run-level figure (pass rate, MRR, nDCG, hit rate, mean best similarity, latency percentiles)
- * moved beyond its baseline's noise band in the worse direction. Queries set aside as stale are left out of the
- * figures here, so a rotted expectation does not read as a retrieval drop.
+ * moved beyond its baseline's noise band in the worse direction. The figures are the run's and its baseline's over
+ * the queries they share unchanged (comparable.ts): stale, flaky and new queries left out, so a rotted
+ * expectation, a query at its threshold or a suite change does not read as a retrieval drop.
  */
-import { RUN_METRICS, type RunDigest, type RunMetric } from '../history/run-digest.ts';
-import { meanIrMetrics } from '../queries/ir-metrics.ts';
+import { RUN_METRICS, type RunMetric } from '../history/run-digest.ts';
 import { finding } from '../report/regression-report.ts';
-import type { ValidationReport } from '../report/report.ts';
 import { roundTo } from '../shared/statistics.ts';
 import type { Detector } from './detector.ts';
 
@@ -21,8 +20,8 @@ const LABELS: Record<RunMetric, string> = {
   p99_latency_ms: 'p99 latency (ms)',
 };
 
-export const detectMetricDrops: Detector = ({ report, current, baseline, stale }) => {
-  const figures = figuresWithout(report, current, stale);
+export const detectMetricDrops: Detector = ({ comparable, baseline }) => {
+  const figures = comparable.metrics;
   return RUN_METRICS.flatMap((name) => {
     const usual = baseline.metrics[name];
     const value = figures[name];
@@ -44,22 +43,3 @@ export const detectMetricDrops: Detector = ({ report, current, baseline, stale }
     ];
   });
 };
-
-/** The run's figures, with pass rate and IR means recomputed without the stale queries when there are any. */
-export function figuresWithout(
-  report: ValidationReport,
-  current: RunDigest,
-  stale: ReadonlySet<string>,
-): RunDigest['metrics'] {
-  if (stale.size === 0) return current.metrics;
-  const kept = report.query_results.filter((q) => !stale.has(q.id));
-  const means = meanIrMetrics(kept.map((q) => q.metrics));
-  const figures: RunDigest['metrics'] = { ...current.metrics };
-  if (kept.length > 0) figures.pass_rate = (kept.filter((q) => q.status === 'PASS').length / kept.length) * 100;
-  for (const name of ['mrr', 'ndcg_at_k', 'hit_rate'] as const) {
-    const value = means[name];
-    if (value === null) delete figures[name];
-    else figures[name] = value;
-  }
-  return figures;
-}

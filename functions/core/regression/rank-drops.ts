@@ -9,10 +9,10 @@ import type { Detector } from './detector.ts';
 
 const RANK_DROP_PLACES = 3;
 
-export const detectRankDrops: Detector = ({ current, baseline, stale }) =>
-  Object.entries(current.queries).flatMap(([id, now]) => {
+export const detectRankDrops: Detector = ({ comparable, baseline }) =>
+  Object.entries(comparable.queries).flatMap(([id, now]) => {
     const usual = baseline.queries[id];
-    if (!usual || now.status === 'ERROR' || stale.has(id)) return [];
+    if (!usual || now.status === 'ERROR') return [];
     return Object.entries(usual.expectedRanks).flatMap(([expected, was]) => {
       if (was === null || !(expected in now.expectedRanks)) return [];
       const rank = now.expectedRanks[expected] ?? null;

@@ -4,10 +4,10 @@ import { finding } from '../report/regression-report.ts';
 import { roundTo } from '../shared/statistics.ts';
 import type { Detector } from './detector.ts';
 
-export const detectSimilarityDrops: Detector = ({ current, baseline, stale }) =>
-  Object.entries(current.queries).flatMap(([id, now]) => {
+export const detectSimilarityDrops: Detector = ({ comparable, baseline }) =>
+  Object.entries(comparable.queries).flatMap(([id, now]) => {
     const usual = baseline.queries[id];
-    if (!usual || usual.bestSimilarity === null || now.bestSimilarity === null || stale.has(id)) return [];
+    if (!usual || usual.bestSimilarity === null || now.bestSimilarity === null) return [];
     if (now.bestSimilarity >= usual.bestSimilarity - usual.similarityBand) return [];
     return [
       finding({

@@ -12,9 +12,12 @@ const REGRESSION_KINDS = [
   'SIMILARITY_DROPPED',
   'METRIC_DROPPED',
   'SCORE_SHIFT',
+  'SCORE_DRIFT',
   'COVERAGE_NEWLY_MISSING',
   'COVERAGE_NEWLY_ORPHANED',
+  'FLAKY',
   'SUITE_STALE',
+  'NEW_QUERY_FAILING',
 ] as const;
 const RegressionKind = z.enum(REGRESSION_KINDS);
 
@@ -41,11 +44,15 @@ const BaselineRun = z.object({
 });
 
 export const ScoreShiftTest = z.object({
-  test: z.literal('two-sample Kolmogorov-Smirnov'),
-  statistic: z.number().min(0).max(1).describe('D: the largest gap between the two empirical distributions'),
+  test: z.literal('Wilcoxon signed-rank, paired, one-sided (fell)'),
+  method: z.enum(['exact', 'normal approximation']),
+  statistic: z
+    .number()
+    .min(0)
+    .describe('W+: the sum of the ranks of the queries whose best similarity rose against their own baseline'),
   p_value: z.number().min(0).max(1),
-  sample_sizes: z.tuple([z.number().int(), z.number().int()]),
-  median_shift: z.number(),
+  pairs: z.number().int().min(0).describe('Queries paired with their baseline'),
+  median_shift: z.number().describe('Median of (best similarity now - its baseline median)'),
 });
 export type ScoreShiftTest = z.infer<typeof ScoreShiftTest>;
 
@@ -59,17 +66,28 @@ export const RegressionReport = z.object({
     .array(z.string())
     .describe('Queries whose expected source or relevant URL is no longer in the sitemap: not retrieval failures'),
   score_shift: ScoreShiftTest.nullable(),
+  awaiting_confirmation: z
+    .boolean()
+    .optional()
+    .describe(
+      'true when the findings breach no criterion and the run before was not a regression: they open no incident until the next run confirms them (absent: false)',
+    ),
 });
 export type RegressionReport = z.infer<typeof RegressionReport>;
 
 /**
  * Whether a finding should reach ops (open or escalate an incident, count in the Regressions metric). Latency
  * percentiles are reported but do not alert: one night's latency on shared infrastructure moves with the
- * neighbours' load, and the p95 success criterion (max_p95_latency_ms) is the line to alert on. Golden-set rot
- * goes to the suite's maintainer, on its own track.
+ * neighbours' load, and the p95 success criterion (max_p95_latency_ms) is the line to alert on. A FLAKY query is
+ * reported, never alerted: its verdict flips at its threshold. Golden-set rot and new failing queries go to the
+ * suite's maintainer, on its own track.
  */
 export function alertsOperations(f: RegressionFinding): boolean {
-  return f.addressed_to === 'operations' && !(f.kind === 'METRIC_DROPPED' && (f.metric ?? '').endsWith('_ms'));
+  return (
+    f.addressed_to === 'operations' &&
+    f.kind !== 'FLAKY' &&
+    !(f.kind === 'METRIC_DROPPED' && (f.metric ?? '').endsWith('_ms'))
+  );
 }
 
 /** A finding with the fields that do not apply left null. */

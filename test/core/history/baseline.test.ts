@@ -23,7 +23,27 @@ describe('buildBaseline', () => {
   it('keeps the median of a metric through three broken nights out of seven', () => {
     const broken = [0, 1, 2].map((n) => buildDigest(10 + n, { status: 'FAILED', metrics: { mrr: 0.2 } }));
     const baseline = buildBaseline([...broken, ...cleanHistory(4)]);
-    expect(baseline?.metrics.mrr).toEqual({ median: 0.8, band: 0.05, worse: 'lower' });
+    // Three queries: one moving its rank moves MRR by up to 1/3, so the band's floor is 1/3, not 0.05.
+    expect(baseline?.metrics.mrr).toEqual({ median: 0.8, band: 1 / 3, worse: 'lower' });
+  });
+
+  it('floors the MRR and nDCG bands at 0.05 for a suite of more than 20 queries, at 1/N below', () => {
+    const many = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`q${i}`, query()]));
+    const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`q${i}`, query()]));
+    const flat = (queries: Record<string, ReturnType<typeof query>>) =>
+      buildBaseline([0, 1, 2].map((n) => buildDigest(n, { queries })));
+    expect(flat(many)?.metrics.ndcg_at_k?.band).toBe(0.05);
+    expect(flat(twenty)?.metrics.ndcg_at_k?.band).toBe(0.05);
+    expect(flat({ q1: query(), q2: query(), q3: query(), q4: query() })?.metrics.mrr?.band).toBe(0.25);
+  });
+
+  it('leaves runs that were themselves regressions out, so the baseline stays as it was before an onset', () => {
+    const broken = [0, 1, 2, 3, 4].map((n) =>
+      buildDigest(10 + n, { status: 'PASSED', regressed: true, metrics: { avg_similarity: 0.4 } }),
+    );
+    const baseline = buildBaseline([...broken, ...cleanHistory(4)]);
+    expect(baseline?.metrics.avg_similarity?.median).toBe(0.6);
+    expect(baseline?.runs.map((r) => r.runId)).toEqual(['run-3', 'run-2', 'run-1', 'run-0']);
   });
 
   it('widens a metric band to three robust sigmas of a noisy history', () => {
@@ -99,7 +119,7 @@ describe('buildBaseline', () => {
     expect(baseline?.queries).not.toHaveProperty('q2');
   });
 
-  it('takes a query’s median best similarity over the runs that had one, and leaves a query without any out of the score sample', () => {
+  it('takes a query’s median best similarity over the runs that had one, and null for a query without any', () => {
     const history = [
       buildDigest(2, { queries: { q1: query({ bestSimilarity: 0.6 }), q2: query({ bestSimilarity: null }) } }),
       buildDigest(1, { queries: { q1: query({ bestSimilarity: 0.8 }), q2: query({ bestSimilarity: null }) } }),
@@ -108,7 +128,6 @@ describe('buildBaseline', () => {
     const baseline = buildBaseline(history);
     expect(baseline?.queries.q1?.bestSimilarity).toBe(0.7);
     expect(baseline?.queries.q2?.bestSimilarity).toBeNull();
-    expect(baseline?.bestSimilarities).toEqual([0.7]);
   });
 
   it('calls a gap usual only when more than half the runs with coverage had it, orphans as missing pages', () => {

@@ -24,12 +24,20 @@ export function buildDigest(n: number, overrides: Partial<RunDigest> = {}): RunD
     queries: { q1: query(), q2: query(), q3: query() },
     coverage: { missing: [], orphans: [] },
     embeddingModel: 'embed-english-v3.0',
+    regressed: false,
     ...overrides,
   };
 }
 
 export function query(overrides: Partial<QueryDigest> = {}): QueryDigest {
-  return { status: 'PASS', bestSimilarity: 0.6, expectedRanks: { '/docs/a': 1 }, ...overrides };
+  return {
+    status: 'PASS',
+    bestSimilarity: 0.6,
+    expectedRanks: { '/docs/a': 1 },
+    hash: null,
+    ir: null,
+    ...overrides,
+  };
 }
 
 /** `count` clean nights, newest first, ending the night before night `count`. */

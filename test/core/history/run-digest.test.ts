@@ -83,7 +83,40 @@ describe('digestReport', () => {
       queries: {},
       coverage: null,
       embeddingModel: null,
+      regressed: false,
     });
+  });
+
+  it('marks a run regressed when its regression section held a finding that alerts ops, and only then', () => {
+    const withFindings = (...findings: Record<string, unknown>[]) =>
+      digestReport({ run_id: 'r', status: 'PASSED', timestamp: 't', regression: { findings } }, 'x')?.regressed;
+    const ops = { addressed_to: 'operations' };
+    expect(withFindings({ ...ops, kind: 'QUERY_REGRESSED' })).toBe(true);
+    expect(withFindings({ ...ops, kind: 'METRIC_DROPPED', metric: 'mrr' })).toBe(true);
+    expect(withFindings({ ...ops, kind: 'FLAKY' })).toBe(false);
+    expect(withFindings({ ...ops, kind: 'METRIC_DROPPED', metric: 'p95_latency_ms' })).toBe(false);
+    expect(withFindings({ kind: 'NEW_QUERY_FAILING', addressed_to: 'suite maintainer' })).toBe(false);
+    expect(withFindings()).toBe(false);
+  });
+
+  it('hashes a query’s definition whatever its key order, differently once edited, and keeps its IR figures', () => {
+    const digestOf = (query: Record<string, unknown>, metrics: unknown = null) =>
+      digestReport(
+        { run_id: 'r', status: 'PASSED', timestamp: 't', query_results: [{ id: 'q', status: 'PASS', query, metrics }] },
+        'x',
+      )?.queries.q;
+    const a = digestOf({ query_text: 'x', relevant: [{ url: '/a' }] });
+    const b = digestOf({ relevant: [{ url: '/a' }], query_text: 'x' });
+    const edited = digestOf({ query_text: 'x', relevant: [{ url: '/b' }] });
+    expect(a?.hash).toMatch(/^[0-9a-f]{8}$/);
+    expect(b?.hash).toBe(a?.hash);
+    expect(edited?.hash).not.toBe(a?.hash);
+    expect(digestOf({}, { reciprocal_rank: 0.5, ndcg_at_k: 0.4, hit: true })?.ir).toEqual({
+      rr: 0.5,
+      ndcg: 0.4,
+      hit: true,
+    });
+    expect(digestOf({}, { reciprocal_rank: 0.5, ndcg_at_k: 0.4 })?.ir).toBeNull();
   });
 
   it('is null for JSON that is not a report', () => {
@@ -148,8 +181,8 @@ describe('digestReport', () => {
       'x',
     );
     expect(digest?.queries).toEqual({
-      e: { status: 'ERROR', bestSimilarity: null, expectedRanks: {} },
-      ok: { status: 'PASS', bestSimilarity: 0.7, expectedRanks: {} },
+      e: { status: 'ERROR', bestSimilarity: null, expectedRanks: {}, hash: null, ir: null },
+      ok: { status: 'PASS', bestSimilarity: 0.7, expectedRanks: {}, hash: null, ir: null },
     });
   });
 

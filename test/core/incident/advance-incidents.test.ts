@@ -5,6 +5,7 @@ import type { Breach, IncidentState } from '../../../functions/core/report/incid
 
 const pass: Breach = { kind: 'criterion:pass_rate', severity: 'HIGH', summary: 'pass rate 80% < 90%' };
 const mrr: Breach = { kind: 'METRIC_DROPPED:mrr', severity: 'MEDIUM', summary: 'MRR is 0.6' };
+const shift: Breach = { kind: 'SCORE_SHIFT', severity: 'HIGH', summary: 'best similarities fell' };
 const error: Breach = { kind: 'RUN_ERROR', severity: 'CRITICAL', summary: 'run ERROR: Qdrant down' };
 const clean: Observation = { quality: [], infrastructure: [], suite: [] };
 const failed = (...quality: Breach[]): Observation => ({ quality, infrastructure: [], suite: [] });
@@ -50,12 +51,16 @@ describe('advanceIncidents', () => {
     ]);
   });
 
-  it('escalates when a new kind of breach appears', () => {
-    expect(replay([failed(pass), failed(pass, mrr), failed(pass, mrr)])).toEqual([
+  it('escalates when a new kind of breach appears at the incident’s severity', () => {
+    expect(replay([failed(pass), failed(pass, shift), failed(pass, shift)])).toEqual([
       ['quality:onset'],
       ['quality:escalation'],
       [],
     ]);
+  });
+
+  it('records a new kind below the incident’s severity without an email', () => {
+    expect(replay([failed(pass), failed(pass, mrr), failed(pass, mrr)])).toEqual([['quality:onset'], [], []]);
   });
 
   it('escalates when severity rises, not when it falls back', () => {
@@ -136,18 +141,31 @@ describe('advanceIncidents: the notices’ contents', () => {
       state: open(failed(pass)),
       collection: 'book',
       environment: 'prod',
-      observation: failed(pass, mrr),
+      observation: failed(pass, shift),
       run: run('2026-03-02T02:00:00.000Z', 'r2'),
       newId: () => 'unused',
     });
     expect(next.notices).toEqual([
-      expect.objectContaining({ kind: 'escalation', breaches: [pass, mrr], newKinds: ['METRIC_DROPPED:mrr'] }),
+      expect.objectContaining({ kind: 'escalation', breaches: [pass, shift], newKinds: ['SCORE_SHIFT'] }),
     ]);
     expect(next.state.open.quality).toMatchObject({
-      breaches: [pass, mrr],
+      breaches: [pass, shift],
       last_notified_at: '2026-03-02T02:00:00.000Z',
       runs: 2,
     });
+  });
+
+  it('adds a lesser new kind to the incident without a notice', () => {
+    const next = advanceIncidents({
+      state: open(failed(pass)),
+      collection: 'book',
+      environment: 'prod',
+      observation: failed(pass, mrr),
+      run: run('2026-03-02T02:00:00.000Z', 'r2'),
+      newId: () => 'unused',
+    });
+    expect(next.notices).toEqual([]);
+    expect(next.state.open.quality?.breaches).toEqual([pass, mrr]);
   });
 
   it('recovers with no breaches and no new kinds, the incident as it closed', () => {

@@ -122,3 +122,49 @@ describe('observeRun: the breaches’ facts', () => {
     expect(observed.quality?.map((b) => b.kind)).toEqual(['SCORE_SHIFT', 'METRIC_DROPPED']);
   });
 });
+
+describe('observeRun: confirmation and suite changes', () => {
+  it('opens nothing for regressions awaiting confirmation, but still for a breached criterion', () => {
+    const report = buildPassedReport();
+    report.regression = buildRegression({
+      findings: [finding({ kind: 'SCORE_SHIFT', severity: 'HIGH', message: 'fell' })],
+      awaiting_confirmation: true,
+    });
+    expect(observeRun(report, true).quality).toEqual([]);
+    report.regression.awaiting_confirmation = false;
+    expect(observeRun(report, true).quality?.map((b) => b.kind)).toEqual(['SCORE_SHIFT']);
+  });
+
+  it('sends NEW_QUERY_FAILING to the suite track, and a pass-rate breach only new queries cause nowhere', () => {
+    const report = buildPassedReport();
+    const [first, second] = report.query_results;
+    if (!first || !second) throw new Error('fixture has two queries');
+    second.status = 'FAIL';
+    report.success_criteria = [
+      {
+        ...(report.success_criteria[0] as (typeof report.success_criteria)[number]),
+        name: 'pass_rate',
+        passed: false,
+        value: 50,
+        threshold: 90,
+        comparator: '>=',
+      },
+    ];
+    report.regression = buildRegression({
+      findings: [
+        finding({
+          kind: 'NEW_QUERY_FAILING',
+          severity: 'LOW',
+          message: 'new',
+          addressed_to: 'suite maintainer',
+          query_id: second.id,
+        }),
+      ],
+    });
+    const observed = observeRun(report, true);
+    expect(observed.suite?.map((b) => b.kind)).toEqual(['NEW_QUERY_FAILING']);
+    expect(observed.quality).toEqual([]);
+    first.status = 'FAIL';
+    expect(observeRun(report, true).quality?.map((b) => b.kind)).toEqual(['criterion:pass_rate']);
+  });
+});

@@ -19,15 +19,29 @@ function usual(fields: Partial<QueryBaseline> = {}): QueryBaseline {
 }
 
 function baselineOf(fields: Partial<Baseline> = {}): Baseline {
-  return { runs: [], metrics: {}, queries: { q1: usual() }, coverage: null, bestSimilarities: [], ...fields };
+  return { runs: [], metrics: {}, queries: { q1: usual() }, coverage: null, ...fields };
 }
 
-function context(current: Partial<RunDigest>, baseline: Partial<Baseline> = {}, stale: string[] = []): DetectorContext {
+function context(
+  current: Partial<RunDigest>,
+  baseline: Partial<Baseline> = {},
+  stale: string[] = [],
+  sets: { flaky?: string[]; added?: string[] } = {},
+): DetectorContext {
+  const digest = buildDigest(9, current);
+  const aside = new Set([...stale, ...(sets.flaky ?? []), ...(sets.added ?? [])]);
   return {
     report: buildReport(),
-    current: buildDigest(9, current),
+    current: digest,
+    // What compare-with-history does: the queries set aside are not compared.
+    comparable: {
+      ...digest,
+      queries: Object.fromEntries(Object.entries(digest.queries).filter(([id]) => !aside.has(id))),
+    },
     baseline: baselineOf(baseline),
     stale: new Set(stale),
+    flaky: new Set(sets.flaky ?? []),
+    added: new Set(sets.added ?? []),
   };
 }
 

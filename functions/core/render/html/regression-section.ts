@@ -27,6 +27,6 @@ ${findings.map(
 }
 ${regression.recovered_queries.length > 0 ? html`<p><b>Recovered</b> (failed in the baseline, pass now): ${regression.recovered_queries.join(', ')}</p>` : ''}
 ${regression.stale_queries.length > 0 ? html`<p><b>Stale golden queries</b> (their expected page left the sitemap; not counted as retrieval failures): ${regression.stale_queries.join(', ')}</p>` : ''}
-${regression.score_shift ? html`<p class="muted">Similarity distribution vs baseline: KS D = ${num(regression.score_shift.statistic, 3)}, p = ${num(regression.score_shift.p_value, 4)}, median shift ${num(regression.score_shift.median_shift, 3)}</p>` : ''}
+${regression.score_shift ? html`<p class="muted">Best similarities vs their baseline (Wilcoxon signed-rank, ${regression.score_shift.pairs} pairs): W+ = ${num(regression.score_shift.statistic, 1)}, p = ${num(regression.score_shift.p_value, 4)}, median shift ${num(regression.score_shift.median_shift, 3)}</p>` : ''}
 </section>`;
 }

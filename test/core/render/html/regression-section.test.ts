@@ -123,20 +123,21 @@ describe('renderRegression', () => {
     );
   });
 
-  it('shows the similarity distribution shift against the baseline', () => {
+  it('shows the paired shift of best similarities against their baseline', () => {
     const markup = renderRegression(
       regression({
         score_shift: {
-          test: 'two-sample Kolmogorov-Smirnov',
-          statistic: 0.41234,
+          test: 'Wilcoxon signed-rank, paired, one-sided (fell)',
+          method: 'exact',
+          statistic: 12,
           p_value: 0.012345,
-          sample_sizes: [20, 140],
+          pairs: 12,
           median_shift: -0.0625,
         },
       }),
     ).value;
     expect(markup).toContain(
-      '<p class="muted">Similarity distribution vs baseline: KS D = 0.412, p = 0.0123, median shift -0.063</p>',
+      '<p class="muted">Best similarities vs their baseline (Wilcoxon signed-rank, 12 pairs): W+ = 12, p = 0.0123, median shift -0.063</p>',
     );
   });
 });

@@ -1,0 +1,74 @@
+/** SCORE_DRIFT: a one-sided CUSUM of the mean relative fall against the 28-run reference, each threshold pinned. */
+import { describe, expect, it } from 'vitest';
+import type { RunDigest } from '../../../functions/core/history/run-digest.ts';
+import { detectScoreDrift } from '../../../functions/core/regression/score-drift.ts';
+import { buildDigest, query } from '../history/digests.ts';
+
+/** A run whose three queries all sit at `sim`. */
+const at = (n: number, sim: number, fields: Partial<RunDigest> = {}) =>
+  buildDigest(n, {
+    queries: {
+      q1: query({ bestSimilarity: sim }),
+      q2: query({ bestSimilarity: sim }),
+      q3: query({ bestSimilarity: sim }),
+    },
+    ...fields,
+  });
+/** `count` reference runs at 0.5, then `falls` (oldest first) as relative changes; newest first as history is. */
+function history(count: number, falls: number[] = []): RunDigest[] {
+  const reference = Array.from({ length: count }, (_, i) => at(i, 0.5));
+  const drift = falls.map((f, i) => at(count + i, 0.5 * (1 + f)));
+  return [...reference, ...drift].reverse();
+}
+const drift = (past: RunDigest[], now: number, setAside: string[] = []) =>
+  detectScoreDrift({ current: at(99, 0.5 * (1 + now)), history: past, setAside: new Set(setAside) });
+
+describe('detectScoreDrift', () => {
+  it('finds -1.5 % a night on its third night (CUSUM 0.5, 2.5, 6 %), not on its second', () => {
+    expect(drift(history(10, [-0.015]), -0.03)).toEqual([]);
+    const [found] = drift(history(10, [-0.015, -0.03]), -0.045);
+    expect(found).toMatchObject({ kind: 'SCORE_DRIFT', severity: 'MEDIUM', baseline: 0.5, band: 0.04 });
+    expect(found?.value).toBeCloseTo(-0.045, 10);
+    expect(found?.message).toBe(
+      'best similarities have drifted down: -4.5 % against their 12-run reference (CUSUM 6 % > 4 %)',
+    );
+  });
+
+  it('alarms only above 4 %: a single fall of 4.99 % (CUSUM 3.99 %) is not one, 5.01 % is', () => {
+    expect(drift(history(10), -0.0499)).toEqual([]);
+    expect(drift(history(10), -0.0501)).toHaveLength(1);
+  });
+
+  it('is silent once the run is back within 2 % of the reference, however high the CUSUM climbed', () => {
+    const past = history(10, [-0.05, -0.1, -0.12, -0.12]);
+    expect(drift(past, -0.0201)).toHaveLength(1);
+    expect(drift(past, -0.0199)).toEqual([]);
+  });
+
+  it('keeps the runs that were regressions out of the reference', () => {
+    const past = history(10, [-0.12, -0.12, -0.12, -0.12, -0.12, -0.12, -0.12, -0.12, -0.12, -0.12, -0.12]);
+    expect(drift(past, -0.12)).toEqual([]);
+    const flagged = past.map((r, i) => (i < 11 ? { ...r, regressed: true } : r));
+    expect(drift(flagged, -0.12)).toHaveLength(1);
+  });
+
+  it('needs 7 reference runs, and leaves set-aside queries out', () => {
+    expect(drift(history(6), -0.2)).toEqual([]);
+    expect(drift(history(7), -0.2)).toHaveLength(1);
+    expect(drift(history(7), -0.2, ['q1', 'q2', 'q3'])).toEqual([]);
+  });
+
+  it('restarts the sum after a run back at the reference', () => {
+    // -3 % twice: CUSUM 4 %; one run at the reference in between and it starts again from 0.
+    expect(drift(history(10, [-0.03, -0.03]), -0.0201)).toHaveLength(1);
+    expect(drift(history(10, [-0.03, 0, -0.03]), -0.0201)).toEqual([]);
+  });
+
+  it('keeps a drift already told while the run is more than 1 % below the reference', () => {
+    const past = history(10, [-0.05, -0.1, -0.1]);
+    const told = past.map((r, i) => (i < 2 ? { ...r, regressed: true } : r));
+    expect(drift(past, -0.015)).toEqual([]);
+    expect(drift(told, -0.015)).toHaveLength(1);
+    expect(drift(told, -0.0099)).toEqual([]);
+  });
+});
