@@ -3,7 +3,6 @@
  * one email per incident across nights, a quality incident apart from a run ERROR, and the fallback to the run's
  * own alert when the incident state is out of reach.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ValidationReport } from '../../functions/core/report/report.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
@@ -12,7 +11,7 @@ import { createHandler } from '../../functions/nightly/handler.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { buildErrorReport, buildFailedReport, buildPassedReport } from './fixtures/reports.ts';
 import { RecordingLogger } from './recording-logger.ts';
-import { buildStandInClients, type StandInClients } from './stand-in-clients.ts';
+import { buildStandInClients, type StandInClients, standInNightlyEnv } from './stand-in-clients.ts';
 
 let aws: AwsStandIns;
 let clients: StandInClients;
@@ -38,15 +37,7 @@ function night(
   overrides: Partial<NightlyDeps> = {},
   logger = new RecordingLogger(),
 ) {
-  const config = parseNightlyConfig({
-    QDRANT_URL: 'http://127.0.0.1:6333',
-    DOCUSAURUS_BASE_URL: 'https://book.example.org',
-    ENVIRONMENT: 'prod',
-    REPORT_BUCKET: aws.bucket,
-    ALERT_TOPIC_ARN: aws.topicArn,
-    COHERE_SECRET_ID: 'ragwatch/cohere',
-    SUITE_PATH: path.resolve(import.meta.dirname, 'fixtures/suite.json'),
-  });
+  const config = parseNightlyConfig(standInNightlyEnv(aws));
   const deps = createNightlyDeps(config, clients, logger);
   const runEngine: NightlyDeps['runEngine'] = async (_engine, run) => {
     const report = build();
