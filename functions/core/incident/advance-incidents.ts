@@ -85,7 +85,7 @@ export function advanceIncidents(options: {
 }
 
 /** How long a run ERROR must have lasted to page: the next night's run, not a retry within the same night. */
-export const ERROR_PAGES_AFTER_HOURS = 12;
+const ERROR_PAGES_AFTER_HOURS = 12;
 
 /**
  * A run ERROR pages (CRITICAL) only when the track was already broken on the run before (no clean run in between)
