@@ -72,6 +72,17 @@ describe('the nightly handler’s incident emails', () => {
     expect(error?.subject).not.toBe(quality?.subject);
   });
 
+  it('opens a run ERROR at MEDIUM (no page for a blip) and escalates to CRITICAL on the second ERROR night', async () => {
+    await night(buildErrorReport, 0);
+    await night(buildErrorReport, 1);
+    await night(buildErrorReport, 2);
+    const sent = aws.deliveredAlerts().map((a) => `${a.attributes.alert_kind} ${a.attributes.severity}`);
+    expect(sent).toEqual(['onset MEDIUM', 'escalation CRITICAL']);
+    expect(aws.deliveredAlerts()[0]?.subject).toMatch(/^\[MEDIUM\] RagWatch prod\/book: run ERROR: /);
+    expect(aws.deliveredAlerts()[1]?.subject).toMatch(/^\[CRITICAL\] ESCALATED RagWatch prod\/book: run ERROR/);
+    expect(aws.deliveredAlerts()[1]?.message).toContain('run ERROR again: broken since 2026-03-14T02:00:00.000Z');
+  });
+
   it('falls back to the run’s own alert, every night, when the incident state cannot be read', async () => {
     const logger = new RecordingLogger();
     const unreachable = {

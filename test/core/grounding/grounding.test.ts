@@ -61,18 +61,21 @@ describe('checkGrounding', () => {
       unknown_chunk_ids: [],
       min_word_support: 0.65,
       support_rate: 1,
-      claims: GROUNDED_CITATIONS.map((c) => ({
-        kind: 'cited_span',
-        start: c.start,
-        end: c.end,
-        text: c.text,
-        chunk_ids: c.document_ids,
+      // Each citation sits in a sentence of its own: the claim is that whole sentence, against the chunks it cites.
+      claims: splitSentences(ANSWER).map((s, i) => ({
+        kind: 'cited_sentence',
+        start: s.start,
+        end: s.end,
+        text: ANSWER.slice(s.start, s.end),
+        chunk_ids: GROUNDED_CITATIONS[i]?.document_ids,
         supported: true,
         word_support: 1,
-        content_words: 3,
+        content_words: [5, 5, 8][i],
         missing_words: [],
         missing_numbers: [],
         missing_names: [],
+        missing_quantities: [],
+        polarity_conflicts: [],
       })),
       checks: {
         citations_present: 'PASS',
@@ -592,9 +595,13 @@ describe('checkGrounding, claims against the chunks they cite', () => {
       checks: { spans_match: 'PASS', citations_retrieved: 'PASS', claims_supported: 'FAIL' },
       error_type: 'UNSUPPORTED_CLAIM',
     });
-    expect(verdict.claims[0]).toMatchObject({ missing_numbers: ['64'], missing_names: ['GB', 'RAM'] });
+    expect(verdict.claims[0]).toMatchObject({
+      missing_numbers: ['64'],
+      missing_names: ['RAM'],
+      missing_quantities: ['64 GB'],
+    });
     expect(verdict.reasons).toEqual([
-      `claim "${text}" cites nav, which does not hold: 64, GB, RAM (67% of its words found)`,
+      `claim "${text}" cites nav, which does not hold: not found: 64 GB, 64, RAM (80% of its words found)`,
     ]);
   });
 
@@ -647,7 +654,7 @@ describe('checkGrounding, claims against the chunks they cite', () => {
     // Assess
     expect(verdict).toMatchObject({ passed: false, support_rate: 0.5, error_type: 'UNSUPPORTED_CLAIM' });
     expect(verdict.reasons).toEqual([
-      'uncited sentence "Nav2 needs 64 GB of RAM." states 64, Nav2, GB, RAM without a citation',
+      'uncited sentence "Nav2 needs 64 GB of RAM." states 64, Nav2, RAM without a citation',
     ]);
   });
 
@@ -665,7 +672,7 @@ describe('checkGrounding, claims against the chunks they cite', () => {
 
     // Assess
     expect(verdict).toMatchObject({ passed: true, support_rate: 1 });
-    expect(verdict.claims.map((c) => c.kind)).toEqual(['cited_span']);
+    expect(verdict.claims.map((c) => c.kind)).toEqual(['cited_sentence']);
   });
 
   it('leaves an abstention without claims: support does not apply', () => {
