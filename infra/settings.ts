@@ -9,6 +9,8 @@ import { hasUrlCredentials, redactUrl } from '../functions/core/shared/redact-ur
  * are refused. Tests and the demo synthesize with `sandbox: true`, an explicit switch that allows all three.
  */
 
+import { heartbeatWindow } from './heartbeat-window.ts';
+
 export interface StackSettings {
   environment: string;
   collection: string;
@@ -22,6 +24,8 @@ export interface StackSettings {
   /** An EventBridge Scheduler expression, e.g. cron(0 3 * * ? *). */
   scheduleExpression: string;
   scheduleTimeZone: string;
+  /** How long the heartbeat waits for a run: the schedule's longest gap plus slack (infra/heartbeat-window.ts). */
+  heartbeatHours: number;
   metricNamespace: string;
   thresholds: { minPassRate: number; minCoverage: number; minCompleteness: number };
   /** The suite bundled next to the handler, relative to the project root. */
@@ -114,8 +118,10 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   const sitemapUrl = text('sitemapUrl');
   url('sitemapUrl', sitemapUrl);
   const scheduleExpression = text('scheduleExpression', 'cron(0 3 * * ? *)') ?? '';
+  const window = heartbeatWindow(scheduleExpression);
   if (!/^(cron|rate|at)\(.+\)$/.test(scheduleExpression))
     problems.push(`scheduleExpression: must be cron(...), rate(...) or at(...), got "${scheduleExpression}"`);
+  else if (!window.ok) problems.push(`scheduleExpression: "${scheduleExpression}" ${window.reason}`);
   const metricNamespace = text('metricNamespace', 'RagWatch') ?? 'RagWatch';
   if (metricNamespace.startsWith('AWS/')) problems.push('metricNamespace: the AWS/ prefix is reserved');
   const suiteS3Uri = text('suiteS3Uri');
@@ -154,6 +160,7 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     alertEmails,
     scheduleExpression,
     scheduleTimeZone: text('scheduleTimeZone', 'Etc/UTC') ?? 'Etc/UTC',
+    heartbeatHours: window.ok ? window.hours : 0,
     metricNamespace,
     thresholds: {
       minPassRate: number('minPassRate', 90, 0, 100),
