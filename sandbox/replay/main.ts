@@ -69,6 +69,9 @@ try {
     for (let i = 0; i < seeds; i += 1) {
       const scenario: Scenario = {
         ...base,
+        // Each run on its own dates: every run writes to the same bucket, and the history reader reads a bounded
+        // number of report keys per month, newest first; runs sharing dates would crowd each other's history out.
+        start_date: new Date(Date.parse(base.start_date) + runs.length * 400 * 86_400_000).toISOString().slice(0, 10),
         noise: { ...base.noise, seed: base.noise.seed + i, ...(sigma === undefined ? {} : { sigma }) },
       };
       world.startOver(runs.length === 0 ? 'replay' : `replay-${s + 1}-${i + 1}`);

@@ -68,7 +68,8 @@ describe('the replay with and without the baseline detectors', () => {
   }, async () => {
     world.startOver('ablation-on');
     const s = scenario(11);
-    const summary = tallyReplay(s, await runReplay(world, s));
+    const records = await runReplay(world, s);
+    const summary = tallyReplay(s, records);
     expect(targetMisses(s, summary)).toEqual([]);
     expect(summary.per_fault[0]).toMatchObject({ detected_on: 2, resolved_while_active: 0, recovered: true });
   });

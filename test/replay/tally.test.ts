@@ -127,3 +127,21 @@ describe('parseScenario', () => {
     expect(() => parseScenario(raw, 's.json')).toThrow('s.json: fault h ends after night 3; fault h: to is required');
   });
 });
+
+describe('tallyReplay: a fault told on its second night', () => {
+  it('counts the onset that told it as no duplicate, and any later email during it as one', () => {
+    const s = parseScenario(
+      {
+        nights: 6,
+        start_date: '2026-03-01',
+        noise: { latency_jitter_ms: [0, 0], reindexed_chunks: 0, seed: 1 },
+        faults: [{ id: 'a', kind: 'module-dropped', target: 'module-4-vla', from: 2, nights: 3 }],
+      },
+      'late',
+    );
+    const late = nights({ 3: [email('onset')], 5: [email('recovery')] });
+    expect(tallyReplay(s, late)).toMatchObject({ detected_first_night: 0, duplicate_alerts: 0, recoveries: 1 });
+    const repeated = nights({ 3: [email('onset')], 4: [email('escalation')], 5: [email('recovery')] });
+    expect(tallyReplay(s, repeated).duplicate_alerts).toBe(1);
+  });
+});

@@ -10,7 +10,7 @@ const ids = () => {
 };
 
 describe('compareWithStoredHistory', () => {
-  it('asks history for twice a baseline of earlier runs of this collection and environment', async () => {
+  it('asks history for the long-horizon reference’s 28 earlier runs of this collection and environment', async () => {
     const asked: Parameters<RunHistory['recentRuns']>[0][] = [];
     const history: RunHistory = {
       recentRuns: async (q) => {
@@ -21,7 +21,7 @@ describe('compareWithStoredHistory', () => {
     const report = buildReport();
     const result = await compareWithStoredHistory(report, history, ids());
     expect(asked).toEqual([
-      { collection: report.collection, environment: report.environment, limit: 14, before: report.timestamp },
+      { collection: report.collection, environment: report.environment, limit: 28, before: report.timestamp },
     ]);
     expect(result.historyError).toBeNull();
     expect(result.report.regression?.compared).toBe(true);
