@@ -12,6 +12,7 @@
  * A conflict is reported as the claim's words and the evidence's, so a person sees why.
  */
 import { isContentWord, stemWord } from './claim-terms.ts';
+import { statedNumbers } from './quantities.ts';
 
 /** Words that negate what follows them in their clause. */
 const NEGATION_CUES: ReadonlySet<string> = new Set([
@@ -175,6 +176,8 @@ const NEGATING_PREFIXES = ['un', 'in', 'im', 'ir', 'il', 'non', 'dis'] as const;
 const DEFAULT_NEGATION_SCOPE = 2;
 
 interface Token {
+  /** The word, lowercased, as written (a hedge is named by it). */
+  word: string;
   stem: string;
   content: boolean;
   /** Under a negation: 1 for the first content word after the cue (its head), 2 for the next, and so on; 0 when not. */
@@ -192,7 +195,7 @@ const LINE_BREAK = String.raw`\n\s*\n|\n(?=\s*(?:[-*+>#]|\d+\.)\s)`;
 const SENTENCE_BREAK = new RegExp(String.raw`[.!?;]+(?=\s|$)|${LINE_BREAK}`, 'gu');
 // Clause breaks: a sentence's, punctuation inside it, and the conjunctions that start a clause of their own.
 const CLAUSE_BREAK = new RegExp(
-  String.raw`[.!?;]+(?=\s|$)|${LINE_BREAK}|[,:()–—]|\b(?:but|though|although|whereas|while|which|so|yet|because)\b`,
+  String.raw`[.!?;]+(?=\s|$)|${LINE_BREAK}|,(?!\d)|[:()–—]|\b(?:but|though|although|whereas|while|which|so|yet|because)\b`,
   'giu',
 );
 
@@ -220,7 +223,7 @@ function tokenize(text: string, scope: number): Unit {
     const stem = stemWord(base);
     const negated = negateNext > 0;
     if (negated && content) depth++;
-    tokens.push({ stem, content, depth: negated ? Math.max(depth, 1) : 0, head: negated ? head : null });
+    tokens.push({ word: base, stem, content, depth: negated ? Math.max(depth, 1) : 0, head: negated ? head : null });
     if (negated && content && head === null) head = stem;
     if (content && negateNext > 0) negateNext--;
   });
@@ -229,18 +232,124 @@ function tokenize(text: string, scope: number): Unit {
 
 /** Clauses of a text as tokens, a negation's scope ending with its clause. */
 function clausesOf(text: string, scope: number): Unit[] {
-  return text
-    .split(CLAUSE_BREAK)
-    .map((part) => tokenize(part, scope))
-    .filter((u) => u.some((t) => t.content));
+  return claimClausesOf(text, scope).map((c) => c.tokens);
+}
+
+/** A clause of the claim: its tokens and the numbers it states (digits or words, as statedNumbers reads them). */
+interface ClaimClause {
+  tokens: Unit;
+  numbers: string[];
+}
+
+/** Numbers that are part of a name ("ROS 2", "Python 3.12"): a name's version, not a figure of the sentence. */
+function versions(text: string): Set<string> {
+  return new Set([...text.matchAll(/\b\p{Lu}[\p{L}\p{N}_-]*\s+(\d+(?:\.\d+)*)\b/gu)].map((m) => m[1] ?? ''));
+}
+
+function claimClausesOf(text: string, scope: number): ClaimClause[] {
+  const clauses: ClaimClause[] = [];
+  let pending: string[] = [];
+  for (const part of text.split(CLAUSE_BREAK)) {
+    const tokens = tokenize(part, scope);
+    const numbers = statedNumbers(part).filter((n) => !versions(part).has(n));
+    const last = clauses.at(-1);
+    // A clause without a content word ("such as 4.2 to 4.4", "In short:") gives its numbers to the clause before it
+    // (or after it, at the start); its words claim nothing.
+    if (!tokens.some((t) => t.content)) {
+      if (last) last.numbers.push(...numbers);
+      else pending.push(...numbers);
+      continue;
+    }
+    clauses.push({ tokens, numbers: [...pending, ...numbers] });
+    pending = [];
+  }
+  return clauses;
+}
+
+/** A sentence of the evidence: its tokens, the same tokens clause by clause (for the hedges), and its numbers. */
+interface Sentence {
+  tokens: Unit;
+  clauses: Unit[];
+  numbers: ReadonlySet<string>;
 }
 
 /** Sentences of the evidence, each the tokens of its clauses, so polarity is read the same way on both sides. */
-function sentencesOf(text: string, scope: number): Unit[] {
+function sentencesOf(text: string, scope: number): Sentence[] {
   return text
     .split(SENTENCE_BREAK)
-    .map((sentence) => clausesOf(sentence, scope).flat())
-    .filter((u) => u.length > 0);
+    .map((sentence) => {
+      const clauses = clausesOf(sentence, scope);
+      return { tokens: clauses.flat(), clauses, numbers: new Set(statedNumbers(sentence, { lenient: true })) };
+    })
+    .filter((s) => s.tokens.length > 0);
+}
+
+/**
+ * Words that make a statement a possibility or a usual case rather than a fact or a rule: "may still fail",
+ * "typically uses", "is commonly rooted". A claim that states it without any of them ("will fail", "must use",
+ * "is always rooted") says more than its evidence.
+ */
+const HEDGES: ReadonlySet<string> = new Set([
+  'may',
+  'might',
+  'could',
+  'can',
+  'usually',
+  'often',
+  'typically',
+  'commonly',
+  'generally',
+  'normally',
+  'sometimes',
+  'occasionally',
+  'frequently',
+  'likely',
+  'possibly',
+  'perhaps',
+  'probably',
+  'rarely',
+  'seldom',
+  'tend',
+  'tends',
+]);
+const hedgeOf = (unit: Unit) => unit.find((t) => HEDGES.has(t.word))?.word;
+/**
+ * Words that state a rule or a certainty. Only a claim that says one of them is held to its evidence's hedge: a
+ * clause without a hedge may simply be cut from a longer sentence ("scene full of animated humans" from "can render a
+ * scene full of animated humans"), while "will fail" for "may fail" asserts what the evidence does not.
+ */
+const CATEGORICAL: ReadonlySet<string> = new Set([
+  'will',
+  'always',
+  'must',
+  'every',
+  'all',
+  'certainly',
+  'definitely',
+  'guaranteed',
+  'guarantees',
+  'invariably',
+  'necessarily',
+  'only',
+]);
+const categoricalOf = (unit: Unit) => unit.find((t) => CATEGORICAL.has(t.word))?.word;
+
+/**
+ * The hedge the evidence puts on what a clause states as a rule or a certainty: a hedged clause of the matched
+ * sentence, itself without a categorical word, that shares two content words with it. Null when the claim clause
+ * hedges too, states nothing categorical, or no such clause exists.
+ */
+function hedgeDropped(clause: Unit, sentence: Sentence): string | null {
+  const categorical = categoricalOf(clause);
+  if (hedgeOf(clause) !== undefined || categorical === undefined) return null;
+  const stems = contentStems(clause);
+  for (const theirs of sentence.clauses) {
+    const hedge = hedgeOf(theirs);
+    const shared = [...contentStems(theirs)].filter((stem) => stems.has(stem));
+    if (hedge !== undefined && categoricalOf(theirs) === undefined && shared.length >= 2)
+      return `${categorical} / ${hedge} (${shared.slice(0, 3).join(' ')})`;
+  }
+  return null;
 }
 
 const contentStems = (unit: Unit) => new Set(unit.filter((t) => t.content).map((t) => t.stem));
@@ -262,23 +371,34 @@ const polarities = (unit: Unit, stem: string, otherStems: ReadonlySet<string>) =
 export function polarityConflicts(
   claim: string,
   evidenceTexts: readonly string[],
-  options: { scope?: number; antonyms?: boolean } = {},
+  options: { scope?: number; antonyms?: boolean; hedges?: boolean; numbers?: boolean } = {},
 ): string[] {
   const scope = options.scope ?? DEFAULT_NEGATION_SCOPE;
   const sentences = evidenceTexts.flatMap((t) => sentencesOf(t, scope));
-  const allEvidence = new Set(sentences.flatMap((s) => s.map((t) => t.stem)));
+  const allEvidence = new Set(sentences.flatMap((s) => s.tokens.map((t) => t.stem)));
+  const allNumbers = new Set(sentences.flatMap((s) => [...s.numbers]));
   const conflicts = new Set<string>();
-  for (const clause of clausesOf(claim, scope)) {
+  for (const { tokens: clause, numbers } of claimClausesOf(claim, scope)) {
     const stems = contentStems(clause);
-    const shared = sentences.map((s) => [...contentStems(s)].filter((stem) => stems.has(stem)).length);
+    const shared = sentences.map((s) => [...contentStems(s.tokens)].filter((stem) => stems.has(stem)).length);
     const best = Math.max(0, ...shared);
     // One shared word says too little about which sentence the clause restates.
     if (best < 2) continue;
     const aligned = sentences.filter((_, i) => shared[i] === best);
-    const perSentence = aligned.map((sentence) => clauseConflicts(clause, sentence, allEvidence, options.antonyms));
+    const perSentence = aligned.map((sentence) => [
+      ...clauseConflicts(clause, sentence.tokens, allEvidence, options.antonyms),
+      ...(options.hedges === false ? [] : [hedgeDropped(clause, sentence)].filter((h) => h !== null)),
+    ]);
     // Several sentences restate the clause equally well: a conflict counts only when every one of them has it.
     const [first = [], ...rest] = perSentence;
     for (const c of first) if (rest.every((r) => r.includes(c))) conflicts.add(c);
+    // A number the evidence states, but not in the sentence the clause restates ("4.2 to 4.4" where that sentence
+    // says "4.2 to 4.3" and the next one "4.4"): a figure moved to another role. A number stated nowhere is already
+    // a missing number (support.ts).
+    if (options.numbers === false) continue;
+    for (const n of numbers)
+      if (allNumbers.has(n) && !aligned.some((s) => s.numbers.has(n)))
+        conflicts.add(`${n} / ${[...(aligned[0]?.numbers ?? [])].join(' ') || 'no number'}`);
   }
   return [...conflicts];
 }
