@@ -54,7 +54,12 @@ function deps(overrides: Partial<EngineDeps> = {}) {
     vectors: { 'nodes?': [1, 0, 0], 'cooking?': [0, 0, 1] },
     maxBatchSize: 1,
   });
-  embedder.failOnCall.set(2, new EmbeddingError('Cohere embed answered 500', 'unavailable', { status: 500 }));
+  // The failure follows the text, not a call number: the canary's document embeds share the call count.
+  const embedQueries = embedder.embedQueries.bind(embedder);
+  embedder.embedQueries = (texts) =>
+    texts.includes('anything?')
+      ? Promise.reject(new EmbeddingError('Cohere embed answered 500', 'unavailable', { status: 500 }))
+      : embedQueries(texts);
   const index = new MemoryIndex(POINTS);
   const all: EngineDeps = {
     index,
