@@ -60,6 +60,15 @@ function reading<T>(name: string, input: Input<T>, criteria: CriterionDeclaratio
   }) as Check;
 }
 
+/** A check that judges one criterion at 100. */
+function judging(name: string, declaration: CriterionDeclaration): Check {
+  return defineCheck({
+    ...reading(name, value(name, 1)),
+    criteria: [declaration],
+    judge: (_, ctx) => verdict({ sections: {}, errors: [], criteria: [ctx.criterion(declaration, 100)] }),
+  }) as Check;
+}
+
 const COVERAGE: CriterionDeclaration = {
   name: 'coverage',
   description: 'coverage',
@@ -183,12 +192,6 @@ describe('the runner', () => {
 
   it('lists the criteria in the order of the suite’s success criteria, whatever the checks’ order', async () => {
     const run = context();
-    const judging = (name: string, declaration: CriterionDeclaration): Check =>
-      defineCheck({
-        ...reading(name, value(name, 1)),
-        criteria: [declaration],
-        judge: (_, ctx) => verdict({ sections: {}, errors: [], criteria: [ctx.criterion(declaration, 100)] }),
-      }) as Check;
     const { criteria } = await runChecks([judging('m', MRR), judging('c', COVERAGE)], run);
     expect(criteria.map((c) => c.name)).toEqual(['coverage', 'mrr']);
   });
@@ -311,12 +314,6 @@ describe('the runner', () => {
 
   it('lists a criterion named unlike its threshold after those of the suite’s order', async () => {
     const run = context();
-    const judging = (name: string, declaration: CriterionDeclaration): Check =>
-      defineCheck({
-        ...reading(name, value(name, 1)),
-        criteria: [declaration],
-        judge: (_, ctx) => verdict({ sections: {}, errors: [], criteria: [ctx.criterion(declaration, 100)] }),
-      }) as Check;
     const renamed: CriterionDeclaration = { ...MRR, name: 'reciprocal_rank' };
     const { criteria } = await runChecks([judging('r', renamed), judging('c', COVERAGE)], run);
     expect(criteria.map((c) => c.name)).toEqual(['coverage', 'reciprocal_rank']);
