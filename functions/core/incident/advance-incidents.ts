@@ -3,7 +3,8 @@
  *
  * Per track, in order:
  * - no incident, breaches: open one -> onset; or, when the track's last incident closed at most
- *   FLAPPING_WINDOW_DAYS ago, open that one again -> reopened ("flapping: re-opened"), same id and start;
+ *   FLAPPING_WINDOW_DAYS ago and this run breaks a kind it had, open that one again -> reopened ("flapping:
+ *   re-opened"), same id and start: the same fault back, not a new one;
  * - incident, breaches: the clean streak resets; a higher severity or a breach kind not told before ->
  *   escalation; else, when reminders are on and the last notice is `reminderDays` old -> reminder; else silence;
  * - incident, no breach: one more clean run; at `recoveryRuns` clean runs in a row -> recovery, and it closes;
@@ -81,7 +82,7 @@ export function advanceIncidents(options: {
     }
     const closed = state.closed?.[track] ?? null;
     const step =
-      open === null && breaches.length > 0 && closed !== null && flapping(closed, options.run)
+      open === null && closed !== null && flapping(closed, breaches, options.run)
         ? reopen(closed, breaches, options.run)
         : advanceTrack(track, open, persisting(open, breaches, options.run), options.run, policy, options.newId);
     state.open[track] = step.incident;
@@ -97,29 +98,33 @@ export function advanceIncidents(options: {
 }
 
 /**
- * Days after a recovery within which the same track breaking again is the same incident come back ("flapping:
- * re-opened"), not a new onset: a fault that comes and goes over a few nights is one problem to ops.
+ * Days after a recovery within which the same breach on the same track is the same incident come back ("flapping:
+ * re-opened"), not a new onset: a fault that comes and goes over a few nights is one problem to ops. Another kind
+ * of breach is another problem, and a new onset.
  */
 const FLAPPING_WINDOW_DAYS = 3;
 
-function flapping(closed: ClosedIncident, run: RunRef): boolean {
+/** The closed incident recurs: it closed at most FLAPPING_WINDOW_DAYS ago and this run breaks a kind it had. */
+function flapping(closed: ClosedIncident, breaches: Breach[], run: RunRef): boolean {
   const since = Date.parse(run.started_at) - Date.parse(closed.closed_at);
-  return since >= 0 && since <= FLAPPING_WINDOW_DAYS * 86_400_000;
+  const kinds = new Set(closed.breaches.map((b) => b.kind));
+  return since >= 0 && since <= FLAPPING_WINDOW_DAYS * 86_400_000 && breaches.some((b) => kinds.has(b.kind));
 }
 
 /** The closed incident open again: its id and start kept, what this run breaks added to what ops were told. */
 function reopen(closed: ClosedIncident, breaches: Breach[], run: RunRef): { incident: Incident; notice: Notice } {
   const { closed_at: _closedAt, ...was } = closed;
   const told = new Set(was.breaches.map((b) => b.kind));
-  const worst = worstSeverity(breaches);
   const incident: Incident = {
     ...was,
     last_seen: run,
-    severity: severityRank(worst) > severityRank(was.severity) ? worst : was.severity,
+    // As bad as it is now: what it was before its recovery is history, and this email is what ops act on.
+    severity: worstSeverity(breaches),
     breaches: [...was.breaches, ...breaches.filter((b) => !told.has(b.kind))],
     last_notified_at: run.started_at,
     clean_runs: 0,
-    runs: was.runs + 1,
+    // The clean runs that closed it are not part of it: "lasted N run(s)" counts the broken ones.
+    runs: was.runs - was.clean_runs + 1,
     reopened: (was.reopened ?? 0) + 1,
   };
   const newKinds = breaches.filter((b) => !told.has(b.kind)).map((b) => b.kind);

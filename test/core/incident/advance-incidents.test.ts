@@ -311,7 +311,7 @@ describe('advanceIncidents: an incident back within days re-opens (flapping), it
       [failed(pass), 2],
     ]);
     expect(seen).toEqual(['onset incident-1', 'recovery incident-1', 'reopened incident-1']);
-    expect(state?.open.quality).toMatchObject({ id: 'incident-1', reopened: 1, runs: 3, clean_runs: 0 });
+    expect(state?.open.quality).toMatchObject({ id: 'incident-1', reopened: 1, runs: 2, clean_runs: 0 });
     expect(state?.open.quality?.opened.run_id).toBe('run-0');
     expect(state?.closed?.quality).toBeNull();
   });
@@ -333,11 +333,11 @@ describe('advanceIncidents: an incident back within days re-opens (flapping), it
     ).toBe('onset incident-2');
   });
 
-  it('counts each return, names the new kinds and keeps the worse severity', () => {
+  it('counts each return, adds the new kinds beside the one that came back, at this run’s severity', () => {
     const { seen, state } = days([
       [failed(mrr), 0],
       [clean, 1],
-      [failed(pass), 2],
+      [failed(mrr, pass), 2],
       [clean, 3],
       [failed(mrr), 4],
     ]);
@@ -348,7 +348,8 @@ describe('advanceIncidents: an incident back within days re-opens (flapping), it
       'recovery incident-1',
       'reopened incident-1',
     ]);
-    expect(state?.open.quality).toMatchObject({ reopened: 2, severity: 'HIGH' });
+    // Its severity is this run's (MEDIUM), not the HIGH of the return before.
+    expect(state?.open.quality).toMatchObject({ reopened: 2, severity: 'MEDIUM' });
     expect(state?.open.quality?.breaches.map((b) => b.kind)).toEqual(['METRIC_DROPPED:mrr', 'criterion:pass_rate']);
   });
 
@@ -381,6 +382,31 @@ describe('advanceIncidents: an incident back within days re-opens (flapping), it
       'recovery incident-1',
       'reopened incident-1',
       'recovery incident-1',
+    ]);
+  });
+});
+
+describe('advanceIncidents: re-opening needs the same breach back', () => {
+  it('opens a new incident when the track breaks within the window on kinds the closed one never had', () => {
+    let state: IncidentState | null = null;
+    const seen = [failed(mrr), clean, failed(pass), clean, failed(pass, mrr)].map((observation, i) => {
+      const next = advanceIncidents({
+        state,
+        collection: 'book',
+        environment: 'prod',
+        observation,
+        run: { run_id: `run-${i}`, started_at: new Date(Date.UTC(2026, 2, 1 + i, 2)).toISOString(), report: 'x' },
+        newId: () => `incident-${i}`,
+      });
+      state = next.state;
+      return next.notices.map((x) => `${x.kind} ${x.incident.id}`).join(', ');
+    });
+    expect(seen).toEqual([
+      'onset incident-0',
+      'recovery incident-0',
+      'onset incident-2',
+      'recovery incident-2',
+      'reopened incident-2',
     ]);
   });
 });
