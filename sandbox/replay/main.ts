@@ -74,7 +74,7 @@ try {
         start_date: new Date(Date.parse(base.start_date) + runs.length * 400 * 86_400_000).toISOString().slice(0, 10),
         noise: { ...base.noise, seed: base.noise.seed + i, ...(sigma === undefined ? {} : { sigma }) },
       };
-      world.startOver(runs.length === 0 ? 'replay' : `replay-${s + 1}-${i + 1}`);
+      await world.startOver(runs.length === 0 ? 'replay' : `replay-${s + 1}-${i + 1}`);
       const records = await runReplay(world, scenario, {
         ...(nights === undefined ? {} : { nights }),
         onNight: (r) => {

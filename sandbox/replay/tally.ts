@@ -1,7 +1,7 @@
 /**
  * The replay's verdict from its nights, per fault episode and its incident track:
- * - detected_first_night: an onset or escalation on the fault's track on the fault's first night that names what
- *   the fault breaks (one of its kind's `names`, in the subject or body): any email that night is not enough;
+ * - detected_first_night: an onset, re-opening (flapping) or escalation on the fault's track on the fault's first night that
+ *   names what the fault breaks (one of its kind's `names`, in the subject or body): any email that night is not enough;
  * - recoveries: a recovery on the fault's track on the first night after it ended (the scenario keeps a clean
  *   night after every fault on a track, and the default policy recovers after 1 clean run); for quality and
  *   suite faults, the first such night whose run completed (an ERROR run cannot judge them);
@@ -47,6 +47,9 @@ export interface ReplaySummary {
   clean_night_pages: number;
 }
 
+/** An email that tells of a fault: an onset, a re-opening of a flapping incident, or an escalation. */
+const tells = (e: DeliveredEmail) => e.kind === 'onset' || e.kind === 'reopened' || e.kind === 'escalation';
+
 /** Does the email name one of the things the fault breaks? */
 function namesFault(email: DeliveredEmail, kind: keyof typeof FAULT_KINDS): boolean {
   const text = `${email.subject}\n${email.body}`;
@@ -70,14 +73,14 @@ export function tallyReplay(scenario: Scenario, records: readonly NightRecord[])
   for (const fault of faults) {
     const track = FAULT_KINDS[fault.kind].track;
     const first = emailsOn(fault.from, track);
-    if (first.some((e) => (e.kind === 'onset' || e.kind === 'escalation') && namesFault(e, fault.kind))) detected += 1;
+    if (first.some((e) => tells(e) && namesFault(e, fault.kind))) detected += 1;
     // Every email on its track while it lasts, but the first onset or escalation (the one that told it, on whichever
     // night: a regression-only fault is told when its second night confirms it), is a duplicate.
     let told = false;
     for (let night = fault.from; night < fault.from + fault.nights; night += 1)
       for (const e of emailsOn(night, track)) {
         explained.add(key(night, e));
-        if (!told && (e.kind === 'onset' || e.kind === 'escalation')) told = true;
+        if (!told && tells(e)) told = true;
         else duplicates += 1;
       }
     const after = recoveryNight(records, fault.from + fault.nights, track);
@@ -117,10 +120,7 @@ function faultOutcome(fault: Scenario['faults'][number], records: readonly Night
     const mine = records[night - 1]?.emails.filter((e) => e.track === track) ?? [];
     emails += mine.length;
     resolved += mine.filter((e) => e.kind === 'recovery').length;
-    if (
-      detectedOn === null &&
-      mine.some((e) => (e.kind === 'onset' || e.kind === 'escalation') && namesFault(e, fault.kind))
-    )
+    if (detectedOn === null && mine.some((e) => tells(e) && namesFault(e, fault.kind)))
       detectedOn = night - fault.from + 1;
   }
   const after = recoveryNight(records, fault.from + fault.nights, track);

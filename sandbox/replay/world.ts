@@ -9,7 +9,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { QdrantClient } from '@qdrant/js-client-rest';
@@ -92,7 +92,7 @@ export interface ReplayWorld {
   /** A query's embedding as the run makes it (Cohere stand-in), for the noise model's flaky query. */
   embedQuery(text: string): Promise<number[]>;
   /** Runs the next nights as environment `environment` (its own history and incidents), as a new replay would. */
-  startOver(environment: string): void;
+  startOver(environment: string): Promise<void>;
   /** The clean suite's queries: id, text and expected module. */
   cleanQueries(): { id: string; text: string; module: string }[];
   stop(): Promise<void>;
@@ -135,17 +135,17 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
   const aws: AwsStandIns = await startAwsStandIns({ secrets: { 'ragwatch/cohere': sandbox.env.COHERE_API_KEY ?? '' } });
   const clients = buildClients(aws);
   const { COHERE_API_KEY: _fromSecretsManager, ...engineEnv } = sandbox.env;
-  const configFor = (environment: string) =>
+  const configFor = (environment: string, bucket: string) =>
     parseNightlyConfig({
       ...engineEnv,
       SITEMAP_URL: `${book.url}/sitemap-index.xml`,
       ENVIRONMENT: environment,
-      REPORT_BUCKET: aws.bucket,
+      REPORT_BUCKET: bucket,
       ALERT_TOPIC_ARN: aws.topicArn,
       COHERE_SECRET_ID: 'ragwatch/cohere',
       SUITE_PATH: suitePath,
     });
-  let config = configFor('replay');
+  let config = configFor('replay', aws.bucket);
   let delivered = 0;
 
   async function rebuild(points: SnapshotPoint[]): Promise<void> {
@@ -157,9 +157,15 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
   }
 
   return {
-    startOver(environment) {
-      // Another environment has its own history and incident state in the same bucket: a fresh start.
-      config = configFor(environment);
+    async startOver(environment) {
+      // A bucket of its own: its own history, incident state and latest report, as a separate deployment has (the
+      // latest report and the run index are per collection, so a shared bucket would carry one replay into the next).
+      const bucket = `replay-${environment}`
+        .toLowerCase()
+        .replace(/[^a-z0-9-]/g, '-')
+        .slice(0, 63);
+      await clients.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+      config = configFor(environment, bucket);
     },
     cleanQueries: () =>
       cleanSuite.queries.map((q) => ({
@@ -209,7 +215,12 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
       const result = await createHandler(deps)({}, { awsRequestId: `replay-${date}` });
       const alerts = aws.deliveredAlerts().slice(delivered);
       delivered += alerts.length;
-      const stored = JSON.parse((await aws.readObject(`reports/${SANDBOX_COLLECTION}/latest.json`)) ?? '{}') as {
+      const latest = await clients.s3
+        .send(new GetObjectCommand({ Bucket: config.reportBucket, Key: `reports/${SANDBOX_COLLECTION}/latest.json` }))
+        .then((o) => o.Body?.transformToString())
+        // No latest report: the run could not store one (its status and emails still count).
+        .catch(() => undefined);
+      const stored = JSON.parse(latest ?? '{}') as {
         regression?: { findings: { kind: string; metric: string | null }[] };
         query_results?: QueryOutcome[];
       };

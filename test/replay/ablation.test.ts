@@ -66,7 +66,7 @@ describe('the replay with and without the baseline detectors', () => {
   it('names a regression-only fault within two nights and announces its end, with the detectors', {
     timeout: 120_000,
   }, async () => {
-    world.startOver('ablation-on');
+    await world.startOver('ablation-on');
     const s = scenario(11);
     const records = await runReplay(world, s);
     const summary = tallyReplay(s, records);
@@ -76,7 +76,7 @@ describe('the replay with and without the baseline detectors', () => {
 
   it('misses it without them: the replay fails', { timeout: 120_000 }, async () => {
     ablated.on = true;
-    world.startOver('ablation-off');
+    await world.startOver('ablation-off');
     const s = scenario(11);
     const summary = tallyReplay(s, await runReplay(world, s));
     expect(summary.per_fault[0]?.detected_on).toBeNull();

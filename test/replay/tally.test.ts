@@ -74,6 +74,13 @@ describe('tallyReplay', () => {
     expect(summary).toMatchObject({ clean_nights: 4, clean_night_emails: 3, clean_night_pages: 2 });
   });
 
+  it('counts a re-opened (flapping) incident on the fault’s first night as detected, and a recovery as no detection', () => {
+    expect(tallyReplay(scenario, nights({ 2: [email('reopened')], 4: [email('recovery')] })).detected_first_night).toBe(
+      1,
+    );
+    expect(tallyReplay(scenario, nights({ 2: [email('recovery')] })).detected_first_night).toBe(0);
+  });
+
   it('counts an email on a later night of the fault as a duplicate', () => {
     const summary = tallyReplay(scenario, nights({ 2: [email('onset')], 3: [email('onset')], 4: [email('recovery')] }));
     expect(summary.duplicate_alerts).toBe(1);

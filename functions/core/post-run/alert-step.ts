@@ -1,6 +1,6 @@
 /**
  * The alert step: one message per incident. The incident state is settled with this run (core/incident), then each
- * notice the run owes (onset, escalation, reminder, recovery) is composed and sent. When the state cannot be read
+ * notice the run owes (onset, reopened, escalation, reminder, recovery) is composed and sent. When the state cannot be read
  * or written, the run falls back to its own alert: a repeated message is better than a silent one. When a notice
  * cannot be sent, the state is put back, so the next run sends it again instead of staying silent. A run that owes no
  * notice but whose metrics (or another sink) failed sends its own alert naming the failure.
