@@ -120,7 +120,7 @@ describe('a fifteen-night replay through the real nightly handler', () => {
     // Latency may move on a busy machine; it is reported, never alerted.
     expect(records[6]?.findings.filter((f) => !f.endsWith('_ms'))).toEqual(['SUITE_STALE']);
     expect(records[9]?.findings).toContain('SCORE_SHIFT:best_similarity_paired');
-    expect(records[11]?.emails[0]?.subject).toMatch(/ann recall 0\.\d+ < 0\.95/);
+    expect(records[11]?.emails[0]?.body).toMatch(/ann recall 0\.\d+ < 0\.95/);
   });
 
   it('reports the flaky query as FLAKY on the nights it fails once known, and never emails for it alone', () => {
