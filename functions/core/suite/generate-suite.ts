@@ -92,7 +92,8 @@ function questionsFor(page: BookPage, perPage: number): Record<string, unknown>[
     query_text: c.text.slice(0, 1000),
     category: 'known-item',
     description: `Known item: ${page.url}, from ${c.from}`,
-    expected_module: page.moduleName,
+    // A page outside every module (a site page, the book's introduction) expects none rather than a made-up one.
+    ...(page.moduleName === '' ? {} : { expected_module: page.moduleName }),
     expected_chapter: page.chapterId,
     relevant: [{ url: page.url, grade: 2 }, ...(c.chunkId === undefined ? [] : [{ chunk_id: c.chunkId, grade: 3 }])],
   }));
