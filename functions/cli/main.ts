@@ -59,11 +59,29 @@ export async function main(argv: string[], env: Env = process.env): Promise<numb
   }
 }
 
+/**
+ * Resolves once everything written to `stream` so far has reached the OS. On Linux a pipe is written asynchronously:
+ * what the reader has not taken yet (past the pipe's 64 KiB) waits in Node, and `process.exit` would drop it. An
+ * empty write's callback runs after every earlier write has been flushed; a reader that has gone away (EPIPE, as in
+ * `ragwatch schema | head -1`) ends the wait too, since nobody is left to read the rest.
+ */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.destroyed || stream.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('error', () => resolve());
+    stream.write('', () => resolve());
+  });
+}
+
 if (import.meta.main) {
   // `npm run ragwatch` puts `--` after the script: Node 24 reads an `--env-file <path>` anywhere on its command line,
   // even after the script's name (and exits 9 when the file does not exist yet), unless a `--` comes first.
   const argv = process.argv.slice(2);
-  // Exit once the run is over rather than when the event loop drains: cohere-ai 8.1 does not clear its own
-  // timeout timer when a request is aborted (at the run's deadline), which would hold the process up to 30 s more.
-  process.exit(await main(argv[0] === '--' ? argv.slice(1) : argv));
+  const code = await main(argv[0] === '--' ? argv.slice(1) : argv);
+  // Every path (the report's JSON, the schema, the exit-3 fallback's whole report on stderr) is flushed before the
+  // exit: the exit code never changes when output is cut, so a cut would break a CI job without saying why.
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  // Then exit rather than wait for the event loop to drain: cohere-ai 8.1 does not clear its own timeout timer when a
+  // request is aborted (at the run's deadline), which would hold the process up to 30 s more.
+  process.exit(code);
 }

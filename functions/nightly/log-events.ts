@@ -34,6 +34,8 @@ export function logPostRunEvents(logger: NightlyLogger, runId: string): (event: 
         return logger.error('incident state unavailable; sending this run’s own alert', { reason: event.reason });
       case 'incidents_replaced':
         return logger.warn('incident state replaced', { reason: event.reason });
+      case 'incidents_not_applied':
+        return logger.warn('incident state not moved by an older run', { reason: event.reason });
       case 'notice_sent': {
         const { kind, track, severity, subject, messageId } = event.notice;
         return logger.info('alert sent', { kind, track, severity, subject, message_id: messageId });

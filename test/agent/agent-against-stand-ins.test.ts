@@ -14,6 +14,7 @@ import { createRetrievalTool } from '../../functions/core/grounding/retrieval-to
 import { resolveQueries, Suite } from '../../functions/core/suite/suite.ts';
 import { type CohereStandIn, startCohereStandIn } from '../../sandbox/cohere/index.ts';
 import { type QdrantStandIn, startQdrantStandIn } from '../../sandbox/qdrant/index.ts';
+import { nonEmpty } from '../helpers/non-empty.ts';
 import { createFakeClock, createIdSequence } from './fakes.ts';
 
 const COLLECTION = 'book';
@@ -358,7 +359,7 @@ describe('answerAgentQuestions against the Cohere and Qdrant stand-ins', () => {
     // Assess
     const topics = verdictOf(report, 'topics');
     expect(topics).toMatchObject({ checks: { citations_retrieved: 'PASS' }, error_type: 'UNSUPPORTED_CLAIM' });
-    expect(topics?.claims.every((c) => !c.supported)).toBe(true);
+    expect(nonEmpty(topics?.claims ?? [], 'claims of topics').every((c) => !c.supported)).toBe(true);
     expect(errors.some((e) => e.error_type === 'UNSUPPORTED_CLAIM' && e.validation_id === 'topics')).toBe(true);
   });
 

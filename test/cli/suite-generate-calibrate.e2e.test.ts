@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../functions/cli/main.ts';
 import { parseSuite } from '../../functions/core/suite/suite.ts';
+import { nonEmpty } from '../helpers/non-empty.ts';
 import {
   PROJECT_SITE_BASE_URL as BASE_URL,
   PROJECT_SITE_BOOK_DIR as BOOK_DIR,
@@ -102,7 +103,7 @@ describe('ragwatch calibrate', () => {
     const known = suite.queries.filter((q) => q.expect_match).map((q) => q.min_similarity);
     const probes = suite.queries.filter((q) => !q.expect_match).map((q) => q.min_similarity);
     expect(new Set(known).size).toBe(1);
-    expect(probes.every((t) => t === known[0])).toBe(true);
+    expect(nonEmpty(probes, 'probe thresholds').every((t) => t === known[0])).toBe(true);
     expect(known[0]).toBeGreaterThan(0);
     expect(suite.success_criteria.max_p95_latency_ms).toBeGreaterThanOrEqual(100);
   });
@@ -141,10 +142,11 @@ describe('ragwatch calibrate', () => {
     );
 
     // Assess
-    // The latency budget is a wall-clock figure (this machine's load decides it): only the similarity verdicts are
-    // asserted here, and the run's exit code follows its status.
+    // The latency budget is a wall-clock figure (this machine's load decides it): the run is PASSED unless that
+    // budget alone is breached, and its exit code follows its status.
     const report = JSON.parse(read('reports/repo/latest.json')) as {
       status: string;
+      success_criteria: { name: string; passed: boolean }[];
       pass_rate: number;
       coverage_report: { coverage_percentage: number };
       query_results: { category: string; query_category: string; status: string }[];
@@ -158,6 +160,9 @@ describe('ragwatch calibrate', () => {
     ]);
     expect(report.pass_rate).toBe(100);
     expect(Object.keys(report.validation_metrics.benchmark)).toEqual(['precision@5', 'recall@10', 'mrr', 'ndcg@10']);
+    const breached = report.success_criteria.filter((c) => !c.passed).map((c) => c.name);
+    expect(breached.filter((name) => name !== 'p95_latency_ms')).toEqual([]);
+    expect(report.status).toBe(breached.length === 0 ? 'PASSED' : 'FAILED');
     expect(code).toBe(report.status === 'PASSED' ? 0 : 1);
   });
 });

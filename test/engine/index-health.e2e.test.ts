@@ -194,11 +194,20 @@ describe('index health against the sandbox', () => {
   });
 
   it('judges the canary cosine against its threshold on both sides of equality', async () => {
+    // A drifted model, so the lowest cosine is under 1 and a threshold one step (0.0001, its precision) above it
+    // exists: a clean index measures 1, where "above" would be 1 again and only one side could be tested.
+    sandbox.cohere.setModelVariant('embed-english-v4-in-disguise');
     const measured = (await run()).index_health?.drift_canary?.min_cosine ?? Number.NaN;
-    expect(verdict(await run({ min_canary_cosine: measured }), 'canary_cosine')?.passed).toBe(true);
-    expect(verdict(await run({ min_canary_cosine: Math.min(1, measured + 0.0001) }), 'canary_cosine')?.passed).toBe(
-      measured === 1,
-    );
+    expect(measured).toBeLessThan(0.9999);
+    expect(verdict(await run({ min_canary_cosine: measured }), 'canary_cosine')).toMatchObject({
+      value: measured,
+      threshold: measured,
+      passed: true,
+    });
+    expect(verdict(await run({ min_canary_cosine: measured + 0.0001 }), 'canary_cosine')).toMatchObject({
+      value: measured,
+      passed: false,
+    });
   });
 
   it('sees approximate search whose recall fell: ANN_RECALL_LOW', async () => {

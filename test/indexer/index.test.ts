@@ -7,6 +7,7 @@ import { EmbeddingError, IndexError } from '../../functions/core/shared/errors.t
 import { type IndexBookOptions, indexBook } from '../../functions/indexer/index.ts';
 import { type CohereStandIn, startCohereStandIn } from '../../sandbox/cohere/index.ts';
 import { type QdrantStandIn, startQdrantStandIn } from '../../sandbox/qdrant/index.ts';
+import { nonEmpty } from '../helpers/non-empty.ts';
 
 const BOOK = join(import.meta.dirname, '../../sandbox/book');
 const BASE_URL = 'https://book.example.com';
@@ -137,7 +138,7 @@ describe('indexBook on the sample book, through the real clients and the stand-i
     const points = await allPoints(collection);
 
     // Assess
-    const problems = points.flatMap(({ id, payload }) => {
+    const problems = nonEmpty(points, 'indexed points').flatMap(({ id, payload }) => {
       const p = payload;
       const ok =
         Object.keys(p).sort().join() === [...PAYLOAD_FIELDS].sort().join() &&

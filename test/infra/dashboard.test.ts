@@ -12,6 +12,7 @@ import { runDemo } from '../../functions/cli/demo.ts';
 import { buildMetricData } from '../../functions/core/delivery/metric-data.ts';
 import type { ValidationReport } from '../../functions/core/report/report.ts';
 import { buildNightlyApp } from '../../infra/nightly-app.ts';
+import { nonEmpty } from '../helpers/non-empty.ts';
 
 const CONTEXT = {
   sandbox: true,
@@ -91,11 +92,11 @@ function graphed(): string[] {
 
 describe('the dashboard', () => {
   it('graphs only metrics the handler sends, with the dimensions it sends them with', () => {
-    expect(graphed().filter((g) => !sent.includes(g))).toEqual([]);
+    expect(nonEmpty(graphed(), 'graphed metrics').filter((g) => !sent.includes(g))).toEqual([]);
   });
 
   it('graphs every metric the handler sends', () => {
-    expect([...new Set(sent)].filter((s) => !graphed().includes(s))).toEqual([]);
+    expect([...new Set(nonEmpty(sent, 'sent metrics'))].filter((s) => !graphed().includes(s))).toEqual([]);
   });
 
   it('graphs pass rate per query category with one line per category the run reports', () => {

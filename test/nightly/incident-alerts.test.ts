@@ -1,10 +1,15 @@
 /**
  * The handler's alert sink under the incident policy, through the real SDK clients against the AWS stand-ins:
- * one email per incident across nights, a quality incident apart from a run ERROR, and the fallback to the run's
- * own alert when the incident state is out of reach.
+ * one email per incident across nights, a quality incident apart from a run ERROR, the fallback to the run's
+ * own alert when the incident state is out of reach, and the state itself under stress: two runs at once, a body
+ * that is not JSON, a deleted object.
  */
 import path from 'node:path';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildIncidentKey } from '../../functions/adapters/aws/s3-incident-store.ts';
+import type { IncidentStore } from '../../functions/core/ports.ts';
+import { IncidentState } from '../../functions/core/report/incident-state.ts';
 import type { ValidationReport } from '../../functions/core/report/report.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { createNightlyDeps, type NightlyDeps } from '../../functions/nightly/deps.ts';
@@ -91,5 +96,113 @@ describe('the nightly handler’s incident emails', () => {
     expect(aws.deliveredAlerts()).toHaveLength(2);
     expect(aws.deliveredAlerts()[0]?.attributes.alert_kind).toBeUndefined();
     expect(logger.find('incident state unavailable; sending this run’s own alert')?.level).toBe('error');
+  });
+
+  const stateKey = buildIncidentKey({ collection: 'book', environment: 'prod' });
+  const putState = (body: string) =>
+    clients.s3.send(new PutObjectCommand({ Bucket: aws.bucket, Key: stateKey, Body: body }));
+  const readState = async () => {
+    const object = await clients.s3.send(new GetObjectCommand({ Bucket: aws.bucket, Key: stateKey }));
+    return IncidentState.parse(JSON.parse((await object.Body?.transformToString('utf8')) ?? ''));
+  };
+
+  it('sends one onset, and no run alert, when two runs overlap on the onset night (both read the state first)', async () => {
+    const logger = new RecordingLogger();
+    const deps = createNightlyDeps(
+      parseNightlyConfig({
+        QDRANT_URL: 'http://127.0.0.1:6333',
+        DOCUSAURUS_BASE_URL: 'https://book.example.org',
+        ENVIRONMENT: 'prod',
+        REPORT_BUCKET: aws.bucket,
+        ALERT_TOPIC_ARN: aws.topicArn,
+        COHERE_SECRET_ID: 'ragwatch/cohere',
+        SUITE_PATH: path.resolve(import.meta.dirname, 'fixtures/suite.json'),
+      }),
+      clients,
+      logger,
+    );
+    // Each run holds its engine until both have read the state: both then settle on the same version.
+    let reads = 0;
+    let bothRead: () => void = () => {};
+    const readByBoth = new Promise<void>((resolve) => {
+      bothRead = resolve;
+    });
+    const counted: IncidentStore = {
+      read: async (key) => {
+        const state = await deps.incidents.read(key);
+        reads += 1;
+        if (reads === 2) bothRead();
+        return state;
+      },
+      write: (key, state, version) => deps.incidents.write(key, state, version),
+    };
+    const run = () =>
+      night(
+        buildFailedReport,
+        0,
+        {
+          incidents: counted,
+          runEngine: async (_engine, r) => {
+            await readByBoth;
+            return { ...buildFailedReport(), run_id: r.newId(), timestamp: '2026-03-14T02:00:00.000Z' };
+          },
+        },
+        logger,
+      );
+    const [first, second] = await Promise.all([run(), run()]);
+    expect(kinds()).toEqual(['quality:onset']);
+    expect(reads).toBe(3); // the loser read the store again, not its early answer
+    expect([first.sinks.alert, second.sinks.alert].filter((a) => a.ok && a.value.sent)).toHaveLength(1);
+    expect(logger.find('incident state unavailable; sending this run’s own alert')).toBeUndefined();
+    expect((await readState()).open.quality?.runs).toBe(2);
+  });
+
+  it('repairs a state that is not JSON on the next run, and the clean night after sends the recovery', async () => {
+    const logger = new RecordingLogger();
+    await night(buildFailedReport, 0);
+    await putState('{"schema_version": "1", "open": {'); // cut short: not JSON
+    await night(buildFailedReport, 1, {}, logger);
+    expect(logger.find('incident state replaced')?.level).toBe('warn');
+    expect((await readState()).open.quality?.opened.started_at).toBe('2026-03-15T02:00:00.000Z');
+    await night(buildPassedReport, 2);
+    expect(kinds()).toEqual(['quality:onset', 'quality:onset', 'quality:recovery']);
+    const [, repeat, recovery] = aws.deliveredAlerts();
+    expect(repeat?.message).toContain('The incident state was lost');
+    expect(recovery?.subject).toMatch(/^\[RESOLVED\] .*quality incident over after 1 run\(s\)$/);
+    expect((await readState()).open.quality).toBeNull();
+  });
+
+  it('sends the recovery, saying the state was lost, when the state is gone and the clean run follows a failed one', async () => {
+    await night(buildFailedReport, 0);
+    await clients.s3.send(new DeleteObjectCommand({ Bucket: aws.bucket, Key: stateKey }));
+    await night(buildPassedReport, 1);
+    expect(kinds()).toEqual(['quality:onset', 'quality:recovery']);
+    const recovery = aws.deliveredAlerts()[1];
+    expect(recovery?.subject).toMatch(/^\[RESOLVED\] .*quality incident over \(the incident state was lost\)/);
+    expect(recovery?.message).toContain('was FAILED');
+    expect((await readState()).open.quality).toBeNull();
+    await night(buildPassedReport, 2);
+    expect(aws.deliveredAlerts()).toHaveLength(2);
+  });
+
+  it('sends the recovery when a body that is not JSON stands where the state was and the clean run follows a failed one', async () => {
+    const logger = new RecordingLogger();
+    await night(buildFailedReport, 0);
+    await putState('not json at all');
+    await night(buildPassedReport, 1, {}, logger);
+    expect(kinds()).toEqual(['quality:onset', 'quality:recovery']);
+    expect(aws.deliveredAlerts()[1]?.subject).toContain('(the incident state was lost)');
+    expect(logger.find('incident state replaced')).toBeDefined();
+    expect((await readState()).last_run?.started_at).toBe('2026-03-15T02:00:00.000Z');
+  });
+
+  it('does not let an old run that finishes late reopen what a newer run closed', async () => {
+    const logger = new RecordingLogger();
+    await night(buildFailedReport, 0);
+    await night(buildPassedReport, 2);
+    await night(buildFailedReport, 1, {}, logger); // started the night before, finished after
+    expect(kinds()).toEqual(['quality:onset', 'quality:recovery']);
+    expect(logger.find('incident state not moved by an older run')?.extra.reason).toMatch(/older than/);
+    expect((await readState()).open.quality).toBeNull();
   });
 });

@@ -34,15 +34,19 @@ export class S3IncidentStore implements IncidentStore {
   async read(key: Key): Promise<VersionedIncidentState> {
     const { client, bucket, prefix } = this.#o;
     const objectKey = buildIncidentKey(key, prefix);
+    let text: string;
+    let version: string | null;
     try {
       const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey }));
-      const text = (await object.Body?.transformToString('utf8')) ?? '';
-      return { state: JSON.parse(text) as unknown, version: object.ETag ?? null };
+      text = (await object.Body?.transformToString('utf8')) ?? '';
+      version = object.ETag ?? null;
     } catch (error) {
-      if (error instanceof SyntaxError) return { state: { unparseable: true }, version: null };
       if (classifyAwsError(error).kind === 'not_found') return { state: null, version: null };
       throw awsSinkError(`S3 GetObject s3://${bucket}/${objectKey} failed`, error);
     }
+    // A body that is not JSON keeps its ETag: the run that replaces it writes If-Match on it, so the repair is as
+    // conditional as any other write (with no version, If-None-Match: * would be refused on every run, forever).
+    return { state: parseOrMark(text), version };
   }
 
   async write(key: Key, state: IncidentState, version: string | null): Promise<string | null> {
@@ -68,5 +72,13 @@ export class S3IncidentStore implements IncidentStore {
       if (status === 412 || status === 409) return null;
       throw awsSinkError(`S3 PutObject s3://${bucket}/${objectKey} failed`, error);
     }
+  }
+}
+
+function parseOrMark(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return { unparseable: true };
   }
 }

@@ -32,6 +32,11 @@ export interface Notice {
   breaches: Breach[];
   /** For an escalation: the kinds ops had not been told of. */
   newKinds: string[];
+  /**
+   * Set when the stored state was missing or unreadable and the run before this one had broken the track: ops may
+   * have been told of an incident this state no longer holds (an onset may repeat one; a recovery ends one).
+   */
+  stateLost?: true;
 }
 
 export interface IncidentPolicy {
@@ -52,18 +57,29 @@ export function advanceIncidents(options: {
   run: RunRef;
   newId: () => string;
   policy?: IncidentPolicy;
+  /**
+   * Tracks the run before this one had broken, when the state that would say so was lost (missing or unreadable):
+   * the incident that run opened, as far as it can be known. A clean run on such a track sends its recovery.
+   */
+  lost?: Partial<Record<Track, Incident>>;
 }): { state: IncidentState; notices: Notice[] } {
   const policy = options.policy ?? DEFAULT_POLICY;
   const before = options.state ?? emptyState(options.collection, options.environment);
-  const state: IncidentState = structuredClone(before);
+  const state: IncidentState = { ...structuredClone(before), last_run: options.run };
   const notices: Notice[] = [];
   for (const track of TRACKS) {
     const breaches = options.observation[track];
     if (breaches === null) continue;
     const open = state.open[track];
+    const lost = open === null ? options.lost?.[track] : undefined;
+    if (lost !== undefined && breaches.length === 0) {
+      // Nothing to close in the state, but ops were likely told the track broke: say it is over, and why so late.
+      notices.push({ kind: 'recovery', track, incident: lost, breaches: [], newKinds: [], stateLost: true });
+      continue;
+    }
     const step = advanceTrack(track, open, breaches, options.run, policy, options.newId);
     state.open[track] = step.incident;
-    if (step.notice) notices.push(step.notice);
+    if (step.notice) notices.push(lost === undefined ? step.notice : { ...step.notice, stateLost: true });
   }
   return { state, notices };
 }

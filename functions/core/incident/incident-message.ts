@@ -37,6 +37,8 @@ const AUDIENCE: Record<Track, string> = {
     'For the suite’s maintainer: the golden suite expects pages the book no longer has. Retrieval is not at fault.',
 };
 const MAX_LISTED = 20;
+const STATE_LOST =
+  'The incident state was lost (missing, or not readable and replaced) while the run before this one had broken this track: this email may repeat or end one ops already had.';
 
 /** The email for a notice about `report`'s run. */
 export function buildIncidentMessage(
@@ -62,10 +64,13 @@ export function buildIncidentMessage(
         : `[${incident.severity}] ${where}: ${TITLES[track]}: ${notice.breaches.map(label).join(', ')}`,
     escalation: `[${incident.severity}] ESCALATED ${where}: ${TITLES[track]}: new ${notice.newKinds.map(kindLabel).join(', ') || 'severity'}`,
     reminder: `[${incident.severity}] STILL OPEN ${where}: ${TITLES[track]} since ${incident.opened.started_at.slice(0, 10)}`,
-    recovery: `[RESOLVED] ${where}: ${NOUNS[track]} over after ${lasted(incident, notice)}`,
+    recovery: notice.stateLost
+      ? `[RESOLVED] ${where}: ${NOUNS[track]} over (the incident state was lost)`
+      : `[RESOLVED] ${where}: ${NOUNS[track]} over after ${lasted(incident, notice)}`,
   };
   const lines = [
     headline(notice, report),
+    ...(notice.stateLost ? [STATE_LOST] : []),
     AUDIENCE[track],
     `Severity: ${incident.severity}`,
     `Since: ${incident.opened.started_at} (run ${incident.opened.run_id}; ${incident.runs} run(s) so far)`,
@@ -75,7 +80,12 @@ export function buildIncidentMessage(
   ];
   if (kind === 'recovery') {
     lines.push('WHAT RECOVERED', ...incident.breaches.map((b) => `- ${truncate(b.summary, 300)} [${b.severity}]`), '');
-    lines.push(`LASTED: ${lasted(incident, notice)} (${incident.opened.started_at} to ${report.timestamp})`, '');
+    lines.push(
+      notice.stateLost
+        ? `LASTED: unknown, at least since ${incident.opened.started_at} (the incident state was lost)`
+        : `LASTED: ${lasted(incident, notice)} (${incident.opened.started_at} to ${report.timestamp})`,
+      '',
+    );
     lines.push('REPORTS', ...links('When it began', incident.opened, context.region));
     lines.push(...placementLinks('Now (clean)', context, report), '');
   } else {

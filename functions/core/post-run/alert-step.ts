@@ -23,12 +23,14 @@ export async function sendNotices<S extends StoredReport>(
     reportLocation: stored.ok ? stored.value.location : null,
     newId: ports.newId,
     policy,
+    previous: delivery.previous,
   });
   if (!settled.ok) {
     ports.log({ kind: 'incidents_unavailable', reason: settled.error });
     return sendRunAlert(ports, delivery);
   }
   if (settled.warning) ports.log({ kind: 'incidents_replaced', reason: settled.warning });
+  if (settled.skipped) ports.log({ kind: 'incidents_not_applied', reason: settled.skipped });
   if (settled.notices.length === 0) return { ok: true, value: { sent: false } };
   const sent: SentNotice[] = [];
   try {

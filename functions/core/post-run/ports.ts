@@ -97,6 +97,7 @@ export type PostRunEvent =
   | { kind: 'latest_not_updated'; reason: string }
   | { kind: 'incidents_unavailable'; reason: string }
   | { kind: 'incidents_replaced'; reason: string }
+  | { kind: 'incidents_not_applied'; reason: string }
   | { kind: 'notice_sent'; notice: SentNotice }
   | { kind: 'notice_not_sent'; reason: string }
   | { kind: 'incidents_not_put_back'; reason: string }

@@ -43,6 +43,11 @@ export const IncidentState = z.object({
   collection: z.string(),
   environment: z.string(),
   open: z.object({ quality: Incident.nullable(), infrastructure: Incident.nullable(), suite: Incident.nullable() }),
+  /**
+   * The latest run applied to this state (by start time): a run that started before it and finishes after it is
+   * not applied, so a late old run cannot reopen what a newer run closed. Absent in states written before it.
+   */
+  last_run: RunRef.optional(),
 });
 export type IncidentState = z.infer<typeof IncidentState>;
 

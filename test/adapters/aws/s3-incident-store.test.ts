@@ -61,6 +61,17 @@ describe('S3IncidentStore', () => {
     expect(await store().write(key, emptyState('book', 'prod'), null)).toBeNull();
   });
 
+  it('reads a body that is not JSON as unparseable with its ETag, so a write conditional on it can replace it', async () => {
+    const put = await clients.s3.send(
+      new PutObjectCommand({ Bucket: aws.bucket, Key: buildIncidentKey(key), Body: '{"open": ' }),
+    );
+    const read = await store().read(key);
+    expect(read).toEqual({ state: { unparseable: true }, version: put.ETag });
+    expect(await store().write(key, emptyState('book', 'prod'), null)).toBeNull();
+    expect(await store().write(key, emptyState('book', 'prod'), read.version)).toMatch(/^"[0-9a-f]+"$/);
+    expect((await store().read(key)).state).toEqual(emptyState('book', 'prod'));
+  });
+
   it('refuses a write naming a version that is no longer current', async () => {
     // ETags are content hashes: each write here stores a different state, as successive runs do.
     const first = await store().write(key, emptyState('book', 'prod'), null);

@@ -9,6 +9,7 @@ import { DeadlineError, EmbeddingError } from '../../../functions/core/shared/er
 import { Suite } from '../../../functions/core/suite/suite.ts';
 import { FakeEmbedder } from '../../fakes/fake-embedder.ts';
 import { MemoryIndex } from '../../fakes/memory-index.ts';
+import { nonEmpty } from '../../helpers/non-empty.ts';
 
 const POINTS = [{ id: 'p1', vector: [1, 0, 0], payload: { chunk_text: 'nodes', source_url: 'https://b/docs/a' } }];
 const OPTIONS = {
@@ -70,7 +71,7 @@ describe('a stage that resolved without doing its work', () => {
     const report = await runValidation(deps({ embedder }), OPTIONS);
 
     // Assess
-    expect(report.query_results.every((q) => q.status === 'ERROR')).toBe(true);
+    expect(nonEmpty(report.query_results, 'query results').every((q) => q.status === 'ERROR')).toBe(true);
     expect(report.execution.stages.queries?.status).toBe('failed');
   });
 

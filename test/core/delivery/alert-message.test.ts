@@ -234,8 +234,11 @@ describe('buildAlertMessage', () => {
     // Act
     const alert = buildAlertMessage(report, STORED);
 
-    // Assess
-    expect(new TextEncoder().encode(`${alert?.subject}${alert?.body}`).length).toBeLessThan(256 * 1024);
+    // Assess: an alert holding the huge fields, cut to fit (no alert would measure "undefinedundefined" and pass)
+    if (!alert) throw new Error('no alert was built for a FAILED report');
+    expect(alert.subject).toMatch(/^\[[A-Z]+\] RagWatch /);
+    expect(alert.body).toContain('- fail-1 [FAIL] "What does fail-1 cover?": rrrr');
+    expect(new TextEncoder().encode(`${alert.subject}${alert.body}`).length).toBeLessThan(256 * 1024);
   });
 });
 

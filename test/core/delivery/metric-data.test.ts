@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildMetricData, chunkMetricData, type MetricDatum } from '../../../functions/core/delivery/metric-data.ts';
+import { nonEmpty } from '../../helpers/non-empty.ts';
 import { buildErrorReport, buildFailedReport, buildPassedReport, buildQuery } from '../../nightly/fixtures/reports.ts';
 
 const BASE = [
@@ -138,7 +139,7 @@ describe('buildMetricData', () => {
     const data = buildMetricData(report);
 
     // Assess
-    for (const datum of data) {
+    for (const datum of nonEmpty(data, 'metric data')) {
       expect(datum.Timestamp).toEqual(new Date('2026-03-14T02:00:00.000Z'));
       expect(datum.Dimensions.slice(0, 2)).toEqual(BASE);
     }
@@ -300,7 +301,7 @@ describe('buildMetricData', () => {
     expect(data.map((d) => d.MetricName)).not.toContain('MRR');
     expect(data.map((d) => d.MetricName)).not.toContain('EmbeddingLatency');
     const numbers = data.flatMap((d) => [d.Value ?? 0, ...(d.Values ?? [])]);
-    expect(numbers.every(Number.isFinite)).toBe(true);
+    expect(nonEmpty(numbers, 'metric values').every(Number.isFinite)).toBe(true);
   });
 });
 

@@ -3,6 +3,7 @@ import { settleIncidents } from '../../../functions/core/incident/settle-inciden
 import { emptyState, type IncidentState } from '../../../functions/core/report/incident-state.ts';
 import type { ValidationReport } from '../../../functions/core/report/report.ts';
 import { MemoryIncidentStore } from '../../fakes/memory-incident-store.ts';
+import { nonEmpty } from '../../helpers/non-empty.ts';
 import { buildFailedReport, buildPassedReport } from '../../nightly/fixtures/reports.ts';
 
 const key = { collection: 'book', environment: 'prod' };
@@ -36,7 +37,11 @@ describe('settleIncidents', () => {
     expect(kinds(settled)).toEqual(['quality:onset']);
     expect(settled).toMatchObject({ ok: true, warning: null });
     expect(store.writes.map((w) => w.replaced)).toEqual([null]);
-    expect(store.keys.every((k) => k.collection === key.collection && k.environment === key.environment)).toBe(true);
+    expect(
+      nonEmpty(store.keys, 'incident store keys').every(
+        (k) => k.collection === key.collection && k.environment === key.environment,
+      ),
+    ).toBe(true);
     expect(store.writes[0]?.state.open.quality).toMatchObject({
       id: 'incident-1',
       opened: { run_id: report.run_id, started_at: report.timestamp, report: 's3://b/k.json' },
@@ -50,12 +55,28 @@ describe('settleIncidents', () => {
     expect(store.writes).toEqual([]);
   });
 
-  it('writes nothing and sends nothing when the run leaves the stored state as it was', async () => {
+  it('sends nothing on a clean night with nothing open, and records the run as the state’s last', async () => {
     const store = new MemoryIncidentStore();
     store.put(emptyState('book', 'prod'));
-    const settled = await settle(store, buildPassedReport());
-    expect(settled).toMatchObject({ ok: true, notices: [], warning: null });
-    expect(store.writes).toEqual([]);
+    const report = buildPassedReport();
+    const settled = await settle(store, report);
+    expect(settled).toMatchObject({ ok: true, notices: [], warning: null, skipped: null });
+    expect(store.writes.map((w) => w.state)).toEqual([
+      {
+        ...emptyState('book', 'prod'),
+        last_run: { run_id: report.run_id, started_at: report.timestamp, report: 's3://b/k.json' },
+      },
+    ]);
+  });
+
+  it('writes nothing when a clean run is settled again (the state already holds it)', async () => {
+    const store = new MemoryIncidentStore();
+    store.put(emptyState('book', 'prod'));
+    const report = buildPassedReport();
+    await settle(store, report);
+    const again = await settle(store, report);
+    expect(again).toMatchObject({ ok: true, notices: [], skipped: null });
+    expect(store.writes).toHaveLength(1);
   });
 
   it('replaces a stored state that does not parse, and says so', async () => {
@@ -67,7 +88,18 @@ describe('settleIncidents', () => {
       notices: [],
       warning: 'the stored incident state did not parse; it was replaced by this run’s',
     });
-    expect(store.writes.map((w) => w.state)).toEqual([emptyState('book', 'prod')]);
+    expect(store.writes.map((w) => w.state.open)).toEqual([emptyState('book', 'prod').open]);
+    expect(store.writes.map((w) => w.replaced)).toEqual(['v1']);
+  });
+
+  it('says nothing of a replaced state when the replacing write was refused every time', async () => {
+    const store = new MemoryIncidentStore((s) => s.put({ unparseable: true }));
+    store.put({ unparseable: true });
+    const settled = await settle(store, buildPassedReport());
+    expect(settled).toEqual({
+      ok: false,
+      error: 'other runs kept writing the incident state first; this run sent nothing',
+    });
   });
 
   it('opens a run-failure incident when the report could not be stored, naming no report location', async () => {
@@ -174,5 +206,77 @@ describe('settleIncidents', () => {
     if (settled.ok) await settled.revert();
     expect(store.state).toEqual(emptyState('book', 'prod'));
     expect(kinds(await settle(store, buildFailedReport()))).toEqual(['quality:onset']);
+  });
+
+  it('does not apply a run that started before the state’s last run: a late old run cannot reopen a closed incident', async () => {
+    const { store } = await afterOneFailedNight();
+    const newer = { ...buildPassedReport(), run_id: 'newer', timestamp: '2026-03-15T02:00:00.000Z' };
+    expect(kinds(await settle(store, newer))).toEqual(['quality:recovery']);
+    const older = { ...buildFailedReport(), run_id: 'older', timestamp: '2026-03-15T01:59:59.000Z' };
+    const settled = await settle(store, older);
+    expect(settled).toMatchObject({
+      ok: true,
+      notices: [],
+      skipped:
+        'this run (started 2026-03-15T01:59:59.000Z) is older than the incident state’s last run (newer, started 2026-03-15T02:00:00.000Z); not applied',
+    });
+    expect(store.writes).toHaveLength(2);
+    expect((store.state as IncidentState).open.quality).toBeNull();
+    // A run starting at the same instant is not older: it is applied.
+    const same = { ...buildFailedReport(), run_id: 'same', timestamp: '2026-03-15T02:00:00.000Z' };
+    expect(kinds(await settle(store, same))).toEqual(['quality:onset']);
+  });
+
+  const previous = (status: string) => ({ runId: 'prev-run', status, startedAt: '2026-03-13T02:00:00.000Z' });
+  const lost = (store: MemoryIncidentStore, report: ValidationReport, status: string | null) =>
+    settleIncidents({
+      store,
+      report,
+      reportLocation: 's3://b/k.json',
+      newId: () => 'incident-new',
+      previous: status === null ? null : previous(status),
+    });
+
+  it('sends a recovery that says the state was lost when the state is missing, the run before FAILED and this one is clean', async () => {
+    const store = new MemoryIncidentStore();
+    const settled = await lost(store, buildPassedReport(), 'FAILED');
+    expect(kinds(settled)).toEqual(['quality:recovery']);
+    const notice = settled.ok ? settled.notices[0] : undefined;
+    expect(notice?.stateLost).toBe(true);
+    expect(notice?.incident).toMatchObject({
+      opened: { run_id: 'prev-run', started_at: '2026-03-13T02:00:00.000Z' },
+      severity: 'CRITICAL',
+      breaches: [{ kind: 'PREVIOUS_RUN_FAILED', summary: expect.stringContaining('prev-run') }],
+    });
+    // The state now exists again, nothing open, so the next clean run is silent.
+    expect((store.state as IncidentState).open).toEqual(emptyState('book', 'prod').open);
+    expect(kinds(await lost(store, buildPassedReport(), 'PASSED'))).toEqual([]);
+  });
+
+  it('reads a lost state’s previous ERROR as the infrastructure track, and a PASSED or absent one as nothing', async () => {
+    expect(kinds(await lost(new MemoryIncidentStore(), buildPassedReport(), 'ERROR'))).toEqual([
+      'infrastructure:recovery',
+    ]);
+    expect(kinds(await lost(new MemoryIncidentStore(), buildPassedReport(), 'PASSED'))).toEqual([]);
+    expect(kinds(await lost(new MemoryIncidentStore(), buildPassedReport(), null))).toEqual([]);
+  });
+
+  it('marks the onset of a failing run whose state was lost as possibly a repeat, and only then', async () => {
+    const unreadable = new MemoryIncidentStore();
+    unreadable.put({ unparseable: true });
+    const settled = await lost(unreadable, buildFailedReport(), 'FAILED');
+    expect(kinds(settled)).toEqual(['quality:onset']);
+    expect(settled.ok && settled.notices[0]?.stateLost).toBe(true);
+    expect(settled).toMatchObject({ warning: expect.stringContaining('did not parse') });
+    const fresh = await lost(new MemoryIncidentStore(), buildFailedReport(), 'PASSED');
+    expect(fresh.ok && fresh.notices[0]?.stateLost).toBeUndefined();
+  });
+
+  it('does not treat a state that exists as lost, whatever the run before said', async () => {
+    const { store } = await afterOneFailedNight();
+    expect(kinds(await lost(store, buildPassedReport(), 'FAILED'))).toEqual(['quality:recovery']);
+    const { store: closed } = await afterOneFailedNight();
+    await settle(closed, buildPassedReport());
+    expect(kinds(await lost(closed, buildPassedReport(), 'FAILED'))).toEqual([]);
   });
 });

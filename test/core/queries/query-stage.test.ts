@@ -5,6 +5,7 @@ import { EmbeddingError, IndexError } from '../../../functions/core/shared/error
 import { resolveQueries, Suite } from '../../../functions/core/suite/suite.ts';
 import { FakeEmbedder } from '../../fakes/fake-embedder.ts';
 import { MemoryIndex } from '../../fakes/memory-index.ts';
+import { nonEmpty } from '../../helpers/non-empty.ts';
 
 const clock: Clock = { now: () => new Date('2026-11-22T00:00:00Z'), monotonicMs: () => 0 };
 let ids = 0;
@@ -94,7 +95,7 @@ describe('runQueryStage', () => {
       stageFailure: null,
       dimensionMismatch: null,
     });
-    expect(result.results.every((r) => r.status === 'PASS')).toBe(true);
+    expect(nonEmpty(result.results, 'query results').every((r) => r.status === 'PASS')).toBe(true);
   });
 
   it('turns only the queries of a failed embedding call into ERROR results', async () => {
@@ -141,7 +142,7 @@ describe('runQueryStage', () => {
     expect(result.stageFailure).toBe(
       "embedding dimension 3 (fake-embed) does not match the collection's vector size 1024",
     );
-    expect(result.results.every((r) => r.status === 'ERROR')).toBe(true);
+    expect(nonEmpty(result.results, 'query results').every((r) => r.status === 'ERROR')).toBe(true);
   });
 
   it('marks every query ERROR with the reason when the collection cannot be described', async () => {

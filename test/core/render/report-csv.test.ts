@@ -85,4 +85,96 @@ describe('renderQueryRowsCsv', () => {
     // Assess
     expect(row).toContain(',PASS," padded ",');
   });
+
+  it('fills every column from its own field', () => {
+    // Prepare: a value in every column, each different from the others, so a column left blank or read from
+    // another field changes the row.
+    const top = (rank: number, url: string, score: number) => ({
+      rank,
+      chunk_id: `00000000-0000-4000-8000-00000000000${rank}`,
+      chunk_text: 'text',
+      similarity_score: score,
+      raw_score: score,
+      confidence_score: 1,
+      source_url: url,
+      chapter_id: 'ch1',
+      module_name: 'Module 1',
+      heading_hierarchy: ['Intro'],
+      token_count: 12,
+      chunk_index: 0,
+      timestamp: null,
+      model_version: 'embed-english-v3.0',
+      payload_issues: [],
+      relevance: rank === 2,
+      relevance_grade: rank === 2 ? 2 : 0,
+    });
+    const failed: QueryValidationResult = {
+      ...buildQuery({ id: 'q-6', status: 'FAIL', reason: 'the expected page is third', category: 'procedural' }),
+      error_types: ['LOW_PRECISION', 'MISSING_EXPECTED_SOURCE'],
+      best_similarity: 0.71,
+      mean_top_k_similarity: 0.64,
+      semantic_alignment_score: 0.4627,
+      module_match: true,
+      chapter_match: false,
+      expected_sources_found: 1,
+      total_expected_sources: 3,
+      metrics: {
+        k: 5,
+        judged_relevant: 3,
+        retrieved_relevant: 1,
+        precision_at_k: 0.2,
+        recall_at_k: 0.3333,
+        reciprocal_rank: 0.5,
+        ndcg_at_k: 0.3066,
+        hit: true,
+      },
+      latency: { embedding_ms: 41.5, search_ms: 12.25, post_processing_ms: 0.75, total_ms: 54.5 },
+      top_results: [top(1, 'https://book.example.com/docs/a', 0.69), top(2, 'https://book.example.com/docs/b', 0.6)],
+    };
+    const passed = buildQuery({ id: 'q-7' });
+
+    // Act
+    const [header = '', ...rows] = renderQueryRowsCsv({ query_results: [failed, passed] }).split('\r\n');
+    const byColumn = (row: string | undefined) => {
+      const cells = row?.split(',') ?? [];
+      return Object.fromEntries(header.split(',').map((name, i) => [name, cells[i]]));
+    };
+
+    // Assess
+    expect(byColumn(rows[0])).toEqual({
+      query_id: 'q-6',
+      category: 'procedural',
+      status: 'FAIL',
+      query_text: 'What does q-6 cover?',
+      reason: 'the expected page is third',
+      error_types: 'LOW_PRECISION MISSING_EXPECTED_SOURCE',
+      best_similarity: '0.71',
+      mean_top_k_similarity: '0.64',
+      semantic_alignment_score: '0.4627',
+      module_match: 'true',
+      chapter_match: 'false',
+      expected_sources_found: '1',
+      total_expected_sources: '3',
+      precision_at_k: '0.2',
+      recall_at_k: '0.3333',
+      reciprocal_rank: '0.5',
+      ndcg_at_k: '0.3066',
+      embedding_ms: '41.5',
+      search_ms: '12.25',
+      post_processing_ms: '0.75',
+      total_ms: '54.5',
+      top_source_url: 'https://book.example.com/docs/a',
+      top_score: '0.69',
+    });
+    expect(byColumn(rows[1])).toMatchObject({
+      query_id: 'q-7',
+      status: 'PASS',
+      reason: 'Found relevant chunk (similarity=0.85) in expected module',
+      module_match: 'true',
+      chapter_match: '',
+      precision_at_k: '',
+      top_source_url: '',
+    });
+    expect(rows.slice(2)).toEqual(['']);
+  });
 });
