@@ -24,6 +24,7 @@ const PAYLOAD_FIELDS = [
   'content_hash',
   'page_hash',
   'model_version',
+  'embed_header',
 ];
 
 let qdrant: QdrantStandIn;
@@ -158,7 +159,9 @@ describe('indexBook on the sample book, through the real clients and the stand-i
         p.indexed_at === '2025-12-23T18:30:00.000Z' &&
         /^[0-9a-f]{64}$/.test(String(p.content_hash)) &&
         /^[0-9a-f]{64}$/.test(String(p.page_hash)) &&
-        p.model_version === MODEL;
+        p.model_version === MODEL &&
+        // The header embedded above the text: the page title first, then the chunk's headings.
+        p.embed_header === (p.heading_hierarchy as string[]).join(' › ');
       return ok ? [] : [id];
     });
     expect(problems).toEqual([]);

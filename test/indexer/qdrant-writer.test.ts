@@ -57,6 +57,7 @@ function point(i: number, url = 'https://book.example.com/docs/intro'): IndexPoi
       content_hash: 'h',
       page_hash: 'p',
       model_version: 'embed-english-v3.0',
+      embed_header: 'Introduction',
     },
   };
 }

@@ -122,7 +122,9 @@ function questionsFor(page: BookPage, perPage: number, stats: BookStats, ids: Se
   const candidates: Candidate[] = [];
   // No title question for a one-word or generic title, or one another page has too ("Introduction" on every module).
   const titleSaysSomething =
-    title.split(/\s+/).length > 1 && !GENERIC_HEADING.test(title) && (stats.titlePages.get(normalise(title))?.length ?? 0) < 2;
+    title.split(/\s+/).length > 1 &&
+    !GENERIC_HEADING.test(title) &&
+    (stats.titlePages.get(normalise(title))?.length ?? 0) < 2;
   if (titleSaysSomething && titleWords.some((word) => ` ${pageText} `.includes(` ${word} `)))
     candidates.push({ text: `What is ${title} about?`, from: 'the page title', alsoRelevant: [] });
   const seen = new Set([normalise(title)]);
