@@ -3,7 +3,7 @@
  * stays minutes long; what they prove is that a hung service costs one timeout per run, not one per query.
  */
 import { type Case, common, expectExit, expectFinding, expectStatus, expectWithin, findings } from './case.ts';
-import type { World } from './world.ts';
+import { EUCLID_COLLECTION, LARGE_SUITE_QUERIES, type World } from './world.ts';
 
 const qdrantError = (status: number, error: string) => ({
   kind: 'status' as const,
@@ -95,6 +95,49 @@ export const SERVICE_CASES: Case[] = [
     expected: 'exit 1, DIMENSION_MISMATCH 1024 vs 8',
     arrange: (w) => cli(w, { QDRANT_COLLECTION: 'faults-wrong-dimension' }),
     check: (o) => [...common(o), ...expectExit(o, [1]), ...expectFinding(o, ['DIMENSION_MISMATCH'], /1024 .* 8/)],
+  },
+  {
+    name: 'Qdrant collection with Euclid distance',
+    group: 'Qdrant',
+    expected: 'exit 1, ERROR report: UNSUPPORTED_DISTANCE naming Euclid, nothing searched (not a pass)',
+    arrange: (w) => cli(w, { QDRANT_COLLECTION: EUCLID_COLLECTION }),
+    check: (o) => [
+      ...failed(o),
+      ...expectStatus(o, ['ERROR']),
+      ...expectFinding(o, ['UNSUPPORTED_DISTANCE'], /"faults-euclid" uses Euclid distance/),
+    ],
+  },
+  {
+    name: 'Qdrant scores out of range (7.5, -3, 1e999)',
+    group: 'Qdrant',
+    expected: 'exit 1, ERROR report: INDEX_ANOMALY; those queries ERROR, never clamped into a pass',
+    arrange: (w) => {
+      const lies = ['7.5', '-3', '1e999'];
+      // The top hit of the first three queries of every search answer gets an impossible score.
+      w.qdrant.setFault({
+        kind: 'rewrite',
+        when: (request) => request.includes('/points/query/batch'),
+        rewrite: (body) => {
+          let n = 0;
+          return body.replace(/("points":\[\{[^{}]*?"score":)[-+0-9.eE]+/g, (all, head: string) =>
+            n < lies.length ? `${head}${lies[n++]}` : all,
+          );
+        },
+      });
+      return cli(w);
+    },
+    check: (o) => {
+      const anomalous = (o.report?.query_results ?? []).filter((q) => q.error_types.includes('INDEX_ANOMALY'));
+      return [
+        ...failed(o),
+        ...expectStatus(o, ['ERROR']),
+        ...expectFinding(o, ['INDEX_ANOMALY'], /for 3 queries; .*first: [^:]+: 7\.5 \(point/),
+        ...(anomalous.length === 3 && anomalous.every((q) => q.status === 'ERROR')
+          ? []
+          : [`${anomalous.length} queries with INDEX_ANOMALY (expected 3, each ERROR)`]),
+        ...(findings(o).some((f) => /Infinity/.test(f)) ? [] : ['1e999 is not named as Infinity']),
+      ];
+    },
   },
   {
     name: 'Qdrant collection missing',
@@ -207,6 +250,48 @@ export const SERVICE_CASES: Case[] = [
     expected: 'exit 1, DIMENSION_MISMATCH 512 vs 1024',
     arrange: (w) => cli(w, { COHERE_BASE_URL: w.cohereWrongDimension.url }),
     check: (o) => [...common(o), ...expectExit(o, [1]), ...expectFinding(o, ['DIMENSION_MISMATCH'], /512 .* 1024/)],
+  },
+  {
+    name: 'Cohere: one embed call of the wrong size (512) among good ones',
+    group: 'Cohere',
+    expected: `exit 1; ${LARGE_SUITE_QUERIES} queries: only the 54 of the bad call ERROR (EMBEDDING_FAILED naming Cohere, 512 and 1024), the 96 others judged, no Qdrant failure`,
+    arrange: (w) => {
+      // The call of 54 texts answers 512 floats per vector; the call of 96 is left alone.
+      w.cohere.setFault({
+        kind: 'rewrite',
+        when: embedOnly,
+        rewrite: (body) => {
+          const answer = JSON.parse(body) as { embeddings: { float: number[][] } };
+          if (answer.embeddings.float.length === 96) return body;
+          answer.embeddings.float = answer.embeddings.float.map((v) => v.slice(0, 512));
+          return JSON.stringify(answer);
+        },
+      });
+      return { ...cli(w), suite: w.largeSuitePath };
+    },
+    check: (o) => {
+      const results = o.report?.query_results ?? [];
+      // Some sample queries are ERRORs of their own on any night (a filter naming what the index lacks).
+      const lost = results.filter((q) => q.error_types.includes('EMBEDDING_FAILED'));
+      const judged = results.filter((q) => !q.error_types.includes('EMBEDDING_FAILED'));
+      return [
+        ...failed(o),
+        ...expectFinding(
+          o,
+          ['EMBEDDING_FAILED'],
+          /: Cohere embed call \d of 2 .* 54 of 54 vectors of size 512; .* size 1024/,
+        ),
+        ...(lost.length === 54 && lost.every((q) => q.status === 'ERROR')
+          ? []
+          : [`${lost.length} queries lost to the embedding, expected the 54 of the bad call`]),
+        ...(judged.length === 96 && judged.some((q) => q.status === 'PASS')
+          ? []
+          : [`${judged.length} queries judged, expected 96 with passes among them`]),
+        ...(findings(o).some((f) => /^(RETRIEVAL_FAILED|DIMENSION_MISMATCH)/.test(f))
+          ? ['the bad call was blamed on Qdrant or on the whole run']
+          : []),
+      ];
+    },
   },
   {
     name: 'Cohere malformed embed answer',

@@ -37,6 +37,8 @@ export interface RunSpec {
   env: Record<string, string>;
   /** Extra CLI flags after `run --suite ... --out ... --no-progress`. */
   args?: string[];
+  /** Another suite file than the sample's. */
+  suite?: string;
 }
 
 export async function drive(world: World, spec: RunSpec): Promise<Observed> {
@@ -47,13 +49,13 @@ export async function drive(world: World, spec: RunSpec): Promise<Observed> {
     const script = spec.surface === 'cli' ? 'cli-child.ts' : 'handler-child.ts';
     const argv =
       spec.surface === 'cli'
-        ? ['run', '--suite', SUITE, '--out', reportsDir, '--no-progress', ...(spec.args ?? [])]
+        ? ['run', '--suite', spec.suite ?? SUITE, '--out', reportsDir, '--no-progress', ...(spec.args ?? [])]
         : [];
     const started = performance.now();
     const child = await runChild(path.join(ROOT, 'faults', script), argv, {
       ...minimalEnv(),
       ...spec.env,
-      ...(spec.surface === 'lambda' ? { SUITE_PATH: SUITE, POWERTOOLS_LOG_LEVEL: 'INFO' } : {}),
+      ...(spec.surface === 'lambda' ? { SUITE_PATH: spec.suite ?? SUITE, POWERTOOLS_LOG_LEVEL: 'INFO' } : {}),
       FAULTS_OUT: outFile,
     });
     const wallSeconds = (performance.now() - started) / 1000;

@@ -4,7 +4,10 @@
  * AWS service), the AWS stand-ins with the API keys in Secrets Manager, a Cohere stand-in of the wrong dimension,
  * a collection of the wrong dimension, and the hostile sitemap server. `reset` puts it back between cases.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { type AwsStandIns, startAwsStandIns } from '../sandbox/aws/index.ts';
 import { SAMPLE_BOOK_BASE_URL } from '../sandbox/book-server.ts';
@@ -21,6 +24,10 @@ export const SECRETS = {
 } as const;
 
 const WRONG_DIMENSION_COLLECTION = 'faults-wrong-dimension';
+/** A collection of the right size whose distance the similarity rules are not defined for. */
+export const EUCLID_COLLECTION = 'faults-euclid';
+/** Queries in the large suite: one full Cohere embed call of 96 and one of 54. */
+export const LARGE_SUITE_QUERIES = 150;
 export type AwsService = 's3' | 'sns' | 'cloudWatch' | 'secretsManager';
 
 export interface World {
@@ -31,6 +38,8 @@ export interface World {
   aws: AwsStandIns;
   awsProxies: Record<AwsService, FaultProxy>;
   sitemaps: HostileSitemaps;
+  /** The sample suite's queries repeated to 150 (no agent questions): more than one embed call. */
+  largeSuitePath: string;
   /** A loopback port nothing listens on: a service that is down. */
   closedPort: number;
   /** The CLI's environment for a normal run. */
@@ -47,6 +56,10 @@ export async function startWorld(): Promise<World> {
   await seedIndexDrift(sandbox);
   const client = new QdrantClient({ url: sandbox.qdrant.url, checkCompatibility: false });
   await client.createCollection(WRONG_DIMENSION_COLLECTION, { vectors: { size: 8, distance: 'Cosine' } });
+  await client.createCollection(EUCLID_COLLECTION, { vectors: { size: 1024, distance: 'Euclid' } });
+  const suiteDir = mkdtempSync(path.join(tmpdir(), 'ragwatch-faults-suite-'));
+  const largeSuitePath = path.join(suiteDir, 'large-suite.json');
+  writeFileSync(largeSuitePath, JSON.stringify(largeSuite()));
   const [qdrant, cohere, cohereWrongDimension, aws, sitemaps, closedPort] = await Promise.all([
     startFaultProxy(sandbox.qdrant.url),
     startFaultProxy(sandbox.cohere.url),
@@ -83,6 +96,7 @@ export async function startWorld(): Promise<World> {
     aws,
     awsProxies,
     sitemaps,
+    largeSuitePath,
     closedPort,
     cliEnv: () => ({ ...engineEnv(), COHERE_API_KEY: SECRETS.cohereKey, QDRANT_API_KEY: SECRETS.qdrantKey }),
     lambdaEnv: () => ({
@@ -114,9 +128,21 @@ export async function startWorld(): Promise<World> {
         sitemaps.stop(),
         sandbox.stop(),
       ]);
+      rmSync(suiteDir, { recursive: true, force: true });
     },
   };
   return world;
+}
+
+function largeSuite() {
+  const sample = JSON.parse(readFileSync(path.join(import.meta.dirname, '..', 'sandbox', 'suite.json'), 'utf8')) as {
+    queries: { id: string; agent?: boolean }[];
+  };
+  const queries = Array.from({ length: LARGE_SUITE_QUERIES }, (_, i) => {
+    const { agent: _agent, ...query } = sample.queries[i % sample.queries.length] as { id: string; agent?: boolean };
+    return { ...query, id: `${query.id}-${i}` };
+  });
+  return { ...sample, queries };
 }
 
 async function freePort(): Promise<number> {

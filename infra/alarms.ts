@@ -1,6 +1,9 @@
 /**
  * The alarms: each named ragwatch-<env>-<collection>-<what> and described as an on-call engineer needs it at 3 a.m.:
- * what broke, then what to do. All notify the alert topic on ALARM and on OK.
+ * what broke, then what to do. One cause pages once: a bad configuration fails the function, dead-letters the
+ * invocation and silences the heartbeat at the same time, so those three carry no actions of their own; one composite,
+ * "not-running", goes to ALARM when any of them does and notifies the alert topic on ALARM and on OK. The three stay
+ * on the dashboard, where the composite's email sends the reader to see which one fired.
  */
 import {
   aws_cloudwatch as cloudwatch,
@@ -13,6 +16,7 @@ import {
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { METRIC_NAMES } from '../functions/core/delivery/metric-data.ts';
+import { dashboardName } from './dashboard.ts';
 import { alarmName } from './names.ts';
 import type { StackSettings } from './settings.ts';
 
@@ -27,7 +31,10 @@ export interface AlarmTargets {
 }
 
 /** Creates every alarm and wires it to the topic. */
-export function addAlarms(scope: Construct, t: AlarmTargets): cloudwatch.Alarm[] {
+export function addAlarms(
+  scope: Construct,
+  t: AlarmTargets,
+): { alarms: cloudwatch.Alarm[]; notRunning: cloudwatch.CompositeAlarm } {
   const { settings } = t;
   const where = `${settings.environment}/${settings.collection}`;
   const logs = `Logs Insights on log group ${t.logGroup.logGroupName}`;
@@ -38,13 +45,14 @@ export function addAlarms(scope: Construct, t: AlarmTargets): cloudwatch.Alarm[]
   const alarms = [
     new cloudwatch.Alarm(scope, 'HeartbeatAlarm', {
       alarmName: alarmName(settings, 'heartbeat'),
-      alarmDescription: `ragwatch ${where}: no nightly run has reported for 26 hours. What to do: look for a message in the dead-letter queue ${t.deadLetterQueue.queueName}, check the schedule is ENABLED, and search ${logs} for "invalid configuration" or a timeout; then run it now with npm run invoke.`,
+      alarmDescription: `ragwatch ${where}: no nightly run has reported for ${settings.heartbeatHours} hours. What to do: look for a message in the dead-letter queue ${t.deadLetterQueue.queueName}, check the schedule is ENABLED, and search ${logs} for "invalid configuration" or a timeout; then run it now with npm run invoke.`,
       metric: t.metric(METRIC_NAMES.runSucceeded, cloudwatch.Stats.SAMPLE_COUNT, Duration.hours(1)),
       threshold: 1,
       comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
-      // 26 one-hour periods, all empty: a night's run lands once a day, so only a missed night (plus 2 h slack) fires.
-      evaluationPeriods: 26,
-      datapointsToAlarm: 26,
+      // As many one-hour periods as the schedule's longest gap between runs plus 2 h of slack (heartbeat-window.ts),
+      // all empty: only a missed run fires.
+      evaluationPeriods: settings.heartbeatHours,
+      datapointsToAlarm: settings.heartbeatHours,
       treatMissingData: cloudwatch.TreatMissingData.BREACHING,
     }),
     new cloudwatch.Alarm(scope, 'FunctionErrorsAlarm', {
@@ -69,10 +77,15 @@ export function addAlarms(scope: Construct, t: AlarmTargets): cloudwatch.Alarm[]
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     }),
   ];
+  const notRunning = new cloudwatch.CompositeAlarm(scope, 'NotRunningAlarm', {
+    compositeAlarmName: alarmName(settings, 'not-running'),
+    alarmDescription: `ragwatch ${where}: the monitor is not running: ${alarmName(settings, 'heartbeat')} (no run for ${settings.heartbeatHours} h), ${alarmName(settings, 'function-errors')} (the function failed) or ${alarmName(settings, 'dead-letters')} (an invocation was dead-lettered) is in ALARM. What to do: see which of the three is red on the dashboard ${dashboardName(settings)}, then follow that alarm's own description; this one returns to OK when all three are.`,
+    alarmRule: cloudwatch.AlarmRule.anyOf(
+      ...alarms.map((alarm) => cloudwatch.AlarmRule.fromAlarm(alarm, cloudwatch.AlarmState.ALARM)),
+    ),
+  });
   const action = new cwActions.SnsAction(t.topic);
-  for (const alarm of alarms) {
-    alarm.addAlarmAction(action);
-    alarm.addOkAction(action);
-  }
-  return alarms;
+  notRunning.addAlarmAction(action);
+  notRunning.addOkAction(action);
+  return { alarms, notRunning };
 }

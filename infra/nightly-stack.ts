@@ -198,7 +198,7 @@ export class NightlyStack extends Stack {
     this.#schedule(settings);
     const metric = (name: string, statistic: string, period?: Duration) =>
       this.#metric(settings, name, statistic, period);
-    const alarms = addAlarms(this, {
+    const { alarms, notRunning } = addAlarms(this, {
       settings,
       fn: this.function,
       logGroup,
@@ -206,7 +206,12 @@ export class NightlyStack extends Stack {
       topic: this.topic,
       metric,
     });
-    addDashboard(this, { settings, alarms, metric, suiteThresholds: readSuiteThresholds(suiteFile, settings) });
+    addDashboard(this, {
+      settings,
+      alarms: [notRunning, ...alarms],
+      metric,
+      suiteThresholds: readSuiteThresholds(suiteFile, settings),
+    });
     this.#outputs(settings);
   }
 

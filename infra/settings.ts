@@ -8,6 +8,8 @@
  * are refused. Tests and the demo synthesize with `sandbox: true`, an explicit switch that allows all three.
  */
 
+import { heartbeatWindow } from './heartbeat-window.ts';
+
 export interface StackSettings {
   environment: string;
   collection: string;
@@ -21,6 +23,8 @@ export interface StackSettings {
   /** An EventBridge Scheduler expression, e.g. cron(0 3 * * ? *). */
   scheduleExpression: string;
   scheduleTimeZone: string;
+  /** How long the heartbeat waits for a run: the schedule's longest gap plus slack (infra/heartbeat-window.ts). */
+  heartbeatHours: number;
   metricNamespace: string;
   thresholds: { minPassRate: number; minCoverage: number; minCompleteness: number };
   /** The suite bundled next to the handler, relative to the project root. */
@@ -105,8 +109,10 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   const sitemapUrl = text('sitemapUrl');
   url('sitemapUrl', sitemapUrl);
   const scheduleExpression = text('scheduleExpression', 'cron(0 3 * * ? *)') ?? '';
+  const window = heartbeatWindow(scheduleExpression);
   if (!/^(cron|rate|at)\(.+\)$/.test(scheduleExpression))
     problems.push(`scheduleExpression: must be cron(...), rate(...) or at(...), got "${scheduleExpression}"`);
+  else if (!window.ok) problems.push(`scheduleExpression: "${scheduleExpression}" ${window.reason}`);
   const metricNamespace = text('metricNamespace', 'RagWatch') ?? 'RagWatch';
   if (metricNamespace.startsWith('AWS/')) problems.push('metricNamespace: the AWS/ prefix is reserved');
   const suiteS3Uri = text('suiteS3Uri');
@@ -145,6 +151,7 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     alertEmails,
     scheduleExpression,
     scheduleTimeZone: text('scheduleTimeZone', 'Etc/UTC') ?? 'Etc/UTC',
+    heartbeatHours: window.ok ? window.hours : 0,
     metricNamespace,
     thresholds: {
       minPassRate: number('minPassRate', 90, 0, 100),

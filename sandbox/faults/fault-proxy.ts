@@ -1,6 +1,7 @@
 /**
  * A reverse proxy on loopback that plays one fault in front of any stand-in: pass requests through, hang (read the
- * request, never answer, keep the socket open), answer a status with a body, or reset the connection. The AWS
+ * request, never answer, keep the socket open), answer a status with a body, reset the connection, or pass the
+ * request and rewrite the answer's body (an index that lies about its scores, one embed answer of the wrong size). The AWS
  * stand-ins have no hang switch of their own; pointing one SDK client at a proxy hangs that service alone (S3 and
  * SNS share fauxqs, so each gets its own proxy).
  */
@@ -14,6 +15,8 @@ export type ProxyFault = (
   | { kind: 'status'; status: number; body?: string; headers?: Record<string, string> }
   | { kind: 'reset' }
   | { kind: 'delay'; ms: number }
+  /** Passes the request, then answers upstream's status with `rewrite(body, n)`; n counts matched requests from 0. */
+  | { kind: 'rewrite'; rewrite: (body: string, n: number) => string }
 ) & {
   /** Only requests this matches get the fault (method and path, e.g. "PUT /bucket/reports/x.json"); others pass. */
   when?: (request: string) => boolean;
@@ -32,12 +35,13 @@ export interface FaultProxy {
 export async function startFaultProxy(target: string, fault: ProxyFault = { kind: 'pass' }): Promise<FaultProxy> {
   let current = fault;
   let requests = 0;
+  let matchedRequests = 0;
   const sockets = new Set<Socket>();
   const upstream = new URL(target);
   const server = createServer((req, res) => {
     requests += 1;
     const matched = current.when === undefined || current.when(`${req.method} ${req.url}`);
-    play(matched ? current : { kind: 'pass' }, req, res, upstream);
+    play(matched ? current : { kind: 'pass' }, req, res, upstream, matched ? matchedRequests++ : 0);
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -53,6 +57,7 @@ export async function startFaultProxy(target: string, fault: ProxyFault = { kind
     },
     setFault: (next) => {
       current = next;
+      matchedRequests = 0;
     },
     resetCount: () => {
       requests = 0;
@@ -65,7 +70,7 @@ export async function startFaultProxy(target: string, fault: ProxyFault = { kind
   };
 }
 
-function play(fault: ProxyFault, req: IncomingMessage, res: ServerResponse, upstream: URL): void {
+function play(fault: ProxyFault, req: IncomingMessage, res: ServerResponse, upstream: URL, n = 0): void {
   if (fault.kind === 'hang') {
     req.resume(); // read the request so the client believes it was sent, then say nothing
     return;
@@ -90,12 +95,23 @@ function play(fault: ProxyFault, req: IncomingMessage, res: ServerResponse, upst
       port: upstream.port,
       method: req.method,
       path: req.url,
-      // The Host header stays as signed: SigV4 signs it.
-      headers: req.headers,
+      // The Host header stays as signed: SigV4 signs it. A body to rewrite is asked for uncompressed.
+      headers: fault.kind === 'rewrite' ? { ...req.headers, 'accept-encoding': 'identity' } : req.headers,
     },
     (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
+      if (fault.kind !== 'rewrite') {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      answer.on('data', (c: Buffer) => chunks.push(c));
+      answer.on('end', () => {
+        const body = Buffer.from(fault.rewrite(Buffer.concat(chunks).toString('utf8'), n));
+        const { 'content-length': _length, 'transfer-encoding': _encoding, ...headers } = answer.headers;
+        res.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': String(body.length) });
+        res.end(body);
+      });
     },
   );
   forward.on('error', () => res.destroy());

@@ -18,6 +18,7 @@ import { ERROR_TYPES, type ErrorType } from '../../functions/core/report/finding
 import { runValidation } from '../../functions/core/run/run-validation.ts';
 import { parseSuite, type Suite } from '../../functions/core/suite/suite.ts';
 import { SAMPLE_BOOK_DIR } from '../../sandbox/book-server.ts';
+import { startFaultProxy } from '../../sandbox/faults/fault-proxy.ts';
 import {
   indexSampleBook,
   SAMPLE_SUITE_PATH,
@@ -448,6 +449,91 @@ describe('runValidation against the sandbox', () => {
       severity: 'CRITICAL',
       message: "embedding dimension 1024 does not match the collection's vector size 8",
     });
+  });
+
+  it('searches nothing in a Euclid collection: UNSUPPORTED_DISTANCE and an ERROR run, not a pass', async () => {
+    // Prepare
+    const client = new QdrantClient({ url: sandbox.qdrant.url, checkCompatibility: false });
+    await client.createCollection('euclid', { vectors: { size: 1024, distance: 'Euclid' } });
+    sandbox.qdrant.resetCounts();
+
+    // Act
+    const report = await run({ suite: ONE_QUERY, env: { QDRANT_COLLECTION: 'euclid' } });
+
+    // Assess
+    expect(sandbox.qdrant.requestCounts().query_batch_points).toBeUndefined();
+    expect(report.status).toBe('ERROR');
+    expect(report.errors.find((e) => e.error_type === 'UNSUPPORTED_DISTANCE')).toMatchObject({
+      severity: 'CRITICAL',
+      message: expect.stringContaining('the collection "euclid" uses Euclid distance'),
+    });
+  });
+
+  it('reports scores the index cannot have (1e999, 7.5) as INDEX_ANOMALY and an ERROR run, never a pass', async () => {
+    for (const score of ['1e999', '7.5']) {
+      // Prepare: a proxy in front of Qdrant puts the score on the first hit of every search answer.
+      const proxy = await startFaultProxy(sandbox.qdrant.url, {
+        kind: 'rewrite',
+        when: (request) => request.includes('/points/query/batch'),
+        rewrite: (body) => body.replace(/"score":[^,}]+/, `"score":${score}`),
+      });
+      try {
+        // Act
+        const report = await run({ suite: ONE_QUERY, env: { QDRANT_URL: proxy.url } });
+
+        // Assess
+        expect(report.status).toBe('ERROR');
+        expect(report.query_results.map((q) => [q.status, q.error_types])).toEqual([['ERROR', ['INDEX_ANOMALY']]]);
+        const written = score === '1e999' ? 'Infinity' : score;
+        expect(
+          report.errors.find((e) => e.error_type === 'INDEX_ANOMALY' && e.validation_id === report.run_id),
+        ).toMatchObject({ severity: 'CRITICAL', message: expect.stringContaining(`first: vslam: ${written} (point `) });
+      } finally {
+        await proxy.stop();
+      }
+    }
+  });
+
+  it('fails only the queries of the embed call that answered 512 floats, named on Cohere; the rest are judged', async () => {
+    // Prepare: 100 queries go out in calls of 96 and 4; a proxy cuts the vectors of the call of 4 to 512 floats.
+    const suite = parseSuite(
+      JSON.stringify({
+        queries: Array.from({ length: 100 }, (_, i) => ({
+          id: `q${i}`,
+          query_text: `What is visual SLAM in Isaac ROS? (${i})`,
+          min_similarity: 0.2,
+        })),
+      }),
+      'hundred.json',
+    );
+    const proxy = await startFaultProxy(sandbox.cohere.url, {
+      kind: 'rewrite',
+      when: (request) => request.includes('/v2/embed'),
+      rewrite: (body) => {
+        const answer = JSON.parse(body) as { embeddings: { float: number[][] } };
+        if (answer.embeddings.float.length !== 4) return body;
+        answer.embeddings.float = answer.embeddings.float.map((v) => v.slice(0, 512));
+        return JSON.stringify(answer);
+      },
+    });
+    try {
+      // Act
+      const report = await run({ suite, env: { COHERE_BASE_URL: proxy.url } });
+
+      // Assess
+      const errored = report.query_results.filter((q) => q.status === 'ERROR');
+      expect(errored.map((q) => q.id)).toEqual(['q96', 'q97', 'q98', 'q99']);
+      expect(errored.every((q) => q.error_types.join() === 'EMBEDDING_FAILED')).toBe(true);
+      expect(errored[0]?.fail_reason).toBe(
+        'Cohere embed call 2 of 2 (embed-english-v3.0, queries q96..q99) returned 4 of 4 vectors of size 512; ' +
+          'the collection "book" holds vectors of size 1024: not searched',
+      );
+      expect(report.errors.filter((e) => e.error_type === 'RETRIEVAL_FAILED')).toEqual([]);
+      expect(report.errors.filter((e) => e.error_type === 'DIMENSION_MISMATCH')).toEqual([]);
+      expect(report.passed_queries + report.failed_queries).toBe(96);
+    } finally {
+      await proxy.stop();
+    }
   });
 
   it('flags an answer without citations as ungrounded and a question with nothing relevant as such', async () => {

@@ -382,7 +382,7 @@ describe('the alarms', () => {
     { Name: 'Collection', Value: 'book' },
     { Name: 'Environment', Value: 'staging' },
   ];
-  const toTopic = () => ({ AlarmActions: [{ Ref: ref('AWS::SNS::Topic') }] });
+  const topic = () => [{ Ref: ref('AWS::SNS::Topic') }];
 
   it('keeps only the alarms the handler cannot report itself: heartbeat, function errors, dead letters', () => {
     // Quality breaches and run errors reach ops once per incident by email; threshold alarms would repeat them.
@@ -396,9 +396,8 @@ describe('the alarms', () => {
       expect(template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: metricName } })).toEqual({});
   });
 
-  it('alarms when no RunSucceeded datapoint arrived for 26 hours', () => {
+  it('alarms when no RunSucceeded datapoint arrived for 26 hours, on a daily schedule', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      ...toTopic(),
       MetricName: 'RunSucceeded',
       Dimensions: dimensions,
       Statistic: 'SampleCount',
@@ -412,21 +411,58 @@ describe('the alarms', () => {
   });
 
   it('alarms on function errors and on anything in the dead-letter queue', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'AWS/Lambda', MetricName: 'Errors' });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      ...toTopic(),
-      Namespace: 'AWS/Lambda',
-      MetricName: 'Errors',
-    });
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      ...toTopic(),
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateNumberOfMessagesVisible',
+    });
+  });
+
+  it('pages once for one cause: the three metric alarms have no actions, one composite of the three has them', () => {
+    // A bad configuration fails the function, dead-letters the invocation and silences the heartbeat at once.
+    for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm'))) {
+      expect(alarm.Properties.AlarmActions).toBeUndefined();
+      expect(alarm.Properties.OKActions).toBeUndefined();
+      expect(alarm.Properties.InsufficientDataActions).toBeUndefined();
+    }
+    const composites = Object.values(template.findResources('AWS::CloudWatch::CompositeAlarm'));
+    expect(composites).toHaveLength(1);
+    const [composite] = composites;
+    expect(composite?.Properties).toMatchObject({
+      AlarmName: 'ragwatch-staging-book-not-running',
+      AlarmActions: topic(),
+      OKActions: topic(),
+    });
+    // ALARM when any of the three is: an OR over exactly the three, each by its ARN.
+    const idOf = (what: string) =>
+      Object.keys(
+        template.findResources('AWS::CloudWatch::Alarm', {
+          Properties: { AlarmName: `ragwatch-staging-book-${what}` },
+        }),
+      )[0];
+    const arn = (what: string) => ({ 'Fn::GetAtt': [idOf(what), 'Arn'] });
+    expect(composite?.Properties.AlarmRule).toEqual({
+      'Fn::Join': [
+        '',
+        [
+          '(ALARM("',
+          arn('heartbeat'),
+          '") OR ALARM("',
+          arn('function-errors'),
+          '") OR ALARM("',
+          arn('dead-letters'),
+          '"))',
+        ],
+      ],
     });
   });
 });
 
 describe('alarm names and descriptions', () => {
-  const alarms = () => Object.values(json.Resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
+  const alarms = () =>
+    Object.values(json.Resources).filter(
+      (r) => r.Type === 'AWS::CloudWatch::Alarm' || r.Type === 'AWS::CloudWatch::CompositeAlarm',
+    );
 
   it('names every alarm ragwatch-<env>-<collection>-<what>, inside the prefix the topic lets publish', () => {
     expect(
@@ -437,6 +473,7 @@ describe('alarm names and descriptions', () => {
       'ragwatch-staging-book-dead-letters',
       'ragwatch-staging-book-function-errors',
       'ragwatch-staging-book-heartbeat',
+      'ragwatch-staging-book-not-running',
     ]);
   });
 

@@ -44,6 +44,7 @@ describe('readStackSettings', () => {
       alertEmails: [],
       scheduleExpression: 'cron(0 3 * * ? *)',
       scheduleTimeZone: 'Etc/UTC',
+      heartbeatHours: 26,
       metricNamespace: 'RagWatch',
       thresholds: { minPassRate: 90, minCoverage: 100, minCompleteness: 100 },
       suitePath: 'sandbox/suite.json',
@@ -115,6 +116,34 @@ describe('readStackSettings', () => {
 
     // Assess
     expect(settings.suitePath).toBe('suites/book.json');
+  });
+
+  it('derives the heartbeat window from the schedule: weekdays wait over the weekend, hourly runs 3 h', () => {
+    expect(readStackSettings(lookupOf({ ...REAL, scheduleExpression: 'cron(0 3 ? * MON-FRI *)' })).heartbeatHours).toBe(
+      74,
+    );
+    expect(readStackSettings(lookupOf({ ...REAL, scheduleExpression: 'rate(1 hour)' })).heartbeatHours).toBe(3);
+  });
+
+  it('refuses a weekly schedule, saying why and what to use instead, with the other problems', () => {
+    // Act
+    const message = problemsOf({ ...REAL, scheduleExpression: 'cron(0 3 ? * SUN *)', alertEmails: 'x' });
+
+    // Assess
+    expect(message).toBe(
+      [
+        'CDK context is invalid:',
+        '  - scheduleExpression: "cron(0 3 ? * SUN *)" runs up to 168 h apart; a CloudWatch alarm looks back 168 h at most, so a missed run could not page anyone. Run at least every 166 h (e.g. cron(0 3 ? * SUN,WED *) or daily)',
+        '  - alertEmails: "x" is not an email address',
+        '  - alertEmails: required (at least one address; without one, no alert reaches anybody)',
+      ].join('\n'),
+    );
+  });
+
+  it('says a malformed schedule once, not also as a heartbeat problem', () => {
+    expect(problemsOf({ ...REAL, scheduleExpression: 'daily' })).toBe(
+      'CDK context is invalid:\n  - scheduleExpression: must be cron(...), rate(...) or at(...), got "daily"',
+    );
   });
 
   it('refuses a sandbox switch that is neither true nor false', () => {

@@ -17,7 +17,7 @@ import { computeIrMetrics } from './ir-metrics.ts';
 import { judgmentsOf, onChapter, onModule, onTopic, toQueryResults } from './query-results.ts';
 
 export interface QueryFailure {
-  errorType: 'EMBEDDING_FAILED' | 'RETRIEVAL_FAILED' | 'TIMEOUT' | 'RATE_LIMITED';
+  errorType: 'EMBEDDING_FAILED' | 'RETRIEVAL_FAILED' | 'TIMEOUT' | 'RATE_LIMITED' | 'INDEX_ANOMALY';
   message: string;
 }
 

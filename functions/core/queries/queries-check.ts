@@ -61,6 +61,8 @@ export const queriesCheck = defineCheck({
     'EMBEDDING_FAILED',
     'DIMENSION_MISMATCH',
     'CATEGORY_EXPECTATION_MISSED',
+    'UNSUPPORTED_DISTANCE',
+    'INDEX_ANOMALY',
   ],
   criteria: [PASS_RATE, MRR, P95_LATENCY],
   metrics: [
@@ -88,6 +90,27 @@ export const queriesCheck = defineCheck({
           'CRITICAL',
           `embedding dimension ${searched.dimensionMismatch.embedding} does not match the collection's vector size ${searched.dimensionMismatch.collection}`,
           { ...searched.dimensionMismatch, embedding_model: ctx.embeddingModel },
+        ),
+      );
+    }
+    if (searched.unsupportedDistance) {
+      errors.push(
+        ctx.error('UNSUPPORTED_DISTANCE', 'CRITICAL', searched.stageFailure ?? '', searched.unsupportedDistance),
+      );
+    }
+    const anomalies = searched.scoreAnomalies;
+    if (anomalies.length > 0) {
+      errors.push(
+        ctx.error(
+          'INDEX_ANOMALY',
+          'CRITICAL',
+          `the index answered scores no similarity can have for ${anomalies.length} quer${anomalies.length === 1 ? 'y' : 'ies'}; ` +
+            `its ranking cannot be trusted (first: ${anomalies[0]?.queryId}: ${anomalies[0]?.scores.join(', ')})`,
+          {
+            query_count: anomalies.length,
+            queries: anomalies.slice(0, 20).map((a) => a.queryId),
+            first_scores: anomalies[0]?.scores ?? [],
+          },
         ),
       );
     }

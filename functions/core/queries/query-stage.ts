@@ -21,12 +21,16 @@ import { roundTo } from '../shared/statistics.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
 import type { BookCatalog } from './catalog.ts';
 import { buildPayloadFilter } from './filters.ts';
+import { anomalousScores, distanceProblem } from './index-trust.ts';
 import { judgeQuery } from './judge-query.ts';
 
 /** Qdrant accepts large batches, but 100 searches keep one request's body and answer comfortably small. */
 export const SEARCH_BATCH_SIZE = 100;
 
-type Failure = { errorType: 'EMBEDDING_FAILED' | 'RETRIEVAL_FAILED' | 'TIMEOUT' | 'RATE_LIMITED'; message: string };
+type Failure = {
+  errorType: 'EMBEDDING_FAILED' | 'RETRIEVAL_FAILED' | 'TIMEOUT' | 'RATE_LIMITED' | 'INDEX_ANOMALY';
+  message: string;
+};
 
 interface QueryState {
   query: ResolvedQuery;
@@ -67,6 +71,10 @@ export interface QueryStageResult {
   /** Set when no query could be searched at all (the stage failed as a whole). */
   stageFailure: string | null;
   dimensionMismatch: { embedding: number; collection: number } | null;
+  /** The collection's distance when the similarity rules are not defined for it (index-trust.ts): nothing searched. */
+  unsupportedDistance: { collection: string; distance: string } | null;
+  /** Queries whose hits carried scores no cosine can have (index-trust.ts), with the scores as written. */
+  scoreAnomalies: { queryId: string; scores: string[] }[];
   /** Each searched query's request and hits, in suite order. */
   searches: { queryId: string; request: SearchRequest; hits: SearchHit[] }[];
 }
@@ -80,15 +88,21 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
   const stats = { embedCalls: 0, searchCalls: 0, billedInputTokens: 0 };
   let stageFailure: string | null = null;
   let dimensionMismatch: QueryStageResult['dimensionMismatch'] = null;
+  let unsupportedDistance: QueryStageResult['unsupportedDistance'] = null;
+  const embedBatches = chunk(states, embedder.maxBatchSize);
 
   await Promise.all(
-    chunk(states, embedder.maxBatchSize).map((batch) =>
+    embedBatches.map((batch, call) =>
       limit(async () => {
         stats.embedCalls += 1;
         const t = clock.monotonicMs();
         try {
           const embedded = await embedder.embedQueries(batch.map((s) => s.query.query_text));
           stats.billedInputTokens += embedded.billedInputTokens ?? 0;
+          if (embedded.vectors.length !== batch.length)
+            throw new Error(
+              `${embedCall(batch, call, embedBatches.length, embedder.model)} returned ${embedded.vectors.length} vectors for ${batch.length} queries`,
+            );
           batch.forEach((s, i) => {
             s.vector = embedded.vectors[i];
           });
@@ -101,14 +115,39 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
   );
 
   const embedded = states.filter((s) => s.vector !== undefined);
+  let distance = '';
   if (embedded.length > 0) {
     try {
       const info = await options.collection;
-      const dimension = embedded[0]?.vector?.length ?? 0;
-      if (dimension !== info.vectorSize) {
+      distance = info.distance;
+      const problem = distanceProblem(info);
+      // Every vector is checked, not the first: one embed call of the wrong size fails its own queries only.
+      const wrong = embedded.filter((s) => s.vector?.length !== info.vectorSize);
+      if (problem !== null) {
+        unsupportedDistance = { collection: info.name, distance: info.distance };
+        stageFailure = problem;
+        fail(embedded, 'RETRIEVAL_FAILED', new Error(`not searched: ${problem}`));
+      } else if (wrong.length === embedded.length) {
+        const dimension = embedded[0]?.vector?.length ?? 0;
         dimensionMismatch = { embedding: dimension, collection: info.vectorSize };
         stageFailure = `embedding dimension ${dimension} (${embedder.model}) does not match the collection's vector size ${info.vectorSize}`;
         fail(embedded, 'RETRIEVAL_FAILED', new Error(`not searched: ${stageFailure}`));
+      } else {
+        for (const [call, batch] of embedBatches.entries()) {
+          const bad = batch.filter((s) => wrong.includes(s));
+          if (bad.length === 0) continue;
+          const sizes = [...new Set(bad.map((s) => s.vector?.length ?? 0))].join(', ');
+          // A call that answered one wrong vector is not trusted for the others it carried.
+          fail(
+            batch.filter((s) => s.vector !== undefined),
+            'EMBEDDING_FAILED',
+            new Error(
+              `${embedCall(batch, call, embedBatches.length, embedder.model)} returned ${bad.length} of ${batch.length} ` +
+                `vectors of size ${sizes}; the collection "${info.name}" holds vectors of size ${info.vectorSize}: ` +
+                'not searched',
+            ),
+          );
+        }
       }
     } catch (error) {
       fail(embedded, 'RETRIEVAL_FAILED', error);
@@ -124,6 +163,7 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
   }
 
   let searched = 0;
+  const scoreAnomalies: QueryStageResult['scoreAnomalies'] = [];
   const searchable = states.filter(
     (s) => s.vector !== undefined && s.failure === undefined && s.unknownFilters === undefined,
   );
@@ -146,7 +186,16 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
             }),
           );
           batch.forEach((s, i) => {
-            s.hits = hits[i] ?? [];
+            const answered = hits[i] ?? [];
+            const anomalies = anomalousScores(answered);
+            if (anomalies.length === 0) s.hits = answered;
+            else {
+              scoreAnomalies.push({ queryId: s.query.id, scores: anomalies });
+              s.failure = {
+                errorType: 'INDEX_ANOMALY',
+                message: `Qdrant answered scores no ${distance} similarity can have (outside -1..1 or not finite): ${anomalies.join(', ')}`,
+              };
+            }
           });
         } catch (error) {
           fail(batch, 'RETRIEVAL_FAILED', error);
@@ -191,6 +240,10 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
     results.push(judged.result);
     errors.push(...judged.errors);
   }
+  if (stageFailure === null && scoreAnomalies.length > 0) {
+    // One impossible score means the index's ranking cannot be trusted for any query: the run is an ERROR.
+    stageFailure = `the index answered impossible scores for ${scoreAnomalies.length} of ${states.length} queries (first: ${scoreAnomalies[0]?.queryId}: ${scoreAnomalies[0]?.scores[0]})`;
+  }
   if (stageFailure === null && states.length > 0 && states.every((s) => s.failure !== undefined)) {
     stageFailure = `no query could be run: ${states[0]?.failure?.message ?? 'unknown failure'}`;
   }
@@ -205,6 +258,8 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
     durationMs: clock.monotonicMs() - started,
     stageFailure,
     dimensionMismatch,
+    unsupportedDistance,
+    scoreAnomalies,
     searches,
   };
 }
@@ -223,6 +278,14 @@ function fail(batch: QueryState[], errorType: Failure['errorType'], error: unkno
   const kind = isServiceError(error) ? error.kind : undefined;
   const type = kind === 'timeout' ? 'TIMEOUT' : kind === 'rate_limited' ? 'RATE_LIMITED' : errorType;
   for (const s of batch) s.failure = { errorType: type, message: describeError(error) };
+}
+
+/** "Cohere embed call 2 of 3 (embed-english-v3.0, queries q96..q191)": the call that misbehaved, for its queries. */
+function embedCall(batch: QueryState[], call: number, calls: number, model: string): string {
+  const first = batch[0]?.query.id;
+  const last = batch.at(-1)?.query.id;
+  const which = first === last ? `query ${first}` : `queries ${first}..${last}`;
+  return `Cohere embed call ${call + 1} of ${calls} (${model}, ${which})`;
 }
 
 function chunk<T>(items: T[], size: number): T[][] {

@@ -41,6 +41,8 @@ export const ERROR_TYPES = [
   'EMBEDDING_DRIFT',
   'ANN_RECALL_LOW',
   'FILTER_VIOLATION',
+  'UNSUPPORTED_DISTANCE',
+  'INDEX_ANOMALY',
 ] as const;
 export const ErrorType = z.enum(ERROR_TYPES);
 export type ErrorType = z.infer<typeof ErrorType>;
