@@ -6,7 +6,7 @@
  * (four weeks; at least 7). Each run's observation x is the mean, over the queries it shares with the reference
  * (flaky, stale and new ones left out), of its relative change (now - reference) / reference. A one-sided CUSUM
  * (Page's) accumulates the falls beyond a slack k, over the healthy runs in history oldest first and then this
- * one: S = max(0, S - x - k), restarted at 0 by a run at or above the reference (the fall was undone). It alarms
+ * one: S = max(0, S - x - k), restarted at 0 by a run within k of the reference (the fall was undone). It alarms
  * when S > h and this run is itself at least 2 % below the reference (so a drift that was undone stops being a
  * finding on its first clean night, although S decays slowly); once told (the run before was a regression), while
  * the run is more than k below it.
@@ -48,8 +48,9 @@ export function detectScoreDrift(options: {
     });
     return changes.length === 0 ? null : changes.reduce((a, b) => a + b, 0) / changes.length;
   };
-  // A run at or above the reference restarts the sum: whatever fell before has been undone.
-  const step = (sum: number, x: number) => (x >= 0 ? 0 : Math.max(0, sum - x - SLACK));
+  // A run within the slack of the reference restarts the sum: whatever fell before (a drift, or another fault's
+  // nights, which stay in the sequence though not in the reference) has been undone.
+  const step = (sum: number, x: number) => (x > -SLACK ? 0 : sum - x - SLACK);
   let cusum = 0;
   for (const run of [...healthy.slice(0, REFERENCE_RUNS)].reverse()) {
     const x = observe(run);
