@@ -32,10 +32,18 @@ export interface StackSettings {
   suiteS3Uri: string | undefined;
   reportRetentionDays: number;
   logRetentionDays: number;
+  /**
+   * The incident emails' policy, set on the function by the stack (a value changed in the console drifts and is
+   * lost at the next deploy): reminders every `reminderDays` (0: off) while an incident is at least
+   * `reminderMinSeverity`; the recovery email after `recoveryRuns` clean runs.
+   */
+  alerts: { reminderDays: number; reminderMinSeverity: string; recoveryRuns: number };
   logLevel: string;
   /** Synthesized for the sandbox (tests, demo): placeholders, the sample suite and no alert address allowed. */
   sandbox: boolean;
 }
+
+const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
 
 /** The sample suite: it fails on purpose, so a real deploy must not ship it. */
 const SAMPLE_SUITE_PATH = 'sandbox/suite.json';
@@ -101,6 +109,13 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     return value;
   };
 
+  const whole = (key: string, fallback: number, min: number, max: number): number => {
+    const value = number(key, fallback, min, max);
+    if (Number.isInteger(value)) return value;
+    problems.push(`${key}: must be a whole number, got ${JSON.stringify(lookup(key))}`);
+    return fallback;
+  };
+
   const sandbox = flag('sandbox');
   const qdrantUrl = required('qdrantUrl', 'the Qdrant base URL the function searches');
   url('qdrantUrl', qdrantUrl);
@@ -140,6 +155,15 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   if (!LOG_RETENTION_DAYS.includes(logRetentionDays))
     problems.push(`logRetentionDays: must be one of ${LOG_RETENTION_DAYS.join(', ')}, got ${logRetentionDays}`);
 
+  const reminderMinSeverity = (text('alertReminderMinSeverity', 'HIGH') ?? 'HIGH').toUpperCase();
+  if (!SEVERITIES.includes(reminderMinSeverity))
+    problems.push(`alertReminderMinSeverity: must be one of ${SEVERITIES.join(', ')}, got "${reminderMinSeverity}"`);
+  const alerts = {
+    reminderDays: whole('alertReminderDays', 1, 0, 365),
+    reminderMinSeverity,
+    recoveryRuns: whole('alertRecoveryRuns', 1, 1, 30),
+  };
+
   const settings: StackSettings = {
     environment: text('environment', 'prod') ?? 'prod',
     collection: text('collection', 'book') ?? 'book',
@@ -163,6 +187,7 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     reportRetentionDays: number('reportRetentionDays', 400, 1, 3650),
     logRetentionDays,
     logLevel: text('logLevel', 'INFO') ?? 'INFO',
+    alerts,
     sandbox,
   };
   if (problems.length > 0) throw new Error(`CDK context is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);

@@ -32,6 +32,8 @@ const CONTEXT = {
   suitePath: SUITE,
   logRetentionDays: 180,
   reportRetentionDays: 365,
+  alertReminderDays: 3,
+  alertRecoveryRuns: '2',
 };
 
 // Synthesized once while the file loads: a first synth loads aws-cdk-lib and cdk-nag and bundles the handler, which
@@ -85,6 +87,10 @@ describe('the nightly function', () => {
       MIN_PASS_RATE: '85',
       MIN_COVERAGE: '100',
       MIN_COMPLETENESS: '100',
+      // The alerting policy from context, so a console edit cannot drift from the stack.
+      ALERT_REMINDER_DAYS: '3',
+      ALERT_REMINDER_MIN_SEVERITY: 'HIGH',
+      ALERT_RECOVERY_RUNS: '2',
     });
     expect(Object.keys(variables)).not.toContain('COHERE_API_KEY');
     expect(Object.keys(variables)).not.toContain('QDRANT_API_KEY');

@@ -42,8 +42,10 @@ function night(
   day: number,
   overrides: Partial<NightlyDeps> = {},
   logger = new RecordingLogger(),
+  env: Record<string, string> = {},
 ) {
   const config = parseNightlyConfig({
+    ...env,
     QDRANT_URL: 'http://127.0.0.1:6333',
     DOCUSAURUS_BASE_URL: 'https://book.example.org',
     ENVIRONMENT: 'prod',
@@ -65,11 +67,21 @@ function night(
 const kinds = () => aws.deliveredAlerts().map((a) => `${a.attributes.incident_track}:${a.attributes.alert_kind}`);
 
 describe('the nightly handler’s incident emails', () => {
-  it('sends one onset across three failing nights, and one recovery on the clean night after', async () => {
-    for (const day of [0, 1, 2]) await night(buildFailedReport, day);
-    await night(buildPassedReport, 3);
+  it('with reminders off, sends one onset across three failing nights, and one recovery on the clean night after', async () => {
+    const off = { ALERT_REMINDER_DAYS: '0' };
+    for (const day of [0, 1, 2]) await night(buildFailedReport, day, {}, new RecordingLogger(), off);
+    await night(buildPassedReport, 3, {}, new RecordingLogger(), off);
     expect(kinds()).toEqual(['quality:onset', 'quality:recovery']);
     expect(aws.deliveredAlerts()[1]?.message).toContain('LASTED: 3 run(s), 3 night(s)');
+  });
+
+  it('by default, reminds of a HIGH or CRITICAL incident every night it lasts, and says so in the onset', async () => {
+    for (const day of [0, 1, 2]) await night(buildFailedReport, day);
+    await night(buildPassedReport, 3);
+    expect(kinds()).toEqual(['quality:onset', 'quality:reminder', 'quality:reminder', 'quality:recovery']);
+    expect(aws.deliveredAlerts()[0]?.attributes.severity).toMatch(/^(HIGH|CRITICAL)$/);
+    expect(aws.deliveredAlerts()[0]?.message).toContain('and a reminder every 1 day(s) while it is HIGH or worse');
+    expect(aws.deliveredAlerts()[1]?.subject).toMatch(/STILL OPEN/);
   });
 
   it('opens a run ERROR apart from an open quality incident, with a subject of its own', async () => {
