@@ -2,7 +2,6 @@
  * The email as SNS delivers it, through the real handler and the AWS stand-ins: it links the HTML report that was
  * stored, the dashboard the stack named, and the run's log lines, near the top, in plain text.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { createNightlyDeps } from '../../functions/nightly/deps.ts';
@@ -10,7 +9,7 @@ import { createHandler } from '../../functions/nightly/handler.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { buildFailedReport } from './fixtures/reports.ts';
 import { RecordingLogger } from './recording-logger.ts';
-import { buildStandInClients, type StandInClients } from './stand-in-clients.ts';
+import { buildStandInClients, type StandInClients, standInNightlyEnv } from './stand-in-clients.ts';
 
 let aws: AwsStandIns;
 let clients: StandInClients;
@@ -28,18 +27,13 @@ afterAll(async () => {
 describe('the alert email', () => {
   it('links the stored HTML report, the dashboard and the run’s Logs Insights query within its first lines', async () => {
     // Prepare
-    const config = parseNightlyConfig({
-      QDRANT_URL: 'http://127.0.0.1:6333',
-      DOCUSAURUS_BASE_URL: 'https://book.example.org',
-      ENVIRONMENT: 'prod',
-      REPORT_BUCKET: aws.bucket,
-      ALERT_TOPIC_ARN: aws.topicArn,
-      COHERE_SECRET_ID: 'ragwatch/cohere',
-      SUITE_PATH: path.resolve(import.meta.dirname, 'fixtures/suite.json'),
-      AWS_REGION: 'eu-west-1',
-      AWS_LAMBDA_LOG_GROUP_NAME: '/aws/lambda/ragwatch-prod-book',
-      DASHBOARD_NAME: 'ragwatch-prod-book',
-    });
+    const config = parseNightlyConfig(
+      standInNightlyEnv(aws, {
+        AWS_REGION: 'eu-west-1',
+        AWS_LAMBDA_LOG_GROUP_NAME: '/aws/lambda/ragwatch-prod-book',
+        DASHBOARD_NAME: 'ragwatch-prod-book',
+      }),
+    );
     const handler = createHandler({
       ...createNightlyDeps(config, clients, new RecordingLogger()),
       runEngine: async (_engine, run) => ({ ...buildFailedReport(), run_id: run.newId() }),

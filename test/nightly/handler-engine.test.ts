@@ -21,7 +21,7 @@ import {
 } from '../../sandbox/start-sandbox.ts';
 import { parseValidReport } from '../helpers/valid-report.ts';
 import { RecordingLogger } from './recording-logger.ts';
-import { buildStandInClients, type StandInClients } from './stand-in-clients.ts';
+import { buildStandInClients, type StandInClients, standInNightlyEnv } from './stand-in-clients.ts';
 
 let sandbox: Sandbox;
 let aws: AwsStandIns;
@@ -37,14 +37,9 @@ beforeAll(async () => {
   aws = await startAwsStandIns({ secrets: { 'ragwatch/cohere': sandbox.env.COHERE_API_KEY ?? '' } });
   clients = buildStandInClients(aws.endpoints);
   const { COHERE_API_KEY: _fromSecretsManagerInstead, ...engineEnv } = sandbox.env;
-  const config = parseNightlyConfig({
-    ...engineEnv,
-    ENVIRONMENT: 'prod',
-    REPORT_BUCKET: aws.bucket,
-    ALERT_TOPIC_ARN: aws.topicArn,
-    COHERE_SECRET_ID: 'ragwatch/cohere',
-    SUITE_PATH: SAMPLE_SUITE_PATH,
-  });
+  const config = parseNightlyConfig(
+    standInNightlyEnv(aws, { ...engineEnv, ENVIRONMENT: 'prod', SUITE_PATH: SAMPLE_SUITE_PATH }),
+  );
   result = await createHandler(createNightlyDeps(config, clients, logger))();
   const key = result.sinks.report.ok ? result.sinks.report.value.location.replace(`s3://${aws.bucket}/`, '') : '';
   stored = parseValidReport((await aws.readObject(key)) ?? 'null');

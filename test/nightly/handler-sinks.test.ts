@@ -3,7 +3,6 @@
  * timeouts) pointed through fault proxies at the AWS stand-ins, so each service can hang or fail on its own.
  * The engine is a fake returning a breached run (an alert is due), and each sink's bound is 1 s.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AwsClients, createAwsClients } from '../../functions/adapters/aws/clients.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
@@ -13,8 +12,8 @@ import { type AwsStandIns, STAND_IN_CREDENTIALS, STAND_IN_REGION, startAwsStandI
 import { type FaultProxy, startFaultProxy } from '../../sandbox/faults/fault-proxy.ts';
 import { buildFailedReport } from './fixtures/reports.ts';
 import { RecordingLogger } from './recording-logger.ts';
+import { standInNightlyEnv } from './stand-in-clients.ts';
 
-const SUITE = path.resolve(import.meta.dirname, 'fixtures/suite.json');
 type Service = 's3' | 'sns' | 'cloudWatch' | 'secretsManager';
 
 let aws: AwsStandIns;
@@ -53,18 +52,13 @@ function hang(...services: Service[]): void {
 }
 
 function handlerWith(logger = new RecordingLogger()) {
-  const config = parseNightlyConfig({
-    QDRANT_URL: 'http://127.0.0.1:6333',
-    DOCUSAURUS_BASE_URL: 'https://book.example.org',
-    ENVIRONMENT: 'prod',
-    REPORT_BUCKET: aws.bucket,
-    ALERT_TOPIC_ARN: aws.topicArn,
-    COHERE_SECRET_ID: 'ragwatch/cohere',
-    SUITE_PATH: SUITE,
-    SINK_TIMEOUT_SECONDS: '0.5',
-    // A fresh secret each time: no cached key hides a hung Secrets Manager.
-    SECRETS_MAX_AGE_SECONDS: '0',
-  });
+  const config = parseNightlyConfig(
+    standInNightlyEnv(aws, {
+      SINK_TIMEOUT_SECONDS: '0.5',
+      // A fresh secret each time: no cached key hides a hung Secrets Manager.
+      SECRETS_MAX_AGE_SECONDS: '0',
+    }),
+  );
   const runEngine: NightlyDeps['runEngine'] = async (_engine, run) => {
     const report = buildFailedReport();
     report.run_id = run.newId();

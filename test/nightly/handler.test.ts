@@ -335,7 +335,7 @@ describe('the nightly handler when one sink fails', () => {
 });
 
 describe('the nightly handler when the run itself fails', () => {
-  it('stores an ERROR report, sends RunSucceeded 0 and a CRITICAL alert when the engine throws', async () => {
+  it('stores an ERROR report, sends RunSucceeded 0 and a MEDIUM alert (a first ERROR night) when the engine throws', async () => {
     // Prepare
     const handler = handlerWith({
       runEngine: async () => {
@@ -357,9 +357,9 @@ describe('the nightly handler when the run itself fails', () => {
     });
     expect(datum('RunSucceeded')?.Value).toBe(0);
     const [alert] = aws.deliveredAlerts();
-    expect(alert?.attributes.severity).toBe('CRITICAL');
+    expect(alert?.attributes.severity).toBe('MEDIUM');
     expect(alert?.subject).toBe(
-      '[CRITICAL] RagWatch prod/book: run ERROR: engine: Qdrant at http://10.0.0.5:6333 is unreachable:...',
+      '[MEDIUM] RagWatch prod/book: run ERROR: engine: Qdrant at http://10.0.0.5:6333 is unreachable:...',
     );
   });
 
@@ -377,7 +377,7 @@ describe('the nightly handler when the run itself fails', () => {
     expect(result.statusReason).toMatch(
       /^the run could not complete: secrets: secret ragwatch\/not-there: could not be read \(not_found\)/,
     );
-    expect(aws.deliveredAlerts()[0]?.attributes.severity).toBe('CRITICAL');
+    expect(aws.deliveredAlerts()[0]?.attributes.severity).toBe('MEDIUM');
   });
 
   it('names every problem of an invalid suite in the ERROR report', async () => {

@@ -4,7 +4,6 @@
  * own alert when the incident state is out of reach, and the state itself under stress: two runs at once, a body
  * that is not JSON, a deleted object.
  */
-import path from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildIncidentKey } from '../../functions/adapters/aws/s3-incident-store.ts';
@@ -17,7 +16,7 @@ import { createHandler } from '../../functions/nightly/handler.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { buildErrorReport, buildFailedReport, buildPassedReport } from './fixtures/reports.ts';
 import { RecordingLogger } from './recording-logger.ts';
-import { buildStandInClients, type StandInClients } from './stand-in-clients.ts';
+import { buildStandInClients, type StandInClients, standInNightlyEnv } from './stand-in-clients.ts';
 
 let aws: AwsStandIns;
 let clients: StandInClients;
@@ -44,16 +43,7 @@ function night(
   logger = new RecordingLogger(),
   env: Record<string, string> = {},
 ) {
-  const config = parseNightlyConfig({
-    ...env,
-    QDRANT_URL: 'http://127.0.0.1:6333',
-    DOCUSAURUS_BASE_URL: 'https://book.example.org',
-    ENVIRONMENT: 'prod',
-    REPORT_BUCKET: aws.bucket,
-    ALERT_TOPIC_ARN: aws.topicArn,
-    COHERE_SECRET_ID: 'ragwatch/cohere',
-    SUITE_PATH: path.resolve(import.meta.dirname, 'fixtures/suite.json'),
-  });
+  const config = parseNightlyConfig({ ...standInNightlyEnv(aws), ...env });
   const deps = createNightlyDeps(config, clients, logger);
   const runEngine: NightlyDeps['runEngine'] = async (_engine, run) => {
     const report = build();
@@ -93,6 +83,18 @@ describe('the nightly handler’s incident emails', () => {
     expect(error?.subject).not.toBe(quality?.subject);
   });
 
+  it('opens a run ERROR at MEDIUM (no page for a blip) and escalates to CRITICAL on the second ERROR night', async () => {
+    await night(buildErrorReport, 0);
+    await night(buildErrorReport, 1);
+    await night(buildErrorReport, 2);
+    const sent = aws.deliveredAlerts().map((a) => `${a.attributes.alert_kind} ${a.attributes.severity}`);
+    // The third night: the daily reminder, on by default for a CRITICAL incident.
+    expect(sent).toEqual(['onset MEDIUM', 'escalation CRITICAL', 'reminder CRITICAL']);
+    expect(aws.deliveredAlerts()[0]?.subject).toMatch(/^\[MEDIUM\] RagWatch prod\/book: run ERROR: /);
+    expect(aws.deliveredAlerts()[1]?.subject).toMatch(/^\[CRITICAL\] ESCALATED RagWatch prod\/book: run ERROR/);
+    expect(aws.deliveredAlerts()[1]?.message).toContain('run ERROR again: broken since 2026-03-14T02:00:00.000Z');
+  });
+
   it('falls back to the run’s own alert, every night, when the incident state cannot be read', async () => {
     const logger = new RecordingLogger();
     const unreachable = {
@@ -120,19 +122,7 @@ describe('the nightly handler’s incident emails', () => {
 
   it('sends one onset, and no run alert, when two runs overlap on the onset night (both read the state first)', async () => {
     const logger = new RecordingLogger();
-    const deps = createNightlyDeps(
-      parseNightlyConfig({
-        QDRANT_URL: 'http://127.0.0.1:6333',
-        DOCUSAURUS_BASE_URL: 'https://book.example.org',
-        ENVIRONMENT: 'prod',
-        REPORT_BUCKET: aws.bucket,
-        ALERT_TOPIC_ARN: aws.topicArn,
-        COHERE_SECRET_ID: 'ragwatch/cohere',
-        SUITE_PATH: path.resolve(import.meta.dirname, 'fixtures/suite.json'),
-      }),
-      clients,
-      logger,
-    );
+    const deps = createNightlyDeps(parseNightlyConfig(standInNightlyEnv(aws)), clients, logger);
     // Each run holds its engine until both have read the state: both then settle on the same version.
     let reads = 0;
     let bothRead: () => void = () => {};

@@ -2,7 +2,6 @@
  * The handler's log lines through Powertools' real Logger: each carries the Lambda context (request id, cold start,
  * function name) beside the run's own keys, and a warm invocation starts without the previous one's keys.
  */
-import path from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
@@ -10,7 +9,7 @@ import { createNightlyDeps, type LambdaContext } from '../../functions/nightly/d
 import { createHandler } from '../../functions/nightly/handler.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { buildPassedReport } from './fixtures/reports.ts';
-import { buildStandInClients, type StandInClients } from './stand-in-clients.ts';
+import { buildStandInClients, type StandInClients, standInNightlyEnv } from './stand-in-clients.ts';
 
 let aws: AwsStandIns;
 let clients: StandInClients;
@@ -36,14 +35,7 @@ const context = (awsRequestId: string): LambdaContext => ({
 /** Runs the handler with a real Logger and returns the JSON lines it printed. */
 async function logLinesOf(invocations: LambdaContext[], extraKeys?: (logger: Logger) => void) {
   const logger = new Logger({ serviceName: 'ragwatch-nightly' });
-  const config = parseNightlyConfig({
-    QDRANT_URL: 'http://127.0.0.1:6333',
-    DOCUSAURUS_BASE_URL: 'https://book.example.org',
-    REPORT_BUCKET: aws.bucket,
-    ALERT_TOPIC_ARN: aws.topicArn,
-    COHERE_SECRET_ID: 'ragwatch/cohere',
-    SUITE_PATH: path.resolve(import.meta.dirname, 'fixtures/suite.json'),
-  });
+  const config = parseNightlyConfig(standInNightlyEnv(aws));
   const handler = createHandler({
     ...createNightlyDeps(config, clients, logger),
     runEngine: async (_engine, run) => ({ ...buildPassedReport(), run_id: run.newId() }),

@@ -16,7 +16,7 @@ import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { indexSampleBook, SAMPLE_SUITE_PATH, type Sandbox, startSandbox } from '../../sandbox/start-sandbox.ts';
 import { type RoutesServer, sitemapIndex, startRoutes, urlset, xml } from '../adapters/sitemap/routes-server.ts';
 import { RecordingLogger } from './recording-logger.ts';
-import { buildStandInClients, type StandInClients } from './stand-in-clients.ts';
+import { buildStandInClients, type StandInClients, standInNightlyEnv } from './stand-in-clients.ts';
 
 const PASSWORD = 'Pa55-w0rd-never-shown';
 const withPassword = (url: string) => url.replace('://', `://admin:${PASSWORD}@`);
@@ -106,15 +106,14 @@ describe('credentials in URLs', () => {
     // Prepare
     const logger = new RecordingLogger();
     const { COHERE_API_KEY: _fromSecretsManager, ...engineEnv } = sandbox.env;
-    const config = parseNightlyConfig({
-      ...engineEnv,
-      SITEMAP_URL: hostile.url('/index.xml'),
-      ENVIRONMENT: 'prod',
-      REPORT_BUCKET: aws.bucket,
-      ALERT_TOPIC_ARN: aws.topicArn,
-      COHERE_SECRET_ID: 'ragwatch/cohere',
-      SUITE_PATH: SAMPLE_SUITE_PATH,
-    });
+    const config = parseNightlyConfig(
+      standInNightlyEnv(aws, {
+        ...engineEnv,
+        SITEMAP_URL: hostile.url('/index.xml'),
+        ENVIRONMENT: 'prod',
+        SUITE_PATH: SAMPLE_SUITE_PATH,
+      }),
+    );
 
     // Act
     const result = await createHandler(createNightlyDeps(config, clients, logger))();

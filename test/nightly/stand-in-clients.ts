@@ -2,6 +2,8 @@
  * Real AWS SDK v3 clients pointed at the local stand-ins: endpoint, region, dummy credentials, path-style S3.
  * maxAttempts is kept at the SDK's default (3) unless a test says otherwise, so retries happen as in production.
  */
+
+import path from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -38,5 +40,22 @@ export function buildStandInClients(
     destroy: () => {
       for (const client of Object.values(clients)) client.destroy();
     },
+  };
+}
+
+/**
+ * The nightly handler's settings against the stand-ins: the report bucket and alert topic they serve, the Cohere
+ * secret's name, the fixture suite, environment prod; `more` adds or overrides settings.
+ */
+export function standInNightlyEnv(aws: AwsStandIns, more: Record<string, string> = {}): Record<string, string> {
+  return {
+    QDRANT_URL: 'http://127.0.0.1:6333',
+    DOCUSAURUS_BASE_URL: 'https://book.example.org',
+    ENVIRONMENT: 'prod',
+    REPORT_BUCKET: aws.bucket,
+    ALERT_TOPIC_ARN: aws.topicArn,
+    COHERE_SECRET_ID: 'ragwatch/cohere',
+    SUITE_PATH: path.resolve(import.meta.dirname, 'fixtures/suite.json'),
+    ...more,
   };
 }

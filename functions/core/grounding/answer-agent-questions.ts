@@ -181,7 +181,7 @@ function describeFinding(
 }
 
 /**
- * One UNSUPPORTED_CLAIM per claim the cited chunks do not hold, with the words, numbers and names not found; only
+ * One UNSUPPORTED_CLAIM per claim the cited chunks do not hold, with what was not found or said against them; only
  * when the citations themselves hold. An answer whose citations are broken gets one GROUNDING_FAILED, whose reasons
  * list its unsupported claims too, rather than one finding per sentence.
  */
@@ -207,6 +207,8 @@ function unsupportedClaimErrors(response: AgentResponse, newId: () => string): V
         missing_words: claim.missing_words,
         missing_numbers: claim.missing_numbers,
         missing_names: claim.missing_names,
+        missing_quantities: claim.missing_quantities,
+        polarity_conflicts: claim.polarity_conflicts,
         word_support: claim.word_support,
       },
     }));

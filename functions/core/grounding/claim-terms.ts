@@ -3,6 +3,7 @@
  * proper names. The support check (support.ts) looks each of them up in the text of the chunks the claim cites.
  */
 import { stemmer } from 'stemmer';
+import { isNumberWord, isUnitWord, statedNumbers } from './quantities.ts';
 
 /** The terms of one piece of text. */
 export interface ClaimTerms {
@@ -38,16 +39,34 @@ const WORD = /[\p{L}\p{N}]+(?:['’]\p{L}+)?/gu;
 // Where a sentence starts inside a claim: its first word, or a word after . ! ? or a colon.
 const SENTENCE_START = /(?:^|[.!?:]\s+)$/u;
 
+/** How numbers are read (each switch is one feature of the support check, so the bench can ablate it). */
+export interface NumberReading {
+  /** Numbers spelled out ("five", "twenty-five") are numbers, not content words. */
+  numberWords: boolean;
+  /** Units after a number ("GB", "minutes") are compared as quantities (support.ts), not as content words. */
+  units: boolean;
+  /** The evidence side: "a second" and a lone "one" read as numbers too (reading one too many only helps a claim). */
+  lenient?: boolean;
+}
+const DIGITS_ONLY: NumberReading = { numberWords: false, units: false };
+
+/** True when a lowercase word carries meaning: not a function word, a marker or a bare number. */
+export function isContentWord(lower: string): boolean {
+  return lower.length >= 2 && !STOP_WORDS.has(lower) && !/^\p{N}+$/u.test(lower);
+}
+
 /** The terms of `text`: content words, numbers and proper names. */
-export function extractClaimTerms(text: string): ClaimTerms {
+export function extractClaimTerms(text: string, reading: NumberReading = DIGITS_ONLY): ClaimTerms {
   const numbers = new Set<string>();
-  for (const match of text.matchAll(NUMBER)) numbers.add(normaliseNumber(match[0]));
+  if (reading.numberWords) for (const n of statedNumbers(text, { lenient: reading.lenient })) numbers.add(n);
+  else for (const match of text.matchAll(NUMBER)) numbers.add(normaliseNumber(match[0]));
   const words = new Map<string, string>();
   const names = new Set<string>();
   for (const match of text.matchAll(WORD)) {
     const token = match[0].replace(/['’]\p{L}+$/u, '');
     const lower = token.toLowerCase();
-    if (/^\p{N}+$/u.test(token) || lower.length < 2 || STOP_WORDS.has(lower)) continue;
+    if (!isContentWord(lower)) continue;
+    if ((reading.numberWords && isNumberWord(lower)) || (reading.units && isUnitWord(lower))) continue;
     const stem = stemWord(lower);
     if (!words.has(stem)) words.set(stem, token);
     if (isProperName(token, SENTENCE_START.test(text.slice(0, match.index)))) names.add(token);

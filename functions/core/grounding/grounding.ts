@@ -7,7 +7,7 @@
 
 import type { AgentCitation, CheckVerdict, GroundingVerdict } from '../report/grounding-report.ts';
 import { assessAnswerClaims, type CheckableCitation, describeUnsupported } from './assess-claims.ts';
-import { DEFAULT_MIN_WORD_SUPPORT } from './support.ts';
+import { ALL_SUPPORT_FEATURES, DEFAULT_MIN_WORD_SUPPORT, type SupportFeatures } from './support.ts';
 
 /**
  * Half the sentences: Cohere cites the fact-bearing spans, so a fully grounded answer still leaves connective
@@ -97,6 +97,8 @@ export interface CheckGroundingOptions {
   expectAnswer: boolean;
   minCoverage?: number;
   minWordSupport?: number;
+  /** What the support check reads beyond a word count (support.ts); all on unless switched off, as the bench's ablation does. */
+  features?: Partial<SupportFeatures>;
 }
 
 const verdict = (pass: boolean): CheckVerdict => (pass ? 'PASS' : 'FAIL');
@@ -147,6 +149,7 @@ export function checkGrounding(options: CheckGroundingOptions): GroundingVerdict
         claimedRanges: citations,
         chunkTexts: options.chunkTexts,
         minWordSupport,
+        features: { ...ALL_SUPPORT_FEATURES, ...options.features },
       });
   const supportedClaims = claims.filter((c) => c.supported).length;
 

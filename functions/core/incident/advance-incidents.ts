@@ -85,11 +85,34 @@ export function advanceIncidents(options: {
       notices.push({ kind: 'recovery', track, incident: lost, breaches: [], newKinds: [], stateLost: true });
       continue;
     }
-    const step = advanceTrack(track, open, breaches, options.run, policy, options.newId);
+    const step = advanceTrack(track, open, persisting(open, breaches, options.run), options.run, policy, options.newId);
     state.open[track] = step.incident;
     if (step.notice) notices.push(lost === undefined ? step.notice : { ...step.notice, stateLost: true });
   }
   return { state, notices };
+}
+
+/** How long a run ERROR must have lasted to page: the next night's run, not a retry within the same night. */
+const ERROR_PAGES_AFTER_HOURS = 12;
+
+/**
+ * A run ERROR pages (CRITICAL) only when the track was already broken on the run before (no clean run in between)
+ * and the incident is at least ERROR_PAGES_AFTER_HOURS old: the second ERROR night in a row, as Alertmanager's
+ * `for:` holds an alert until its condition has lasted. The first one is MEDIUM (observeRun).
+ */
+function persisting(open: Incident | null, breaches: Breach[], run: RunRef): Breach[] {
+  if (open === null || open.track !== 'infrastructure' || open.clean_runs > 0) return breaches;
+  const hours = (Date.parse(run.started_at) - Date.parse(open.opened.started_at)) / 3_600_000;
+  if (!(hours >= ERROR_PAGES_AFTER_HOURS)) return breaches;
+  return breaches.map((b) =>
+    b.kind === 'RUN_ERROR' && severityRank(b.severity) < severityRank('CRITICAL')
+      ? {
+          ...b,
+          severity: 'CRITICAL',
+          summary: `${b.summary} (run ERROR again: broken since ${open.opened.started_at})`,
+        }
+      : b,
+  );
 }
 
 function advanceTrack(

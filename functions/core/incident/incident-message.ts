@@ -64,7 +64,7 @@ export function buildIncidentMessage(
   const subjects: Record<Notice['kind'], string> = {
     onset:
       runSubjectFits && details
-        ? details.subject
+        ? withSeverity(details.subject, details.severity, incident.severity)
         : `[${incident.severity}] ${where}: ${TITLES[track]}: ${notice.breaches.map(label).join(', ')}`,
     escalation: `[${incident.severity}] ESCALATED ${where}: ${TITLES[track]}: new ${notice.newKinds.map(kindLabel).join(', ') || 'severity'}`,
     reminder: `[${incident.severity}] STILL OPEN ${where}: ${TITLES[track]} since ${incident.opened.started_at.slice(0, 10)}`,
@@ -106,10 +106,23 @@ export function buildIncidentMessage(
       '',
     );
     // "Since" is the incident's (above); the run alert's own look at the night before would contradict it.
+    // The incident's severity rules (a first ERROR night is MEDIUM, the run alert's own would say CRITICAL).
     if (details)
-      lines.push('DETAILS OF THIS RUN', ...details.body.split('\n').filter((l) => !l.startsWith('Previous run:')));
+      lines.push(
+        'DETAILS OF THIS RUN',
+        ...details.body
+          .split('\n')
+          .filter((l) => !l.startsWith('Previous run:'))
+          .map((l) => withSeverity(l, details.severity, incident.severity, 'Severity: ')),
+      );
   }
   return { kind, severity: incident.severity, subject: toSubject(subjects[kind]), body: lines.join('\n') };
+}
+
+/** `text` with its leading "[SEV]" (or "Severity: SEV") naming the incident's severity instead of the run's. */
+function withSeverity(text: string, run: string, incident: string, lead: 'bracket' | 'Severity: ' = 'bracket'): string {
+  const [from, to] = lead === 'bracket' ? [`[${run}]`, `[${incident}]`] : [`${lead}${run}`, `${lead}${incident}`];
+  return text.startsWith(from) ? `${to}${text.slice(from.length)}` : text;
 }
 
 function headline(notice: Notice, report: ValidationReport): string {

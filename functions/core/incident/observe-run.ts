@@ -16,7 +16,8 @@ export type Observation = Record<Track, Breach[] | null>;
 export function observeRun(report: ValidationReport, stored: boolean): Observation {
   const infrastructure: Breach[] = [];
   if (report.status === 'ERROR')
-    infrastructure.push({ kind: 'RUN_ERROR', severity: 'CRITICAL', summary: `run ERROR: ${report.status_reason}` });
+    // MEDIUM: one ERROR night is most often a blip; advanceIncidents makes the second night in a row CRITICAL.
+    infrastructure.push({ kind: 'RUN_ERROR', severity: 'MEDIUM', summary: `run ERROR: ${report.status_reason}` });
   if (!stored)
     infrastructure.push({ kind: 'REPORT_NOT_STORED', severity: 'HIGH', summary: 'the report could not be stored' });
   if (report.status === 'ERROR') return { infrastructure, quality: null, suite: null };

@@ -2,7 +2,7 @@
  * The post-run step: a finished report compared with its history, the same in the Lambda and the CLI.
  *
  * What happens, in order:
- * 1. The run's own SUITE_STALE findings (the suite-stale check, coverage/suite-stale-check.ts) are kept; their
+ * 1. The run's own SUITE_STALE findings (the suite-stale check, sitemap/suite-stale-check.ts) are kept; their
  *    queries are set aside by every detector, as the run already set them aside from its pass rate.
  * 2. The baseline from history (median of the last 7 PASSED or FAILED runs); without one, the section says so.
  * 3. Every detector runs against the baseline; their findings, the recovered queries and the score-shift test

@@ -23,23 +23,33 @@ const GroundingChecks = z.object({
 });
 
 /**
- * One claim of an answer and its support: a cited span checked against the text of the chunks it cites, or an
- * uncited sentence that states a number or a proper name (never supported: it has no evidence).
+ * One claim of an answer and its support: a cited sentence (the whole sentence a citation sits in) checked against
+ * the text of the chunks its citations name, or an uncited sentence that states a number or a proper name (never
+ * supported: it has no evidence). `cited_span` is a claim cut to its citation's span: the check with the
+ * whole-sentence feature off (the evaluation bench's ablation), and reports written before it.
  */
 export const ClaimSupport = z.object({
-  kind: z.enum(['cited_span', 'uncited_sentence']),
+  kind: z.enum(['cited_sentence', 'cited_span', 'uncited_sentence']),
   start: z.number().int().min(0),
   end: z.number().int().min(0),
   text: z.string(),
   chunk_ids: z.array(z.string()).describe('The chunks the span cites; empty for an uncited sentence'),
   supported: z
     .boolean()
-    .describe('Every number and proper name found in the cited text, and word_support >= min_word_support'),
+    .describe(
+      'Every number, quantity and proper name found in the cited text, no polarity conflict, and word_support >= min_word_support',
+    ),
   word_support: z.number().min(0).max(1).describe('Share of the claim’s content words (Porter-stemmed) found'),
   content_words: z.number().int().min(0),
   missing_words: z.array(z.string()).describe('Content words not found in the cited text, as written in the claim'),
   missing_numbers: z.array(z.string()),
   missing_names: z.array(z.string()),
+  missing_quantities: z
+    .array(z.string())
+    .describe('Numbers with a unit the cited text states in no unit of that value ("16 MB" against "16 GB")'),
+  polarity_conflicts: z
+    .array(z.string())
+    .describe('Words the claim states with the opposite polarity of the cited text: "claim word / cited word"'),
 });
 export type ClaimSupport = z.infer<typeof ClaimSupport>;
 

@@ -5,8 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { type AlertContext, buildAlertMessage } from '../../../functions/core/delivery/alert-message.ts';
 import { buildRunLinks } from '../../../functions/core/delivery/links.ts';
-import { buildRunFailureReport } from '../../../functions/core/report/failure-report.ts';
-import { buildFailedReport, RUN_ID } from '../../nightly/fixtures/reports.ts';
+import {
+  buildFailedReport,
+  buildMrrDrop,
+  buildRegression,
+  buildSecretsFailureReport,
+  RUN_ID,
+} from '../../nightly/fixtures/reports.ts';
 
 const KEY = `reports/book/2026/03/14/${RUN_ID}.json`;
 const LINKS = buildRunLinks({
@@ -43,28 +48,10 @@ describe('the top of a run alert', () => {
   it('says what changed since the baseline in its fifth line', () => {
     // Prepare
     const report = buildFailedReport();
-    report.regression = {
-      compared: true,
+    report.regression = buildRegression({
       note: 'compared with 7 healthy runs',
-      baseline_runs: [],
-      findings: [
-        {
-          kind: 'METRIC_DROPPED',
-          severity: 'HIGH',
-          message: 'MRR 0.61, usually 0.90 ± 0.05',
-          addressed_to: 'operations',
-          query_id: null,
-          metric: 'mrr',
-          value: 0.61,
-          baseline: 0.9,
-          band: 0.05,
-          urls: [],
-        },
-      ],
-      recovered_queries: [],
-      stale_queries: [],
-      score_shift: null,
-    };
+      findings: [buildMrrDrop({ message: 'MRR 0.61, usually 0.90 ± 0.05' })],
+    });
 
     // Act
     const lines = buildAlertMessage(report, CONTEXT)?.body.split('\n') ?? [];
@@ -75,18 +62,9 @@ describe('the top of a run alert', () => {
 
   it('says once why a run could not start, and that no query ran, never a 0% pass rate', () => {
     // Prepare
-    const report = buildRunFailureReport({
-      runId: RUN_ID,
-      errorId: '0a1b2c3d-0000-4000-8000-000000000000',
-      startedAt: new Date('2026-03-14T02:00:00Z'),
-      finishedAt: new Date('2026-03-14T02:00:03Z'),
-      collection: 'book',
-      environment: 'prod',
-      suite: { name: 'golden', source: 'suite.json', query_count: 20 },
-      embeddingModel: 'embed-english-v3.0',
-      reason: 'Secrets Manager GetSecretValue ragwatch/cohere failed (forbidden): AccessDeniedException',
-      stage: 'secrets',
-    });
+    const report = buildSecretsFailureReport(
+      'Secrets Manager GetSecretValue ragwatch/cohere failed (forbidden): AccessDeniedException',
+    );
 
     // Act
     const body = buildAlertMessage(report, CONTEXT)?.body ?? '';

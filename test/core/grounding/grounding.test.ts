@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type CheckGroundingOptions,
   checkGrounding,
   detectAbstention,
   locateCitation,
@@ -15,6 +16,20 @@ const ANSWER =
 const TEXTS = { c1: ANSWER, c2: ANSWER, c3: ANSWER };
 
 /** A citation of `fragment`, at its first occurrence in `text`. */
+/**
+ * checkGrounding of `response_text` with its citations: TEXTS as the chunks, c1 retrieved and an answer expected
+ * unless `more` says otherwise.
+ */
+function judge(response_text: string, citations: AgentCitation[], more: Partial<CheckGroundingOptions> = {}) {
+  return checkGrounding({
+    response: { response_text, citations },
+    retrievedChunkIds: ['c1'],
+    chunkTexts: TEXTS,
+    expectAnswer: true,
+    ...more,
+  });
+}
+
 function cite(text: string, fragment: string, ...ids: string[]): AgentCitation {
   const start = text.indexOf(fragment);
   if (start < 0) throw new Error(`"${fragment}" is not in the text`);
@@ -30,12 +45,7 @@ const GROUNDED_CITATIONS = [
 describe('checkGrounding', () => {
   it('passes an answer whose citations all name retrieved chunks, hold their text and cover every sentence', () => {
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: ANSWER, citations: GROUNDED_CITATIONS },
-      retrievedChunkIds: ['c1', 'c2', 'c3'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-    });
+    const verdict = judge(ANSWER, GROUNDED_CITATIONS, { retrievedChunkIds: ['c1', 'c2', 'c3'] });
 
     // Assess
     expect(verdict).toEqual({
@@ -51,18 +61,21 @@ describe('checkGrounding', () => {
       unknown_chunk_ids: [],
       min_word_support: 0.65,
       support_rate: 1,
-      claims: GROUNDED_CITATIONS.map((c) => ({
-        kind: 'cited_span',
-        start: c.start,
-        end: c.end,
-        text: c.text,
-        chunk_ids: c.document_ids,
+      // Each citation sits in a sentence of its own: the claim is that whole sentence, against the chunks it cites.
+      claims: splitSentences(ANSWER).map((s, i) => ({
+        kind: 'cited_sentence',
+        start: s.start,
+        end: s.end,
+        text: ANSWER.slice(s.start, s.end),
+        chunk_ids: GROUNDED_CITATIONS[i]?.document_ids,
         supported: true,
         word_support: 1,
-        content_words: 3,
+        content_words: [5, 5, 8][i],
         missing_words: [],
         missing_numbers: [],
         missing_names: [],
+        missing_quantities: [],
+        polarity_conflicts: [],
       })),
       checks: {
         citations_present: 'PASS',
@@ -79,12 +92,7 @@ describe('checkGrounding', () => {
 
   it('fails an answer with no citation as GROUNDING_FAILED', () => {
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: ANSWER, citations: [] },
-      retrievedChunkIds: ['c1'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-    });
+    const verdict = judge(ANSWER, []);
 
     // Assess
     expect(verdict).toMatchObject({
@@ -123,12 +131,7 @@ describe('checkGrounding', () => {
 
   it('fails a citation that names no document at all', () => {
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: ANSWER, citations: [cite(ANSWER, 'publishes messages on a topic')] },
-      retrievedChunkIds: ['c1'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-    });
+    const verdict = judge(ANSWER, [cite(ANSWER, 'publishes messages on a topic')]);
 
     // Assess
     expect(verdict.checks.citations_retrieved).toBe('FAIL');
@@ -141,12 +144,7 @@ describe('checkGrounding', () => {
     const shifted = { ...honest, start: honest.start + 1, end: honest.end + 1 };
 
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: ANSWER, citations: [shifted, ...GROUNDED_CITATIONS.slice(1)] },
-      retrievedChunkIds: ['c1', 'c2', 'c3'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-    });
+    const verdict = judge(ANSWER, [shifted, ...GROUNDED_CITATIONS.slice(1)], { retrievedChunkIds: ['c1', 'c2', 'c3'] });
 
     // Assess
     expect(verdict).toMatchObject({ passed: false, checks: { spans_match: 'FAIL' }, error_type: 'GROUNDING_FAILED' });
@@ -160,12 +158,7 @@ describe('checkGrounding', () => {
     const invented = { start: 0, end: 10, text: 'DDS vendors', document_ids: ['c1'] };
 
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: ANSWER, citations: [invented, ...GROUNDED_CITATIONS] },
-      retrievedChunkIds: ['c1', 'c2', 'c3'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-    });
+    const verdict = judge(ANSWER, [invented, ...GROUNDED_CITATIONS], { retrievedChunkIds: ['c1', 'c2', 'c3'] });
 
     // Assess
     expect(verdict.checks.spans_match).toBe('FAIL');
@@ -174,13 +167,7 @@ describe('checkGrounding', () => {
 
   it('fails an answer whose citations cover fewer sentences than the minimum coverage', () => {
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: ANSWER, citations: [GROUNDED_CITATIONS[0] as AgentCitation] },
-      retrievedChunkIds: ['c1'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-      minCoverage: 0.5,
-    });
+    const verdict = judge(ANSWER, [GROUNDED_CITATIONS[0] as AgentCitation], { minCoverage: 0.5 });
 
     // Assess
     expect(verdict).toMatchObject({
@@ -198,13 +185,7 @@ describe('checkGrounding', () => {
     const text = 'Topics carry messages between nodes. That is all.';
 
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: text, citations: [cite(text, 'Topics carry messages', 'c1')] },
-      retrievedChunkIds: ['c1'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-      minCoverage: 0.5,
-    });
+    const verdict = judge(text, [cite(text, 'Topics carry messages', 'c1')], { minCoverage: 0.5 });
 
     // Assess
     expect(verdict).toMatchObject({
@@ -222,13 +203,7 @@ describe('checkGrounding', () => {
     const text = 'Topics carry messages between nodes. Services answer requests';
 
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: text, citations: [cite(text, 'Topics carry messages', 'c1')] },
-      retrievedChunkIds: ['c1'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-      minCoverage: 0.6,
-    });
+    const verdict = judge(text, [cite(text, 'Topics carry messages', 'c1')], { minCoverage: 0.6 });
 
     // Assess
     expect(verdict).toMatchObject({
@@ -247,12 +222,7 @@ describe('checkGrounding', () => {
     const citation = { start, end: text.length, text: text.slice(start), document_ids: ['c1'] };
 
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: text, citations: [citation] },
-      retrievedChunkIds: ['c1'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-    });
+    const verdict = judge(text, [citation]);
 
     // Assess
     expect([verdict.covered_sentences, verdict.sentences]).toEqual([1, 2]);
@@ -265,12 +235,7 @@ describe('checkGrounding', () => {
     const citation = { start: 0, end, text: text.slice(0, end), document_ids: ['c1'] };
 
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: text, citations: [citation] },
-      retrievedChunkIds: ['c1'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-    });
+    const verdict = judge(text, [citation]);
 
     // Assess
     expect([verdict.covered_sentences, verdict.sentences]).toEqual([1, 2]);
@@ -294,10 +259,7 @@ describe('checkGrounding', () => {
 
   it('passes a correct abstention on a question the book cannot answer', () => {
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: 'I could not find information about that in the provided documents.', citations: [] },
-      retrievedChunkIds: ['c1'],
-      chunkTexts: TEXTS,
+    const verdict = judge('I could not find information about that in the provided documents.', [], {
       expectAnswer: false,
     });
 
@@ -320,12 +282,7 @@ describe('checkGrounding', () => {
 
   it('fails an abstention on a question the book can answer as NO_RELEVANT_DOCUMENTS', () => {
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: "I don't know: the documents do not cover it.", citations: [] },
-      retrievedChunkIds: ['c1'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-    });
+    const verdict = judge("I don't know: the documents do not cover it.", []);
 
     // Assess
     expect(verdict).toMatchObject({
@@ -341,12 +298,7 @@ describe('checkGrounding', () => {
 
   it('fails a grounded answer to a question the book cannot answer as GROUNDING_FAILED', () => {
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: ANSWER, citations: GROUNDED_CITATIONS },
-      retrievedChunkIds: ['c1', 'c2', 'c3'],
-      chunkTexts: TEXTS,
-      expectAnswer: false,
-    });
+    const verdict = judge(ANSWER, GROUNDED_CITATIONS, { retrievedChunkIds: ['c1', 'c2', 'c3'], expectAnswer: false });
 
     // Assess
     expect(verdict).toMatchObject({
@@ -365,12 +317,7 @@ describe('checkGrounding', () => {
     const text = 'I could not find the answer. The book covers topics.';
 
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: text, citations: [cite(text, 'covers topics', 'c9')] },
-      retrievedChunkIds: ['c1'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-    });
+    const verdict = judge(text, [cite(text, 'covers topics', 'c9')]);
 
     // Assess
     expect(verdict).toMatchObject({ abstained: true, grounded: false, error_type: 'GROUNDING_FAILED' });
@@ -378,12 +325,7 @@ describe('checkGrounding', () => {
 
   it('says an answer of whitespace only is empty', () => {
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: '  \n ', citations: [] },
-      retrievedChunkIds: ['c1'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-    });
+    const verdict = judge('  \n ', []);
 
     // Assess
     expect(verdict.reasons).toEqual(['the response is empty']);
@@ -394,12 +336,7 @@ describe('checkGrounding', () => {
     const text = 'Topics carry messages.';
 
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: text, citations: [cite(text, 'Topics carry messages')] },
-      retrievedChunkIds: ['c1'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-    });
+    const verdict = judge(text, [cite(text, 'Topics carry messages')]);
 
     // Assess
     expect([verdict.covered_sentences, verdict.checks.sentence_coverage]).toEqual([0, 'FAIL']);
@@ -410,12 +347,7 @@ describe('checkGrounding', () => {
     const text = 'Topics carry messages.';
 
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: text, citations: [cite(text, 'Topics carry messages', 'c1', 'c8', 'c9')] },
-      retrievedChunkIds: ['c1'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-    });
+    const verdict = judge(text, [cite(text, 'Topics carry messages', 'c1', 'c8', 'c9')]);
 
     // Assess
     expect(verdict.reasons).toEqual([
@@ -430,12 +362,7 @@ describe('checkGrounding', () => {
     const misplaced = { start: 1, end: 7, text: 'Topics', document_ids: ['c1'] };
 
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: text, citations: [misplaced] },
-      retrievedChunkIds: ['c1'],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-    });
+    const verdict = judge(text, [misplaced]);
 
     // Assess
     expect(verdict.reasons[0]).toBe('citation 1 (1..7): its text "Topics" is in the response at 0, not at its offsets');
@@ -469,12 +396,7 @@ describe('checkGrounding', () => {
 
   it('fails an empty answer and says it is empty', () => {
     // Act
-    const verdict = checkGrounding({
-      response: { response_text: '', citations: [] },
-      retrievedChunkIds: [],
-      chunkTexts: TEXTS,
-      expectAnswer: true,
-    });
+    const verdict = judge('', [], { retrievedChunkIds: [] });
 
     // Assess
     expect(verdict).toMatchObject({
@@ -542,25 +464,21 @@ describe('detectAbstention', () => {
     expect(abstained).toBe(true);
   });
 
-  it('does not read an answer that mentions "does not contain" about its subject as an abstention', () => {
+  it.each([
+    [
+      'mentions "does not contain" about its subject',
+      'A Qdrant point does not contain its vector in a scroll response.',
+      0,
+    ],
+    ['says a search returns no documents', 'With that filter the search returns no documents for the query.', 0],
+    [
+      'holds a refusal phrase after the first sentence of a cited answer',
+      'Topics carry messages. Beyond that, I cannot answer for DDS vendors.',
+      1,
+    ],
+  ])('does not read an answer that %s as an abstention', (_, text, citations) => {
     // Act
-    const abstained = detectAbstention('A Qdrant point does not contain its vector in a scroll response.', 0);
-
-    // Assess
-    expect(abstained).toBe(false);
-  });
-
-  it('does not read an answer saying a search returns no documents as an abstention', () => {
-    // Act
-    const abstained = detectAbstention('With that filter the search returns no documents for the query.', 0);
-
-    // Assess
-    expect(abstained).toBe(false);
-  });
-
-  it('ignores a refusal phrase after the first sentence of a cited answer', () => {
-    // Act
-    const abstained = detectAbstention('Topics carry messages. Beyond that, I cannot answer for DDS vendors.', 1);
+    const abstained = detectAbstention(text, citations);
 
     // Assess
     expect(abstained).toBe(false);
@@ -677,9 +595,13 @@ describe('checkGrounding, claims against the chunks they cite', () => {
       checks: { spans_match: 'PASS', citations_retrieved: 'PASS', claims_supported: 'FAIL' },
       error_type: 'UNSUPPORTED_CLAIM',
     });
-    expect(verdict.claims[0]).toMatchObject({ missing_numbers: ['64'], missing_names: ['GB', 'RAM'] });
+    expect(verdict.claims[0]).toMatchObject({
+      missing_numbers: ['64'],
+      missing_names: ['RAM'],
+      missing_quantities: ['64 GB'],
+    });
     expect(verdict.reasons).toEqual([
-      `claim "${text}" cites nav, which does not hold: 64, GB, RAM (67% of its words found)`,
+      `claim "${text}" cites nav, which does not hold: not found: 64 GB, 64, RAM (80% of its words found)`,
     ]);
   });
 
@@ -732,7 +654,7 @@ describe('checkGrounding, claims against the chunks they cite', () => {
     // Assess
     expect(verdict).toMatchObject({ passed: false, support_rate: 0.5, error_type: 'UNSUPPORTED_CLAIM' });
     expect(verdict.reasons).toEqual([
-      'uncited sentence "Nav2 needs 64 GB of RAM." states 64, Nav2, GB, RAM without a citation',
+      'uncited sentence "Nav2 needs 64 GB of RAM." states 64, Nav2, RAM without a citation',
     ]);
   });
 
@@ -750,7 +672,7 @@ describe('checkGrounding, claims against the chunks they cite', () => {
 
     // Assess
     expect(verdict).toMatchObject({ passed: true, support_rate: 1 });
-    expect(verdict.claims.map((c) => c.kind)).toEqual(['cited_span']);
+    expect(verdict.claims.map((c) => c.kind)).toEqual(['cited_sentence']);
   });
 
   it('leaves an abstention without claims: support does not apply', () => {

@@ -37,6 +37,8 @@ describe('assessClaim', () => {
       missing_words: [],
       missing_numbers: [],
       missing_names: [],
+      missing_quantities: [],
+      polarity_conflicts: [],
     });
   });
 
@@ -88,10 +90,13 @@ describe('collectEvidence and carriesFacts', () => {
     expect(assessClaim({ claim: 'Releasing in 2024, it needs 8 GB', evidence: pooled, minWordSupport: 1 })).toEqual({
       supported: true,
       word_support: 1,
-      content_words: 3,
+      // "GB" is the unit of 8, checked as the quantity 8 GB, not as a word.
+      content_words: 2,
       missing_words: [],
       missing_numbers: [],
       missing_names: [],
+      missing_quantities: [],
+      polarity_conflicts: [],
     });
   });
 

@@ -205,3 +205,95 @@ describe('advanceIncidents: the notices’ contents', () => {
     ]);
   });
 });
+
+describe('advanceIncidents: a run ERROR pages on its second night in a row, not its first', () => {
+  const blip: Breach = { kind: 'RUN_ERROR', severity: 'MEDIUM', summary: 'run ERROR: Qdrant timed out' };
+  const down: Observation = { quality: null, infrastructure: [blip], suite: null };
+  /** Runs `[observation, hours after 2026-03-01T02:00Z]` in order; each run's notices as "kind severity". */
+  function at(runs: [Observation, number][], policy?: IncidentPolicy) {
+    let state: IncidentState | null = null;
+    return runs.map(([observation, hours], i) => {
+      const started = new Date(Date.UTC(2026, 2, 1, 2) + hours * 3_600_000).toISOString();
+      const next = advanceIncidents({
+        state,
+        collection: 'book',
+        environment: 'prod',
+        observation,
+        run: { run_id: `run-${i}`, started_at: started, report: `s3://b/${i}.json` },
+        newId: () => `incident-${i}`,
+        ...(policy ? { policy } : {}),
+      });
+      state = next.state;
+      return next.notices.map((x) => `${x.kind} ${x.incident.severity}`).join(', ');
+    });
+  }
+
+  it('opens at MEDIUM, and escalates to CRITICAL on the next night when the run ERRORs again', () => {
+    expect(
+      at([
+        [down, 0],
+        [down, 24],
+        [down, 48],
+      ]),
+    ).toEqual(['onset MEDIUM', 'escalation CRITICAL', '']);
+  });
+
+  it('does not page for a retry within the same night, and pages once the ERROR has lasted 12 hours', () => {
+    expect(
+      at([
+        [down, 0],
+        [down, 1],
+        [down, 11.99],
+      ]),
+    ).toEqual(['onset MEDIUM', '', '']);
+    expect(
+      at([
+        [down, 0],
+        [down, 12],
+      ]),
+    ).toEqual(['onset MEDIUM', 'escalation CRITICAL']);
+  });
+
+  it('does not page for two ERROR nights with a clean one between (the incident closed, a new one opens)', () => {
+    expect(
+      at([
+        [down, 0],
+        [clean, 24],
+        [down, 48],
+      ]),
+    ).toEqual(['onset MEDIUM', 'recovery MEDIUM', 'onset MEDIUM']);
+  });
+
+  it('counts a clean run that did not close the incident as breaking the streak', () => {
+    const policy = { recoveryRuns: 2, reminderDays: null };
+    expect(
+      at(
+        [
+          [down, 0],
+          [clean, 24],
+          [down, 48],
+          [down, 72],
+        ],
+        policy,
+      ),
+    ).toEqual(['onset MEDIUM', '', '', 'escalation CRITICAL']);
+  });
+
+  it('leaves other infrastructure breaches and other tracks at their own severity', () => {
+    const unstored: Breach = { kind: 'REPORT_NOT_STORED', severity: 'HIGH', summary: 'not stored' };
+    const both: Observation = { quality: null, infrastructure: [blip, unstored], suite: null };
+    expect(
+      at([
+        [both, 0],
+        [both, 24],
+      ]),
+    ).toEqual(['onset HIGH', 'escalation CRITICAL']);
+    const medium = { ...pass, kind: 'RUN_ERROR', severity: 'MEDIUM' as const };
+    expect(
+      at([
+        [failed(medium), 0],
+        [failed(medium), 24],
+      ]),
+    ).toEqual(['onset MEDIUM', '']);
+  });
+});

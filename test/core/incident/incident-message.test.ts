@@ -53,7 +53,7 @@ describe('buildIncidentMessage', () => {
 
   it('gives a run ERROR its own subject, apart from a quality breach', () => {
     const [onset] = emails([buildErrorReport()]);
-    expect(onset?.subject).toMatch(/^\[CRITICAL\] RagWatch prod\/book: run ERROR: /);
+    expect(onset?.subject).toMatch(/^\[MEDIUM\] RagWatch prod\/book: run ERROR: /);
     expect(onset?.body).toContain('nothing was validated');
   });
 

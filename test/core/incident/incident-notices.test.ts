@@ -304,8 +304,11 @@ describe('buildIncidentMessage, which subject', () => {
   it('takes the run alert’s subject for a run-failure incident on a run that ERRORed', () => {
     const m = message(notice({ kind: 'onset', track: 'infrastructure' }), buildErrorReport());
     expect(m.subject).toBe(
-      '[CRITICAL] RagWatch prod/book: run ERROR: the vector index is unreachable: connect ECONNREFUSED ...',
+      '[HIGH] RagWatch prod/book: run ERROR: the vector index is unreachable: connect ECONNREFUSED ...',
     );
+    // The incident's severity, not the run alert's: the details say the same.
+    expect(m.body).toContain('\nSeverity: HIGH; ');
+    expect(m.body).not.toContain('Severity: CRITICAL');
   });
 
   it('builds its own subject for a run-failure incident on a stored FAILED run', () => {

@@ -23,9 +23,9 @@ describe('observeRun', () => {
     expect(observed.infrastructure).toEqual([]);
   });
 
-  it('makes an ERROR run an infrastructure breach and judges neither quality nor the suite', () => {
+  it('makes an ERROR run a MEDIUM infrastructure breach (a blip does not page) and judges neither quality nor the suite', () => {
     expect(observeRun(buildErrorReport(), true)).toEqual({
-      infrastructure: [expect.objectContaining({ kind: 'RUN_ERROR', severity: 'CRITICAL' })],
+      infrastructure: [expect.objectContaining({ kind: 'RUN_ERROR', severity: 'MEDIUM' })],
       quality: null,
       suite: null,
     });
@@ -59,7 +59,7 @@ describe('observeRun: the breaches’ facts', () => {
   it('says why the run failed and that the report was not stored', () => {
     const report = buildErrorReport();
     expect(observeRun(report, false).infrastructure).toEqual([
-      { kind: 'RUN_ERROR', severity: 'CRITICAL', summary: `run ERROR: ${report.status_reason}` },
+      { kind: 'RUN_ERROR', severity: 'MEDIUM', summary: `run ERROR: ${report.status_reason}` },
       { kind: 'REPORT_NOT_STORED', severity: 'HIGH', summary: 'the report could not be stored' },
     ]);
   });

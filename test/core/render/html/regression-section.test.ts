@@ -1,24 +1,8 @@
 /** The HTML report's "what changed since the baseline": each finding against its usual band, recoveries, stale queries. */
 import { describe, expect, it } from 'vitest';
 import { renderRegression } from '../../../../functions/core/render/html/regression-section.ts';
-import type { RegressionFinding, RegressionReport } from '../../../../functions/core/report/regression-report.ts';
-import { buildRegression } from '../../../nightly/fixtures/reports.ts';
-
-function finding(overrides: Partial<RegressionFinding> = {}): RegressionFinding {
-  return {
-    kind: 'METRIC_DROPPED',
-    severity: 'HIGH',
-    message: 'MRR fell',
-    addressed_to: 'operations',
-    query_id: null,
-    metric: 'mrr',
-    value: 0.61,
-    baseline: 0.9,
-    band: 0.05,
-    urls: [],
-    ...overrides,
-  };
-}
+import type { RegressionReport } from '../../../../functions/core/report/regression-report.ts';
+import { buildMrrDrop, buildRegression } from '../../../nightly/fixtures/reports.ts';
 
 function regression(overrides: Partial<RegressionReport> = {}): RegressionReport {
   return buildRegression({
@@ -58,9 +42,9 @@ describe('renderRegression', () => {
     const markup = renderRegression(
       regression({
         findings: [
-          finding({ severity: 'LOW', kind: 'SIMILARITY_DROPPED', message: 'low one' }),
-          finding({ severity: 'CRITICAL', kind: 'QUERY_REGRESSED', query_id: 'q-<7>', message: 'critical one' }),
-          finding({ severity: 'MEDIUM', message: 'medium one', addressed_to: 'suite maintainer' }),
+          buildMrrDrop({ severity: 'LOW', kind: 'SIMILARITY_DROPPED', message: 'low one' }),
+          buildMrrDrop({ severity: 'CRITICAL', kind: 'QUERY_REGRESSED', query_id: 'q-<7>', message: 'critical one' }),
+          buildMrrDrop({ severity: 'MEDIUM', message: 'medium one', addressed_to: 'suite maintainer' }),
         ],
       }),
     ).value;
@@ -75,7 +59,7 @@ describe('renderRegression', () => {
 
   it('shows a baseline without a band, and n/a for a figure or a baseline that could not be computed', () => {
     const markup = renderRegression(
-      regression({ findings: [finding({ band: null }), finding({ value: null, baseline: null })] }),
+      regression({ findings: [buildMrrDrop({ band: null }), buildMrrDrop({ value: null, baseline: null })] }),
     ).value;
     expect(markup).toContain('<td class="num">0.61</td><td class="num">0.9</td>');
     expect(markup).toContain('<td class="num">n/a</td><td class="num">n/a</td>');
@@ -83,7 +67,7 @@ describe('renderRegression', () => {
 
   it('links the first five URLs of a finding and cuts its message at 400 characters', () => {
     const urls = Array.from({ length: 7 }, (_, i) => `https://book.example.org/docs/p${i}`);
-    const markup = renderRegression(regression({ findings: [finding({ urls, message: 'x'.repeat(450) })] })).value;
+    const markup = renderRegression(regression({ findings: [buildMrrDrop({ urls, message: 'x'.repeat(450) })] })).value;
     expect(markup).toContain(`<td>${'x'.repeat(399)}…<br><a class="url" href="https://book.example.org/docs/p0"`);
     expect(markup.match(/<a class="url"/g)).toHaveLength(5);
     expect(markup).not.toContain('p5');

@@ -8,12 +8,18 @@ import { describe, expect, it } from 'vitest';
 import { highlightCitations } from '../../../../functions/core/render/html/grounding-section.ts';
 import { renderReportHtml } from '../../../../functions/core/render/html/render-html.ts';
 import { buildTrendPoint } from '../../../../functions/core/render/trend-point.ts';
-import { buildRunFailureReport } from '../../../../functions/core/report/failure-report.ts';
 import type { AgentResponse } from '../../../../functions/core/report/grounding-report.ts';
 import { emptyIndexHealth } from '../../../../functions/core/report/index-health-report.ts';
 import type { QueryResult } from '../../../../functions/core/report/query-validation.ts';
 import type { ValidationReport } from '../../../../functions/core/report/report.ts';
-import { buildFailedReport, buildPassedReport, RUN_ID } from '../../../nightly/fixtures/reports.ts';
+import {
+  buildFailedReport,
+  buildMrrDrop,
+  buildPassedReport,
+  buildRegression,
+  buildSecretsFailureReport,
+  RUN_ID,
+} from '../../../nightly/fixtures/reports.ts';
 
 const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)>"\'&';
 
@@ -98,18 +104,7 @@ describe('renderReportHtml', () => {
 
   it('says no query ran for a failed run, instead of a 0% pass rate', () => {
     // Prepare
-    const report = buildRunFailureReport({
-      runId: RUN_ID,
-      errorId: '0a1b2c3d-0000-4000-8000-000000000000',
-      startedAt: new Date('2026-03-14T02:00:00Z'),
-      finishedAt: new Date('2026-03-14T02:00:03Z'),
-      collection: 'book',
-      environment: 'prod',
-      suite: { name: 'golden', source: 'suite.json', query_count: 20 },
-      embeddingModel: 'embed-english-v3.0',
-      reason: 'Secrets Manager refused: AccessDenied',
-      stage: 'secrets',
-    });
+    const report = buildSecretsFailureReport('Secrets Manager refused: AccessDenied');
 
     // Act
     const page = renderReportHtml(report);
@@ -124,28 +119,11 @@ describe('renderReportHtml', () => {
     // Prepare
     const withRegression: ValidationReport = {
       ...buildFailedReport(),
-      regression: {
-        compared: true,
+      regression: buildRegression({
         note: 'compared with 7 healthy runs',
-        baseline_runs: [],
-        findings: [
-          {
-            kind: 'METRIC_DROPPED',
-            severity: 'HIGH',
-            message: HOSTILE,
-            addressed_to: 'operations',
-            query_id: null,
-            metric: 'mrr',
-            value: 0.61,
-            baseline: 0.9,
-            band: 0.05,
-            urls: [],
-          },
-        ],
+        findings: [buildMrrDrop({ message: HOSTILE })],
         recovered_queries: ['q-7'],
-        stale_queries: [],
-        score_shift: null,
-      },
+      }),
     };
 
     // Act

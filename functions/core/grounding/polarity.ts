@@ -1,0 +1,317 @@
+/**
+ * Polarity: a claim that reuses every word of its chunk can still say the opposite ("URDF can describe closed loops"
+ * where the chunk says it cannot). Each clause of the claim is matched to the sentence of the evidence that shares the
+ * most content words with it, and the two are compared word by word:
+ *
+ * - a word under a negation in one and not in the other ("not supported" / "supported", "without a certificate" /
+ *   "requires a certificate", "lacks exact knowledge" / "knows the exact");
+ * - a word whose antonym stands in the evidence's sentence instead, under the same polarity ("required" / "optional",
+ *   "compatible" / "incompatible", "private" / "publicly"); under opposite polarities they agree ("not required" /
+ *   "optional").
+ *
+ * A conflict is reported as the claim's words and the evidence's, so a person sees why.
+ */
+import { isContentWord, stemWord } from './claim-terms.ts';
+
+/** Words that negate what follows them in their clause. */
+const NEGATION_CUES: ReadonlySet<string> = new Set([
+  'not',
+  'no',
+  'never',
+  'none',
+  'nothing',
+  'neither',
+  'nor',
+  'without',
+  'cannot',
+  'lack',
+  'lacks',
+  'lacked',
+  'lacking',
+]);
+/**
+ * Cues that negate a noun phrase ("without a client certificate", "no data", "instead of kneading"): only its first
+ * content word. The others ("not", "never", "cannot") negate a verb phrase, whose first content word may be an
+ * adverb or an auxiliary's complement ("never run heron init", "not usually used"): DEFAULT_NEGATION_SCOPE words.
+ */
+const NOUN_CUES: ReadonlySet<string> = new Set([
+  'no',
+  'none',
+  'nothing',
+  'without',
+  'lack',
+  'lacks',
+  'lacked',
+  'lacking',
+  'instead',
+  'rather',
+]);
+/** Indefinite pronouns carry no claim of their own ("not ... for anything that takes long"): skipped in a scope. */
+const PRONOUNS: ReadonlySet<string> = new Set([
+  'anything',
+  'something',
+  'everything',
+  'anyone',
+  'someone',
+  'everyone',
+  'anybody',
+  'somebody',
+  'everybody',
+]);
+/** Words that open a subordinate clause, ending a negation's scope ("not ... for anything that takes long"). */
+const SCOPE_ENDS: ReadonlySet<string> = new Set([
+  'that',
+  'who',
+  'whom',
+  'whose',
+  'where',
+  'when',
+  'if',
+  'unless',
+  'until',
+]);
+/** Words after a cue that make it a bound or a contrast, not a negation: "not only", "no more than", "no later". */
+const NOT_NEGATING_AFTER: ReadonlySet<string> = new Set([
+  'only',
+  'just',
+  'merely',
+  'more',
+  'less',
+  'fewer',
+  'later',
+  'earlier',
+  'longer',
+  'matter',
+  'doubt',
+]);
+/** Two-word cues: "instead of kneading", "rather than copying". */
+const PAIR_CUES: readonly [string, string][] = [
+  ['instead', 'of'],
+  ['rather', 'than'],
+];
+
+/**
+ * Pairs of opposite words of general English, compared by stem. Not a domain's vocabulary: a pair is here when a
+ * reader takes one for the denial of the other in any text.
+ */
+const ANTONYM_PAIRS: readonly [string, string][] = [
+  ['required', 'optional'],
+  ['requires', 'optional'],
+  ['require', 'optionally'],
+  ['mandatory', 'optional'],
+  ['essential', 'unnecessary'],
+  ['essential', 'optional'],
+  ['always', 'never'],
+  ['include', 'exclude'],
+  ['increase', 'decrease'],
+  ['increase', 'reduce'],
+  ['raise', 'lower'],
+  ['fast', 'slow'],
+  ['faster', 'slower'],
+  ['high', 'low'],
+  ['higher', 'lower'],
+  ['more', 'less'],
+  ['more', 'fewer'],
+  ['before', 'after'],
+  ['large', 'small'],
+  ['larger', 'smaller'],
+  ['long', 'short'],
+  ['longer', 'shorter'],
+  ['early', 'late'],
+  ['earlier', 'later'],
+  ['first', 'last'],
+  ['stop', 'continue'],
+  ['stops', 'keeps'],
+  ['accept', 'reject'],
+  ['allow', 'forbid'],
+  ['allow', 'prevent'],
+  ['public', 'private'],
+  ['publicly', 'private'],
+  ['open', 'closed'],
+  ['hot', 'cold'],
+  ['warm', 'cold'],
+  ['strong', 'weak'],
+  ['wet', 'dry'],
+  ['soft', 'firm'],
+  ['soft', 'hard'],
+  ['easy', 'hard'],
+  ['easier', 'harder'],
+  ['add', 'remove'],
+  ['success', 'failure'],
+  ['succeed', 'fail'],
+  ['true', 'false'],
+  ['local', 'remote'],
+  ['internal', 'external'],
+  ['inside', 'outside'],
+  ['maximum', 'minimum'],
+  ['cheap', 'expensive'],
+  ['online', 'offline'],
+  ['sparse', 'dense'],
+  ['thin', 'thick'],
+  ['wide', 'narrow'],
+  ['static', 'dynamic'],
+  ['manual', 'automatic'],
+  ['manually', 'automatically'],
+  ['explicit', 'implicit'],
+  ['explicitly', 'implicitly'],
+  ['synchronous', 'asynchronous'],
+  ['permanent', 'temporary'],
+  ['safe', 'dangerous'],
+  ['accurate', 'inaccurate'],
+];
+const ANTONYMS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const map = new Map<string, Set<string>>();
+  const add = (a: string, b: string) => map.set(a, (map.get(a) ?? new Set()).add(b));
+  for (const [a, b] of ANTONYM_PAIRS) {
+    add(stemWord(a), stemWord(b));
+    add(stemWord(b), stemWord(a));
+  }
+  return map;
+})();
+/** Negating prefixes: "incompatible" denies "compatible", "unsafe" "safe", "disabled" "enabled". */
+const NEGATING_PREFIXES = ['un', 'in', 'im', 'ir', 'il', 'non', 'dis'] as const;
+
+/** How many content words after a cue it negates (tuned on the evaluation set's dev split). */
+const DEFAULT_NEGATION_SCOPE = 2;
+
+interface Token {
+  stem: string;
+  content: boolean;
+  /** Under a negation: 1 for the first content word after the cue (its head), 2 for the next, and so on; 0 when not. */
+  depth: number;
+  /** The stem of the cue's head word, for a word further in its scope. */
+  head: string | null;
+}
+
+/** A clause or a sentence, as tokens with their polarity. */
+type Unit = Token[];
+
+const WORD = /[\p{L}\p{N}]+(?:['’]\p{L}+)?/gu;
+// A line break inside a paragraph is wrapping, not a break: only a blank line or a list item ends a sentence.
+const LINE_BREAK = String.raw`\n\s*\n|\n(?=\s*(?:[-*+>#]|\d+\.)\s)`;
+const SENTENCE_BREAK = new RegExp(String.raw`[.!?;]+(?=\s|$)|${LINE_BREAK}`, 'gu');
+// Clause breaks: a sentence's, punctuation inside it, and the conjunctions that start a clause of their own.
+const CLAUSE_BREAK = new RegExp(
+  String.raw`[.!?;]+(?=\s|$)|${LINE_BREAK}|[,:()–—]|\b(?:but|though|although|whereas|while|which|so|yet|because)\b`,
+  'giu',
+);
+
+function tokenize(text: string, scope: number): Unit {
+  const tokens: Token[] = [];
+  let negateNext = 0;
+  let depth = 0;
+  let head: string | null = null;
+  const raw = [...text.matchAll(WORD)].map((m) => m[0].toLowerCase().replace(/[’]/g, "'"));
+  raw.forEach((word, i) => {
+    const next = raw[i + 1] ?? '';
+    const contraction = /n't$/.test(word);
+    const base = contraction ? word.replace(/n't$/, '') : word.replace(/'\p{L}+$/u, '');
+    const isCue =
+      ((NEGATION_CUES.has(base) || contraction) && !NOT_NEGATING_AFTER.has(next)) ||
+      PAIR_CUES.some(([a, b]) => base === a && next === b);
+    if (isCue) {
+      negateNext = NOUN_CUES.has(base) ? Math.min(scope, 1) : scope;
+      depth = 0;
+      head = null;
+      return;
+    }
+    if (SCOPE_ENDS.has(base)) negateNext = 0;
+    const content = isContentWord(base) && !PRONOUNS.has(base);
+    const stem = stemWord(base);
+    const negated = negateNext > 0;
+    if (negated && content) depth++;
+    tokens.push({ stem, content, depth: negated ? Math.max(depth, 1) : 0, head: negated ? head : null });
+    if (negated && content && head === null) head = stem;
+    if (content && negateNext > 0) negateNext--;
+  });
+  return tokens;
+}
+
+/** Clauses of a text as tokens, a negation's scope ending with its clause. */
+function clausesOf(text: string, scope: number): Unit[] {
+  return text
+    .split(CLAUSE_BREAK)
+    .map((part) => tokenize(part, scope))
+    .filter((u) => u.some((t) => t.content));
+}
+
+/** Sentences of the evidence, each the tokens of its clauses, so polarity is read the same way on both sides. */
+function sentencesOf(text: string, scope: number): Unit[] {
+  return text
+    .split(SENTENCE_BREAK)
+    .map((sentence) => clausesOf(sentence, scope).flat())
+    .filter((u) => u.length > 0);
+}
+
+const contentStems = (unit: Unit) => new Set(unit.filter((t) => t.content).map((t) => t.stem));
+/**
+ * Whether a token is negated, seen from the other side: the cue's head word always is; a word further in its scope
+ * ("not in a sealed bag") is only when the other side does not share the head, for then the object carries the
+ * difference ("don't knead the dough" against "instead of kneading, ... the dough" denies the kneading, not the dough).
+ */
+const isNegated = (token: Token, otherStems: ReadonlySet<string>) =>
+  token.depth === 1 ||
+  (token.depth > 1 &&
+    (token.head === null ||
+      // The head is shared in other words too when the other side states its antonym ("not required" / "optional").
+      !(otherStems.has(token.head) || oppositesOf(token.head).some((o) => otherStems.has(o)))));
+const polarities = (unit: Unit, stem: string, otherStems: ReadonlySet<string>) =>
+  new Set(unit.filter((t) => t.stem === stem).map((t) => isNegated(t, otherStems)));
+
+/** The polarity conflicts of a claim against its evidence, each as "claim word / evidence word"; empty when none. */
+export function polarityConflicts(
+  claim: string,
+  evidenceTexts: readonly string[],
+  options: { scope?: number; antonyms?: boolean } = {},
+): string[] {
+  const scope = options.scope ?? DEFAULT_NEGATION_SCOPE;
+  const sentences = evidenceTexts.flatMap((t) => sentencesOf(t, scope));
+  const allEvidence = new Set(sentences.flatMap((s) => s.map((t) => t.stem)));
+  const conflicts = new Set<string>();
+  for (const clause of clausesOf(claim, scope)) {
+    const stems = contentStems(clause);
+    const shared = sentences.map((s) => [...contentStems(s)].filter((stem) => stems.has(stem)).length);
+    const best = Math.max(0, ...shared);
+    // One shared word says too little about which sentence the clause restates.
+    if (best < 2) continue;
+    const aligned = sentences.filter((_, i) => shared[i] === best);
+    const perSentence = aligned.map((sentence) => clauseConflicts(clause, sentence, allEvidence, options.antonyms));
+    // Several sentences restate the clause equally well: a conflict counts only when every one of them has it.
+    const [first = [], ...rest] = perSentence;
+    for (const c of first) if (rest.every((r) => r.includes(c))) conflicts.add(c);
+  }
+  return [...conflicts];
+}
+
+function clauseConflicts(clause: Unit, sentence: Unit, allEvidence: ReadonlySet<string>, antonyms = true): string[] {
+  const found: string[] = [];
+  const sentenceStems = new Set(sentence.map((t) => t.stem));
+  const clauseStems = new Set(clause.map((t) => t.stem));
+  const not = (negated: boolean) => (negated ? 'not ' : '');
+  for (const token of clause) {
+    const negated = isNegated(token, sentenceStems);
+    const theirs = polarities(sentence, token.stem, clauseStems);
+    if (token.content && theirs.size > 0 && !theirs.has(negated)) {
+      found.push(`${not(negated)}${token.stem} / ${not(!negated)}${token.stem}`);
+      continue;
+    }
+    if (!antonyms || allEvidence.has(token.stem)) continue;
+    for (const opposite of oppositesOf(token.stem)) {
+      if (!sentenceStems.has(opposite)) continue;
+      if (polarities(sentence, opposite, clauseStems).has(negated))
+        found.push(`${not(negated)}${token.stem} / ${not(negated)}${opposite}`);
+    }
+  }
+  return found;
+}
+
+/** The stems that deny `stem`: its antonyms, and the word with a negating prefix added or removed. */
+function oppositesOf(stem: string): string[] {
+  const out = [...(ANTONYMS.get(stem) ?? [])];
+  for (const prefix of NEGATING_PREFIXES) {
+    // Short stems take a prefix by accident ("put" / "input"), so both sides keep four letters or more.
+    if (stem.length >= 4) out.push(prefix + stem);
+    if (stem.startsWith(prefix) && stem.length - prefix.length >= 4) out.push(stem.slice(prefix.length));
+  }
+  return out;
+}

@@ -1,0 +1,237 @@
+/**
+ * Numbers as a reader means them: spelled out ("five modules", "one millisecond") as well as in digits, and with their
+ * unit ("16 GB", "230 to 250 °C", "a second"). A claim that changes a unit ("16 MB" for "16 GB") keeps its digits, and
+ * one that converts a unit exactly ("1000 ms" for "a second", "205 °F" for "96 °C") loses them: comparing quantities
+ * by dimension and value, not digit strings, tells the two apart.
+ */
+
+/** A number with its unit, in the unit's base (seconds, bytes, hertz, metres, grams, °C, percent). */
+export interface Quantity {
+  /** The number as written, e.g. "16", "five", "a". */
+  raw: string;
+  /** The number as statedNumbers gives it ("16", "5"), so a quantity found in another unit vouches for its number. */
+  number: string;
+  /** Its value in the dimension's base unit. */
+  value: number;
+  dimension: string;
+  /** The unit as written. */
+  unit: string;
+}
+
+const UNITS: Readonly<Record<string, { dimension: string; factor: number }>> = (() => {
+  const table: Record<string, { dimension: string; factor: number }> = {};
+  const add = (dimension: string, factor: number, names: string) => {
+    for (const name of names.split(' ')) table[name] = { dimension, factor };
+  };
+  add('time', 1e-9, 'ns nanosecond nanoseconds');
+  add('time', 1e-6, 'µs us microsecond microseconds');
+  add('time', 1e-3, 'ms msec millisecond milliseconds');
+  add('time', 1, 's sec secs second seconds');
+  add('time', 60, 'min mins minute minutes');
+  add('time', 3600, 'h hr hrs hour hours');
+  add('time', 86_400, 'day days');
+  add('time', 604_800, 'week weeks');
+  add('time', 2_592_000, 'month months');
+  add('time', 31_536_000, 'year years');
+  add('data', 1, 'b byte bytes');
+  add('data', 1e3, 'kb kilobyte kilobytes');
+  add('data', 1e6, 'mb megabyte megabytes');
+  add('data', 1e9, 'gb gigabyte gigabytes');
+  add('data', 1e12, 'tb terabyte terabytes');
+  add('data', 1024, 'kib');
+  add('data', 1024 ** 2, 'mib');
+  add('data', 1024 ** 3, 'gib');
+  add('data', 1024 ** 4, 'tib');
+  add('frequency', 1, 'hz hertz');
+  add('frequency', 1e3, 'khz');
+  add('frequency', 1e6, 'mhz');
+  add('frequency', 1e9, 'ghz');
+  add('length', 1e-3, 'mm millimetre millimetres millimeter millimeters');
+  add('length', 1e-2, 'cm centimetre centimetres centimeter centimeters');
+  add('length', 1, 'm metre metres meter meters');
+  add('length', 1e3, 'km kilometre kilometres kilometer kilometers');
+  add('mass', 1, 'g gram grams');
+  add('mass', 1e3, 'kg kilogram kilograms');
+  add('percent', 1, '% percent');
+  add('celsius', 1, '°c ºc celsius');
+  add('fahrenheit', 1, '°f ºf fahrenheit');
+  add('voltage', 1, 'v volt volts');
+  add('power', 1, 'w watt watts');
+  add('power', 1e3, 'kw kilowatt kilowatts');
+  return table;
+})();
+
+/** Number words, so "five modules" carries the number 5 and "one millisecond" the number 1. */
+const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  hundred: 100,
+  thousand: 1000,
+  dozen: 12,
+  half: 0.5,
+  twice: 2,
+};
+
+/**
+ * "one" is also a pronoun ("the one that", "one of them", "one at a time"), and "hundred" is "hundreds" singularised
+ * ("hundred of hertz"): alone they count as a number before a unit only (or, for a multiplier, after a number word:
+ * "two hundred"), unless `lenient` (the evidence side, where reading a number too many only makes a claim easier to support).
+ */
+const AMBIGUOUS_WORDS: ReadonlySet<string> = new Set(['one', 'half', 'hundred', 'thousand', 'dozen']);
+
+// A number in digits (thousands separators, decimals) or a word ("five", "twenty-five", "a"), and the word or symbol
+// after it, a unit candidate (% °C MB/s): read ahead, not consumed, so "run five nodes" still reads "five".
+const TOKEN =
+  /(?<![\p{L}\p{N}.])(\d+(?:[.,]\d+)*|\p{L}+(?:-\p{L}+)?)(?=\s*(%|[°º][CF](?![\p{L}]))|\s*(?:of\s+a\s+)?([\p{L}µ]+(?:\/\p{L}+)?)|)/gu;
+// Words that join two numbers of a range sharing one unit: "230 to 250 °C", "20-30 minutes".
+const RANGE_JOIN = /^\s*(?:to|-|–|and|or)\s*$/u;
+
+/** True when a lowercase word spells a number ("five", "twenty-five"); "one" and "half" are also other words. */
+export function isNumberWord(lower: string): boolean {
+  return numberValue(lower) !== null && !AMBIGUOUS_WORDS.has(lower) && !/^\d/.test(lower);
+}
+
+/** True when a lowercase word names a unit ("gb", "minutes", "celsius"). */
+export function isUnitWord(lower: string): boolean {
+  return unitOf(lower) !== null;
+}
+
+/** The value of a number as written (digits or a word), or null when it is no number. */
+function numberValue(raw: string): number | null {
+  if (/^\d/.test(raw)) return Number(digitsKey(raw).replace(',', '.'));
+  const parts = raw.toLowerCase().split('-');
+  const values = parts.map((p) => NUMBER_WORDS[p]);
+  if (values.some((v) => v === undefined)) return null;
+  // "twenty-five": tens and units add up.
+  return (values as number[]).reduce((a, b) => a + b, 0);
+}
+
+/** The unit a word names, or null. */
+function unitOf(word: string | undefined): { dimension: string; factor: number } | null {
+  if (word === undefined) return null;
+  const lower = word.toLowerCase();
+  if (lower.includes('/')) {
+    const [top = '', bottom = ''] = lower.split('/');
+    const a = UNITS[top];
+    const b = UNITS[bottom];
+    return a && b ? { dimension: `${a.dimension}/${b.dimension}`, factor: a.factor / b.factor } : null;
+  }
+  return UNITS[lower] ?? null;
+}
+
+/** A number in digits as compared: thousands separators removed ("1,000" -> "1000"), the rest as written ("22.04"). */
+function digitsKey(raw: string): string {
+  return raw.replace(/,(?=\d{3}(?:\D|$))/g, '');
+}
+
+/** The numbers a text states, digits and words: digits as written (digitsKey), words as their value ("five" -> "5"). */
+export function statedNumbers(text: string, options: { lenient?: boolean } = {}): string[] {
+  return readNumbers(text, options).map((n) => (/^\d/.test(n.raw) ? digitsKey(n.raw) : String(n.value)));
+}
+
+interface ReadNumber {
+  ambiguous: boolean;
+  raw: string;
+  value: number;
+  index: number;
+  end: number;
+  unit: string | null;
+}
+
+function readNumbers(text: string, options: { lenient?: boolean }): ReadNumber[] {
+  const found: ReadNumber[] = [];
+  for (const match of text.matchAll(TOKEN)) {
+    const raw = match[1] ?? '';
+    const isDigits = /^\d/.test(raw);
+    const unitWord = match[2] ?? match[3];
+    const unit = unitOf(unitWord) ? (unitWord ?? null) : null;
+    // "a minute", "an hour": one of the unit. "a second" is also an ordinal ("a second replica"): evidence side only.
+    const article =
+      !isDigits && /^an?$/i.test(raw) && unit !== null && (options.lenient === true || !/^seconds?$/i.test(unit ?? ''));
+    const value = article ? 1 : numberValue(raw);
+    if (value === null) continue;
+    const ambiguous = !isDigits && raw.split('-').every((p) => AMBIGUOUS_WORDS.has(p.toLowerCase()));
+    found.push({ raw, value, index: match.index, end: match.index + raw.length, unit, ambiguous });
+  }
+  // "two hundred and forty", "one thousand": consecutive number words make one number.
+  for (let i = 0; i < found.length - 1; ) {
+    const here = found[i];
+    const next = found[i + 1];
+    if (here && next && joinsWords(here, next, text.slice(here.end, next.index))) {
+      const multiplier = next.value === 100 || next.value === 1000;
+      here.value = multiplier ? here.value * next.value : here.value + next.value;
+      here.raw = text.slice(here.index, next.end);
+      here.end = next.end;
+      here.unit = next.unit;
+      here.ambiguous = false;
+      found.splice(i + 1, 1);
+    } else i++;
+  }
+  // A range shares its unit: "230 to 250 °C" is two temperatures, "one to three hours" two durations.
+  for (let i = found.length - 2; i >= 0; i--) {
+    const here = found[i];
+    const next = found[i + 1];
+    if (here && next && here.unit === null && next.unit !== null && RANGE_JOIN.test(text.slice(here.end, next.index)))
+      here.unit = next.unit;
+  }
+  return found.filter((n) => options.lenient === true || !n.ambiguous || n.unit !== null);
+}
+
+/** True when two number words in a row are one number: "two hundred", "hundred and forty", "twenty five". */
+function joinsWords(here: ReadNumber, next: ReadNumber, between: string): boolean {
+  if (/^\d/.test(here.raw) || /^\d/.test(next.raw) || /^an?$/i.test(here.raw)) return false;
+  if (!/^\s*(?:and\s+)?$/u.test(between)) return false;
+  if (next.value === 100 || next.value === 1000) return here.value < next.value;
+  if (next.ambiguous) return false;
+  if (here.ambiguous) return false;
+  if (here.value >= 100 && here.value % 100 === 0) return next.value < 100;
+  return here.value >= 20 && here.value % 10 === 0 && next.value < 10;
+}
+
+/** The quantities (numbers with a unit) a text states. `lenient` reads "a second" as 1 s, for evidence. */
+export function statedQuantities(text: string, options: { lenient?: boolean } = {}): Quantity[] {
+  return readNumbers(text, options).flatMap((n) => {
+    const unit = unitOf(n.unit ?? undefined);
+    if (!unit || n.unit === null) return [];
+    const number = /^\d/.test(n.raw) ? digitsKey(n.raw) : String(n.value);
+    return [{ raw: n.raw, number, value: n.value * unit.factor, dimension: unit.dimension, unit: n.unit }];
+  });
+}
+
+/** True when two quantities state the same amount: the same dimension and value (temperatures across scales too). */
+export function sameQuantity(a: Quantity, b: Quantity): boolean {
+  const celsius = (q: Quantity) =>
+    q.dimension === 'fahrenheit' ? { ...q, dimension: 'celsius', value: ((q.value - 32) * 5) / 9 } : q;
+  const x = celsius(a);
+  const y = celsius(b);
+  if (x.dimension !== y.dimension) return false;
+  // A converted temperature is rounded to the degree ("205 °F" for "96 °C"); other conversions are exact.
+  const tolerance = x.dimension === 'celsius' && a.dimension !== b.dimension ? 1 : Math.abs(y.value) * 1e-6;
+  return Math.abs(x.value - y.value) <= tolerance;
+}
