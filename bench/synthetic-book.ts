@@ -1,10 +1,11 @@
 /**
- * A synthetic book at any scale, deterministic from its size: points with the seven-field payload the indexer writes
+ * A synthetic book at any scale, deterministic from its size: points with the payload the indexer writes
  * (small vectors, since only the scans' cost matters and exact search over 1,024 dims would measure the stand-in),
  * the matching sitemap, and golden queries drawn from the sample book's own vocabulary.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pageVersionKey } from '../functions/core/book/payload.ts';
 import { SAMPLE_BOOK_BASE_URL, SAMPLE_BOOK_DIR } from '../sandbox/book-server.ts';
 import type { PointInput } from '../sandbox/qdrant/index.ts';
 
@@ -44,6 +45,7 @@ export function* syntheticPoints(options: {
   const batchSize = options.batchSize ?? 10_000;
   const random = mulberry32(total);
   const texts = textPool();
+  const pages = pageFields(total);
   for (let start = 0; start < total; start += batchSize) {
     const count = Math.min(batchSize, total - start);
     const vectors = new Float32Array(count * dimensions);
@@ -54,14 +56,31 @@ export function* syntheticPoints(options: {
       batch.push({
         id: i + 1,
         vector: vectors.subarray(k * dimensions, (k + 1) * dimensions),
-        payload: syntheticPayload(i, texts),
+        payload: syntheticPayload(i, texts, pages),
       });
     }
     yield batch;
   }
 }
 
-function syntheticPayload(i: number, texts: readonly string[]): Record<string, unknown> {
+/** When every synthetic point was indexed: one run wrote them all. */
+const SYNTHETIC_INDEXED_AT = '2026-11-20T02:00:00.000Z';
+
+/** Per page, its hash and version keyword as the indexer writes them, one string shared by the page's points. */
+function pageFields(total: number): { pageHash: string; pageVersion: string }[] {
+  return Array.from({ length: Math.min(total, SYNTHETIC_PAGES) }, (_, page) => {
+    const pageHash = `page-${page}-v1`;
+    // Points take pages round-robin, so page p holds the points p, p + pages, p + 2 pages, ...
+    const chunks = Math.floor((total - 1 - page) / SYNTHETIC_PAGES) + 1;
+    return { pageHash, pageVersion: pageVersionKey(pageUrl(page), pageHash, chunks) };
+  });
+}
+
+function syntheticPayload(
+  i: number,
+  texts: readonly string[],
+  pages: readonly { pageHash: string; pageVersion: string }[],
+): Record<string, unknown> {
   const page = i % SYNTHETIC_PAGES;
   const module = `Module ${(page % MODULES) + 1}`;
   const payload: Record<string, unknown> = {
@@ -73,6 +92,10 @@ function syntheticPayload(i: number, texts: readonly string[]): Record<string, u
     // A spread of 460 distinct values, like real chunk sizes; the same hash at every P.
     token_count: 40 + ((Math.imul(i + 1, 2_654_435_761) >>> 0) % 460),
     chunk_index: Math.floor(i / SYNTHETIC_PAGES),
+    indexed_at: SYNTHETIC_INDEXED_AT,
+    page_hash: pages[page]?.pageHash,
+    page_version: pages[page]?.pageVersion,
+    model_version: 'embed-english-v3.0',
   };
   if (i % POINT_WITHOUT_CHAPTER_EVERY === POINT_WITHOUT_CHAPTER_EVERY - 1) delete payload.chapter_id;
   return payload;

@@ -63,10 +63,14 @@ export async function drive(world: World, spec: RunSpec): Promise<Observed> {
     const report = spec.surface === 'cli' ? await latestUnder(reportsDir) : await storedReport(world, written);
     const alerts = world.aws.deliveredAlerts();
     const heartbeat = world.aws.cloudWatch.datums.find((d) => d.MetricName === 'RunSucceeded');
+    // Every artefact of the run, not only the report read above: each file the CLI wrote (JSON, HTML, CSV, the
+    // latest copies), each object in the bucket, the alerts, the metric payloads, stdout and stderr.
+    const artefacts = spec.surface === 'cli' ? await filesUnder(reportsDir) : await bucketObjects(world);
     const leakSurface = [
       child.stdout,
       child.stderr,
       JSON.stringify(report ?? ''),
+      ...artefacts,
       JSON.stringify(alerts),
       JSON.stringify(world.aws.cloudWatch.datums),
     ].join('\n');
@@ -123,6 +127,20 @@ async function latestUnder(reportsDir: string): Promise<ValidationReport | null>
     if (report !== null) return report;
   }
   return null;
+}
+
+/** The text of every file under `dir`, at any depth. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return Promise.all(
+    entries.filter((e) => e.isFile()).map((e) => readFile(path.join(e.parentPath, e.name), 'utf8').catch(() => '')),
+  );
+}
+
+/** The text of every object in the report bucket. */
+async function bucketObjects(world: World): Promise<string[]> {
+  const keys = await world.aws.listKeys().catch(() => []);
+  return Promise.all(keys.map(async (key) => (await world.aws.readObject(key).catch(() => '')) ?? ''));
 }
 
 async function readJson<T>(file: string): Promise<T | null> {

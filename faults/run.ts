@@ -8,6 +8,7 @@
 import { cpus, totalmem } from 'node:os';
 import type { Case } from './case.ts';
 import { AWS_CASES } from './cases-aws.ts';
+import { SECRET_CASES } from './cases-secrets.ts';
 import { SERVICE_CASES } from './cases-services.ts';
 import { SITEMAP_CASES } from './cases-sitemap.ts';
 import { drive } from './drive.ts';
@@ -17,7 +18,7 @@ import { startWorld } from './world.ts';
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-const cases: Case[] = [...SERVICE_CASES, ...SITEMAP_CASES, ...AWS_CASES].filter(
+const cases: Case[] = [...SERVICE_CASES, ...SITEMAP_CASES, ...AWS_CASES, ...SECRET_CASES].filter(
   (c) => only === undefined || c.name.includes(only),
 );
 

@@ -21,7 +21,13 @@ export const SECRETS = {
   cohereKey: 'co-faults-7Hq2xZ9pL4mN',
   qdrantKey: 'qd-faults-K8m3Vt6Rw1sB',
   sitemapPassword: 'sitemap-pass-Zr5Yw2Qe',
+  /** In SITEMAP_URL's query string (`?token=`): the run goes on, and the token must be in none of its outputs. */
+  sitemapToken: 'tok-faults-Jw4Pq8Zs1X',
+  /** A Cohere key pasted with a check mark (U+2713): unusable, and never quoted. */
+  pastedKey: 'co-f\u2713ults-Nq3Xv7Ty',
 } as const;
+/** The Secrets Manager secret that holds the pasted key. */
+export const PASTED_KEY_SECRET = 'ragwatch/cohere-pasted';
 
 const WRONG_DIMENSION_COLLECTION = 'faults-wrong-dimension';
 /** A collection of the right size whose distance the similarity rules are not defined for. */
@@ -68,6 +74,7 @@ export async function startWorld(): Promise<World> {
       secrets: {
         'ragwatch/cohere': SECRETS.cohereKey,
         'ragwatch/qdrant': JSON.stringify({ api_key: SECRETS.qdrantKey }),
+        [PASTED_KEY_SECRET]: SECRETS.pastedKey,
       },
     }),
     startHostileSitemaps(),

@@ -1,3 +1,4 @@
+import { hasUrlCredentials, redactUrl } from '../functions/core/shared/redact-url.ts';
 /**
  * The stack's settings, read from CDK context (cdk.json holds the defaults that are safe everywhere; `-c key=value`
  * overrides). Every problem is listed at once, like the Lambda's own configuration. Context given on the command
@@ -87,7 +88,15 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   };
   const url = (key: string, value: string | undefined): void => {
     if (value === undefined || value === '') return;
-    if (!/^https?:\/\/[^\s/]+/.test(value)) problems.push(`${key}: must be an http(s) URL, got "${value}"`);
+    if (!/^https?:\/\/[^\s/]+/.test(value)) problems.push(`${key}: must be an http(s) URL, got "${redactUrl(value)}"`);
+    // The value is written into the template and the function's environment, readable by anyone who can read the
+    // stack: a credential in it is refused here, named but not quoted (the CLI, whose environment is the user's
+    // own, accepts a query token and redacts it from every output).
+    else if (hasUrlCredentials(value))
+      problems.push(
+        `${key}: must not carry credentials (user:password@, or a token, key, signature or password in its query ` +
+          `string): the template and the function's environment would hold them; got "${redactUrl(value)}"`,
+      );
     else if (!sandbox && isPlaceholderHost(hostOf(value)))
       problems.push(`${key}: "${hostOf(value)}" is a placeholder host; give the real one (or -c sandbox=true to try)`);
   };

@@ -1,7 +1,8 @@
 /**
  * The index-health drift the demo shows, one case of each, written through the real Qdrant client (and the stand-in's
  * ANN switch) after the sample book is indexed:
- * - a stale chunk: one chunk of the Gazebo page keeps the page_hash of an earlier version;
+ * - a stale chunk: one chunk of the Gazebo page keeps the page_hash and page_version of an earlier version (of one
+ *   chunk, so that version is whole and only the page's two versions give it away);
  * - a stale page: the URDF page's points say they were indexed before the page's sitemap lastmod;
  * - a second model: one chunk of the Isaac page says it was embedded by embed-english-v2.0;
  * - ANN recall: the off-topic question's best exact hit is unreachable by approximate search;
@@ -12,6 +13,7 @@
  *   than the query's top_k, so the leaked point is an extra hit: the query's recall against exact search stays whole.
  */
 import { QdrantClient } from '@qdrant/js-client-rest';
+import { pageVersionKey } from '../functions/core/book/payload.ts';
 import { embedText } from './cohere/embed-text.ts';
 import type { QdrantStandIn } from './qdrant/index.ts';
 
@@ -19,6 +21,7 @@ const BASE = 'https://book.example.com/docs';
 const DEMO_STALE_CHUNK_PAGE = `${BASE}/module-2-digital-twin/ch1-gazebo-physics`;
 const DEMO_STALE_PAGE = `${BASE}/module-1-ros2/ch3-urdf-for-humanoids`;
 const DEMO_SECOND_MODEL_PAGE = `${BASE}/module-3-nvidia-isaac/ch1-isaac-sim-synthetic-data`;
+const EARLIER_HASH = '0'.repeat(64);
 const OFF_TOPIC_QUESTION = 'How long should sourdough bread proof before baking?';
 /** The one filtered search of the demo suite whose filter the stand-in's broken payload index leaks. */
 export const DEMO_LEAKY_FILTER = { key: 'heading_hierarchy', value: 'Handling failure' };
@@ -34,7 +37,7 @@ export async function seedIndexHealthDrift(qdrant: QdrantStandIn, collection: st
   };
   await client.setPayload(collection, {
     wait: true,
-    payload: { page_hash: '0'.repeat(64) },
+    payload: { page_hash: EARLIER_HASH, page_version: pageVersionKey(DEMO_STALE_CHUNK_PAGE, EARLIER_HASH, 1) },
     points: [await first(DEMO_STALE_CHUNK_PAGE)],
   });
   await client.setPayload(collection, {

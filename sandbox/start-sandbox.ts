@@ -5,7 +5,6 @@
  */
 import path from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { sampleRank } from '../functions/core/index-health/inventory.ts';
 import { indexBook } from '../functions/indexer/index.ts';
 import { type BookServer, SAMPLE_BOOK_BASE_URL, SAMPLE_BOOK_DIR, startBookServer } from './book-server.ts';
 import { type CohereStandIn, startCohereStandIn } from './cohere/index.ts';
@@ -96,13 +95,6 @@ export async function seedIndexDrift(sandbox: Sandbox): Promise<void> {
 
 /**
  * The orphans' ids. Their vectors are not their text's embedding (an older ingestion), so the drift canary flags
- * whichever it samples; the first id is chosen among the smallest sample ranks, so the demo shows that case.
+ * whichever it samples; the smallest UUIDs come first in the collection's id order, where the canary samples.
  */
-const ORPHAN_IDS = [orphanIdSampledByCanary(), '00000000-0000-4000-8000-000000000002'];
-
-function orphanIdSampledByCanary(): string {
-  for (let n = 1; ; n++) {
-    const id = `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
-    if (sampleRank(id) < 0x1_0000_0000 / 4096) return id;
-  }
-}
+const ORPHAN_IDS = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];

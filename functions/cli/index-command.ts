@@ -1,9 +1,11 @@
 /** `ragwatch index`: chunk a Docusaurus docs folder, embed it with Cohere and upsert it into Qdrant. */
+
 import type { Command } from 'commander';
 import { cohereEmbedTarget, qdrantTarget } from '../adapters/engine-adapters.ts';
 import { redact } from '../adapters/transport.ts';
 import { type Env, parseEngineConfig } from '../core/config.ts';
 import { describeError, InputError } from '../core/shared/errors.ts';
+import { redactUrlsIn } from '../core/shared/redact-url.ts';
 import { type IndexBookSummary, indexBook } from '../indexer/index.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 
@@ -60,7 +62,7 @@ async function runIndex(flags: IndexFlags, env: Env): Promise<ExitCode> {
   } catch (error) {
     if (error instanceof InputError) throw error;
     const secrets = [config.secrets.cohereApiKey, config.secrets.qdrantApiKey];
-    process.stderr.write(`ragwatch: indexing failed: ${redact(describeError(error), secrets)}\n`);
+    process.stderr.write(`ragwatch: indexing failed: ${redactUrlsIn(redact(describeError(error), secrets))}\n`);
     return EXIT.failed;
   }
   process.stdout.write(

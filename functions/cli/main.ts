@@ -1,12 +1,13 @@
 #!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import type { Env } from '../core/config.ts';
+import { InputError } from '../core/shared/errors.ts';
 /**
  * The ragwatch command line: a thin composition root. Each command registers itself (its flags, its action) from
  * its own file; this one builds the program from that list, maps what escapes a command to an exit code
  * (exit-codes.ts), and exits.
  */
-import { Command, CommanderError } from 'commander';
-import type { Env } from '../core/config.ts';
-import { InputError } from '../core/shared/errors.ts';
+import { redactUrlsIn } from '../core/shared/redact-url.ts';
 import { registerCalibrate } from './calibrate-command.ts';
 import { registerDemo } from './demo.ts';
 import { EXIT } from './exit-codes.ts';
@@ -52,7 +53,7 @@ export async function main(argv: string[], env: Env = process.env): Promise<numb
         : EXIT.badInput;
     }
     if (error instanceof InputError) {
-      process.stderr.write(`ragwatch: ${error.message}\n`);
+      process.stderr.write(`ragwatch: ${redactUrlsIn(error.message)}\n`);
       return EXIT.badInput;
     }
     throw error;

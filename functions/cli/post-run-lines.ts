@@ -5,6 +5,7 @@
 
 import type { StoredFile } from '../adapters/files/report-store.ts';
 import type { Notifier, PostRunEvent } from '../core/post-run/ports.ts';
+import { redactUrlsIn } from '../core/shared/redact-url.ts';
 
 /** One line per incident notice, sent to stderr. */
 export const stderrNotices: Notifier<StoredFile> = {
@@ -15,7 +16,7 @@ export const stderrNotices: Notifier<StoredFile> = {
   }),
   composeRunAlert: () => null,
   send: async (message) => {
-    process.stderr.write(`ragwatch: ${message.subject}\n`);
+    process.stderr.write(`ragwatch: ${redactUrlsIn(message.subject)}\n`);
     return { messageId: '' };
   },
 };
@@ -23,7 +24,7 @@ export const stderrNotices: Notifier<StoredFile> = {
 /** Prints what a person at the terminal needs to know of the post-run steps; `out` is the report folder. */
 export function printPostRunEvent(event: PostRunEvent, out: string): void {
   const line = lineOf(event, out);
-  if (line !== null) process.stderr.write(`ragwatch: ${line}\n`);
+  if (line !== null) process.stderr.write(`ragwatch: ${redactUrlsIn(line)}\n`);
 }
 
 function lineOf(event: PostRunEvent, out: string): string | null {

@@ -7,7 +7,9 @@
  */
 
 import { CHUNK_METADATA_FIELDS } from './book/payload.ts';
+import { unusableApiKeyReason } from './shared/api-key.ts';
 import { InputError } from './shared/errors.ts';
+import { redactUrl } from './shared/redact-url.ts';
 
 export const DEFAULT_REQUIRED_FIELDS: string[] = [...CHUNK_METADATA_FIELDS];
 
@@ -89,14 +91,14 @@ export class EnvReader {
     if (value === undefined) return undefined;
     const parsed = URL.canParse(value) ? new URL(value) : null;
     if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-      this.problems.push(`${name}: must be an http(s) URL, got "${withoutCredentials(value)}"`);
+      this.problems.push(`${name}: must be an http(s) URL, got "${redactUrl(value)}"`);
       return undefined;
     }
     // A password in a URL would be copied into reports, logs and alerts wherever the URL is named: refused here,
     // once, rather than redacted in every place that prints a URL.
     if (parsed.username !== '' || parsed.password !== '') {
       this.problems.push(
-        `${name}: must not carry credentials (user:password@); API keys have their own variables, got "${withoutCredentials(value)}"`,
+        `${name}: must not carry credentials (user:password@); API keys have their own variables, got "${redactUrl(value)}"`,
       );
       return undefined;
     }
@@ -185,6 +187,13 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     logLevel: (logLevel === 'WARNING' ? 'WARN' : logLevel) as EngineConfig['logLevel'],
     secrets: { cohereApiKey, qdrantApiKey: read.string('QDRANT_API_KEY') ?? null },
   };
+  for (const [name, service, key] of [
+    ['COHERE_API_KEY', 'Cohere', config.secrets.cohereApiKey],
+    ['QDRANT_API_KEY', 'Qdrant', config.secrets.qdrantApiKey],
+  ] as const) {
+    const reason = key ? unusableApiKeyReason(key) : null;
+    if (reason !== null) read.problems.push(`${name}: the ${service} API key ${reason}`);
+  }
   if (read.problems.length > 0) throw new InputError('configuration', read.problems);
   return config;
 }
@@ -246,17 +255,11 @@ function readOrigins(read: EnvReader, name: string): string[] {
       `${parsed.pathname}${parsed.search}${parsed.hash}` !== '/'
     )
       read.problems.push(
-        `${name}: each item must be an http(s) origin such as https://cdn.example.com (no path, no credentials), got "${withoutCredentials(item)}"`,
+        `${name}: each item must be an http(s) origin such as https://cdn.example.com (no path, no credentials), got "${redactUrl(item)}"`,
       );
     else origins.push(parsed.origin);
   }
   return origins;
-}
-
-/** A URL's user:password part is a secret too: keep it out of messages. */
-function withoutCredentials(url: string): string {
-  // Up to the last @ of the authority: a password may itself hold an @.
-  return url.replace(/\/\/[^/?#\s]*@/, '//***@');
 }
 
 function withSlash(url: string): string {

@@ -39,7 +39,7 @@ export interface SearchRequest {
   exact?: boolean;
 }
 
-/** A stored point read back by id, with its vector. */
+/** A stored point read back with its vector. */
 export interface StoredPoint {
   id: string;
   vector: number[];
@@ -63,10 +63,13 @@ export interface VectorIndex {
   /** One round trip for many searches; results in request order. */
   searchBatch(requests: SearchRequest[]): Promise<SearchHit[][]>;
   count(filter?: PayloadFilter): Promise<number>;
-  /** Exact facet counts for a payload field that has an index. */
-  facet(key: string, limit: number): Promise<FacetHit[]>;
-  /** The points with these ids, with their vectors and the selected payload fields, in one round trip. */
-  retrieve(ids: string[], payloadFields: string[]): Promise<StoredPoint[]>;
+  /** Exact facet counts for a payload field that has an index, over the points that match `filter` (all without). */
+  facet(key: string, limit: number, filter?: PayloadFilter): Promise<FacetHit[]>;
+  /**
+   * The first `limit` points in the collection's own order (Qdrant: by id), with their vectors and the selected
+   * payload fields, in one round trip: a fixed sample that costs one request whatever the collection's size.
+   */
+  firstPoints(limit: number, payloadFields: string[]): Promise<StoredPoint[]>;
   /** Streams every point's selected payload, one page at a time, without vectors. */
   scroll(options: { payloadFields: string[]; pageSize: number }): AsyncIterable<{ id: string; payload: Payload }[]>;
 }

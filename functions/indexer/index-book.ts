@@ -4,19 +4,22 @@
  *
  * What happens, in order:
  * 1. Every page is chunked (chunk-markdown.ts); a book with no text at all is bad input.
- * 2. The points already stored are read back (id, source_url, content_hash, page_hash, model_version) and compared
+ * 2. The points already stored are read back (id, source_url, content_hash, page_hash, page_version, model_version)
+ *    and compared
  *    (reindex-plan.ts): a chunk whose id holds the same text hash from the same model is unchanged and not re-embedded.
  * 3. Changed chunks are embedded as search documents, in calls of at most 96 texts (fewer if the embedder says so).
  * 4. Before the first write, the sink is prepared with the vector size of the first embedding (creating the
  *    collection and its payload indexes if needed).
  * 5. Points are written in batches of 256 as they are embedded, each with a deterministic id (point-id.ts) and the
- *    seeds' payload plus indexed_at (one time per run, from the clock), content_hash, page_hash and model_version.
- * 6. Unchanged points get this run's indexed_at (and their page's new page_hash when another chunk of it changed);
+ *    seeds' payload plus indexed_at (one time per run, from the clock), content_hash, page_hash, page_version (the
+ *    page, its hash and its chunk count in one keyword) and model_version.
+ * 6. Unchanged points get this run's indexed_at (and their page's new page_hash and page_version when another chunk
+ *    of it changed);
  *    the re-indexed pages' leftover points are deleted, and with `prune` those of pages no longer in the folder.
  * 7. A summary says what was written, left unchanged and deleted, and how long it took.
  */
 import { createHash } from 'node:crypto';
-import type { ChunkPayload } from '../core/book/payload.ts';
+import { type ChunkPayload, pageVersionKey } from '../core/book/payload.ts';
 import type { Clock, EmbeddingResult } from '../core/ports.ts';
 import { EmbeddingError, InputError } from '../core/shared/errors.ts';
 import { type ChunkSizes, chunkMarkdown, DEFAULT_CHUNK_SIZES } from './chunk-markdown.ts';
@@ -90,16 +93,18 @@ export async function indexPages(
   const indexedAt = deps.clock.now().toISOString();
   const all = options.pages.flatMap((page) => {
     const pageHash = pageHashOf(page);
-    return chunkMarkdown(page.body, { title: page.title, sizes: options.sizes ?? DEFAULT_CHUNK_SIZES }).map(
-      (chunk) => ({
-        page,
-        chunk,
-        id: pointIdFor(page.sourceUrl, chunk.chunkIndex),
-        sourceUrl: page.sourceUrl,
-        contentHash: sha256(chunk.chunkText),
-        pageHash,
-      }),
-    );
+    const pageChunks = chunkMarkdown(page.body, { title: page.title, sizes: options.sizes ?? DEFAULT_CHUNK_SIZES });
+    // The version names the page, its hash and how many chunks it has, so a facet can check each version's points.
+    const pageVersion = pageVersionKey(page.sourceUrl, pageHash, pageChunks.length);
+    return pageChunks.map((chunk) => ({
+      page,
+      chunk,
+      id: pointIdFor(page.sourceUrl, chunk.chunkIndex),
+      sourceUrl: page.sourceUrl,
+      contentHash: sha256(chunk.chunkText),
+      pageHash,
+      pageVersion,
+    }));
   });
   if (all.length === 0) {
     throw new InputError('docs', [
@@ -137,7 +142,7 @@ export async function indexPages(
       await deps.sink.prepare({ vectorSize });
     }
     if (result.billedInputTokens !== undefined) billed = (billed ?? 0) + result.billedInputTokens;
-    batch.forEach(({ page, chunk, id, contentHash, pageHash }, i) => {
+    batch.forEach(({ page, chunk, id, contentHash, pageHash, pageVersion }, i) => {
       pending.push({
         id,
         vector: result.vectors[i] ?? [],
@@ -152,6 +157,7 @@ export async function indexPages(
           indexed_at: indexedAt,
           content_hash: contentHash,
           page_hash: pageHash,
+          page_version: pageVersion,
           model_version: deps.embedder.model,
         },
       });
@@ -182,14 +188,16 @@ export async function indexPages(
 
 /**
  * Unchanged points are re-confirmed with this run's indexed_at (one request per 1000 ids), so freshness compares a
- * page's lastmod with when the index last matched it; those whose page changed elsewhere get its new page_hash.
+ * page's lastmod with when the index last matched it; those whose page changed elsewhere get its new page_hash and
+ * page_version (as do points written before page_version existed), one request per such page.
  */
 async function confirmUnchanged(sink: PointSink, plan: ReindexPlan<PlannedChunk>, indexedAt: string): Promise<void> {
   const ids = plan.unchanged.map((c) => c.id);
   for (let start = 0; start < ids.length; start += ID_BATCH_SIZE) {
     await sink.setPayload(ids.slice(start, start + ID_BATCH_SIZE), { indexed_at: indexedAt });
   }
-  for (const [pageHash, pageIds] of plan.pageHashUpdates) await sink.setPayload(pageIds, { page_hash: pageHash });
+  for (const [pageVersion, update] of plan.pageVersionUpdates)
+    await sink.setPayload(update.ids, { page_hash: update.pageHash, page_version: pageVersion });
 }
 
 /** What a page's points derive from, hashed: changes whenever any of its chunks or their metadata would. */

@@ -94,6 +94,7 @@ export class QdrantWriter implements PointSink {
           sourceUrl: text(p.source_url),
           contentHash: text(p.content_hash),
           pageHash: text(p.page_hash),
+          pageVersion: text(p.page_version),
           model: text(p.model_version),
         });
       }

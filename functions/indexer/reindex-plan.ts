@@ -9,6 +9,7 @@ export interface StoredPoint {
   sourceUrl: string | undefined;
   contentHash: string | undefined;
   pageHash: string | undefined;
+  pageVersion: string | undefined;
   model: string | undefined;
 }
 
@@ -18,6 +19,8 @@ export interface PlannedChunk {
   sourceUrl: string;
   contentHash: string;
   pageHash: string;
+  /** The page_version keyword of the chunk's page (payload.ts pageVersionKey). */
+  pageVersion: string;
 }
 
 export interface ReindexPlan<C extends PlannedChunk> {
@@ -25,8 +28,11 @@ export interface ReindexPlan<C extends PlannedChunk> {
   toWrite: C[];
   /** Chunks already stored as they are: not re-embedded. */
   unchanged: C[];
-  /** Unchanged chunks whose stored page hash is out of date (another chunk of their page changed), by page hash. */
-  pageHashUpdates: Map<string, string[]>;
+  /**
+   * Unchanged chunks whose stored page hash or page version is out of date (another chunk of their page changed, or
+   * the point was written before page_version existed), by their page's version.
+   */
+  pageVersionUpdates: Map<string, { pageHash: string; ids: string[] }>;
   /** Stored points to delete. */
   toDelete: string[];
 }
@@ -40,7 +46,7 @@ export function planReindex<C extends PlannedChunk>(options: {
   const { chunks, stored, model } = options;
   const toWrite: C[] = [];
   const unchanged: C[] = [];
-  const pageHashUpdates = new Map<string, string[]>();
+  const pageVersionUpdates = new Map<string, { pageHash: string; ids: string[] }>();
   for (const chunk of chunks) {
     const point = stored.get(chunk.id);
     if (point === undefined || point.contentHash !== chunk.contentHash || point.model !== model) {
@@ -48,10 +54,10 @@ export function planReindex<C extends PlannedChunk>(options: {
       continue;
     }
     unchanged.push(chunk);
-    if (point.pageHash !== chunk.pageHash) {
-      const ids = pageHashUpdates.get(chunk.pageHash) ?? [];
-      ids.push(chunk.id);
-      pageHashUpdates.set(chunk.pageHash, ids);
+    if (point.pageHash !== chunk.pageHash || point.pageVersion !== chunk.pageVersion) {
+      const update = pageVersionUpdates.get(chunk.pageVersion) ?? { pageHash: chunk.pageHash, ids: [] };
+      update.ids.push(chunk.id);
+      pageVersionUpdates.set(chunk.pageVersion, update);
     }
   }
   const wanted = new Set(chunks.map((c) => c.id));
@@ -62,5 +68,5 @@ export function planReindex<C extends PlannedChunk>(options: {
     const ofIndexedPage = point.sourceUrl !== undefined && pages.has(point.sourceUrl);
     if (ofIndexedPage || options.prune) toDelete.push(id);
   }
-  return { toWrite, unchanged, pageHashUpdates, toDelete };
+  return { toWrite, unchanged, pageVersionUpdates, toDelete };
 }

@@ -17,7 +17,9 @@ import type { EngineConfig } from '../core/config.ts';
 import type { Clock, IncidentStore, RunHistory } from '../core/ports.ts';
 import type { ValidationReport } from '../core/report/report.ts';
 import { runValidation } from '../core/run/run-validation.ts';
+import { describeError } from '../core/shared/errors.ts';
 import type { NightlyConfig } from './config.ts';
+import { redactingLogger } from './redacting-logger.ts';
 import { type LoadedSuite, loadSuite } from './suite-source.ts';
 
 /** The part of Lambda's context object the handler and Powertools' Logger read. */
@@ -73,16 +75,22 @@ export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, lo
   const secrets = new SecretsReader({ client: clients.secretsManager, maxAgeSeconds: config.secretsMaxAgeSeconds });
   const deps: NightlyDeps = {
     config,
-    logger,
+    // Every line through the one URL redaction, whichever logger the root hands in.
+    logger: redactingLogger(logger),
     clock: systemClock,
     newId: randomUUID,
     loadApiKeys: async () => {
       // Powertools takes no abort signal: the handler's bound races it, the client's timeouts end the request.
-      const [cohereApiKey, qdrantApiKey] = await Promise.all([
-        secrets.getApiKey(config.cohereSecretId),
-        config.qdrantSecretId === null ? null : secrets.getApiKey(config.qdrantSecretId),
+      // Both read to the end: when both fail, the message names each, not whichever failed first.
+      const [cohere, qdrant] = await Promise.allSettled([
+        secrets.getApiKey(config.cohereSecretId, 'Cohere'),
+        config.qdrantSecretId === null ? null : secrets.getApiKey(config.qdrantSecretId, 'Qdrant'),
       ]);
-      return { cohereApiKey, qdrantApiKey };
+      if (cohere.status === 'rejected' && qdrant.status === 'rejected')
+        throw new Error(`${describeError(cohere.reason)}; ${describeError(qdrant.reason)}`, { cause: cohere.reason });
+      if (cohere.status === 'rejected') throw cohere.reason;
+      if (qdrant.status === 'rejected') throw qdrant.reason;
+      return { cohereApiKey: cohere.value, qdrantApiKey: qdrant.value };
     },
     loadSuite: () => loadSuite(config.suite, clients.s3, process.env.LAMBDA_TASK_ROOT ?? process.cwd()),
     // The engine reads the handler's clock (deps.clock), so a replay on a fake clock dates every report by it.

@@ -16,6 +16,7 @@
  *    invalid, or when neither the report was stored nor an alert delivered (result.ts): then the function's Errors
  *    alarm and the dead-letter queue are how ops hear of it.
  */
+
 import { Logger } from '@aws-lambda-powertools/logger';
 import { type AwsClients, createAwsClients } from '../adapters/aws/clients.ts';
 import { startRunDeadline } from '../adapters/run-deadline.ts';
@@ -27,6 +28,7 @@ import { parseNightlyConfig } from './config.ts';
 import { createNightlyDeps, type LambdaContext, type NightlyDeps } from './deps.ts';
 import { nightlyPostRunPorts, startEarlyReads } from './post-run-ports.ts';
 import { produceReport } from './produce-report.ts';
+import { redactingLogger } from './redacting-logger.ts';
 import { type NightlyResult, NothingDeliveredError } from './result.ts';
 
 /** Builds the Lambda handler around its dependencies. */
@@ -79,7 +81,7 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
 
 // ---- module scope: built once per cold start -------------------------------------------------------------------
 
-const logger = new Logger({ serviceName: 'ragwatch-nightly' });
+const logger = redactingLogger(new Logger({ serviceName: 'ragwatch-nightly' }));
 const clients: AwsClients = createAwsClients();
 
 function buildDefaultHandler(): (event?: unknown, context?: LambdaContext) => Promise<NightlyResult> {

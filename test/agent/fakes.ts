@@ -56,7 +56,7 @@ export function createFakeIndex(hits: SearchHit[]): VectorIndex & { requests: Se
     describe: refuse,
     count: refuse,
     facet: refuse,
-    retrieve: refuse,
+    firstPoints: refuse,
     scroll: () => ({
       [Symbol.asyncIterator]: () => ({ next: refuse }),
     }),

@@ -1,6 +1,6 @@
 /** The lower bounds the benchmark prints its measurements against: requests per endpoint and the critical path. */
 import { describe, expect, it } from 'vitest';
-import { criticalPath, dependentChains, type RunShape, requestLowerBounds } from '../../bench/bounds.ts';
+import { criticalPath, dependentChains, engineChain, type RunShape, requestLowerBounds } from '../../bench/bounds.ts';
 
 const shape = (overrides: Partial<RunShape> = {}): RunShape => ({
   queries: 200,
@@ -16,38 +16,48 @@ const shape = (overrides: Partial<RunShape> = {}): RunShape => ({
 });
 
 describe('requestLowerBounds', () => {
-  it('asks 3 + 1 embed and 2 + 2 query-batch calls for 200 queries, 3 facets, 2 + F counts and the inventory scroll on an indexed collection', () => {
+  it('asks 3 + 1 embed and 2 + 2 query-batch calls for 200 queries, 5 facets, 2 + F counts and one canary page on an indexed collection', () => {
     expect(requestLowerBounds(shape())).toEqual({
       embed: 4,
       chat: 0,
       get_collection: 1,
       query_batch_points: 4,
-      facet: 3,
+      facet: 5,
       count_points: 8,
-      scroll_points: 100,
-      get_points: 1,
+      scroll_points: 1,
+      get_points: 0,
       sitemap: 1,
     });
   });
 
-  it('replaces the facets by ceil(P / pageSize) scroll pages, beside the inventory’s, when the payload indexes are missing', () => {
+  it('asks the same number of requests of an indexed collection at every size: 24 at N = 200', () => {
+    const total = (points: number) => Object.values(requestLowerBounds(shape({ points }))).reduce((a, b) => a + b, 0);
+    expect([total(10_000), total(100_000), total(1_000_000), total(10_000_000)]).toEqual([24, 24, 24, 24]);
+  });
+
+  it('adds one page_version facet per indexing time when the collection holds several', () => {
+    expect(requestLowerBounds(shape({ indexingTimes: 1 })).facet).toBe(5);
+    expect(requestLowerBounds(shape({ indexingTimes: 3 })).facet).toBe(8);
+  });
+
+  it('replaces the facets by ceil(P / pageSize) scroll pages for the profile and the inventory when the payload indexes are missing', () => {
     const bounds = requestLowerBounds(shape({ payloadIndexes: false, points: 2_500 }));
 
     expect(bounds.facet).toBe(0);
-    expect(bounds.scroll_points).toBe(6);
+    expect(bounds.scroll_points).toBe(1 + 6);
   });
 
   it('adds the catalog’s 2 facets, or its scroll without payload indexes, when the suite names a module', () => {
-    expect(requestLowerBounds(shape({ catalog: true }))).toMatchObject({ facet: 5, scroll_points: 100 });
+    expect(requestLowerBounds(shape({ catalog: true }))).toMatchObject({ facet: 7, scroll_points: 1 });
     expect(requestLowerBounds(shape({ catalog: true, payloadIndexes: false, points: 2_500 }))).toMatchObject({
       facet: 0,
-      scroll_points: 9,
+      scroll_points: 1 + 9,
     });
   });
 
-  it('asks one scroll page of an empty collection for each scroll, and no canary', () => {
+  it('asks one scroll page of an empty collection for each scroll, and embeds no canary', () => {
     expect(requestLowerBounds(shape({ payloadIndexes: false, points: 0 }))).toMatchObject({
-      scroll_points: 2,
+      scroll_points: 1 + 2,
       get_points: 0,
       embed: 3,
     });
@@ -61,28 +71,31 @@ describe('requestLowerBounds', () => {
 });
 
 describe('dependentChains', () => {
-  it('counts describe beside the embed calls, then the search, then the exact search: 4 round trips at N = 200', () => {
+  it('judges a run by the work’s own chain: describe beside the embed calls, then the search, 2 round trips at N = 200', () => {
     expect(criticalPath(shape({ points: 1_000 }), 50)).toEqual({
-      name: 'queries → exact searches',
-      roundTrips: 4,
-      boundMs: 200,
+      name: 'describe ∥ embed → search',
+      roundTrips: 2,
+      kind: 'work',
+      boundMs: 100,
     });
   });
 
-  it('makes the inventory scroll the critical path of a large indexed collection: one page after another', () => {
-    expect(criticalPath(shape(), 50)).toEqual({
-      name: 'inventory scroll pages → canary retrieve → canary embed',
-      roundTrips: 102,
-      boundMs: 5_100,
-    });
-  });
-
-  it('makes the scroll the critical path without payload indexes: describe, counts, then one page after another', () => {
-    expect(criticalPath(shape({ payloadIndexes: false }), 50)).toEqual({
+  it('keeps the bound at the work’s whatever the engine adds: the scroll of a large collection is the engine’s chain', () => {
+    expect(criticalPath(shape({ payloadIndexes: false, points: 1_000_000 }), 50).roundTrips).toBe(2);
+    expect(engineChain(shape({ payloadIndexes: false, points: 1_000_000 }), 50)).toEqual({
       name: 'describe → counts → scroll pages',
-      roundTrips: 102,
-      boundMs: 5_100,
+      roundTrips: 1002,
+      kind: 'engine',
+      boundMs: 50_100,
     });
+  });
+
+  it('gives an indexed collection’s engine 3 round trips at every size: the exact searches after the query chain', () => {
+    for (const points of [10_000, 1_000_000, 10_000_000])
+      expect(engineChain(shape({ points }), 50)).toMatchObject({ name: 'queries → exact searches', roundTrips: 3 });
+    const chains = dependentChains(shape({ indexingTimes: 2 }));
+    expect(chains.find((c) => c.name === 'describe → page facets')?.roundTrips).toBe(3);
+    expect(chains.find((c) => c.name === 'canary sample → canary embed')?.roundTrips).toBe(2);
   });
 
   it('adds a wave of embed calls when the batches outnumber the concurrency', () => {
@@ -92,6 +105,7 @@ describe('dependentChains', () => {
     expect(chains.find((c) => c.name === 'describe ∥ embed → search')).toEqual({
       name: 'describe ∥ embed → search',
       roundTrips: 4,
+      kind: 'work',
     });
   });
 
@@ -99,7 +113,15 @@ describe('dependentChains', () => {
     expect(criticalPath(shape({ queries: 19, agentQueries: 5, agentChats: 4, points: 92 }), 50)).toEqual({
       name: 'queries → agent chats one by one',
       roundTrips: 6,
+      kind: 'work',
       boundMs: 300,
+    });
+  });
+
+  it('makes a sitemap index’s two levels the bound when the queries take fewer', () => {
+    expect(criticalPath(shape({ queries: 20, sitemapLevels: 3 }), 50)).toMatchObject({
+      name: 'sitemap',
+      roundTrips: 3,
     });
   });
 });

@@ -10,7 +10,7 @@ import {
 import { parseSuite } from '../../functions/core/suite/suite.ts';
 
 describe('syntheticPoints', () => {
-  it('yields ids 1..P in batches, with vectors of the asked size and the seven payload fields', () => {
+  it('yields ids 1..P in batches, with vectors of the asked size and the indexer’s eleven payload fields', () => {
     const batches = [...syntheticPoints({ total: 25, dimensions: 8, batchSize: 10 })];
 
     expect(batches.map((b) => b.length)).toEqual([10, 10, 5]);
@@ -22,10 +22,23 @@ describe('syntheticPoints', () => {
       'chunk_index',
       'chunk_text',
       'heading_hierarchy',
+      'indexed_at',
+      'model_version',
       'module_name',
+      'page_hash',
+      'page_version',
       'source_url',
       'token_count',
     ]);
+  });
+
+  it('declares in each page_version the number of chunks its page holds: every version whole', () => {
+    const points = [...syntheticPoints({ total: SYNTHETIC_PAGES + 3, dimensions: 2 })].flat();
+    const held = new Map<unknown, number>();
+    for (const p of points) held.set(p.payload?.page_version, (held.get(p.payload?.page_version) ?? 0) + 1);
+    for (const [version, count] of held) expect(String(version).endsWith(` ${count}`)).toBe(true);
+    expect(held.get(points[0]?.payload?.page_version)).toBe(2);
+    expect(held.get(points[3]?.payload?.page_version)).toBe(1);
   });
 
   it('builds the same points for the same size', () => {

@@ -128,6 +128,38 @@ describe('parseEngineConfig', () => {
     expect(message).not.toContain(VALID.QDRANT_API_KEY);
   });
 
+  it('names the variable and the service of an API key an HTTP header cannot carry, quoting nothing of it', () => {
+    // Prepare: a check mark (U+2713, "value of 10003" in the HTTP client's own message), a typographic quote, a space.
+    const env = { ...VALID, COHERE_API_KEY: 'co-s\u2713cret-key', QDRANT_API_KEY: '\u201cqd secret\u201d' };
+
+    // Act
+    const problems = problemsOf(env);
+
+    // Assess
+    expect(problems).toEqual([
+      'COHERE_API_KEY: the Cohere API key holds 1 character that an HTTP header cannot carry (a key is printable ' +
+        'ASCII without spaces; look for a typographic quote, a non-breaking space or a line break pasted with it)',
+      'QDRANT_API_KEY: the Qdrant API key holds 3 characters that an HTTP header cannot carry (a key is printable ' +
+        'ASCII without spaces; look for a typographic quote, a non-breaking space or a line break pasted with it)',
+    ]);
+    for (const leak of ['co-s', 'cret', '10003', '\u2713', 'qd', '8220'])
+      expect(problems.join('\n')).not.toContain(leak);
+  });
+
+  it('takes every printable ASCII character in a key (0x21 to 0x7e)', () => {
+    const key = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
+    expect(parseEngineConfig({ ...VALID, COHERE_API_KEY: key }).secrets.cohereApiKey).toBe(key);
+  });
+
+  it('keeps a SITEMAP_URL with a token in its query (reports redact it), and redacts it in a message', () => {
+    expect(parseEngineConfig({ ...VALID, SITEMAP_URL: 'https://book.example.com/s.xml?token=t0k' }).sitemapUrl).toBe(
+      'https://book.example.com/s.xml?token=t0k',
+    );
+    expect(problemsOf({ ...VALID, QDRANT_URL: 'ftp://qdrant.example/?api-key=t0k' })).toEqual([
+      'QDRANT_URL: must be an http(s) URL, got "ftp://qdrant.example/?api-key=***"',
+    ]);
+  });
+
   it('takes SITEMAP_URL over the one derived from the base URL', () => {
     const config = parseEngineConfig({ ...VALID, SITEMAP_URL: 'https://book.example.com/sitemap-index.xml' });
 

@@ -6,6 +6,7 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
 import { loadSuiteFile } from '../../functions/adapters/files/suite-file.ts';
+import { pageVersionKey } from '../../functions/core/book/payload.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
 import { ValidationReport } from '../../functions/core/report/report.ts';
 import { runValidation } from '../../functions/core/run/run-validation.ts';
@@ -92,13 +93,23 @@ describe('index health against the sandbox', () => {
         {
           id: '00000000-0000-4000-8000-0000000000aa',
           vector: point.vector as number[],
-          payload: { ...point.payload, chunk_index: 99, page_hash: 'f'.repeat(64) },
+          // As an earlier indexing run left it: its own page hash and version (of 100 chunks).
+          payload: {
+            ...point.payload,
+            chunk_index: 99,
+            page_hash: 'f'.repeat(64),
+            page_version: pageVersionKey(PAGE, 'f'.repeat(64), 100),
+          },
         },
       ],
     });
     const report = await run();
     expect(healthErrors(report)).toEqual(['STALE_CHUNKS']);
-    expect(report.index_health?.stale_chunks).toMatchObject({ urls_with_several_page_hashes: 1, urls: [PAGE] });
+    expect(report.index_health?.stale_chunks).toMatchObject({
+      urls_with_several_page_hashes: 1,
+      urls: [PAGE],
+      source: 'facet',
+    });
     expect(verdict(report, 'stale_chunk_pages')).toMatchObject({ value: 1, passed: false });
     expect(verdict(await run({ max_stale_chunk_pages: 1 }), 'stale_chunk_pages')).toMatchObject({ passed: true });
   });
@@ -181,8 +192,9 @@ describe('index health against the sandbox', () => {
     expect(faceted.index_health?.embedding_models).toEqual({ models: expected, source: 'facet' });
     expect(scrolled.index_health?.embedding_models).toEqual({ models: expected, source: 'scroll' });
     expect(healthErrors(faceted)).toEqual(['MIXED_MODELS']);
-    // source_url and token_count for the profile, module_name and chapter_id for the catalog, model_version.
-    expect(facets).toBe(5);
+    // source_url and token_count for the profile, module_name and chapter_id for the catalog, model_version, and
+    // page_version and indexed_at for the index inventory.
+    expect(facets).toBe(7);
   });
 
   it('sees an embedding model swapped under the same name: EMBEDDING_DRIFT, critical', async () => {

@@ -22,8 +22,12 @@ const DIMENSIONS = 8;
 const PAGE_SIZE = 1000;
 const REQUIRED_FIELDS = DEFAULT_REQUIRED_FIELDS.length;
 // Index health (core/index-health) on top of the queries and the profile: the drift canary's one embed call and one
-// retrieve, the queries' searches once more exact (ANN recall), and one inventory scroll of ceil(P / 1000) pages.
+// scroll page of the first points, the queries' searches once more exact (ANN recall), and the index inventory: two
+// facets (page_version, indexed_at) with the indexer's payload indexes, else one scroll of ceil(P / 1000) pages.
 const CANARY_EMBED = 1;
+const CANARY_PAGE = 1;
+/** Facets of an indexed run: source_url and token_count (profile), model_version, page_version and indexed_at. */
+const INDEXED_FACETS = ['indexed_at', 'model_version', 'page_version', 'source_url', 'token_count'];
 
 let qdrant: QdrantStandIn;
 let cohere: CohereStandIn;
@@ -38,6 +42,8 @@ beforeAll(async () => {
   const client = new QdrantClient({ url: qdrant.url, checkCompatibility: false });
   for (const [name, points, indexed] of [
     ['indexed', 2_500, true],
+    ['indexed-2k', 2_000, true],
+    ['indexed-20k', 20_000, true],
     ['plain-2500', 2_500, false],
     ['plain-3000', 3_000, false],
   ] as const) {
@@ -83,7 +89,7 @@ async function runCounted(options: { collection: string; queries: number }) {
 }
 
 describe('request counts of a run (issue 4: a run costs only its dependent round trips)', () => {
-  it('embeds 200 queries in 3 calls and searches them in 2 query-batch calls (and 2 more exact)', async () => {
+  it('embeds 200 queries in 3 calls and searches them in 2 query-batch calls (and 2 more exact, at once)', async () => {
     // Act
     const run = await runCounted({ collection: 'indexed', queries: 200 });
 
@@ -110,56 +116,85 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
     expect(run.qdrant.query_batch_points).toBe(2 * 2);
   });
 
-  it('re-embeds the canary’s 8 stored chunks in one call and reads them in one retrieve, as search documents', async () => {
+  it('re-embeds the canary’s 8 stored chunks in one call, read with their vectors in one scroll page, as search documents', async () => {
     const run = await runCounted({ collection: 'indexed', queries: 20 });
 
-    expect(run.qdrant.get_points).toBe(1);
-    const retrieves = run.exchanges.filter((e) => e.operationId === 'get_points');
-    expect(retrieves.map((e) => (e.requestBody as { ids: unknown[] }).ids.length)).toEqual([8]);
+    expect(run.qdrant.get_points).toBeUndefined();
+    const samples = run.exchanges.filter(
+      (e) => e.operationId === 'scroll_points' && (e.requestBody as { with_vector: boolean }).with_vector,
+    );
+    expect(samples.map((e) => e.requestBody)).toEqual([
+      { limit: 8, with_payload: ['chunk_text', 'source_url'], with_vector: true },
+    ]);
     // The synthetic book's vectors are not its texts' embeddings, so the canary rightly finds them drifted.
     expect(run.report.index_health?.drift_canary).toMatchObject({ sampled: 8, min_cosine: expect.any(Number) });
     expect(run.cohere.embed).toBe(1 + CANARY_EMBED);
   });
 
-  it('reads an indexed collection with one facet per aggregated field and 2 + F counts, without scrolling', async () => {
+  it('reads an indexed collection with one facet per aggregated field and 2 + F counts, scrolling only the canary’s page', async () => {
     const run = await runCounted({ collection: 'indexed', queries: 20 });
 
     expect(run.qdrant).toEqual({
       get_collection: 1,
       query_batch_points: 1 + 1,
-      facet: 3,
+      facet: INDEXED_FACETS.length,
       count_points: 2 + REQUIRED_FIELDS,
-      scroll_points: Math.ceil(2_500 / PAGE_SIZE),
-      get_points: 1,
+      scroll_points: CANARY_PAGE,
     });
     const facetKeys = run.exchanges
       .filter((e) => e.operationId === 'facet')
       .map((e) => (e.requestBody as { key: string }).key)
       .sort();
-    expect(facetKeys).toEqual(['model_version', 'source_url', 'token_count']);
+    expect(facetKeys).toEqual(INDEXED_FACETS);
     expect(run.report.quality_metrics?.source).toEqual({ completeness: 'count', token_distribution: 'facet' });
     expect(run.report.coverage_report?.source).toBe('facet');
     expect(run.report.index_health?.embedding_models?.source).toBe('facet');
+    expect(run.report.index_health?.stale_chunks?.source).toBe('facet');
+    expect(run.report.index_health?.freshness?.source).toBe('facet');
   });
 
-  it('reads a collection without payload indexes in one scroll of ceil(P / 1000) pages, without facets', async () => {
+  it('makes the same requests of an indexed collection of 2,000 and of 20,000 points: 24 at N = 200', async () => {
+    const small = await runCounted({ collection: 'indexed-2k', queries: 200 });
+    const large = await runCounted({ collection: 'indexed-20k', queries: 200 });
+
+    const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+    expect({ ...small.qdrant, ...small.cohere }).toEqual({ ...large.qdrant, ...large.cohere });
+    // Qdrant: 1 describe, 2 + 2 query batches, 5 facets, 2 + 6 counts, 1 canary page; Cohere: 3 + 1 embed calls;
+    // with the one sitemap fetch, 24.
+    expect(total(large.qdrant) + total(large.cohere)).toBe(19 + 4);
+    // Real answers, not empty ones: every page (one per point up to the book's 5,000) is one version of its chunks.
+    for (const [run, pages] of [
+      [small, 2_000],
+      [large, 5_000],
+    ] as const) {
+      expect(run.report.index_health?.stale_chunks).toMatchObject({
+        urls_checked: pages,
+        stale_pages: 0,
+        duplicate_chunks: 0,
+        points_without_page_hash: 0,
+        source: 'facet',
+      });
+    }
+  });
+
+  it('reads a collection without payload indexes in one scroll of ceil(P / 1000) pages for the profile and one for the inventory, without facets', async () => {
     const run = await runCounted({ collection: 'plain-2500', queries: 20 });
 
     expect(run.qdrant).toEqual({
       get_collection: 1,
       query_batch_points: 1 + 1,
       count_points: 2 + REQUIRED_FIELDS,
-      scroll_points: 2 * Math.ceil(2_500 / PAGE_SIZE),
-      get_points: 1,
+      scroll_points: 2 * Math.ceil(2_500 / PAGE_SIZE) + CANARY_PAGE,
     });
     expect(run.report.quality_metrics?.points_scanned).toBe(2_500);
     expect(run.report.index_health?.embedding_models?.source).toBe('scroll');
+    expect(run.report.index_health?.stale_chunks?.source).toBe('scroll');
   });
 
   it('asks for no empty last page when the collection is a whole number of pages', async () => {
     const run = await runCounted({ collection: 'plain-3000', queries: 20 });
 
-    expect(run.qdrant.scroll_points).toBe(2 * (3_000 / PAGE_SIZE));
+    expect(run.qdrant.scroll_points).toBe(2 * (3_000 / PAGE_SIZE) + CANARY_PAGE);
     expect(run.report.quality_metrics?.points_scanned).toBe(3_000);
   });
 
@@ -169,7 +204,8 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
     const scrolls = run.exchanges.filter(
       (e) =>
         e.operationId === 'scroll_points' &&
-        !(e.requestBody as { with_payload: string[] }).with_payload.includes('page_hash'),
+        !(e.requestBody as { with_payload: string[] }).with_payload.includes('page_hash') &&
+        !(e.requestBody as { with_vector: boolean }).with_vector,
     );
     expect(scrolls.map((e) => e.requestBody)).toEqual([
       { limit: PAGE_SIZE, with_payload: ['source_url', 'token_count'], with_vector: false },
@@ -178,15 +214,26 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
     ]);
   });
 
-  it('reads the index-health inventory in one scroll of small payload fields, without vectors or chunk text', async () => {
-    const run = await runCounted({ collection: 'indexed', queries: 20 });
+  it('reads the index-health inventory of a collection without the indexes in one scroll of small payload fields', async () => {
+    const run = await runCounted({ collection: 'plain-2500', queries: 20 });
 
-    const scrolls = run.exchanges.filter((e) => e.operationId === 'scroll_points').map((e) => e.requestBody);
+    const scrolls = run.exchanges
+      .filter((e) => e.operationId === 'scroll_points')
+      .map((e) => e.requestBody as { with_payload: string[] })
+      .filter((body) => body.with_payload.includes('page_hash'));
     expect(scrolls).toHaveLength(3);
     expect(scrolls[0]).toEqual({
       limit: PAGE_SIZE,
       with_payload: ['source_url', 'page_hash', 'chunk_index', 'model_version', 'indexed_at'],
       with_vector: false,
     });
+  });
+
+  it('lists every page version by one exact facet, with a limit above the versions it may hold', async () => {
+    const run = await runCounted({ collection: 'indexed', queries: 20 });
+
+    const facets = run.exchanges.filter((e) => e.operationId === 'facet').map((e) => e.requestBody);
+    expect(facets).toContainEqual({ key: 'page_version', limit: 100_000, exact: true });
+    expect(facets).toContainEqual({ key: 'indexed_at', limit: 32, exact: true });
   });
 });

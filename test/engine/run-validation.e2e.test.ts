@@ -240,16 +240,16 @@ describe('runValidation against the sandbox', () => {
     // hits and cost only their chats (4: the off-topic one has nothing relevant, so it abstains without chat);
     // 6 required fields -> 2 + 6 counts; facets: source_url and token_count for the profile, module_name and
     // chapter_id for the catalog the suite's module and chapter names are resolved against, model_version for the
-    // mixed-models check.
-    // Index health adds the canary's embed call and retrieve, the exact searches and one inventory scroll page.
+    // mixed-models check, page_version and indexed_at for the index inventory, and, since the seeded drift dates one
+    // page earlier than the rest (two indexing times), one page_version facet per time.
+    // Index health adds the canary's embed call and its one scroll page of the first points, and the exact searches.
     expect(sandbox.cohere.requestCounts()).toEqual({ embed: 1 + 1, chat: 4 });
     expect(sandbox.qdrant.requestCounts()).toEqual({
       get_collection: 1,
       query_batch_points: 1 + 1,
-      facet: 5,
+      facet: 7 + 2,
       count_points: 8,
       scroll_points: 1,
-      get_points: 1,
     });
   });
 
@@ -272,8 +272,9 @@ describe('runValidation against the sandbox', () => {
       source: { completeness: 'count', token_distribution: 'scroll' },
       points_scanned: 92,
     });
-    // One scroll for the profile, one of module_name and chapter_id for the catalog, one for the index inventory.
-    expect(counts.scroll_points).toBe(3);
+    // One scroll for the profile, one of module_name and chapter_id for the catalog, one for the index inventory,
+    // and the canary's page of the first points.
+    expect(counts.scroll_points).toBe(4);
     expect(counts.facet).toBeUndefined();
   });
 

@@ -25,9 +25,11 @@ export class MemoryIndex implements VectorIndex {
   readonly calls: string[] = [];
   readonly points: MemoryPoint[];
   readonly info: CollectionInfo;
-  failWith: Partial<Record<'describe' | 'searchBatch' | 'count' | 'facet' | 'scroll' | 'retrieve', Error>> = {};
+  failWith: Partial<Record<'describe' | 'searchBatch' | 'count' | 'facet' | 'scroll' | 'firstPoints', Error>> = {};
   /** Points approximate searches never reach (a degraded HNSW graph); exact searches (`exact: true`) find them. */
   unreachable = new Set<string>();
+  /** The arguments of every facet call, in order. */
+  readonly facets: { key: string; limit: number; filter?: PayloadFilter }[] = [];
   /** The requests of every searchBatch call, in order. */
   readonly searches: SearchRequest[][] = [];
 
@@ -65,10 +67,11 @@ export class MemoryIndex implements VectorIndex {
     return this.points.filter((p) => matches(p.payload, filter)).length;
   }
 
-  async facet(key: string, limit: number): Promise<FacetHit[]> {
+  async facet(key: string, limit: number, filter?: PayloadFilter): Promise<FacetHit[]> {
     this.#enter('facet');
+    this.facets.push({ key, limit, ...(filter ? { filter } : {}) });
     const counts = new Map<string | number, number>();
-    for (const p of this.points) {
+    for (const p of this.points.filter((point) => matches(point.payload, filter))) {
       const v = p.payload[key];
       if (typeof v === 'string' || typeof v === 'number') counts.set(v, (counts.get(v) ?? 0) + 1);
     }
@@ -78,10 +81,11 @@ export class MemoryIndex implements VectorIndex {
       .slice(0, limit);
   }
 
-  async retrieve(ids: string[], payloadFields: string[]): Promise<StoredPoint[]> {
-    this.#enter('retrieve');
+  /** The first points in insertion order, which stands for the collection's own (id) order. */
+  async firstPoints(limit: number, payloadFields: string[]): Promise<StoredPoint[]> {
+    this.#enter('firstPoints');
     return this.points
-      .filter((p) => ids.includes(p.id))
+      .slice(0, limit)
       .map((p) => ({ id: p.id, vector: p.vector ?? [], payload: pick(p.payload, payloadFields) }));
   }
 

@@ -23,6 +23,7 @@ const PAYLOAD_FIELDS = [
   'indexed_at',
   'content_hash',
   'page_hash',
+  'page_version',
   'model_version',
 ];
 
@@ -115,6 +116,8 @@ describe('indexBook on the sample book, through the real clients and the stand-i
         chapter_id: 'keyword',
         token_count: 'integer',
         model_version: 'keyword',
+        page_version: 'keyword',
+        indexed_at: 'keyword',
       },
     });
     expect(summary.chunks).toBeGreaterThan(13 * 3);

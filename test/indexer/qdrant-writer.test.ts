@@ -56,6 +56,7 @@ function point(i: number, url = 'https://book.example.com/docs/intro'): IndexPoi
       indexed_at: '2025-12-23T18:30:00.000Z',
       content_hash: 'h',
       page_hash: 'p',
+      page_version: `${url} p 1`,
       model_version: 'embed-english-v3.0',
     },
   };
@@ -72,7 +73,7 @@ async function caught(promise: Promise<unknown>): Promise<IndexError> {
 }
 
 describe('QdrantWriter', () => {
-  it('creates a missing collection with the vector size, cosine distance and the five payload indexes', async () => {
+  it('creates a missing collection with the vector size, cosine distance and the seven payload indexes', async () => {
     // Act
     await writer().prepare({ vectorSize: 4 });
 
@@ -87,6 +88,8 @@ describe('QdrantWriter', () => {
         chapter_id: 'keyword',
         token_count: 'integer',
         model_version: 'keyword',
+        page_version: 'keyword',
+        indexed_at: 'keyword',
       },
     });
   });

@@ -7,11 +7,19 @@ const chunk = (id: string, url = 'u/a', contentHash = `h-${id}`, pageHash = 'p1'
   sourceUrl: url,
   contentHash,
   pageHash,
+  pageVersion: `${url} ${pageHash} 2`,
 });
-const stored = (url: string, contentHash: string, pageHash = 'p1', model = MODEL): StoredPoint => ({
+const stored = (
+  url: string,
+  contentHash: string,
+  pageHash = 'p1',
+  model = MODEL,
+  pageVersion = `${url} ${pageHash} 2`,
+): StoredPoint => ({
   sourceUrl: url,
   contentHash,
   pageHash,
+  pageVersion,
   model,
 });
 
@@ -60,6 +68,20 @@ describe('planReindex', () => {
       model: MODEL,
       prune: false,
     });
-    expect([...plan.pageHashUpdates]).toEqual([['p2', ['1']]]);
+    expect([...plan.pageVersionUpdates]).toEqual([['u/a p2 2', { pageHash: 'p2', ids: ['1'] }]]);
+  });
+
+  it('gives unchanged chunks stored without a page version (or another one) their page’s, by page', () => {
+    const plan = planReindex({
+      chunks: [chunk('1'), chunk('2'), chunk('3', 'u/b')],
+      stored: new Map([
+        ['1', { ...stored('u/a', 'h-1'), pageVersion: undefined }],
+        ['2', stored('u/a', 'h-2', 'p1', MODEL, 'u/a p1 3')],
+        ['3', stored('u/b', 'h-3')],
+      ]),
+      model: MODEL,
+      prune: false,
+    });
+    expect([...plan.pageVersionUpdates]).toEqual([['u/a p1 2', { pageHash: 'p1', ids: ['1', '2'] }]]);
   });
 });

@@ -87,13 +87,33 @@ describe('re-indexing a docs folder', () => {
     expect(cohere.requestCounts().embed).toBe(1);
   });
 
-  it('gives the unchanged chunks of an edited page its new page hash, so the page has one', async () => {
+  it('gives the unchanged chunks of an edited page its new page hash and version, so the page has one', async () => {
     await writePage('a', sections(3));
     await run();
     await writePage('a', sections(3).replace('part 0.', 'part zero.'));
     await run();
-    const { points } = await client.scroll(collection, { limit: 100, with_payload: ['page_hash'] });
+    const { points } = await client.scroll(collection, { limit: 100, with_payload: ['page_hash', 'page_version'] });
     expect(new Set(points.map((p) => p.payload?.page_hash)).size).toBe(1);
+    const versions = [...new Set(points.map((p) => p.payload?.page_version))];
+    expect(versions).toHaveLength(1);
+    expect(String(versions[0])).toMatch(new RegExp(` ${String(points[0]?.payload?.page_hash)} ${points.length}$`));
+  });
+
+  it('gives points written before page_version existed their page’s version on the next run, unchanged', async () => {
+    await writePage('a', sections(3));
+    await run();
+    const before = await client.scroll(collection, { limit: 100, with_payload: false });
+    await client.setPayload(collection, {
+      wait: true,
+      payload: { page_version: null },
+      points: before.points.map((p) => p.id),
+    });
+    cohere.resetCounts();
+    const summary = await run();
+    const { points } = await client.scroll(collection, { limit: 100, with_payload: ['page_version'] });
+    expect([summary.written, summary.unchanged, cohere.requestCounts().embed ?? 0]).toEqual([0, 3, 0]);
+    expect(new Set(points.map((p) => p.payload?.page_version)).size).toBe(1);
+    expect(points.every((p) => typeof p.payload?.page_version === 'string')).toBe(true);
   });
 
   it('keeps the points of a page deleted from the folder without prune, and removes them with it', async () => {

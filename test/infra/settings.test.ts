@@ -216,6 +216,33 @@ describe('isPlaceholderHost', () => {
     expect(settings.logRetentionDays).toBe(30);
   });
 
+  it('refuses credentials in a URL (a password, a query token, a presigned signature), quoting none of them', () => {
+    // Act
+    const message = problemsOf({
+      ...REAL,
+      qdrantUrl: 'https://admin:hunter2-pw@xyz.cloud.qdrant.io:6333',
+      sitemapUrl: 'https://user.github.io/repo/sitemap.xml?Token=tok-s3cr3t',
+      docusaurusBaseUrl: 'https://b.s3.amazonaws.com/repo/?X-Amz-Signature=sig-s3cr3t&X-Amz-Date=1',
+    });
+
+    // Assess
+    const refusal = (key: string, shown: string) =>
+      `  - ${key}: must not carry credentials (user:password@, or a token, key, signature or password in its query ` +
+      `string): the template and the function's environment would hold them; got "${shown}"`;
+    expect(message).toBe(
+      [
+        'CDK context is invalid:',
+        refusal('qdrantUrl', 'https://***@xyz.cloud.qdrant.io:6333'),
+        refusal('docusaurusBaseUrl', 'https://b.s3.amazonaws.com/repo/?X-Amz-Signature=***&X-Amz-Date=***'),
+        refusal('sitemapUrl', 'https://user.github.io/repo/sitemap.xml?Token=***'),
+      ].join('\n'),
+    );
+  });
+
+  it('accepts a query string without credentials', () => {
+    expect(problemsOf({ ...REAL, sitemapUrl: 'https://user.github.io/repo/sitemap.xml?lang=en&keyword=x' })).toBe('');
+  });
+
   it('lists every bad value at once, each with its context key', () => {
     // Act
     const reading = () =>

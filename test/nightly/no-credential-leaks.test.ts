@@ -19,6 +19,9 @@ import { RecordingLogger } from './recording-logger.ts';
 import { buildStandInClients, type StandInClients, standInNightlyEnv } from './stand-in-clients.ts';
 
 const PASSWORD = 'Pa55-w0rd-never-shown';
+/** A token in SITEMAP_URL's query, and a presigned child's signature: accepted, and redacted from every output. */
+const TOKEN = 'tok-n3ver-sh0wn-Q7';
+const SIGNATURE = 'sig-n3ver-sh0wn-Z4';
 const withPassword = (url: string) => url.replace('://', `://admin:${PASSWORD}@`);
 
 let sandbox: Sandbox;
@@ -42,6 +45,15 @@ beforeAll(async () => {
     xml(urlset(['https://book.example.com/docs/intro', withPassword('https://book.example.com/docs/x')])),
   );
   hostile.route('/index.xml', xml(sitemapIndex([hostile.url('/pages.xml'), withPassword(hostile.url('/secret.xml'))])));
+  // The sample book's sitemap behind a token, with a child behind a presigned URL.
+  hostile.route(
+    '/token-index.xml',
+    xml(sitemapIndex([hostile.url(`/presigned.xml?X-Amz-Signature=${SIGNATURE}&amp;X-Amz-Expires=300`)])),
+  );
+  hostile.route(
+    '/presigned.xml',
+    xml(urlset(['https://book.example.com/docs/intro', `https://book.example.com/docs/x?sig=${SIGNATURE}`])),
+  );
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
 });
@@ -133,6 +145,65 @@ describe('credentials in URLs', () => {
     ].join('\n');
     expect(outputs).not.toContain(PASSWORD);
     expect(hostile.requests('/secret.xml')).toBe(0);
+  });
+
+  it('keeps a ?token= SITEMAP_URL and a presigned child’s signature out of every output of the nightly handler', async () => {
+    // Prepare
+    const logger = new RecordingLogger();
+    const { COHERE_API_KEY: _fromSecretsManager, ...engineEnv } = sandbox.env;
+    const before = await aws.listKeys();
+    const config = parseNightlyConfig({
+      ...engineEnv,
+      SITEMAP_URL: `${hostile.url('/token-index.xml')}?token=${TOKEN}`,
+      ENVIRONMENT: 'token',
+      REPORT_BUCKET: aws.bucket,
+      ALERT_TOPIC_ARN: aws.topicArn,
+      COHERE_SECRET_ID: 'ragwatch/cohere',
+      SUITE_PATH: SAMPLE_SUITE_PATH,
+    });
+
+    // Act
+    const result = await createHandler(createNightlyDeps(config, clients, logger))();
+
+    // Assess: the sitemap was read (the token did not stop the run) and is named, redacted, in the report
+    const keys = (await aws.listKeys()).filter((k) => !before.includes(k));
+    const objects = await Promise.all(keys.map((k) => aws.readObject(k)));
+    expect(keys.length).toBeGreaterThan(2);
+    const report = objects[keys.findIndex((k) => k.endsWith('.json') && !k.endsWith('latest.json'))] ?? '';
+    expect(report).toContain('/token-index.xml?token=***');
+    expect(report).toContain('"total_sitemap_urls": 2');
+    const outputs = [
+      ...objects,
+      logger.text(),
+      JSON.stringify(aws.deliveredAlerts()),
+      JSON.stringify(aws.cloudWatch.datums),
+      JSON.stringify(result),
+    ].join('\n');
+    expect(outputs).not.toContain(TOKEN);
+    expect(outputs).not.toContain(SIGNATURE);
+    expect(hostile.requests('/presigned.xml')).toBeGreaterThan(0);
+  });
+
+  it('keeps a ?token= SITEMAP_URL out of the CLI’s stdout, stderr and every report file', async () => {
+    // Prepare
+    out.length = 0;
+    err.length = 0;
+    const reports = path.join(dir, 'cli-token');
+    const env = {
+      ...sandbox.env,
+      SITEMAP_URL: `${hostile.url('/token-index.xml')}?token=${TOKEN}`,
+      REPORT_DIR: reports,
+    };
+
+    // Act
+    const code = await main(['run', '--suite', SAMPLE_SUITE_PATH, '--no-progress', '--json'], env);
+
+    // Assess
+    expect(code).toBe(1);
+    const files = await filesUnder(reports);
+    expect(files.join('')).toContain('/token-index.xml?token=***');
+    expect([...out, ...err, ...files].join('\n')).not.toContain(TOKEN);
+    expect([...out, ...err, ...files].join('\n')).not.toContain(SIGNATURE);
   });
 
   it('keeps a hostile sitemap’s credentials out of the CLI’s stdout, stderr and report files', async () => {

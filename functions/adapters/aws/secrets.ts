@@ -6,6 +6,7 @@
 
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { unusableApiKeyReason } from '../../core/shared/api-key.ts';
 import { SecretError, secretReadError } from './errors.ts';
 
 export interface SecretsReaderOptions {
@@ -25,7 +26,8 @@ export class SecretsReader {
     this.#maxAge = options.maxAgeSeconds ?? 900;
   }
 
-  async getApiKey(secretId: string): Promise<string> {
+  /** The key in `secretId`; `service` (Cohere, Qdrant) names what it is for in a message. */
+  async getApiKey(secretId: string, service?: string): Promise<string> {
     let value: unknown;
     try {
       value = await this.#provider.get(secretId, { maxAge: this.#maxAge });
@@ -35,7 +37,11 @@ export class SecretsReader {
     }
     if (typeof value !== 'string')
       throw new SecretError(secretId, 'bad_request', 'holds no text value (binary secrets are not supported)');
-    return extractKey(secretId, value);
+    const key = extractKey(secretId, value);
+    const unusable = unusableApiKeyReason(key);
+    if (unusable !== null)
+      throw new SecretError(secretId, 'bad_request', `${service ? `the ${service} API key ` : ''}${unusable}`);
+    return key;
   }
 }
 

@@ -2,8 +2,10 @@
  * Publishes an alert to the SNS topic ops subscribe to: Subject for the mail's subject line, the body as the
  * message, and severity (plus collection and environment) as message attributes so subscriptions can filter.
  */
+
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
 import type { AlertMessage } from '../../core/delivery/alert-message.ts';
+import { redactUrlsIn } from '../../core/shared/redact-url.ts';
 import { abortable } from './clients.ts';
 import { awsSinkError } from './errors.ts';
 
@@ -32,8 +34,9 @@ export class SnsAlerter {
       const result = await client.send(
         new PublishCommand({
           TopicArn: topicArn,
-          Subject: alert.subject,
-          Message: alert.body,
+          // The one URL redaction (core/shared/redact-url.ts): no credential of a URL leaves in an email.
+          Subject: redactUrlsIn(alert.subject),
+          Message: redactUrlsIn(alert.body),
           MessageAttributes: {
             severity: attribute(alert.severity),
             collection: attribute(labels.collection || 'unknown'),

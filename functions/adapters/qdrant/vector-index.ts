@@ -133,31 +133,34 @@ export class QdrantIndex implements VectorIndex {
     return result.count;
   }
 
-  async facet(key: string, limit: number): Promise<FacetHit[]> {
+  async facet(key: string, limit: number, filter?: PayloadFilter): Promise<FacetHit[]> {
     const result = await this.#call(`facet on "${key}"`, (init) =>
-      this.#api.facet({ collection_name: this.#options.collection, key, limit, exact: true }, init),
+      this.#api.facet(
+        {
+          collection_name: this.#options.collection,
+          key,
+          limit,
+          exact: true,
+          ...(filter ? { filter: filter as Schemas['filter'] } : {}),
+        },
+        init,
+      ),
     );
     if (!Array.isArray(result?.hits))
       throw this.#malformed(`facet on "${key}"`, `hits is ${describeShape(result?.hits)}`);
     return result.hits.map((h) => ({ value: h.value, count: h.count }));
   }
 
-  async retrieve(ids: string[], payloadFields: string[]): Promise<StoredPoint[]> {
-    const operation = `retrieve of ${ids.length} points`;
-    const points = await this.#call(operation, (init) =>
-      this.#api.getPoints(
-        {
-          collection_name: this.#options.collection,
-          // Ids travel as strings in the core; Qdrant reads a string id as a UUID, so integer ids go back as numbers.
-          ids: ids.map((id) => (/^\d+$/.test(id) ? Number(id) : id)),
-          with_payload: payloadFields,
-          with_vector: true,
-        },
+  async firstPoints(limit: number, payloadFields: string[]): Promise<StoredPoint[]> {
+    const operation = `scroll of the first ${limit} points`;
+    const page = await this.#call(operation, (init) =>
+      this.#api.scrollPoints(
+        { collection_name: this.#options.collection, limit, with_payload: payloadFields, with_vector: true },
         init,
       ),
     );
-    if (!Array.isArray(points)) throw this.#malformed(operation, `result is ${describeShape(points)}`);
-    return points.map((p) => ({
+    if (!Array.isArray(page?.points)) throw this.#malformed(operation, `points is ${describeShape(page?.points)}`);
+    return page.points.map((p) => ({
       id: String(p.id),
       vector: Array.isArray(p.vector) && p.vector.every((x) => typeof x === 'number') ? p.vector : [],
       payload: (p.payload ?? {}) as Payload,

@@ -4,7 +4,7 @@
  * in terms of ChunkPayload, so a field renamed or dropped is a type error at once in the indexer and in each reader.
  */
 
-/** The payload of one point: the seeds' fields plus indexed_at, content_hash, page_hash and model_version. */
+/** The payload of one point: the seeds' fields plus indexed_at, content_hash, page_hash, page_version and model_version. */
 export interface ChunkPayload {
   chunk_text: string;
   source_url: string;
@@ -17,6 +17,11 @@ export interface ChunkPayload {
   content_hash: string;
   /** SHA-256 of what the page's points derive from (title, chapter, module, markdown): one value per page. */
   page_hash: string;
+  /**
+   * The page and its version in one keyword (pageVersionKey): its URL, page_hash and the number of chunks the indexer
+   * wrote for it. One exact facet on it lists every version of every page with its points, whatever the points.
+   */
+  page_version: string;
   model_version: string;
 }
 
@@ -66,11 +71,19 @@ export const CANARY_FIELDS: PayloadField[] = ['chunk_text', 'source_url'];
 export const CATALOG_FIELDS: PayloadField[] = ['module_name', 'chapter_id'];
 
 /** What the indexer reads back of the stored points to plan a re-index (which pages and chunks changed). */
-export const REINDEX_FIELDS: PayloadField[] = ['source_url', 'content_hash', 'page_hash', 'model_version'];
+export const REINDEX_FIELDS: PayloadField[] = [
+  'source_url',
+  'content_hash',
+  'page_hash',
+  'page_version',
+  'model_version',
+];
 
 /**
- * The payload indexes the indexer creates: exact facets on the URL, module, chapter and embedding model, ranges on
- * token counts. The checks ask the index for counts and facets where these exist, and scroll where they do not.
+ * The payload indexes the indexer creates: exact facets on the URL, module, chapter, embedding model, page version
+ * and indexing time, ranges on token counts. The checks ask the index for counts and facets where these exist, and
+ * scroll where they do not. indexed_at is a keyword (not a datetime) index because Qdrant facets only keyword,
+ * integer, bool and uuid indexes: its facet lists the few indexing times the collection holds.
  */
 export const PAYLOAD_INDEXES = {
   source_url: 'keyword',
@@ -78,4 +91,22 @@ export const PAYLOAD_INDEXES = {
   chapter_id: 'keyword',
   token_count: 'integer',
   model_version: 'keyword',
+  page_version: 'keyword',
+  indexed_at: 'keyword',
 } as const satisfies Partial<Record<PayloadField, 'keyword' | 'integer'>>;
+
+/** A page version as one keyword: "<source_url> <page_hash> <chunk count>" (the URL may hold spaces, the rest not). */
+export function pageVersionKey(sourceUrl: string, pageHash: string, chunks: number): string {
+  return `${sourceUrl} ${pageHash} ${chunks}`;
+}
+
+/** The parts of a page_version keyword, or undefined when it is not "<url> <hash> <count>". */
+export function parsePageVersion(key: string): { sourceUrl: string; pageHash: string; chunks: number } | undefined {
+  const countAt = key.lastIndexOf(' ');
+  const hashAt = countAt <= 0 ? -1 : key.lastIndexOf(' ', countAt - 1);
+  if (hashAt <= 0) return undefined;
+  const count = key.slice(countAt + 1);
+  const pageHash = key.slice(hashAt + 1, countAt);
+  if (!/^\d{1,9}$/.test(count) || pageHash === '') return undefined;
+  return { sourceUrl: key.slice(0, hashAt), pageHash, chunks: Number(count) };
+}

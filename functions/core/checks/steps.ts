@@ -10,8 +10,9 @@ export const STEPS = {
   profile: 'Qdrant (count, facet or scroll)',
   agent: 'Cohere chat and Qdrant search',
   inventory: 'Qdrant (scroll)',
+  'page facets': 'Qdrant (facet)',
   'exact search': 'Qdrant (exact search)',
-  'canary retrieve': 'Qdrant (retrieve)',
+  'canary sample': 'Qdrant (scroll of the first points)',
   'canary embed': 'Cohere embed',
   'model facet': 'Qdrant (facet)',
 } as const;

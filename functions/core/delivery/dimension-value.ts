@@ -6,11 +6,13 @@
  * form, as in a URL. The mapping is reversible (decodeURIComponent) and leaves ASCII names as they are.
  * A blank value becomes "unknown"; a longer one is cut at 1,024 characters, never inside a `%XX`.
  */
+import { redactUrlsIn } from '../shared/redact-url.ts';
+
 const MAX_CHARS = 1024;
 
 /** The CloudWatch dimension value for a name. */
 export function dimensionValue(name: string): string {
-  const trimmed = name.trim();
+  const trimmed = redactUrlsIn(name).trim();
   if (trimmed === '') return 'unknown';
   let out = '';
   for (const char of trimmed) {

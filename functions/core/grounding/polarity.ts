@@ -175,6 +175,8 @@ const NEGATING_PREFIXES = ['un', 'in', 'im', 'ir', 'il', 'non', 'dis'] as const;
 const DEFAULT_NEGATION_SCOPE = 2;
 
 interface Token {
+  /** The word, lowercased, as written (a hedge is named by it). */
+  word: string;
   stem: string;
   content: boolean;
   /** Under a negation: 1 for the first content word after the cue (its head), 2 for the next, and so on; 0 when not. */
@@ -220,7 +222,7 @@ function tokenize(text: string, scope: number): Unit {
     const stem = stemWord(base);
     const negated = negateNext > 0;
     if (negated && content) depth++;
-    tokens.push({ stem, content, depth: negated ? Math.max(depth, 1) : 0, head: negated ? head : null });
+    tokens.push({ word: base, stem, content, depth: negated ? Math.max(depth, 1) : 0, head: negated ? head : null });
     if (negated && content && head === null) head = stem;
     if (content && negateNext > 0) negateNext--;
   });
@@ -235,12 +237,89 @@ function clausesOf(text: string, scope: number): Unit[] {
     .filter((u) => u.some((t) => t.content));
 }
 
+/** A sentence of the evidence: its tokens, and the same tokens clause by clause (for the hedges). */
+interface Sentence {
+  tokens: Unit;
+  clauses: Unit[];
+}
+
 /** Sentences of the evidence, each the tokens of its clauses, so polarity is read the same way on both sides. */
-function sentencesOf(text: string, scope: number): Unit[] {
+function sentencesOf(text: string, scope: number): Sentence[] {
   return text
     .split(SENTENCE_BREAK)
-    .map((sentence) => clausesOf(sentence, scope).flat())
-    .filter((u) => u.length > 0);
+    .map((sentence) => {
+      const clauses = clausesOf(sentence, scope);
+      return { tokens: clauses.flat(), clauses };
+    })
+    .filter((s) => s.tokens.length > 0);
+}
+
+/**
+ * Words that make a statement a possibility or a usual case rather than a fact or a rule: "may still fail",
+ * "typically uses", "is commonly rooted". A claim that states it without any of them ("will fail", "must use",
+ * "is always rooted") says more than its evidence.
+ */
+const HEDGES: ReadonlySet<string> = new Set([
+  'may',
+  'might',
+  'could',
+  'can',
+  'usually',
+  'often',
+  'typically',
+  'commonly',
+  'generally',
+  'normally',
+  'sometimes',
+  'occasionally',
+  'frequently',
+  'likely',
+  'possibly',
+  'perhaps',
+  'probably',
+  'rarely',
+  'seldom',
+  'tend',
+  'tends',
+]);
+const hedgeOf = (unit: Unit) => unit.find((t) => HEDGES.has(t.word))?.word;
+/**
+ * Words that state a rule or a certainty. Only a claim that says one of them is held to its evidence's hedge: a
+ * clause without a hedge may simply be cut from a longer sentence ("scene full of animated humans" from "can render a
+ * scene full of animated humans"), while "will fail" for "may fail" asserts what the evidence does not.
+ */
+const CATEGORICAL: ReadonlySet<string> = new Set([
+  'will',
+  'always',
+  'must',
+  'every',
+  'all',
+  'certainly',
+  'definitely',
+  'guaranteed',
+  'guarantees',
+  'invariably',
+  'necessarily',
+  'only',
+]);
+const categoricalOf = (unit: Unit) => unit.find((t) => CATEGORICAL.has(t.word))?.word;
+
+/**
+ * The hedge the evidence puts on what a clause states as a rule or a certainty: a hedged clause of the matched
+ * sentence, itself without a categorical word, that shares two content words with it. Null when the claim clause
+ * hedges too, states nothing categorical, or no such clause exists.
+ */
+function hedgeDropped(clause: Unit, sentence: Sentence): string | null {
+  const categorical = categoricalOf(clause);
+  if (hedgeOf(clause) !== undefined || categorical === undefined) return null;
+  const stems = contentStems(clause);
+  for (const theirs of sentence.clauses) {
+    const hedge = hedgeOf(theirs);
+    const shared = [...contentStems(theirs)].filter((stem) => stems.has(stem));
+    if (hedge !== undefined && categoricalOf(theirs) === undefined && shared.length >= 2)
+      return `${categorical} / ${hedge} (${shared.slice(0, 3).join(' ')})`;
+  }
+  return null;
 }
 
 const contentStems = (unit: Unit) => new Set(unit.filter((t) => t.content).map((t) => t.stem));
@@ -262,20 +341,23 @@ const polarities = (unit: Unit, stem: string, otherStems: ReadonlySet<string>) =
 export function polarityConflicts(
   claim: string,
   evidenceTexts: readonly string[],
-  options: { scope?: number; antonyms?: boolean } = {},
+  options: { scope?: number; antonyms?: boolean; hedges?: boolean } = {},
 ): string[] {
   const scope = options.scope ?? DEFAULT_NEGATION_SCOPE;
   const sentences = evidenceTexts.flatMap((t) => sentencesOf(t, scope));
-  const allEvidence = new Set(sentences.flatMap((s) => s.map((t) => t.stem)));
+  const allEvidence = new Set(sentences.flatMap((s) => s.tokens.map((t) => t.stem)));
   const conflicts = new Set<string>();
   for (const clause of clausesOf(claim, scope)) {
     const stems = contentStems(clause);
-    const shared = sentences.map((s) => [...contentStems(s)].filter((stem) => stems.has(stem)).length);
+    const shared = sentences.map((s) => [...contentStems(s.tokens)].filter((stem) => stems.has(stem)).length);
     const best = Math.max(0, ...shared);
     // One shared word says too little about which sentence the clause restates.
     if (best < 2) continue;
     const aligned = sentences.filter((_, i) => shared[i] === best);
-    const perSentence = aligned.map((sentence) => clauseConflicts(clause, sentence, allEvidence, options.antonyms));
+    const perSentence = aligned.map((sentence) => [
+      ...clauseConflicts(clause, sentence.tokens, allEvidence, options.antonyms),
+      ...(options.hedges === false ? [] : [hedgeDropped(clause, sentence)].filter((h) => h !== null)),
+    ]);
     // Several sentences restate the clause equally well: a conflict counts only when every one of them has it.
     const [first = [], ...rest] = perSentence;
     for (const c of first) if (rest.every((r) => r.includes(c))) conflicts.add(c);

@@ -28,6 +28,8 @@ export interface SupportFeatures {
   negation: boolean;
   /** A word whose antonym stands in the evidence instead ("required" / "optional") fails the claim. */
   antonyms: boolean;
+  /** A claim that states as a fact what the evidence hedges ("will fail" for "may fail") fails. */
+  hedges: boolean;
   /** Numbers spelled out are numbers ("five modules" needs a 5). */
   numberWords: boolean;
   /** A number's unit is compared by dimension and value ("16 MB" is not "16 GB"; "1000 ms" is "a second"). */
@@ -37,6 +39,7 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   wholeSentence: true,
   negation: true,
   antonyms: true,
+  hedges: true,
   numberWords: true,
   units: true,
 };
@@ -103,12 +106,11 @@ export function assessClaim(options: {
   const convertedNumbers = new Set(foundQuantities.map((q) => q.number));
   const missingNumbers = terms.numbers.filter((n) => !numbers.has(n) && !convertedNumbers.has(n));
   const missingNames = terms.names.filter((name) => !stems.has(stemWord(name.toLowerCase())));
+  const polarity = { antonyms: features.antonyms, hedges: features.hedges, ...(features.negation ? {} : { scope: 0 }) };
   const conflicts =
-    text !== null && features.negation
-      ? polarityConflicts(text, options.evidence.texts, { antonyms: features.antonyms })
-      : text !== null && features.antonyms
-        ? polarityConflicts(text, options.evidence.texts, { scope: 0 })
-        : [];
+    text !== null && (features.negation || features.antonyms || features.hedges)
+      ? polarityConflicts(text, options.evidence.texts, polarity)
+      : [];
   const total = terms.words.length;
   const wordSupport = total === 0 ? 1 : (total - missingWords.length) / total;
   return {

@@ -1,5 +1,6 @@
 /**
- * Embedding drift canary: a fixed sample of stored points (inventory.ts picks it) read back with its vector, its
+ * Embedding drift canary: a fixed sample of stored points (the collection's first, in its own order) read back with
+ * its vector, its
  * chunk text re-embedded as a search document (the canary input), and each cosine with the stored vector compared
  * with a threshold. Below it, the embedding service no longer produces the index's space (a model changed under the
  * same name): every query vector is then compared with vectors of another model.

@@ -38,7 +38,12 @@ export const freshnessCheck = defineCheck({
       checked += 1;
       if (lastmod > Date.parse(indexedAt)) stale.push(entry.url);
     }
-    const block = { pages_checked: checked, stale_pages: stale.length, urls: stale.slice(0, LISTED) };
+    const block = {
+      pages_checked: checked,
+      stale_pages: stale.length,
+      urls: stale.slice(0, LISTED),
+      source: inventory.source,
+    };
     return verdict({
       sections: { index_health: { freshness: block } },
       errors:

@@ -1,20 +1,45 @@
 /**
- * The index-health inputs: the inventory scroll, and the I/O three checks once did themselves (the exact searches
- * of ANN health, the drift canary's retrieve and embed, the mixed-models facet), each through its named step.
- * A failure of these is not reported when the collection itself could not be read (the profile says so, once).
+ * The index-health inputs: the index inventory (facets where the payload indexes allow, else one scroll), and the
+ * I/O three checks once did themselves (the exact searches of ANN health, the drift canary's sample and embed, the
+ * mixed-models facet), each through its named step. A failure of these is not reported when the collection itself
+ * could not be read (the profile says so, once).
  */
+import pLimit from 'p-limit';
 import { CANARY_FIELDS, type PayloadField } from '../book/payload.ts';
 import { type Input, outcome } from '../checks/input.ts';
 import type { SearchHit, SearchRequest } from '../ports.ts';
 import { collectionProfile } from '../quality/inputs.ts';
 import { collectionDescription, searchedQueries } from '../queries/inputs.ts';
 import { SEARCH_BATCH_SIZE } from '../queries/query-stage.ts';
-import { type IndexInventory, NO_MODEL, readInventory } from './inventory.ts';
+import { type IndexInventory, NO_MODEL, readInventory, type ScrolledInventory } from './inventory.ts';
+import { hasPageIndexes, readPageVersions } from './page-versions.ts';
 
-export const indexInventory: Input<IndexInventory> = {
-  name: 'inventory',
+/** The inventory scroll: ceil(P / page size) requests one after the other. Read at most once per run. */
+export const scrolledInventory: Input<ScrolledInventory> = {
+  name: 'inventory scroll',
   steps: ['inventory'],
   resolve: readInventory,
+  failure: { label: 'index inventory', silentWhen: [collectionProfile] },
+};
+
+/**
+ * Every page's versions, duplicate chunks and oldest indexing time: by the page_version and indexed_at facets where
+ * both keyword indexes exist (a constant number of requests), else (or when a facet may have been cut) by the scroll.
+ */
+export const indexInventory: Input<IndexInventory> = {
+  name: 'inventory',
+  steps: ['page facets'],
+  resolve: async (ctx) => {
+    const info = await outcome(ctx.input(collectionDescription));
+    if (info.ok && hasPageIndexes(info.value)) {
+      const profiled = ctx.input(collectionProfile);
+      // Awaited inside readPageVersions once the first facets are back; a failure is the profile's to report.
+      profiled.catch(() => undefined);
+      const read = await ctx.step('page facets', () => readPageVersions(ctx.deps.index, profiled));
+      if (read !== undefined) return read;
+    }
+    return ctx.input(scrolledInventory);
+  },
   failure: { label: 'index inventory', silentWhen: [collectionProfile] },
 };
 
@@ -26,21 +51,25 @@ export interface ExactComparison {
   exact: SearchHit[];
 }
 
-/** The suite's searches sent once more with exact search: one query-batch call per 100 queries. */
+/** The suite's searches sent once more with exact search: one query-batch call per 100 queries, all at once. */
 export const exactSearches: Input<ExactComparison[]> = {
   name: 'exact search',
   steps: ['exact search'],
   resolve: async (ctx) => {
     const { searches } = await ctx.input(searchedQueries);
+    // Every batch at once (one round trip up to the limiter's share), as the query stage sends its own.
     const exact = await ctx.step('exact search', async () => {
-      const all: SearchHit[][] = [];
+      const limit = pLimit(Math.max(1, ctx.options.searchConcurrency));
+      const batches: SearchRequest[][] = [];
       for (let start = 0; start < searches.length; start += SEARCH_BATCH_SIZE) {
-        const batch = searches.slice(start, start + SEARCH_BATCH_SIZE);
-        all.push(
-          ...(await ctx.deps.index.searchBatch(batch.map((s) => ({ ...s.request, payloadFields: [], exact: true })))),
+        batches.push(
+          searches
+            .slice(start, start + SEARCH_BATCH_SIZE)
+            .map((s) => ({ ...s.request, payloadFields: [], exact: true })),
         );
       }
-      return all;
+      const answers = await Promise.all(batches.map((batch) => limit(() => ctx.deps.index.searchBatch(batch))));
+      return answers.flat();
     });
     return searches.map((s, i) => ({
       queryId: s.queryId,
@@ -60,15 +89,18 @@ export interface CanaryPoint {
   embedded: number[];
 }
 
-/** The inventory's fixed sample read back with vectors (one retrieve) and its text re-embedded (one embed call). */
+/**
+ * A fixed sample of stored chunks read back with their vectors (the collection's first points in its own order, one
+ * scroll request of at most one embed call's worth) and its text re-embedded (one embed call): two round trips,
+ * whatever the collection's size.
+ */
 export const canarySample: Input<CanaryPoint[]> = {
   name: 'canary',
-  steps: ['canary retrieve', 'canary embed'],
+  steps: ['canary sample', 'canary embed'],
   resolve: async (ctx) => {
-    const { sampleIds } = await ctx.input(indexInventory);
-    const ids = sampleIds.slice(0, ctx.deps.embedder.maxBatchSize);
-    if (ids.length === 0) return [];
-    const points = await ctx.step('canary retrieve', () => ctx.deps.index.retrieve(ids, CANARY_FIELDS));
+    const size = Math.min(ctx.options.indexHealth?.canarySample ?? 8, ctx.deps.embedder.maxBatchSize);
+    if (size <= 0) return [];
+    const points = await ctx.step('canary sample', () => ctx.deps.index.firstPoints(size, CANARY_FIELDS));
     const withText = points.filter((p) => typeof p.payload.chunk_text === 'string' && p.vector.length > 0);
     if (withText.length === 0) return [];
     const embedded = await ctx.step('canary embed', () =>
@@ -116,7 +148,7 @@ export const embeddingModels: Input<ModelCounts> = {
         return { models, source: 'facet' };
       }
     }
-    return { models: (await ctx.input(indexInventory)).models, source: 'scroll' };
+    return { models: (await ctx.input(scrolledInventory)).models, source: 'scroll' };
   },
   failure: { label: 'embedding models facet', silentWhen: [collectionProfile] },
 };

@@ -1,59 +1,66 @@
 /**
- * One streaming read of the collection's payload fields the index-health checks need (source_url, page_hash,
- * chunk_index, model_version, indexed_at; never chunk text nor vectors), shared by them as the step `inventory`.
- * Per page it keeps its hashes, its chunk indexes (to see a repeated one) and its oldest time: memory grows with the
- * pages and their chunk indexes, never with the chunk text or the vectors.
+ * What the stale-chunk and freshness checks need to know of each page: its versions (page hashes), the chunks a
+ * version holds more than once, and the oldest indexed_at of its points. Read one of two ways, with the same figures:
+ * - by facets (page-versions.ts), a constant number of requests whatever the size of the collection, where the
+ *   indexer's keyword payload indexes on page_version and indexed_at exist;
+ * - else by one streaming scroll of five small payload fields (never chunk text nor vectors), which also counts the
+ *   points per embedding model for the mixed-models check when model_version has no index.
  */
 import { INVENTORY_FIELDS } from '../book/payload.ts';
 import type { RunContext } from '../checks/input.ts';
 import type { Payload } from '../ports.ts';
 
-interface PageInventory {
+export interface PageInventory {
+  /** The page_hash values of the page's points: more than one means leftovers of an earlier version. */
   pageHashes: Set<string>;
-  chunkIndexes: Set<number>;
+  /** Points beyond one per chunk within one version of the page (a chunk_index repeated, or more than declared). */
   duplicateChunks: number;
   /** The earliest indexed_at of the page's points (ISO 8601), when they carry one. */
   oldestIndexedAt: string | undefined;
 }
 
 export interface IndexInventory {
-  points: number;
+  /** facet: the page_version and indexed_at facets; scroll: the inventory scroll. */
+  source: 'facet' | 'scroll';
   pages: Map<string, PageInventory>;
+  /** Points with a source_url but no page version: no page_hash (scroll), no readable page_version (facet). */
   pointsWithoutPageHash: number;
+}
+
+/** The scroll's inventory: also every point's model, for the mixed-models check without a model_version index. */
+export interface ScrolledInventory extends IndexInventory {
+  source: 'scroll';
+  points: number;
   models: Map<string, number>;
-  /** The canary's sample: the ids with the smallest hash, a fixed choice that does not depend on scroll order. */
-  sampleIds: string[];
 }
 
 export const NO_MODEL = '(none)';
 
+/** The chunk indexes seen per page and version while scrolling: dropped once the scroll ends. */
+type SeenChunks = Map<string, Map<string, Set<number>>>;
+
 /** Reads the inventory in one scroll, as the step `inventory`. */
-export const readInventory = (ctx: RunContext): Promise<IndexInventory> =>
+export const readInventory = (ctx: RunContext): Promise<ScrolledInventory> =>
   ctx.step('inventory', async () => {
-    const sampleSize = ctx.options.indexHealth?.canarySample ?? 8;
-    const inventory: IndexInventory = {
+    const inventory: ScrolledInventory = {
+      source: 'scroll',
       points: 0,
       pages: new Map(),
       pointsWithoutPageHash: 0,
       models: new Map(),
-      sampleIds: [],
     };
-    const sample: { id: string; rank: number }[] = [];
+    const seen: SeenChunks = new Map();
     const pages = ctx.deps.index.scroll({
       payloadFields: INVENTORY_FIELDS,
       pageSize: ctx.options.scrollPageSize ?? 1000,
     });
     for await (const page of pages) {
-      for (const point of page) {
-        add(inventory, point.payload);
-        keepSmallest(sample, { id: point.id, rank: sampleRank(point.id) }, sampleSize);
-      }
+      for (const point of page) add(inventory, seen, point.payload);
     }
-    inventory.sampleIds = sample.map((s) => s.id);
     return inventory;
   });
 
-function add(inventory: IndexInventory, payload: Payload): void {
+function add(inventory: ScrolledInventory, seen: SeenChunks, payload: Payload): void {
   inventory.points += 1;
   const model = typeof payload.model_version === 'string' ? payload.model_version : NO_MODEL;
   inventory.models.set(model, (inventory.models.get(model) ?? 0) + 1);
@@ -61,39 +68,26 @@ function add(inventory: IndexInventory, payload: Payload): void {
   if (typeof url !== 'string') return;
   let page = inventory.pages.get(url);
   if (page === undefined) {
-    page = { pageHashes: new Set(), chunkIndexes: new Set(), duplicateChunks: 0, oldestIndexedAt: undefined };
+    page = { pageHashes: new Set(), duplicateChunks: 0, oldestIndexedAt: undefined };
     inventory.pages.set(url, page);
   }
-  if (typeof payload.page_hash === 'string') page.pageHashes.add(payload.page_hash);
-  else inventory.pointsWithoutPageHash += 1;
+  const hash = typeof payload.page_hash === 'string' ? payload.page_hash : undefined;
+  if (hash === undefined) inventory.pointsWithoutPageHash += 1;
+  else page.pageHashes.add(hash);
   if (typeof payload.chunk_index === 'number') {
-    if (page.chunkIndexes.has(payload.chunk_index)) page.duplicateChunks += 1;
-    else page.chunkIndexes.add(payload.chunk_index);
+    // A chunk repeated within one version; chunks of two versions are the stale pages' concern, counted once there.
+    const versions = seen.get(url) ?? new Map<string, Set<number>>();
+    seen.set(url, versions);
+    const chunks = versions.get(hash ?? '') ?? new Set<number>();
+    versions.set(hash ?? '', chunks);
+    if (chunks.has(payload.chunk_index)) page.duplicateChunks += 1;
+    else chunks.add(payload.chunk_index);
   }
-  const at = payload.indexed_at;
-  if (typeof at === 'string' && !Number.isNaN(Date.parse(at))) {
-    if (page.oldestIndexedAt === undefined || Date.parse(at) < Date.parse(page.oldestIndexedAt))
-      page.oldestIndexedAt = at;
-  }
+  page.oldestIndexedAt = older(page.oldestIndexedAt, payload.indexed_at);
 }
 
-/** FNV-1a of the id: the canary samples the ids of smallest rank, a choice spread over the collection. */
-export function sampleRank(id: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
-  return hash;
-}
-
-function keepSmallest(sample: { id: string; rank: number }[], item: { id: string; rank: number }, size: number): void {
-  if (size <= 0) return;
-  const last = sample[size - 1];
-  // Ranks tie (a hash collision) in id order, so the sample does not depend on the scroll's order.
-  if (last !== undefined && byRank(item, last) > 0) return;
-  sample.push(item);
-  sample.sort(byRank);
-  if (sample.length > size) sample.pop();
-}
-
-function byRank(a: { id: string; rank: number }, b: { id: string; rank: number }): number {
-  return a.rank - b.rank || a.id.localeCompare(b.id);
+/** The older of a page's oldest time so far and a point's indexed_at (unreadable times ignored). */
+export function older(oldest: string | undefined, at: unknown): string | undefined {
+  if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) return oldest;
+  return oldest === undefined || Date.parse(at) < Date.parse(oldest) ? at : oldest;
 }

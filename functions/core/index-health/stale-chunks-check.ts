@@ -1,6 +1,7 @@
 /**
  * Stale and duplicate chunks: a page whose points carry more than one page_hash (leftovers of an earlier version
- * that a re-index did not replace), or that repeat a chunk_index. Coverage and completeness cannot see either.
+ * that a re-index did not replace), or whose version holds a chunk twice (a repeated chunk_index, or more points than
+ * the chunks its page_version declares). Coverage and completeness cannot see either.
  */
 import { type CriterionDeclaration, defineCheck, verdict } from '../checks/check.ts';
 import { indexInventory } from './inputs.ts';
@@ -35,6 +36,7 @@ export const staleChunksCheck = defineCheck({
       duplicate_chunks: pages.reduce((sum, [, p]) => sum + p.duplicateChunks, 0),
       points_without_page_hash: inventory.pointsWithoutPageHash,
       urls: stale.slice(0, LISTED),
+      source: inventory.source,
     };
     return verdict({
       sections: { index_health: { stale_chunks: block } },

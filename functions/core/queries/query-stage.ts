@@ -79,18 +79,73 @@ export interface QueryStageResult {
   searches: { queryId: string; request: SearchRequest; hits: SearchHit[] }[];
 }
 
-/** Embeds, searches and judges every query of the suite. */
-export async function runQueryStage(options: QueryStageOptions): Promise<QueryStageResult> {
-  const { queries, embedder, index, clock } = options;
-  const started = clock.monotonicMs();
-  const limit = pLimit(options.concurrency);
-  const states: QueryState[] = queries.map((query) => ({ query, embeddingMs: 0, searchMs: 0 }));
-  const stats = { embedCalls: 0, searchCalls: 0, billedInputTokens: 0 };
-  let stageFailure: string | null = null;
-  let dimensionMismatch: QueryStageResult['dimensionMismatch'] = null;
-  let unsupportedDistance: QueryStageResult['unsupportedDistance'] = null;
-  const embedBatches = chunk(states, embedder.maxBatchSize);
+/** The stage's shared state: each query's progress, the bound on concurrent calls, the call counts. */
+interface Stage {
+  options: QueryStageOptions;
+  states: QueryState[];
+  limit: ReturnType<typeof pLimit>;
+  stats: { embedCalls: number; searchCalls: number; billedInputTokens: number };
+}
 
+/** Each query's payload filter, and the filter values the index does not have. */
+type Filters = Map<QueryState, ReturnType<typeof buildPayloadFilter>>;
+
+/** What checking the embeddings against the collection found; `distance` names the similarity in messages. */
+interface CollectionCheck {
+  stageFailure: string | null;
+  dimensionMismatch: QueryStageResult['dimensionMismatch'];
+  unsupportedDistance: QueryStageResult['unsupportedDistance'];
+  distance: string;
+}
+
+/**
+ * Embeds, searches and judges every query of the suite, in its natural steps: embed in batches, check the vectors
+ * against the collection, resolve the filters, search in batches, judge each query.
+ */
+export async function runQueryStage(options: QueryStageOptions): Promise<QueryStageResult> {
+  const started = options.clock.monotonicMs();
+  const stage: Stage = {
+    options,
+    states: options.queries.map((query) => ({ query, embeddingMs: 0, searchMs: 0 })),
+    limit: pLimit(options.concurrency),
+    stats: { embedCalls: 0, searchCalls: 0, billedInputTokens: 0 },
+  };
+  const { states } = stage;
+  const embedBatches = await embedQueries(stage);
+  const checked = await checkAgainstCollection(stage, embedBatches);
+  const { catalog, filters } = await resolveFilters(stage);
+  const scoreAnomalies = await searchQueries(stage, filters, checked.distance);
+  const { results, errors } = judgeQueries(stage, catalog ?? (await settled(options.catalog)));
+
+  let stageFailure = checked.stageFailure;
+  if (stageFailure === null && scoreAnomalies.length > 0) {
+    // One impossible score means the index's ranking cannot be trusted for any query: the run is an ERROR.
+    stageFailure = `the index answered impossible scores for ${scoreAnomalies.length} of ${states.length} queries (first: ${scoreAnomalies[0]?.queryId}: ${scoreAnomalies[0]?.scores[0]})`;
+  }
+  if (stageFailure === null && states.length > 0 && states.every((s) => s.failure !== undefined)) {
+    stageFailure = `no query could be run: ${states[0]?.failure?.message ?? 'unknown failure'}`;
+  }
+  // The searches as sent and answered, for the index-health checks (ANN recall, filter correctness).
+  const searches = states.flatMap((s) =>
+    s.request && s.hits ? [{ queryId: s.query.id, request: s.request, hits: s.hits }] : [],
+  );
+  return {
+    results,
+    errors,
+    ...stage.stats,
+    durationMs: options.clock.monotonicMs() - started,
+    stageFailure,
+    dimensionMismatch: checked.dimensionMismatch,
+    unsupportedDistance: checked.unsupportedDistance,
+    scoreAnomalies,
+    searches,
+  };
+}
+
+/** Step 1: every query embedded, in calls of the embedder's batch size; a failed call fails only its queries. */
+async function embedQueries({ options, states, limit, stats }: Stage): Promise<QueryState[][]> {
+  const { embedder, clock } = options;
+  const embedBatches = chunk(states, embedder.maxBatchSize);
   await Promise.all(
     embedBatches.map((batch, call) =>
       limit(async () => {
@@ -113,55 +168,91 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
       }),
     ),
   );
+  return embedBatches;
+}
 
+/**
+ * Step 2: the vectors against the collection, described meanwhile: a distance the similarity rules do not hold for,
+ * or every vector of the wrong size, fails the stage; an embed call that answered a wrong size fails its queries.
+ */
+async function checkAgainstCollection(
+  { options, states }: Stage,
+  embedBatches: QueryState[][],
+): Promise<CollectionCheck> {
+  const { embedder } = options;
+  const checked: CollectionCheck = {
+    stageFailure: null,
+    dimensionMismatch: null,
+    unsupportedDistance: null,
+    distance: '',
+  };
   const embedded = states.filter((s) => s.vector !== undefined);
-  let distance = '';
-  if (embedded.length > 0) {
-    try {
-      const info = await options.collection;
-      distance = info.distance;
-      const problem = distanceProblem(info);
-      // Every vector is checked, not the first: one embed call of the wrong size fails its own queries only.
-      const wrong = embedded.filter((s) => s.vector?.length !== info.vectorSize);
-      if (problem !== null) {
-        unsupportedDistance = { collection: info.name, distance: info.distance };
-        stageFailure = problem;
-        fail(embedded, 'RETRIEVAL_FAILED', new Error(`not searched: ${problem}`));
-      } else if (wrong.length === embedded.length) {
-        const dimension = embedded[0]?.vector?.length ?? 0;
-        dimensionMismatch = { embedding: dimension, collection: info.vectorSize };
-        stageFailure = `embedding dimension ${dimension} (${embedder.model}) does not match the collection's vector size ${info.vectorSize}`;
-        fail(embedded, 'RETRIEVAL_FAILED', new Error(`not searched: ${stageFailure}`));
-      } else {
-        for (const [call, batch] of embedBatches.entries()) {
-          const bad = batch.filter((s) => wrong.includes(s));
-          if (bad.length === 0) continue;
-          const sizes = [...new Set(bad.map((s) => s.vector?.length ?? 0))].join(', ');
-          // A call that answered one wrong vector is not trusted for the others it carried.
-          fail(
-            batch.filter((s) => s.vector !== undefined),
-            'EMBEDDING_FAILED',
-            new Error(
-              `${embedCall(batch, call, embedBatches.length, embedder.model)} returned ${bad.length} of ${batch.length} ` +
-                `vectors of size ${sizes}; the collection "${info.name}" holds vectors of size ${info.vectorSize}: ` +
-                'not searched',
-            ),
-          );
-        }
+  if (embedded.length === 0) return checked;
+  try {
+    const info = await options.collection;
+    checked.distance = info.distance;
+    const problem = distanceProblem(info);
+    // Every vector is checked, not the first: one embed call of the wrong size fails its own queries only.
+    const wrong = embedded.filter((s) => s.vector?.length !== info.vectorSize);
+    if (problem !== null) {
+      checked.unsupportedDistance = { collection: info.name, distance: info.distance };
+      checked.stageFailure = problem;
+      fail(embedded, 'RETRIEVAL_FAILED', new Error(`not searched: ${problem}`));
+    } else if (wrong.length === embedded.length) {
+      const dimension = embedded[0]?.vector?.length ?? 0;
+      checked.dimensionMismatch = { embedding: dimension, collection: info.vectorSize };
+      checked.stageFailure = `embedding dimension ${dimension} (${embedder.model}) does not match the collection's vector size ${info.vectorSize}`;
+      fail(embedded, 'RETRIEVAL_FAILED', new Error(`not searched: ${checked.stageFailure}`));
+    } else {
+      for (const [call, batch] of embedBatches.entries()) {
+        const bad = batch.filter((s) => wrong.includes(s));
+        if (bad.length === 0) continue;
+        const sizes = [...new Set(bad.map((s) => s.vector?.length ?? 0))].join(', ');
+        // A call that answered one wrong vector is not trusted for the others it carried.
+        fail(
+          batch.filter((s) => s.vector !== undefined),
+          'EMBEDDING_FAILED',
+          new Error(
+            `${embedCall(batch, call, embedBatches.length, embedder.model)} returned ${bad.length} of ${batch.length} ` +
+              `vectors of size ${sizes}; the collection "${info.name}" holds vectors of size ${info.vectorSize}: ` +
+              'not searched',
+          ),
+        );
       }
-    } catch (error) {
-      fail(embedded, 'RETRIEVAL_FAILED', error);
     }
+  } catch (error) {
+    fail(embedded, 'RETRIEVAL_FAILED', error);
   }
+  return checked;
+}
 
-  const filtersNameCatalog = queries.some((q) => q.filters.module !== undefined || q.filters.chapter !== undefined);
+/**
+ * Step 3: each query's payload filter, waiting for the catalog only when a query filters on a module or chapter; a
+ * filter value the index does not have keeps its query from being searched.
+ */
+async function resolveFilters({ options, states }: Stage): Promise<{ catalog?: BookCatalog; filters: Filters }> {
+  const filtersNameCatalog = options.queries.some(
+    (q) => q.filters.module !== undefined || q.filters.chapter !== undefined,
+  );
   const catalog = await settled(filtersNameCatalog ? options.catalog : undefined);
   const filters = new Map(states.map((s) => [s, buildPayloadFilter(s.query.filters, catalog)]));
   for (const s of states) {
     const unknown = filters.get(s)?.unknown ?? [];
     if (unknown.length > 0 && s.failure === undefined) s.unknownFilters = unknown;
   }
+  return { catalog, filters };
+}
 
+/**
+ * Step 4: the searchable queries searched in batches of SEARCH_BATCH_SIZE; hits with a score no similarity can have
+ * fail their query (index-trust.ts) and are returned as the stage's anomalies.
+ */
+async function searchQueries(
+  { options, states, limit, stats }: Stage,
+  filters: Filters,
+  distance: string,
+): Promise<QueryStageResult['scoreAnomalies']> {
+  const { index, clock } = options;
   let searched = 0;
   const scoreAnomalies: QueryStageResult['scoreAnomalies'] = [];
   const searchable = states.filter(
@@ -206,8 +297,12 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
       }),
     ),
   );
+  return scoreAnomalies;
+}
 
-  const judgedCatalog = catalog ?? (await settled(options.catalog));
+/** Step 5: each query judged on what came back, its latency the time it waited plus the judging's own. */
+function judgeQueries({ options, states }: Stage, catalog: BookCatalog | undefined) {
+  const { clock } = options;
   const results: QueryValidationResult[] = [];
   const errors: ValidationError[] = [];
   for (const s of states) {
@@ -226,7 +321,7 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
       hits: s.hits ?? null,
       ...(s.failure ? { failure: s.failure } : {}),
       ...(s.unknownFilters ? { unknownFilters: s.unknownFilters } : {}),
-      ...(judgedCatalog ? { catalog: judgedCatalog } : {}),
+      ...(catalog ? { catalog } : {}),
       latency,
       timestamp,
       newId: options.newId,
@@ -240,28 +335,7 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
     results.push(judged.result);
     errors.push(...judged.errors);
   }
-  if (stageFailure === null && scoreAnomalies.length > 0) {
-    // One impossible score means the index's ranking cannot be trusted for any query: the run is an ERROR.
-    stageFailure = `the index answered impossible scores for ${scoreAnomalies.length} of ${states.length} queries (first: ${scoreAnomalies[0]?.queryId}: ${scoreAnomalies[0]?.scores[0]})`;
-  }
-  if (stageFailure === null && states.length > 0 && states.every((s) => s.failure !== undefined)) {
-    stageFailure = `no query could be run: ${states[0]?.failure?.message ?? 'unknown failure'}`;
-  }
-  // The searches as sent and answered, for the index-health checks (ANN recall, filter correctness).
-  const searches = states.flatMap((s) =>
-    s.request && s.hits ? [{ queryId: s.query.id, request: s.request, hits: s.hits }] : [],
-  );
-  return {
-    results,
-    errors,
-    ...stats,
-    durationMs: clock.monotonicMs() - started,
-    stageFailure,
-    dimensionMismatch,
-    unsupportedDistance,
-    scoreAnomalies,
-    searches,
-  };
+  return { results, errors };
 }
 
 /** The catalog when it could be read; undefined otherwise (the profile stage reports an unreadable index). */

@@ -3,6 +3,7 @@
  * the engine threw): status ERROR with the reason, so such a night still leaves a report, a RunSucceeded = 0
  * datum and a CRITICAL alert. Pure.
  */
+import { redactUrlsIn } from '../shared/redact-url.ts';
 import type { ValidationReport } from './report.ts';
 
 export interface RunFailure {
@@ -24,7 +25,7 @@ export interface RunFailure {
 export function buildRunFailureReport(failure: RunFailure): ValidationReport {
   const started = failure.startedAt.toISOString();
   const finished = failure.finishedAt.toISOString();
-  const reason = `the run could not complete: ${failure.stage}: ${failure.reason}`;
+  const reason = `the run could not complete: ${failure.stage}: ${redactUrlsIn(failure.reason)}`;
   return {
     schema_version: '1',
     run_id: failure.runId,

@@ -7,19 +7,31 @@ import { z } from 'zod';
 const count = z.number().int().min(0);
 const urls = z.array(z.string()).describe('the first URLs concerned (at most 10)');
 
+const inventorySource = z
+  .enum(['facet', 'scroll'])
+  .describe(
+    'facet: exact facets on the keyword payload indexes of page_version and indexed_at (a constant number of requests); scroll: the inventory scroll (ceil(P / 1000) requests)',
+  );
+
 const StaleChunks = z.object({
   urls_checked: count,
   stale_pages: count.describe('pages holding stale or duplicate chunks'),
   urls_with_several_page_hashes: count.describe('pages whose points carry more than one page_hash: stale leftovers'),
-  duplicate_chunks: count.describe('points repeating a chunk_index of their page'),
-  points_without_page_hash: count,
+  duplicate_chunks: count.describe(
+    'points beyond one per chunk within one version of a page (a repeated chunk_index, or more than page_version declares)',
+  ),
+  points_without_page_hash: count.describe(
+    'scroll: points of a page without page_hash; facet: points without a readable page_version',
+  ),
   urls,
+  source: inventorySource,
 });
 
 const Freshness = z.object({
   pages_checked: count.describe('sitemap pages with a lastmod that the index holds'),
   stale_pages: count.describe('pages whose sitemap lastmod is newer than their oldest indexed_at'),
   urls,
+  source: inventorySource,
 });
 
 const EmbeddingModels = z.object({

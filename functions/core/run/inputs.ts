@@ -5,7 +5,13 @@
  */
 import type { Input } from '../checks/input.ts';
 import { groundedAnswers } from '../grounding/inputs.ts';
-import { canarySample, embeddingModels, exactSearches, indexInventory } from '../index-health/inputs.ts';
+import {
+  canarySample,
+  embeddingModels,
+  exactSearches,
+  indexInventory,
+  scrolledInventory,
+} from '../index-health/inputs.ts';
 import { collectionProfile } from '../quality/inputs.ts';
 import { bookCatalog, collectionDescription, searchedQueries } from '../queries/inputs.ts';
 import { sitemapListing, staleQueries } from '../sitemap/inputs.ts';
@@ -18,6 +24,7 @@ export const INPUTS: readonly Input<unknown>[] = [
   staleQueries,
   collectionProfile,
   groundedAnswers,
+  scrolledInventory,
   indexInventory,
   exactSearches,
   canarySample,

@@ -22,6 +22,7 @@ import { buildValidationMetrics } from '../queries/aggregate-metrics.ts';
 import { collectionDescription } from '../queries/inputs.ts';
 import { emptyIndexHealth } from '../report/index-health-report.ts';
 import type { LifecycleEvent, ValidationReport } from '../report/report.ts';
+import { redactUrlsDeep } from '../shared/redact-url.ts';
 import { roundTo } from '../shared/statistics.ts';
 import { resolveQueries, SuccessCriteria } from '../suite/suite.ts';
 import { CHECKS, CRITERION_UNITS } from './checks.ts';
@@ -61,7 +62,9 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
   const passed = queryResults.filter((r) => r.status === 'PASS').length;
   const failed = queryResults.filter((r) => r.status === 'FAIL').length;
   const describedInfo = await described;
-  return {
+  // Every output is rendered from the report: a credential in any URL it names (the sitemap's, a page's, one quoted
+  // in a message) is redacted here, once, before any of them is written.
+  return redactUrlsDeep<ValidationReport>({
     schema_version: '1',
     run_id: runId,
     status,
@@ -96,7 +99,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
       stages: run.stages(),
     },
     ...(sections.regression ? { regression: sections.regression } : {}),
-  };
+  });
 }
 
 function sum(

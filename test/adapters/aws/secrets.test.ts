@@ -16,6 +16,7 @@ beforeAll(async () => {
     'ragwatch/camel': JSON.stringify({ apiKey: 'camel-secret-value' }),
     'ragwatch/wrong-shape': JSON.stringify({ token: 'tok-secret-value' }),
     'ragwatch/empty': '   ',
+    'ragwatch/pasted': 'co-t\u2713st-0123456789',
   });
   client = new SecretsManagerClient(standInClientConfig(secretsManager.endpoint, 1));
 });
@@ -95,6 +96,17 @@ describe('SecretsReader', () => {
       'secret ragwatch/wrong-shape: is JSON without a non-empty "api_key" (or "apiKey") field',
     );
     await expect(reading).rejects.not.toThrow(/tok-secret-value/);
+  });
+
+  it('refuses a key an HTTP header cannot carry, naming the secret and the service and no character of it', async () => {
+    // Act
+    const reading = new SecretsReader({ client }).getApiKey('ragwatch/pasted', 'Cohere');
+
+    // Assess
+    await expect(reading).rejects.toThrow(
+      'secret ragwatch/pasted: the Cohere API key holds 1 character that an HTTP header cannot carry',
+    );
+    await expect(reading).rejects.not.toThrow(/co-t|0123|10003|\u2713/);
   });
 
   it('refuses an empty secret', async () => {

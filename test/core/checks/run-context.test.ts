@@ -178,11 +178,9 @@ describe('the run context: steps', () => {
 
   it('waits for a step that another step’s settling started', async () => {
     const handle = context();
-    handle.ctx
-      .step('canary retrieve', async () => 1)
-      .then(() => handle.ctx.step('canary embed', async () => ticks(10)));
+    handle.ctx.step('canary sample', async () => 1).then(() => handle.ctx.step('canary embed', async () => ticks(10)));
     await handle.settleAll();
-    expect(Object.keys(handle.stages())).toEqual(['canary retrieve', 'canary embed']);
+    expect(Object.keys(handle.stages())).toEqual(['canary sample', 'canary embed']);
   });
 
   it('names the pending steps and what each waits on, the inventory scroll among them', () => {
@@ -204,8 +202,9 @@ describe('the run context: steps', () => {
       'profile',
       'agent',
       'inventory',
+      'page facets',
       'exact search',
-      'canary retrieve',
+      'canary sample',
       'canary embed',
       'model facet',
     ]);

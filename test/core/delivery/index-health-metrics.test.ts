@@ -20,8 +20,9 @@ describe('the index-health metrics', () => {
         duplicate_chunks: 1,
         points_without_page_hash: 0,
         urls: ['a', 'b'],
+        source: 'facet',
       },
-      freshness: { pages_checked: 13, stale_pages: 3, urls: [] },
+      freshness: { pages_checked: 13, stale_pages: 3, urls: [], source: 'facet' },
       embedding_models: {
         models: [
           { model: 'embed-english-v3.0', points: 90 },

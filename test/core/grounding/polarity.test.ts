@@ -103,3 +103,33 @@ describe('polarityConflicts: antonyms and prefixes', () => {
     expect(polarityConflicts('URDF can describe closed kinematic loops.', [URDF], { scope: 0 })).toEqual([]);
   });
 });
+
+describe('polarityConflicts: hedges', () => {
+  const evidence = ['A model that scores well on synthetic data may still fail on the robot camera.'];
+
+  it('finds a rule or a certainty where the evidence hedges', () => {
+    expect(
+      polarityConflicts('A model that scores well on synthetic data will fail on the robot camera.', evidence),
+    ).toEqual(['will / may (model score well)']);
+    expect(
+      polarityConflicts('A humanoid is always rooted at the pelvis.', ['A humanoid is commonly rooted at the pelvis.']),
+    ).toEqual(['always / commonly (humanoid root pelvi)']);
+  });
+
+  it('accepts a claim that hedges too, or states nothing categorical', () => {
+    expect(polarityConflicts('A model trained on synthetic data might fail on the robot camera.', evidence)).toEqual(
+      [],
+    );
+    expect(polarityConflicts('A model trained on synthetic data fails on the robot camera.', evidence)).toEqual([]);
+  });
+
+  it('accepts a categorical claim where the evidence is categorical too, or where its hedge is elsewhere', () => {
+    expect(polarityConflicts('Steam must be trapped.', ['Steam must be trapped, or it may escape.'])).toEqual([]);
+    expect(polarityConflicts('Every node must run NTP.', ['Every node must run NTP; clocks may drift.'])).toEqual([]);
+  });
+
+  it('can be switched off', () => {
+    const claim = 'A model that scores well on synthetic data will fail on the robot camera.';
+    expect(polarityConflicts(claim, evidence, { hedges: false })).toEqual([]);
+  });
+});

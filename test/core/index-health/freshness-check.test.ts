@@ -14,7 +14,12 @@ describe('the freshness check', () => {
       sitemap: [{ url: A, lastmod: '2026-11-03T00:00:00.000Z' }],
     });
     const result = await runCheck(freshnessCheck, ctx);
-    expect(result.sections?.index_health?.freshness).toEqual({ pages_checked: 1, stale_pages: 1, urls: [A] });
+    expect(result.sections?.index_health?.freshness).toEqual({
+      pages_checked: 1,
+      stale_pages: 1,
+      urls: [A],
+      source: 'scroll',
+    });
     expect(result.errors).toEqual([
       {
         id: 'id-1',
@@ -22,7 +27,7 @@ describe('the freshness check', () => {
         error_type: 'STALE_PAGES',
         severity: 'MEDIUM',
         message: `1 page(s) changed after they were indexed (sitemap lastmod newer than indexed_at): ${A}`,
-        details: { pages_checked: 1, stale_pages: 1, urls: [A] },
+        details: { pages_checked: 1, stale_pages: 1, urls: [A], source: 'scroll' },
       },
     ]);
     expect(result.verdicts).toEqual([
@@ -73,6 +78,7 @@ describe('the freshness check', () => {
       pages_checked: 2,
       stale_pages: 2,
       urls: [A, `${B}/`],
+      source: 'scroll',
     });
   });
 
@@ -82,7 +88,12 @@ describe('the freshness check', () => {
       sitemap: [{ url: A }, { url: B, lastmod: 'yesterday' }, { url: `${A}/other`, lastmod: '2026-12-01' }],
     });
     const result = await runCheck(freshnessCheck, ctx);
-    expect(result.sections?.index_health?.freshness).toEqual({ pages_checked: 0, stale_pages: 0, urls: [] });
+    expect(result.sections?.index_health?.freshness).toEqual({
+      pages_checked: 0,
+      stale_pages: 0,
+      urls: [],
+      source: 'scroll',
+    });
     // Nothing judged, nothing to say: no verdict either way.
     expect([result.errors, result.verdicts]).toEqual([[], []]);
   });
@@ -109,6 +120,7 @@ describe('the freshness check', () => {
       pages_checked: 12,
       stale_pages: 11,
       urls: stale.slice(0, 10),
+      source: 'scroll',
     });
     expect(result.errors[0]?.message).toMatch(/^11 page\(s\) changed/);
   });

@@ -19,6 +19,7 @@ describe('the stale-chunks check', () => {
       duplicate_chunks: 0,
       points_without_page_hash: 0,
       urls: [],
+      source: 'scroll',
     });
     expect(result.errors).toEqual([]);
     expect(result.verdicts).toEqual([

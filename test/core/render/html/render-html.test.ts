@@ -143,7 +143,10 @@ describe('renderReportHtml', () => {
     // Act
     const page = renderReportHtml({
       ...buildPassedReport(),
-      index_health: { ...emptyIndexHealth(), freshness: { pages_checked: 13, stale_pages: 3, urls: [] } },
+      index_health: {
+        ...emptyIndexHealth(),
+        freshness: { pages_checked: 13, stale_pages: 3, urls: [], source: 'facet' },
+      },
     });
 
     // Assess

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import {
+  isCredentialParam,
+  redactUrl,
+  redactUrlsDeep,
+  redactUrlsIn,
+} from '../../../functions/core/shared/redact-url.ts';
+
+describe('redactUrl', () => {
+  it.each([
+    ['https://book.example.com/sitemap.xml?token=s3cr3t', 'https://book.example.com/sitemap.xml?token=***'],
+    ['https://b.example/s.xml?TOKEN=a&page=2', 'https://b.example/s.xml?TOKEN=***&page=2'],
+    ['https://b.example/s.xml?page=2&Key=a', 'https://b.example/s.xml?page=2&Key=***'],
+    ['https://b.example/s.xml?sig=a;signature=b', 'https://b.example/s.xml?sig=***;signature=***'],
+    ['https://b.example/s.xml?password=p&user=ann', 'https://b.example/s.xml?password=***&user=ann'],
+    [
+      'https://bucket.s3.amazonaws.com/s.xml?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA%2F20261127&x-amz-signature=abc123&v=1',
+      'https://bucket.s3.amazonaws.com/s.xml?X-Amz-Algorithm=***&X-Amz-Credential=***&x-amz-signature=***&v=1',
+    ],
+    [
+      'https://b.example/s.xml?access_token=a&api_key=b&apikey=c',
+      'https://b.example/s.xml?access_token=***&api_key=***&apikey=***',
+    ],
+    ['https://user:pa@ss@b.example/s.xml', 'https://***@b.example/s.xml'],
+    ['https://user@b.example/', 'https://***@b.example/'],
+    ['https://b.example/s.xml?to%6Ben=a', 'https://b.example/s.xml?to%6Ben=***'],
+    ['https://b.example/s.xml?token=a#frag', 'https://b.example/s.xml?token=***#frag'],
+  ])('redacts %s', (url, expected) => {
+    expect(redactUrl(url)).toBe(expected);
+  });
+
+  it.each([
+    'https://book.example.com/docs/intro',
+    'https://book.example.com/search?q=token&page=2',
+    'https://book.example.com/a?keyword=x&tokens=3&monkey=1&signed=yes',
+    'https://book.example.com/a?token',
+    'https://b.example/path@x',
+    'not a url',
+  ])('leaves %s exactly as written', (url) => {
+    expect(redactUrl(url)).toBe(url);
+  });
+
+  it('redacts a token written in an HTML attribute (&amp; between parameters)', () => {
+    expect(redactUrl('https://b.example/s.xml?a=1&amp;token=s3cr3t')).toBe('https://b.example/s.xml?a=1&amp;token=***');
+  });
+});
+
+describe('isCredentialParam', () => {
+  it('reads names case-insensitively and decoded; near-misses are not credentials', () => {
+    for (const name of ['token', 'Token', 'KEY', 'sig', 'Signature', 'password', 'X-Amz-Security-Token', 'x-amz-date'])
+      expect(isCredentialParam(name), name).toBe(true);
+    for (const name of ['tokens', 'keyword', 'q', 'page', 'signed', 'x-am', '%E0%A4%A'])
+      expect(isCredentialParam(name), name).toBe(false);
+  });
+});
+
+describe('redactUrlsIn', () => {
+  it('redacts every URL in a message and keeps the punctuation around it', () => {
+    expect(
+      redactUrlsIn(
+        'could not read the sitemap https://b.example/s.xml?token=abc: 404 (from https://u:p@b.example/i.xml?sig=x).',
+      ),
+    ).toBe(
+      'could not read the sitemap https://b.example/s.xml?token=***: 404 (from https://***@b.example/i.xml?sig=***).',
+    );
+  });
+
+  it('returns text without a URL unchanged', () => {
+    const text = 'token=abc is not in a URL';
+    expect(redactUrlsIn(text)).toBe(text);
+  });
+});
+
+describe('redactUrlsDeep', () => {
+  it('redacts every string of a report-like value and shares the parts it did not change', () => {
+    const clean = { urls: ['https://b.example/a'], n: 3 };
+    const value = {
+      coverage: { sitemap_url: 'https://b.example/s.xml?token=abc', missing: ['https://b.example/p?key=k'] },
+      clean,
+      nothing: null,
+      flag: true,
+    };
+    const out = redactUrlsDeep(value);
+    expect(out).toEqual({
+      coverage: { sitemap_url: 'https://b.example/s.xml?token=***', missing: ['https://b.example/p?key=***'] },
+      clean,
+      nothing: null,
+      flag: true,
+    });
+    expect(out.clean).toBe(clean);
+    expect(value.coverage.sitemap_url).toBe('https://b.example/s.xml?token=abc');
+  });
+});
