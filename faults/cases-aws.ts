@@ -191,4 +191,28 @@ export const AWS_CASES: Case[] = [
       ...expectWithin(o, 15),
     ],
   },
+  {
+    name: 'CloudWatch refuses one metric (400) on a PASSED night',
+    group: 'AWS',
+    expected:
+      'returns; PASSED report stored, RunSucceeded 1 and every other datum sent, HIGH alert naming the refused metric',
+    arrange: (w) => {
+      w.aws.cloudWatch.refuseMetric('PassRate');
+      return { ...lambda(w), suite: w.passingSuitePath };
+    },
+    check: (o, w) => {
+      const names = new Set(w.aws.cloudWatch.datums.map((d) => d.MetricName));
+      return [
+        ...common(o),
+        ...(o.outcome === 'returned' ? [] : [`the handler ${o.outcome}`]),
+        ...expectStatus(o, ['PASSED']),
+        ...(o.runSucceeded === 1 ? [] : ['RunSucceeded 1 not sent']),
+        ...(names.has('PassRate') ? ['PassRate was recorded'] : []),
+        ...(names.has('QueriesTotal') && names.has('CoveragePercent') ? [] : ['other datums dropped with PassRate']),
+        ...(o.alertSubjects.some((s) => /^\[HIGH\] .*CloudWatch metrics NOT delivered/.test(s))
+          ? []
+          : [`no HIGH alert naming the metrics (got ${JSON.stringify(o.alertSubjects)})`]),
+      ];
+    },
+  },
 ];

@@ -46,6 +46,8 @@ export interface World {
   sitemaps: HostileSitemaps;
   /** The sample suite's queries repeated to 150 (no agent questions): more than one embed call. */
   largeSuitePath: string;
+  /** Two queries the sample book answers: a PASSED night, for the rows about what a clean night must still say. */
+  passingSuitePath: string;
   /** A loopback port nothing listens on: a service that is down. */
   closedPort: number;
   /** The CLI's environment for a normal run. */
@@ -66,6 +68,8 @@ export async function startWorld(): Promise<World> {
   const suiteDir = mkdtempSync(path.join(tmpdir(), 'ragwatch-faults-suite-'));
   const largeSuitePath = path.join(suiteDir, 'large-suite.json');
   writeFileSync(largeSuitePath, JSON.stringify(largeSuite()));
+  const passingSuitePath = path.join(suiteDir, 'passing-suite.json');
+  writeFileSync(passingSuitePath, JSON.stringify(PASSING_SUITE));
   const [qdrant, cohere, cohereWrongDimension, aws, sitemaps, closedPort] = await Promise.all([
     startFaultProxy(sandbox.qdrant.url),
     startFaultProxy(sandbox.cohere.url),
@@ -104,6 +108,7 @@ export async function startWorld(): Promise<World> {
     awsProxies,
     sitemaps,
     largeSuitePath,
+    passingSuitePath,
     closedPort,
     cliEnv: () => ({ ...engineEnv(), COHERE_API_KEY: SECRETS.cohereKey, QDRANT_API_KEY: SECRETS.qdrantKey }),
     lambdaEnv: () => ({
@@ -125,6 +130,7 @@ export async function startWorld(): Promise<World> {
       }
       aws.fauxqs.reset();
       aws.cloudWatch.datums.length = 0;
+      aws.cloudWatch.refuseMetric(null);
     },
     stop: async () => {
       const proxies = [qdrant, cohere, ...Object.values(awsProxies)];
@@ -140,6 +146,26 @@ export async function startWorld(): Promise<World> {
   };
   return world;
 }
+
+const PASSING_SUITE = {
+  name: 'passing',
+  defaults: { min_similarity: 0.2 },
+  // The world's index is seeded with rot on purpose (seedIndexDrift): a clean night here is one whose bars allow it.
+  success_criteria: {
+    min_coverage: 0,
+    min_completeness: 0,
+    max_stale_chunk_pages: 1000,
+    max_stale_pages: 1000,
+    max_embedding_models: 10,
+    min_canary_cosine: -1,
+    min_ann_recall: 0,
+    max_filter_violations: 1000,
+  },
+  queries: [
+    { id: 'vslam', query_text: 'What is visual SLAM in Isaac ROS?', expected_module: 'Module 3 Nvidia Isaac' },
+    { id: 'unity', query_text: 'Why use Unity for human-robot interaction?', expected_module: 'Module 2 Digital Twin' },
+  ],
+};
 
 function largeSuite() {
   const sample = JSON.parse(readFileSync(path.join(import.meta.dirname, '..', 'sandbox', 'suite.json'), 'utf8')) as {

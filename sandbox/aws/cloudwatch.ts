@@ -2,7 +2,8 @@
  * A CloudWatch stand-in for PutMetricData, speaking what @aws-sdk/client-cloudwatch 3.11xx actually sends:
  * AWS JSON 1.0 (X-Amz-Target GraniteServiceVersion20100801.PutMetricData), gzip-compressed above 10 KB, with
  * awsQuery-compatible errors. It checks the API's limits the way CloudWatch does, records every datum, and can be
- * told to fail the next calls.
+ * told to fail the next calls, or to refuse (400 InvalidParameterValue, the whole call, as CloudWatch does) every call
+ * that carries a datum of a given name.
  */
 import { AwsJsonError, type JsonRpcServer, type RecordedRequest, startJsonRpcServer } from './json-rpc-server.ts';
 
@@ -26,6 +27,8 @@ export interface CloudWatchStandIn {
   requests: RecordedRequest[];
   /** Fails the next `times` PutMetricData calls with this status and error type. */
   failNext(times: number, failure?: { status: number; type: string }): void;
+  /** Refuses every call carrying a datum named `metricName` as invalid (null: none). */
+  refuseMetric(metricName: string | null): void;
   stop(): Promise<void>;
 }
 
@@ -39,6 +42,7 @@ export async function startCloudWatchStandIn(): Promise<CloudWatchStandIn> {
     status: 500,
     type: 'InternalServiceFault',
   };
+  let refused: string | null = null;
   const server: JsonRpcServer = await startJsonRpcServer({
     targetPrefix: 'GraniteServiceVersion20100801',
     contentType: 'application/x-amz-json-1.0',
@@ -49,7 +53,10 @@ export async function startCloudWatchStandIn(): Promise<CloudWatchStandIn> {
           failures.times -= 1;
           throw new AwsJsonError(failures.status, failures.type, 'injected failure', `${failures.type};Receiver`);
         }
-        datums.push(...validate(input));
+        const valid = validate(input);
+        const bad = valid.findIndex((d) => d.MetricName === refused);
+        if (bad !== -1) invalid(`MetricData.member.${bad + 1}.Value: refused (injected)`);
+        datums.push(...valid);
         return {};
       },
     },
@@ -60,6 +67,9 @@ export async function startCloudWatchStandIn(): Promise<CloudWatchStandIn> {
     requests: server.requests,
     failNext: (times, failure = { status: 500, type: 'InternalServiceFault' }) => {
       failures = { times, ...failure };
+    },
+    refuseMetric: (metricName) => {
+      refused = metricName;
     },
     stop: server.stop,
   };

@@ -1,6 +1,7 @@
 /**
  * The replay's verdict from its nights, per fault episode and its incident track:
- * - detected_first_night: an onset or escalation on the fault's track on the fault's first night;
+ * - detected_first_night: an onset, re-opening (flapping) or escalation on the fault's track on the fault's first
+ *   night;
  * - recoveries: a recovery on the fault's track on the first night after it ended (the scenario keeps a clean
  *   night after every fault on a track, and the default policy recovers after 1 clean run); for quality and
  *   suite faults, the first such night whose run completed (an ERROR run cannot judge them);
@@ -37,7 +38,7 @@ export function tallyReplay(scenario: Scenario, records: readonly NightRecord[])
   for (const fault of faults) {
     const track = FAULT_KINDS[fault.kind].track;
     const first = emailsOn(fault.from, track);
-    const told = first.filter((e) => e.kind === 'onset' || e.kind === 'escalation');
+    const told = first.filter((e) => e.kind === 'onset' || e.kind === 'reopened' || e.kind === 'escalation');
     if (told.length > 0) detected += 1;
     duplicates += Math.max(0, told.length - 1);
     for (const e of first) explained.add(`${fault.from}:${track}:${e.subject}`);

@@ -161,7 +161,7 @@ describe('the nightly handler on a clean run', () => {
             htmlLocation: `s3://ragwatch-reports/reports/book/2026/03/14/${result.runId}.html`,
           },
         },
-        metrics: { ok: true, value: { namespace: 'RagWatch', datums: aws.cloudWatch.datums.length, calls: 1 } },
+        metrics: { ok: true, value: { namespace: 'RagWatch', datums: aws.cloudWatch.datums.length, calls: 2 } },
         alert: { ok: true, value: { sent: false } },
       },
     });

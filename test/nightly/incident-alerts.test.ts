@@ -83,6 +83,21 @@ describe('the nightly handler’s incident emails', () => {
     expect(error?.subject).not.toBe(quality?.subject);
   });
 
+  it('re-opens the same incident, flapping, when the fault is back two nights after its recovery', async () => {
+    await night(buildFailedReport, 0);
+    await night(buildPassedReport, 1);
+    await night(buildFailedReport, 2);
+    expect(kinds()).toEqual(['quality:onset', 'quality:recovery', 'quality:reopened']);
+    const back = aws.deliveredAlerts()[2];
+    expect(back?.subject).toMatch(
+      /^\[CRITICAL\] FLAPPING RagWatch prod\/book: quality regressed re-opened: pass rate 40% < 90%/,
+    );
+    expect(back?.message).toContain('flapping: re-opened, 1 time(s)');
+    expect(back?.message).toContain('Since: 2026-03-14T02:00:00.000Z');
+    await night(buildPassedReport, 3);
+    expect(aws.deliveredAlerts()[3]?.message).toContain('FLAPPING: it came back 1 time(s) after a recovery');
+  });
+
   it('opens a run ERROR at MEDIUM (no page for a blip) and escalates to CRITICAL on the second ERROR night', async () => {
     await night(buildErrorReport, 0);
     await night(buildErrorReport, 1);

@@ -51,11 +51,13 @@ const EXPECTED: Record<number, string[]> = {
   // An ERROR night cannot judge quality: module a's recovery waits for night 7, the next run that completed.
   6: ['infrastructure:onset'],
   7: ['infrastructure:recovery', 'quality:recovery', 'suite:onset'],
-  8: ['quality:onset'],
+  // Coverage breached again a night after module a's recovery: the same incident re-opens (flapping), as do the
+  // pass-rate breaches of nights 10 and 12; the stale chunks of night 14 break nothing it had, so they open anew.
+  8: ['quality:reopened'],
   9: ['quality:recovery', 'suite:recovery'],
-  10: ['quality:onset'],
+  10: ['quality:reopened'],
   11: ['quality:recovery'],
-  12: ['quality:onset'],
+  12: ['quality:reopened'],
   13: ['quality:recovery'],
   14: ['quality:onset'],
   15: ['quality:recovery'],

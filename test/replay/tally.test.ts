@@ -34,6 +34,13 @@ describe('tallyReplay', () => {
     });
   });
 
+  it('counts a re-opened (flapping) incident on the fault’s first night as detected, and a recovery as no detection', () => {
+    expect(tallyReplay(scenario, nights({ 2: [email('reopened')], 4: [email('recovery')] })).detected_first_night).toBe(
+      1,
+    );
+    expect(tallyReplay(scenario, nights({ 2: [email('recovery')] })).detected_first_night).toBe(0);
+  });
+
   it('counts an email on a later night of the fault as a duplicate', () => {
     const summary = tallyReplay(scenario, nights({ 2: [email('onset')], 3: [email('onset')], 4: [email('recovery')] }));
     expect(summary.duplicate_alerts).toBe(1);

@@ -41,7 +41,7 @@ export class SnsAlerter {
             severity: attribute(alert.severity),
             collection: attribute(labels.collection || 'unknown'),
             environment: attribute(labels.environment || 'unknown'),
-            // One alert per incident: onset, escalation, reminder or recovery, and which incident (quality, ...).
+            // One alert per incident: onset, reopened, escalation, reminder or recovery, and which incident (quality, ...).
             ...(labels.kind ? { alert_kind: attribute(labels.kind) } : {}),
             ...(labels.track ? { incident_track: attribute(labels.track) } : {}),
           },

@@ -39,25 +39,32 @@ const SEVERITY_ORDER: Severity[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
 
 /**
  * Builds the alert for a run, or null when nobody needs to hear about it. An alert goes out when the run failed
- * (CRITICAL), a criterion is breached (the worst breached criterion's severity), or the report could not be stored
- * (HIGH at least: its only copy is then the log).
+ * (CRITICAL), a criterion is breached (the worst breached criterion's severity), the report could not be stored
+ * (HIGH at least: its only copy is then the log), or another sink failed (HIGH at least: metrics refused on a passing
+ * night leave the dashboard and the alarms blind, and nobody would hear of it otherwise).
  */
 export function buildAlertMessage(report: ValidationReport, context: AlertContext): AlertMessage | null {
   const breached = report.success_criteria.filter((c) => !c.passed);
-  const severity = alertSeverity(report, breached, context.placement.stored);
+  const failedSinks = context.failedSinks ?? [];
+  const severity = alertSeverity(report, breached, context.placement.stored, failedSinks.length > 0);
   if (severity === null) return null;
-  const subject = buildSubject(report, breached, severity, context.placement.stored);
+  const subject = buildSubject(report, breached, severity, context.placement.stored, failedSinks);
   const body = fitBody(buildBody(report, breached, severity, context), context, context.maxBodyBytes);
   return { subject, body, severity };
 }
 
 export { buildS3ConsoleUrl } from './links.ts';
 
-function alertSeverity(report: ValidationReport, breached: CriterionResult[], stored: boolean): Severity | null {
+function alertSeverity(
+  report: ValidationReport,
+  breached: CriterionResult[],
+  stored: boolean,
+  sinkFailed: boolean,
+): Severity | null {
   if (report.status === 'ERROR') return 'CRITICAL';
   const candidates: Severity[] = breached.map((c) => c.severity);
   if (report.status === 'FAILED' && candidates.length === 0) candidates.push('HIGH');
-  if (!stored) candidates.push('HIGH');
+  if (!stored || sinkFailed) candidates.push('HIGH');
   if (candidates.length === 0) return null;
   return SEVERITY_ORDER.find((s) => candidates.includes(s)) ?? 'HIGH';
 }
@@ -67,9 +74,11 @@ function buildSubject(
   breached: CriterionResult[],
   severity: Severity,
   stored: boolean,
+  failedSinks: { sink: string }[],
 ): string {
   // A report only the log holds comes first: it is the one thing ops must act on before the next run.
   const what: string[] = stored ? [] : ['report NOT stored'];
+  what.push(...failedSinks.map((f) => `${f.sink} NOT delivered`));
   if (report.status === 'ERROR')
     what.push(`run ERROR: ${report.status_reason.replace(/^the run could not complete:\s*/i, '')}`);
   else
@@ -110,7 +119,9 @@ function buildBody(
       ? `${name} could not complete: ${truncate(reason, 500)}`
       : report.status === 'FAILED'
         ? `${name} breached ${breached.length} success criteria${breached.length > 0 ? `: ${breached.map(shortBreach).join(', ')}` : ''}.`
-        : `${name} passed, but its report could not be stored.`;
+        : context.placement.stored
+          ? `${name} passed, but ${(context.failedSinks ?? []).map((f) => f.sink).join(' and ') || 'a sink'} could not be delivered.`
+          : `${name} passed, but its report could not be stored.`;
   lines.push(headline, howBadly(report, severity), `Run started: ${report.timestamp} (run id ${report.run_id})`);
   lines.push(sinceLine(context.previous), changedLine(report), '', ...linkLines(context.links));
 

@@ -12,6 +12,7 @@
  * A conflict is reported as the claim's words and the evidence's, so a person sees why.
  */
 import { isContentWord, stemWord } from './claim-terms.ts';
+import { statedNumbers } from './quantities.ts';
 
 /** Words that negate what follows them in their clause. */
 const NEGATION_CUES: ReadonlySet<string> = new Set([
@@ -194,7 +195,7 @@ const LINE_BREAK = String.raw`\n\s*\n|\n(?=\s*(?:[-*+>#]|\d+\.)\s)`;
 const SENTENCE_BREAK = new RegExp(String.raw`[.!?;]+(?=\s|$)|${LINE_BREAK}`, 'gu');
 // Clause breaks: a sentence's, punctuation inside it, and the conjunctions that start a clause of their own.
 const CLAUSE_BREAK = new RegExp(
-  String.raw`[.!?;]+(?=\s|$)|${LINE_BREAK}|[,:()–—]|\b(?:but|though|although|whereas|while|which|so|yet|because)\b`,
+  String.raw`[.!?;]+(?=\s|$)|${LINE_BREAK}|,(?!\d)|[:()–—]|\b(?:but|though|although|whereas|while|which|so|yet|because)\b`,
   'giu',
 );
 
@@ -231,16 +232,45 @@ function tokenize(text: string, scope: number): Unit {
 
 /** Clauses of a text as tokens, a negation's scope ending with its clause. */
 function clausesOf(text: string, scope: number): Unit[] {
-  return text
-    .split(CLAUSE_BREAK)
-    .map((part) => tokenize(part, scope))
-    .filter((u) => u.some((t) => t.content));
+  return claimClausesOf(text, scope).map((c) => c.tokens);
 }
 
-/** A sentence of the evidence: its tokens, and the same tokens clause by clause (for the hedges). */
+/** A clause of the claim: its tokens and the numbers it states (digits or words, as statedNumbers reads them). */
+interface ClaimClause {
+  tokens: Unit;
+  numbers: string[];
+}
+
+/** Numbers that are part of a name ("ROS 2", "Python 3.12"): a name's version, not a figure of the sentence. */
+function versions(text: string): Set<string> {
+  return new Set([...text.matchAll(/\b\p{Lu}[\p{L}\p{N}_-]*\s+(\d+(?:\.\d+)*)\b/gu)].map((m) => m[1] ?? ''));
+}
+
+function claimClausesOf(text: string, scope: number): ClaimClause[] {
+  const clauses: ClaimClause[] = [];
+  let pending: string[] = [];
+  for (const part of text.split(CLAUSE_BREAK)) {
+    const tokens = tokenize(part, scope);
+    const numbers = statedNumbers(part).filter((n) => !versions(part).has(n));
+    const last = clauses.at(-1);
+    // A clause without a content word ("such as 4.2 to 4.4", "In short:") gives its numbers to the clause before it
+    // (or after it, at the start); its words claim nothing.
+    if (!tokens.some((t) => t.content)) {
+      if (last) last.numbers.push(...numbers);
+      else pending.push(...numbers);
+      continue;
+    }
+    clauses.push({ tokens, numbers: [...pending, ...numbers] });
+    pending = [];
+  }
+  return clauses;
+}
+
+/** A sentence of the evidence: its tokens, the same tokens clause by clause (for the hedges), and its numbers. */
 interface Sentence {
   tokens: Unit;
   clauses: Unit[];
+  numbers: ReadonlySet<string>;
 }
 
 /** Sentences of the evidence, each the tokens of its clauses, so polarity is read the same way on both sides. */
@@ -249,7 +279,7 @@ function sentencesOf(text: string, scope: number): Sentence[] {
     .split(SENTENCE_BREAK)
     .map((sentence) => {
       const clauses = clausesOf(sentence, scope);
-      return { tokens: clauses.flat(), clauses };
+      return { tokens: clauses.flat(), clauses, numbers: new Set(statedNumbers(sentence, { lenient: true })) };
     })
     .filter((s) => s.tokens.length > 0);
 }
@@ -341,13 +371,14 @@ const polarities = (unit: Unit, stem: string, otherStems: ReadonlySet<string>) =
 export function polarityConflicts(
   claim: string,
   evidenceTexts: readonly string[],
-  options: { scope?: number; antonyms?: boolean; hedges?: boolean } = {},
+  options: { scope?: number; antonyms?: boolean; hedges?: boolean; numbers?: boolean } = {},
 ): string[] {
   const scope = options.scope ?? DEFAULT_NEGATION_SCOPE;
   const sentences = evidenceTexts.flatMap((t) => sentencesOf(t, scope));
   const allEvidence = new Set(sentences.flatMap((s) => s.tokens.map((t) => t.stem)));
+  const allNumbers = new Set(sentences.flatMap((s) => [...s.numbers]));
   const conflicts = new Set<string>();
-  for (const clause of clausesOf(claim, scope)) {
+  for (const { tokens: clause, numbers } of claimClausesOf(claim, scope)) {
     const stems = contentStems(clause);
     const shared = sentences.map((s) => [...contentStems(s.tokens)].filter((stem) => stems.has(stem)).length);
     const best = Math.max(0, ...shared);
@@ -361,6 +392,13 @@ export function polarityConflicts(
     // Several sentences restate the clause equally well: a conflict counts only when every one of them has it.
     const [first = [], ...rest] = perSentence;
     for (const c of first) if (rest.every((r) => r.includes(c))) conflicts.add(c);
+    // A number the evidence states, but not in the sentence the clause restates ("4.2 to 4.4" where that sentence
+    // says "4.2 to 4.3" and the next one "4.4"): a figure moved to another role. A number stated nowhere is already
+    // a missing number (support.ts).
+    if (options.numbers === false) continue;
+    for (const n of numbers)
+      if (allNumbers.has(n) && !aligned.some((s) => s.numbers.has(n)))
+        conflicts.add(`${n} / ${[...(aligned[0]?.numbers ?? [])].join(' ') || 'no number'}`);
   }
   return [...conflicts];
 }

@@ -95,7 +95,6 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
   thousand: 1000,
   dozen: 12,
   half: 0.5,
-  twice: 2,
 };
 
 /**

@@ -32,6 +32,8 @@ export interface SupportFeatures {
   hedges: boolean;
   /** Numbers spelled out are numbers ("five modules" needs a 5). */
   numberWords: boolean;
+  /** A number must be in the evidence sentence its clause restates, not only somewhere in the chunk (polarity.ts). */
+  numbersInPlace: boolean;
   /** A number's unit is compared by dimension and value ("16 MB" is not "16 GB"; "1000 ms" is "a second"). */
   units: boolean;
 }
@@ -41,6 +43,7 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   antonyms: true,
   hedges: true,
   numberWords: true,
+  numbersInPlace: true,
   units: true,
 };
 
@@ -55,7 +58,7 @@ export interface ClaimAssessment {
   missing_names: string[];
   /** Quantities of the claim the cited text does not state in any unit ("16 MB" against "16 GB"). */
   missing_quantities: string[];
-  /** Words the claim states with the opposite polarity of the cited text ("supported / not supported"). */
+  /** What the claim says against the cited text (polarity.ts): "support / not support", "will / may (...)", "4.4 / 4.2 4.3". */
   polarity_conflicts: string[];
 }
 
@@ -106,9 +109,14 @@ export function assessClaim(options: {
   const convertedNumbers = new Set(foundQuantities.map((q) => q.number));
   const missingNumbers = terms.numbers.filter((n) => !numbers.has(n) && !convertedNumbers.has(n));
   const missingNames = terms.names.filter((name) => !stems.has(stemWord(name.toLowerCase())));
-  const polarity = { antonyms: features.antonyms, hedges: features.hedges, ...(features.negation ? {} : { scope: 0 }) };
+  const polarity = {
+    antonyms: features.antonyms,
+    hedges: features.hedges,
+    numbers: features.numbersInPlace,
+    ...(features.negation ? {} : { scope: 0 }),
+  };
   const conflicts =
-    text !== null && (features.negation || features.antonyms || features.hedges)
+    text !== null && (features.negation || features.antonyms || features.hedges || features.numbersInPlace)
       ? polarityConflicts(text, options.evidence.texts, polarity)
       : [];
   const total = terms.words.length;

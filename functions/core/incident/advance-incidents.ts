@@ -2,7 +2,9 @@
  * One run moves each incident track on; the notices it returns are the only emails the run may send.
  *
  * Per track, in order:
- * - no incident, breaches: open one -> onset;
+ * - no incident, breaches: open one -> onset; or, when the track's last incident closed at most
+ *   FLAPPING_WINDOW_DAYS ago and this run breaks a kind it had, open that one again -> reopened ("flapping:
+ *   re-opened"), same id and start: the same fault back, not a new one;
  * - incident, breaches: the clean streak resets; a higher severity or a breach kind not told before ->
  *   escalation; else, when reminders are on, the incident is at least `reminderMinSeverity` (HIGH) and the last
  *   notice is `reminderDays` old -> reminder; else silence;
@@ -11,6 +13,7 @@
  */
 import {
   type Breach,
+  type ClosedIncident,
   emptyState,
   type Incident,
   type IncidentState,
@@ -22,7 +25,7 @@ import {
 } from '../report/incident-state.ts';
 import type { Observation } from './observe-run.ts';
 
-type NoticeKind = 'onset' | 'escalation' | 'reminder' | 'recovery';
+type NoticeKind = 'onset' | 'reopened' | 'escalation' | 'reminder' | 'recovery';
 
 export interface Notice {
   kind: NoticeKind;
@@ -85,11 +88,55 @@ export function advanceIncidents(options: {
       notices.push({ kind: 'recovery', track, incident: lost, breaches: [], newKinds: [], stateLost: true });
       continue;
     }
-    const step = advanceTrack(track, open, persisting(open, breaches, options.run), options.run, policy, options.newId);
+    const closed = state.closed?.[track] ?? null;
+    const step =
+      open === null && closed !== null && flapping(closed, breaches, options.run)
+        ? reopen(closed, breaches, options.run)
+        : advanceTrack(track, open, persisting(open, breaches, options.run), options.run, policy, options.newId);
     state.open[track] = step.incident;
+    if (step.notice?.kind === 'recovery' || step.notice?.kind === 'reopened') {
+      const last = state.closed ?? { quality: null, infrastructure: null, suite: null };
+      const closing =
+        step.notice.kind === 'recovery' ? { ...step.notice.incident, closed_at: options.run.started_at } : null;
+      state.closed = { ...last, [track]: closing };
+    }
     if (step.notice) notices.push(lost === undefined ? step.notice : { ...step.notice, stateLost: true });
   }
   return { state, notices };
+}
+
+/**
+ * Days after a recovery within which the same breach on the same track is the same incident come back ("flapping:
+ * re-opened"), not a new onset: a fault that comes and goes over a few nights is one problem to ops. Another kind
+ * of breach is another problem, and a new onset.
+ */
+const FLAPPING_WINDOW_DAYS = 3;
+
+/** The closed incident recurs: it closed at most FLAPPING_WINDOW_DAYS ago and this run breaks a kind it had. */
+function flapping(closed: ClosedIncident, breaches: Breach[], run: RunRef): boolean {
+  const since = Date.parse(run.started_at) - Date.parse(closed.closed_at);
+  const kinds = new Set(closed.breaches.map((b) => b.kind));
+  return since >= 0 && since <= FLAPPING_WINDOW_DAYS * 86_400_000 && breaches.some((b) => kinds.has(b.kind));
+}
+
+/** The closed incident open again: its id and start kept, what this run breaks added to what ops were told. */
+function reopen(closed: ClosedIncident, breaches: Breach[], run: RunRef): { incident: Incident; notice: Notice } {
+  const { closed_at: _closedAt, ...was } = closed;
+  const told = new Set(was.breaches.map((b) => b.kind));
+  const incident: Incident = {
+    ...was,
+    last_seen: run,
+    // As bad as it is now: what it was before its recovery is history, and this email is what ops act on.
+    severity: worstSeverity(breaches),
+    breaches: [...was.breaches, ...breaches.filter((b) => !told.has(b.kind))],
+    last_notified_at: run.started_at,
+    clean_runs: 0,
+    // The clean runs that closed it are not part of it: "lasted N run(s)" counts the broken ones.
+    runs: was.runs - was.clean_runs + 1,
+    reopened: (was.reopened ?? 0) + 1,
+  };
+  const newKinds = breaches.filter((b) => !told.has(b.kind)).map((b) => b.kind);
+  return { incident, notice: { kind: 'reopened', track: was.track, incident, breaches, newKinds } };
 }
 
 /** How long a run ERROR must have lasted to page: the next night's run, not a retry within the same night. */

@@ -66,6 +66,7 @@ export function buildIncidentMessage(
       runSubjectFits && details
         ? withSeverity(details.subject, details.severity, incident.severity)
         : `[${incident.severity}] ${where}: ${TITLES[track]}: ${notice.breaches.map(label).join(', ')}`,
+    reopened: `[${incident.severity}] FLAPPING ${where}: ${TITLES[track]} re-opened: ${notice.breaches.map(label).join(', ')}`,
     escalation: `[${incident.severity}] ESCALATED ${where}: ${TITLES[track]}: new ${notice.newKinds.map(kindLabel).join(', ') || 'severity'}`,
     reminder: `[${incident.severity}] STILL OPEN ${where}: ${TITLES[track]} since ${incident.opened.started_at.slice(0, 10)}`,
     recovery: notice.stateLost
@@ -84,6 +85,7 @@ export function buildIncidentMessage(
   ];
   if (kind === 'recovery') {
     lines.push('WHAT RECOVERED', ...incident.breaches.map((b) => `- ${truncate(b.summary, 300)} [${b.severity}]`), '');
+    if (incident.reopened) lines.push(`FLAPPING: it came back ${incident.reopened} time(s) after a recovery`, '');
     lines.push(
       notice.stateLost
         ? `LASTED: unknown, at least since ${incident.opened.started_at} (the incident state was lost)`
@@ -133,6 +135,10 @@ function headline(notice: Notice, report: ValidationReport): string {
       const what = notice.breaches.slice(0, 3).map((b) => truncate(b.summary, 120));
       const more = notice.breaches.length > what.length ? `, and ${notice.breaches.length - what.length} more` : '';
       return `A ${NOUNS[notice.track]} opened on ${name}${what.length > 0 ? `: ${what.join(', ')}${more}` : ''}.`;
+    }
+    case 'reopened': {
+      const what = notice.breaches.slice(0, 3).map((b) => truncate(b.summary, 120));
+      return `The ${NOUNS[notice.track]} on ${name} is back days after its recovery email (flapping: re-opened, ${notice.incident.reopened ?? 1} time(s)), the same incident${what.length > 0 ? `: ${what.join(', ')}` : ''}.`;
     }
     case 'escalation':
       return `The ${NOUNS[notice.track]} on ${name} got worse: ${notice.newKinds.map(kindLabel).join(', ') || `severity rose to ${notice.incident.severity}`}.`;

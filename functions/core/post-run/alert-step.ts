@@ -1,8 +1,9 @@
 /**
  * The alert step: one message per incident. The incident state is settled with this run (core/incident), then each
- * notice the run owes (onset, escalation, reminder, recovery) is composed and sent. When the state cannot be read
+ * notice the run owes (onset, reopened, escalation, reminder, recovery) is composed and sent. When the state cannot be read
  * or written, the run falls back to its own alert: a repeated message is better than a silent one. When a notice
- * cannot be sent, the state is put back, so the next run sends it again instead of staying silent.
+ * cannot be sent, the state is put back, so the next run sends it again instead of staying silent. A run that owes no
+ * notice but whose metrics (or another sink) failed sends its own alert naming the failure.
  */
 import type { IncidentPolicy } from '../incident/advance-incidents.ts';
 import { settleIncidents } from '../incident/settle-incidents.ts';
@@ -31,7 +32,10 @@ export async function sendNotices<S extends StoredReport>(
   }
   if (settled.warning) ports.log({ kind: 'incidents_replaced', reason: settled.warning });
   if (settled.skipped) ports.log({ kind: 'incidents_not_applied', reason: settled.skipped });
-  if (settled.notices.length === 0) return { ok: true, value: { sent: false } };
+  // No incident moved, but a sink failed (metrics refused on a passing night): the run's own alert names it, since
+  // nobody would hear of it otherwise.
+  if (settled.notices.length === 0)
+    return delivery.failedSinks.length > 0 ? sendRunAlert(ports, delivery) : { ok: true, value: { sent: false } };
   const sent: SentNotice[] = [];
   try {
     for (const notice of settled.notices) {

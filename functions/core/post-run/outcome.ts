@@ -10,7 +10,7 @@ export type AlertOutcome = SinkOutcome<
       sent: true;
       messageId: string;
       severity: Severity;
-      /** One per incident notice this run sent (onset, escalation, reminder, recovery); absent for the run alert. */
+      /** One per incident notice this run sent (onset, reopened, escalation, reminder, recovery); absent for the run alert. */
       emails?: SentNotice[];
     }
 >;

@@ -71,7 +71,7 @@ interface MessageLabels {
 
 /** Where a run's notices go: emails through SNS in the Lambda, lines on stderr in the CLI. */
 export interface Notifier<S extends StoredReport> {
-  /** The message for one incident notice (onset, escalation, reminder, recovery). */
+  /** The message for one incident notice (onset, reopened, escalation, reminder, recovery). */
   composeNotice(notice: Notice, delivery: Delivery<S>): AlertMessage;
   /** The run's own alert, for when the incident state is out of reach; null when nobody needs to hear of the run. */
   composeRunAlert(delivery: Delivery<S>): AlertMessage | null;

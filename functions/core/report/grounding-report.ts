@@ -49,7 +49,9 @@ export const ClaimSupport = z.object({
     .describe('Numbers with a unit the cited text states in no unit of that value ("16 MB" against "16 GB")'),
   polarity_conflicts: z
     .array(z.string())
-    .describe('Words the claim states with the opposite polarity of the cited text: "claim word / cited word"'),
+    .describe(
+      'What the claim says against the cited text, "claim / cited": a word of the opposite polarity or an antonym, a certainty the text hedges, a number moved out of the sentence it restates',
+    ),
 });
 export type ClaimSupport = z.infer<typeof ClaimSupport>;
 

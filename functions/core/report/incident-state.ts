@@ -35,8 +35,14 @@ export const Incident = z.object({
   /** Clean runs in a row since the last breach; the incident closes at the recovery threshold. */
   clean_runs: z.number().int().min(0),
   runs: z.number().int().min(1),
+  /** Times it came back within the flapping window after a recovery (absent: never). */
+  reopened: z.number().int().min(1).optional(),
 });
 export type Incident = z.infer<typeof Incident>;
+
+/** An incident as it closed, kept so that one coming back within days re-opens it instead of starting anew. */
+export const ClosedIncident = Incident.extend({ closed_at: z.string() });
+export type ClosedIncident = z.infer<typeof ClosedIncident>;
 
 export const IncidentState = z.object({
   schema_version: z.literal('1'),
@@ -48,6 +54,14 @@ export const IncidentState = z.object({
    * not applied, so a late old run cannot reopen what a newer run closed. Absent in states written before it.
    */
   last_run: RunRef.optional(),
+  /** The last incident closed on each track (absent in states written before it). */
+  closed: z
+    .object({
+      quality: ClosedIncident.nullable(),
+      infrastructure: ClosedIncident.nullable(),
+      suite: ClosedIncident.nullable(),
+    })
+    .optional(),
 });
 export type IncidentState = z.infer<typeof IncidentState>;
 

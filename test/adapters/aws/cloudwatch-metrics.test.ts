@@ -23,6 +23,7 @@ beforeEach(() => {
   cloudWatch.datums.length = 0;
   cloudWatch.requests.length = 0;
   cloudWatch.failNext(0);
+  cloudWatch.refuseMetric(null);
 });
 
 /** One passing query's category figures, as buildValidationMetrics writes them without a suite category entry. */
@@ -45,7 +46,8 @@ describe('CloudWatchMetrics', () => {
     const published = await metrics.publish(buildFailedReport());
 
     // Assess
-    expect(published).toEqual({ namespace: 'RagWatch', datums: cloudWatch.datums.length, calls: 1 });
+    // RunSucceeded alone, then the rest.
+    expect(published).toEqual({ namespace: 'RagWatch', datums: cloudWatch.datums.length, calls: 2 });
     expect(cloudWatch.requests[0]?.headers['content-type']).toBe('application/x-amz-json-1.0');
     expect(cloudWatch.requests[0]?.target).toBe('GraniteServiceVersion20100801.PutMetricData');
     expect(cloudWatch.datums.find((d) => d.MetricName === 'PassRate' && d.Dimensions.length === 2)).toEqual({
@@ -75,8 +77,8 @@ describe('CloudWatchMetrics', () => {
     const published = await metrics.publish(report);
 
     // Assess
-    expect(published.calls).toBe(2);
-    expect(cloudWatch.requests).toHaveLength(2);
+    expect(published.calls).toBe(3);
+    expect(cloudWatch.requests).toHaveLength(3);
     expect(cloudWatch.datums.filter((d) => d.Dimensions.length === 3)).toHaveLength(1_200);
   });
 
@@ -92,7 +94,7 @@ describe('CloudWatchMetrics', () => {
     await metrics.publish(report);
 
     // Assess
-    const [request] = cloudWatch.requests;
+    const [, request] = cloudWatch.requests;
     expect(request?.headers['content-encoding']).toBe('gzip');
     expect(request?.decodedBytes).toBeGreaterThan(request?.wireBytes ?? Number.POSITIVE_INFINITY);
     expect(cloudWatch.datums.filter((d) => d.Dimensions.length === 3)).toHaveLength(900);
@@ -128,9 +130,9 @@ describe('CloudWatchMetrics', () => {
     // Act
     const published = await metrics.publish(buildPassedReport());
 
-    // Assess
-    expect(published.calls).toBe(1);
-    expect(cloudWatch.requests).toHaveLength(2);
+    // Assess: the heartbeat's call failed once and was retried, then the rest went in one call.
+    expect(published.calls).toBe(2);
+    expect(cloudWatch.requests).toHaveLength(3);
   });
 
   it('throws an unavailable SinkError when CloudWatch keeps failing after the SDK’s retries', async () => {
@@ -145,9 +147,46 @@ describe('CloudWatchMetrics', () => {
     await expect(publishing).rejects.toBeInstanceOf(SinkError);
     await expect(publishing).rejects.toMatchObject({
       kind: 'unavailable',
-      message:
-        'CloudWatch PutMetricData to RagWatch failed on call 1 of 1 (unavailable): InternalServiceFault: injected failure',
+      message: expect.stringMatching(
+        /^CloudWatch PutMetricData to RagWatch: \d+ of \d+ datums not published \(RunSucceeded, .*\) \(unavailable\): InternalServiceFault: injected failure; 0 published in 1 calls$/,
+      ),
     });
+    // The first call failed for a reason that is not a datum: the others are not tried against a failing service.
+    expect(cloudWatch.requests).toHaveLength(3);
+  });
+
+  it('sends RunSucceeded alone in the first call, so no other datum can take the heartbeat down', async () => {
+    // Act
+    const published = await new CloudWatchMetrics({ client, namespace: 'RagWatch' }).publish(buildPassedReport());
+
+    // Assess
+    expect(published.calls).toBe(2);
+    const first = cloudWatch.requests[0]?.body as { MetricData: { MetricName: string }[] };
+    expect(first.MetricData.map((d) => d.MetricName)).toEqual(['RunSucceeded']);
+    expect(cloudWatch.datums[0]?.MetricName).toBe('RunSucceeded');
+  });
+
+  it('publishes every other datum when CloudWatch refuses some, and names the ones it refused', async () => {
+    // Prepare: CloudWatch refuses any call that carries PassRate, as it refuses a whole call for one bad datum.
+    cloudWatch.refuseMetric('PassRate');
+    const report = buildPassedReport();
+    const metrics = new CloudWatchMetrics({ client, namespace: 'RagWatch' });
+
+    // Act
+    const error = (await metrics.publish(report).catch((e: unknown) => e)) as SinkError;
+
+    // Assess
+    expect(error).toMatchObject({ name: 'SinkError', kind: 'bad_request', status: 400 });
+    expect(error.message).toMatch(
+      /^CloudWatch PutMetricData to RagWatch: 3 of \d+ datums not published \(PassRate\) \(bad_request\): InvalidParameterValueException: MetricData.member.\d+.Value: refused \(injected\); \d+ published in \d+ calls$/,
+    );
+    // PassRate goes out three times (the run's, and per category): each refused, every other datum published.
+    const total = Number(/3 of (\d+)/.exec(error.message)?.[1]);
+    const names = cloudWatch.datums.map((d) => d.MetricName);
+    expect(names).toHaveLength(total - 3);
+    expect(names).not.toContain('PassRate');
+    expect(names).toContain('RunSucceeded');
+    expect(names).toContain('QueriesTotal');
   });
 
   it('throws a bad_request SinkError when CloudWatch refuses the namespace', async () => {

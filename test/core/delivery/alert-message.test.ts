@@ -177,6 +177,36 @@ describe('buildAlertMessage', () => {
     ]);
   });
 
+  it('alerts HIGH on a clean run whose metrics CloudWatch refused, naming the sink and the reason', () => {
+    // Act
+    const alert = buildAlertMessage(buildPassedReport(), {
+      ...STORED,
+      failedSinks: [
+        { sink: 'CloudWatch metrics', reason: 'CloudWatch PutMetricData to RagWatch: 3 of 21 datums not published' },
+      ],
+    });
+
+    // Assess
+    expect(alert?.severity).toBe('HIGH');
+    expect(alert?.subject).toBe('[HIGH] RagWatch prod/book: CloudWatch metrics NOT delivered');
+    expect(alert?.body.split('\n')[0]).toBe(
+      'The nightly validation of "book" (prod) passed, but CloudWatch metrics could not be delivered.',
+    );
+    expect(alert?.body).toContain(
+      'Also failed: CloudWatch metrics: CloudWatch PutMetricData to RagWatch: 3 of 21 datums not published',
+    );
+  });
+
+  it('keeps a CRITICAL breach CRITICAL, and names the failed sink after the report, when metrics failed too', () => {
+    const alert = buildAlertMessage(buildFailedReport(), {
+      ...NOT_STORED,
+      failedSinks: [{ sink: 'CloudWatch metrics', reason: 'x' }],
+    });
+    expect(alert?.subject).toMatch(
+      /^\[(CRITICAL|HIGH)\] RagWatch prod\/book: report NOT stored, CloudWatch metrics NOT delivered, /,
+    );
+  });
+
   it('carries the summary when the report could not be stored', () => {
     // Act
     const alert = buildAlertMessage(buildFailedReport(), NOT_STORED);

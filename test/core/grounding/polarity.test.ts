@@ -133,3 +133,30 @@ describe('polarityConflicts: hedges', () => {
     expect(polarityConflicts(claim, evidence, { hedges: false })).toEqual([]);
   });
 });
+
+describe('polarityConflicts: numbers in place', () => {
+  const evidence = [
+    'Upgrades between adjacent minor versions, such as 4.2 to 4.3, can be rolling. Skipping one, from 4.2 to 4.4, stops the cluster.',
+  ];
+
+  it('finds a number of the evidence moved out of the sentence the clause restates', () => {
+    expect(
+      polarityConflicts('Upgrades between adjacent minor versions, such as 4.2 to 4.4, can be rolling.', evidence),
+    ).toEqual(['4.4 / 4.2 4.3']);
+  });
+
+  it('accepts the numbers where they are, a name’s version, and leaves a number stated nowhere to the number check', () => {
+    expect(
+      polarityConflicts('Upgrades between adjacent minor versions, such as 4.2 to 4.3, can be rolling.', evidence),
+    ).toEqual([]);
+    expect(polarityConflicts('ROS 2 upgrades between adjacent minor versions can be rolling.', evidence)).toEqual([]);
+    expect(
+      polarityConflicts('Upgrades between adjacent minor versions, such as 4.2 to 4.9, can be rolling.', evidence),
+    ).toEqual([]);
+  });
+
+  it('can be switched off', () => {
+    const claim = 'Upgrades between adjacent minor versions, such as 4.2 to 4.4, can be rolling.';
+    expect(polarityConflicts(claim, evidence, { numbers: false })).toEqual([]);
+  });
+});

@@ -254,14 +254,14 @@ describe('advanceIncidents: a run ERROR pages on its second night in a row, not 
     ).toEqual(['onset MEDIUM', 'escalation CRITICAL']);
   });
 
-  it('does not page for two ERROR nights with a clean one between (the incident closed, a new one opens)', () => {
+  it('does not page for two ERROR nights with a clean one between (the incident closed, re-opens at MEDIUM)', () => {
     expect(
       at([
         [down, 0],
         [clean, 24],
         [down, 48],
       ]),
-    ).toEqual(['onset MEDIUM', 'recovery MEDIUM', 'onset MEDIUM']);
+    ).toEqual(['onset MEDIUM', 'recovery MEDIUM', 'reopened MEDIUM']);
   });
 
   it('counts a clean run that did not close the incident as breaking the streak', () => {
@@ -295,5 +295,134 @@ describe('advanceIncidents: a run ERROR pages on its second night in a row, not 
         [failed(medium), 24],
       ]),
     ).toEqual(['onset MEDIUM', '']);
+  });
+});
+
+describe('advanceIncidents: an incident back within days re-opens (flapping), it does not start anew', () => {
+  /** Runs `[observation, days after 2026-03-01T02:00Z]` in order; each run's notices as "kind id". */
+  function days(runs: [Observation, number][], policy?: IncidentPolicy) {
+    let state: IncidentState | null = null;
+    let n = 0;
+    const seen = runs.map(([observation, day], i) => {
+      const started = new Date(Date.UTC(2026, 2, 1, 2) + day * 86_400_000).toISOString();
+      const next = advanceIncidents({
+        state,
+        collection: 'book',
+        environment: 'prod',
+        observation,
+        run: { run_id: `run-${i}`, started_at: started, report: `s3://b/${i}.json` },
+        newId: () => `incident-${++n}`,
+        ...(policy ? { policy } : {}),
+      });
+      state = next.state;
+      return next.notices.map((x) => `${x.kind} ${x.incident.id}`).join(', ');
+    });
+    return { seen, state: state as IncidentState | null };
+  }
+
+  it('re-opens the same incident when the track breaks again within 3 days of its recovery', () => {
+    const { seen, state } = days([
+      [failed(pass), 0],
+      [clean, 1],
+      [failed(pass), 2],
+    ]);
+    expect(seen).toEqual(['onset incident-1', 'recovery incident-1', 'reopened incident-1']);
+    expect(state?.open.quality).toMatchObject({ id: 'incident-1', reopened: 1, runs: 2, clean_runs: 0 });
+    expect(state?.open.quality?.opened.run_id).toBe('run-0');
+    expect(state?.closed?.quality).toBeNull();
+  });
+
+  it('re-opens at exactly 3 days after the recovery, and opens a new incident a moment later', () => {
+    expect(
+      days([
+        [failed(pass), 0],
+        [clean, 1],
+        [failed(pass), 4],
+      ]).seen[2],
+    ).toBe('reopened incident-1');
+    expect(
+      days([
+        [failed(pass), 0],
+        [clean, 1],
+        [failed(pass), 4.0001],
+      ]).seen[2],
+    ).toBe('onset incident-2');
+  });
+
+  it('counts each return, adds the new kinds beside the one that came back, at this run’s severity', () => {
+    const { seen, state } = days([
+      [failed(mrr), 0],
+      [clean, 1],
+      [failed(mrr, pass), 2],
+      [clean, 3],
+      [failed(mrr), 4],
+    ]);
+    expect(seen).toEqual([
+      'onset incident-1',
+      'recovery incident-1',
+      'reopened incident-1',
+      'recovery incident-1',
+      'reopened incident-1',
+    ]);
+    // Its severity is this run's (MEDIUM), not the HIGH of the return before.
+    expect(state?.open.quality).toMatchObject({ reopened: 2, severity: 'MEDIUM' });
+    expect(state?.open.quality?.breaches.map((b) => b.kind)).toEqual(['METRIC_DROPPED:mrr', 'criterion:pass_rate']);
+  });
+
+  it('keeps each track’s closed incident apart', () => {
+    expect(
+      days([
+        [failed(pass), 0],
+        [clean, 1],
+        [errored, 2],
+      ]).seen,
+    ).toEqual(['onset incident-1', 'recovery incident-1', 'onset incident-2']);
+  });
+
+  it('sends 2 emails for a fault flapping on alternate nights 4 times under 2 clean runs to recover', () => {
+    const policy = { recoveryRuns: 2, reminderDays: null };
+    const flap: [Observation, number][] = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((d) => [
+      d % 2 === 0 && d < 8 ? failed(pass) : clean,
+      d,
+    ]);
+    const sent = days(flap, policy).seen.filter((x) => x !== '');
+    expect(sent).toEqual(['onset incident-1', 'recovery incident-1']);
+    // Under 1 clean run to recover, the same nights send one email each, re-opening the same incident.
+    const one = days(flap).seen.filter((x) => x !== '');
+    expect(one).toEqual([
+      'onset incident-1',
+      'recovery incident-1',
+      'reopened incident-1',
+      'recovery incident-1',
+      'reopened incident-1',
+      'recovery incident-1',
+      'reopened incident-1',
+      'recovery incident-1',
+    ]);
+  });
+});
+
+describe('advanceIncidents: re-opening needs the same breach back', () => {
+  it('opens a new incident when the track breaks within the window on kinds the closed one never had', () => {
+    let state: IncidentState | null = null;
+    const seen = [failed(mrr), clean, failed(pass), clean, failed(pass, mrr)].map((observation, i) => {
+      const next = advanceIncidents({
+        state,
+        collection: 'book',
+        environment: 'prod',
+        observation,
+        run: { run_id: `run-${i}`, started_at: new Date(Date.UTC(2026, 2, 1 + i, 2)).toISOString(), report: 'x' },
+        newId: () => `incident-${i}`,
+      });
+      state = next.state;
+      return next.notices.map((x) => `${x.kind} ${x.incident.id}`).join(', ');
+    });
+    expect(seen).toEqual([
+      'onset incident-0',
+      'recovery incident-0',
+      'onset incident-2',
+      'recovery incident-2',
+      'reopened incident-2',
+    ]);
   });
 });

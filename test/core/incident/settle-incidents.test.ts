@@ -222,9 +222,9 @@ describe('settleIncidents', () => {
     });
     expect(store.writes).toHaveLength(2);
     expect((store.state as IncidentState).open.quality).toBeNull();
-    // A run starting at the same instant is not older: it is applied.
+    // A run starting at the same instant is not older: it is applied (the incident it closed re-opens).
     const same = { ...buildFailedReport(), run_id: 'same', timestamp: '2026-03-15T02:00:00.000Z' };
-    expect(kinds(await settle(store, same))).toEqual(['quality:onset']);
+    expect(kinds(await settle(store, same))).toEqual(['quality:reopened']);
   });
 
   const previous = (status: string) => ({ runId: 'prev-run', status, startedAt: '2026-03-13T02:00:00.000Z' });

@@ -177,4 +177,24 @@ describe('finishRun: metrics', () => {
     expect(outcome.sinks.report.ok).toBe(true);
     expect(seen.sent).toHaveLength(1);
   });
+
+  it('sends the run’s own alert naming the failed metrics on a passing night that owes no notice', async () => {
+    // Act
+    const { outcome, seen } = await finish(buildPassedReport(), { metrics: new Error('InvalidParameterValue') });
+
+    // Assess
+    expect(seen.noticeDeliveries).toEqual([]);
+    expect(seen.runAlertDeliveries.map((d) => d.failedSinks)).toEqual([
+      [{ sink: 'the metrics sink', reason: 'InvalidParameterValue' }],
+    ]);
+    expect(seen.sent.map((s) => s.message.subject)).toEqual(['run alert']);
+    expect(outcome.sinks.alert).toEqual({ ok: true, value: { sent: true, messageId: 'm-1', severity: 'HIGH' } });
+  });
+
+  it('sends nothing on a passing night whose metrics went out', async () => {
+    const { outcome, seen } = await finish(buildPassedReport());
+    expect(seen.runAlertDeliveries).toEqual([]);
+    expect(seen.sent).toEqual([]);
+    expect(outcome.sinks.alert).toEqual({ ok: true, value: { sent: false } });
+  });
 });
