@@ -35,7 +35,7 @@ import { addDashboard, dashboardName } from './dashboard.ts';
 import { addDeliveryAlarms } from './delivery-alarms.ts';
 import { deploymentPrefix, functionName } from './names.ts';
 import { LAMBDA_NODE_OPTIONS } from './runtime-flags.ts';
-import type { StackSettings } from './settings.ts';
+import { ContextError, type StackSettings } from './settings.ts';
 import { readSuiteThresholds } from './suite-thresholds.ts';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -67,7 +67,7 @@ export class NightlyStack extends Stack {
     const suiteFile = path.resolve(PROJECT_ROOT, settings.suitePath);
     // With SUITE_S3_URI the bundled suite is never read, so it need not exist.
     if (settings.suiteS3Uri === undefined && !existsSync(suiteFile))
-      throw new Error(
+      throw new ContextError(
         `suitePath: ${settings.suitePath} does not exist under ${PROJECT_ROOT} (set -c suitePath=... or -c suiteS3Uri=...)`,
       );
 

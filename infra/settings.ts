@@ -46,6 +46,11 @@ export interface StackSettings {
 
 const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
 
+/** Bad or missing context: its message is the whole story, so the app prints it without a stack trace. */
+export class ContextError extends Error {
+  override name = 'ContextError';
+}
+
 /** The sample suite: it fails on purpose, so a real deploy must not ship it. */
 const SAMPLE_SUITE_PATH = 'sandbox/suite.json';
 
@@ -199,7 +204,8 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     alerts,
     sandbox,
   };
-  if (problems.length > 0) throw new Error(`CDK context is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  if (problems.length > 0)
+    throw new ContextError(`CDK context is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return settings;
 }
 
