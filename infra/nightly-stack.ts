@@ -133,6 +133,16 @@ export class NightlyStack extends Stack {
       }),
     );
     for (const email of settings.alertEmails) this.topic.addSubscription(new subscriptions.EmailSubscription(email));
+    // Routing by severity (the function puts it on every message as an attribute): email gets everything, the pager
+    // only what should wake someone. CloudWatch's own alarm messages carry no attributes, so the pager does not get
+    // them: `not-running` reaches email (docs/DEPLOY.md says how to page on it too).
+    if (settings.pagerUrl !== undefined)
+      this.topic.addSubscription(
+        new subscriptions.UrlSubscription(settings.pagerUrl, {
+          protocol: sns.SubscriptionProtocol.HTTPS,
+          filterPolicy: { severity: sns.SubscriptionFilter.stringFilter({ allowlist: ['HIGH', 'CRITICAL'] }) },
+        }),
+      );
     // The same people by a second path: a topic under a key of its own, so a deleted alert topic, a disabled or
     // re-scoped alert key or a changed topic policy leaves this one working (delivery-alarms.ts says what uses it).
     const fallbackKey = new kms.Key(this, 'FallbackAlertsKey', {

@@ -21,6 +21,8 @@ export interface StackSettings {
   cohereSecret: string;
   qdrantSecret: string | undefined;
   alertEmails: string[];
+  /** An HTTPS endpoint (a PagerDuty or Opsgenie events URL) for HIGH and CRITICAL alerts only; email gets all. */
+  pagerUrl: string | undefined;
   /** An EventBridge Scheduler expression, e.g. cron(0 3 * * ? *). */
   scheduleExpression: string;
   scheduleTimeZone: string;
@@ -148,6 +150,10 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   if (suiteS3Uri !== undefined && !/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+$/.test(suiteS3Uri))
     problems.push(`suiteS3Uri: must look like s3://<bucket>/<key>, got "${suiteS3Uri}"`);
   const alertEmails = emails(lookup('alertEmails'), problems);
+  const pagerUrl = text('pagerUrl');
+  if (pagerUrl !== undefined && !pagerUrl.startsWith('https://'))
+    problems.push(`pagerUrl: must be an https:// URL (SNS sends to HTTPS endpoints only here), got "${pagerUrl}"`);
+  else url('pagerUrl', pagerUrl);
   if (!sandbox) {
     if (alertEmails.length === 0)
       problems.push('alertEmails: required (at least one address; without one, no alert reaches anybody)');
@@ -187,6 +193,7 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     cohereSecret: required('cohereSecret', 'the name or ARN of the Secrets Manager secret holding the Cohere API key'),
     qdrantSecret: text('qdrantSecret'),
     alertEmails,
+    pagerUrl,
     scheduleExpression,
     scheduleTimeZone: text('scheduleTimeZone', 'Etc/UTC') ?? 'Etc/UTC',
     heartbeatHours: window.ok ? window.hours : 0,

@@ -42,6 +42,7 @@ describe('readStackSettings', () => {
       sitemapUrl: undefined,
       qdrantSecret: undefined,
       alertEmails: [],
+      pagerUrl: undefined,
       scheduleExpression: 'cron(0 3 * * ? *)',
       scheduleTimeZone: 'Etc/UTC',
       heartbeatHours: 26,
@@ -168,6 +169,17 @@ describe('readStackSettings', () => {
     expect(problemsOf({ ...REAL, alertReminderDays: 365, alertRecoveryRuns: 30 })).toBe('');
     expect(problemsOf({ ...REAL, alertReminderDays: 366 })).toContain(
       'alertReminderDays: must be a number from 0 to 365',
+    );
+  });
+
+  it('takes an HTTPS pager URL, and refuses plain HTTP and a placeholder host', () => {
+    const url = 'https://events.pagerduty.com/integration/abc123/enqueue';
+    expect(readStackSettings(lookupOf({ ...REAL, pagerUrl: url })).pagerUrl).toBe(url);
+    expect(problemsOf({ ...REAL, pagerUrl: 'http://events.pagerduty.com/x' })).toContain(
+      'pagerUrl: must be an https:// URL',
+    );
+    expect(problemsOf({ ...REAL, pagerUrl: 'https://pager.example.com/x' })).toContain(
+      'pagerUrl: "pager.example.com" is a placeholder host',
     );
   });
 
