@@ -137,3 +137,28 @@ function metricProblems(metrics: unknown): string[] {
         ],
   );
 }
+
+/**
+ * Seed 003 puts the similarity threshold among a query's filters (`filters: { min_similarity }`); it is the query's
+ * `min_similarity`, whatever the form, so it is moved there. A query that gives both, differently, is refused: one
+ * of the two would silently not count.
+ */
+export function liftFilterThresholds(normalised: NormalisedSuite, source: string): NormalisedSuite {
+  const suite = normalised.suite;
+  if (!isRecord(suite) || !Array.isArray(suite.queries)) return normalised;
+  const problems: string[] = [];
+  const queries = suite.queries.map((q, i) => {
+    if (!isRecord(q) || !isRecord(q.filters) || !('min_similarity' in q.filters)) return q;
+    const { min_similarity: threshold, ...filters } = q.filters;
+    const at = `queries[${i}].filters.min_similarity`;
+    if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1))
+      problems.push(`${at}: must be a number between 0 and 1 (seed 003), not ${JSON.stringify(threshold)}`);
+    else if (q.min_similarity !== undefined && q.min_similarity !== threshold)
+      problems.push(
+        `${at} (${threshold}) and ${normalised.originalPath(`queries[${i}].min_similarity`)} (${JSON.stringify(q.min_similarity)}) disagree: give the query's threshold once`,
+      );
+    return { ...q, filters, min_similarity: threshold };
+  });
+  if (problems.length > 0) throw new InputError(source, problems);
+  return { ...normalised, suite: { ...suite, queries } };
+}

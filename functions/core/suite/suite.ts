@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { InputError } from '../shared/errors.ts';
 import { benchmarkDepth, parseBenchmarkMetric } from './benchmark-metric-names.ts';
 import { listIssues } from './issue-messages.ts';
-import { normaliseSuiteForm, type SuiteForm } from './seed-forms.ts';
+import { liftFilterThresholds, normaliseSuiteForm, type SuiteForm } from './seed-forms.ts';
 import { decodeUtf8 } from './utf8.ts';
 
 const unit = (_name: string) =>
@@ -225,7 +225,7 @@ export function parseSuiteFile(text: string, sourceName: string): ReturnType<typ
  * the file's own field names.
  */
 export function validateSuite(raw: unknown, sourceName: string): { suite: Suite; written: unknown; form: SuiteForm } {
-  const normalised = normaliseSuiteForm(raw, sourceName);
+  const normalised = liftFilterThresholds(normaliseSuiteForm(raw, sourceName), sourceName);
   const parsed = Suite.safeParse(normalised.suite, { reportInput: true });
   if (!parsed.success) throw new InputError(sourceName, listIssues(parsed.error, normalised.originalPath));
   return { suite: parsed.data, written: normalised.suite, form: normalised.form };

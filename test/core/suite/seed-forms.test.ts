@@ -70,6 +70,44 @@ describe('a suite in seed 003’s request form', () => {
   });
 });
 
+describe('seed 003’s filters.min_similarity', () => {
+  const withFilter = (filters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    queries: [{ query: 'What is ROS 2?', filters, ...extra }],
+  });
+
+  it('loads as the query’s threshold, in either form, and leaves the other filters as they are', () => {
+    const [query] = parse(withFilter({ module: 'Module 1 Ros2', min_similarity: 0.42 })).queries;
+    expect(query?.min_similarity).toBe(0.42);
+    expect(query?.filters).toEqual({ module: 'Module 1 Ros2' });
+    const [project] = parse({ queries: [{ query_text: 'What is ROS 2?', filters: { min_similarity: 0 } }] }).queries;
+    expect(project?.min_similarity).toBe(0);
+  });
+
+  it('agrees with the query’s own threshold when both say the same', () => {
+    const [query] = parse(withFilter({ min_similarity: 1 }, { similarity_threshold: 1 })).queries;
+    expect(query?.min_similarity).toBe(1);
+  });
+
+  it('is refused when the query gives another threshold, naming both as written', () => {
+    expect(problemsOf(withFilter({ min_similarity: 0.4 }, { similarity_threshold: 0.5 }))).toEqual([
+      'queries[0].filters.min_similarity (0.4) and queries[0].similarity_threshold (0.5) disagree: give the query’s threshold once'.replace(
+        '’',
+        "'",
+      ),
+    ]);
+  });
+
+  it('is refused outside 0..1 or when it is not a number', () => {
+    expect(problemsOf(withFilter({ min_similarity: 1.01 }))).toEqual([
+      'queries[0].filters.min_similarity: must be a number between 0 and 1 (seed 003), not 1.01',
+    ]);
+    expect(problemsOf(withFilter({ min_similarity: -0.01 }))).toHaveLength(1);
+    expect(problemsOf(withFilter({ min_similarity: '0.5' }))).toEqual([
+      'queries[0].filters.min_similarity: must be a number between 0 and 1 (seed 003), not "0.5"',
+    ]);
+  });
+});
+
 describe('a suite in seed 004’s benchmark form', () => {
   it('loads each question as a query judged by its ground truth, page ids by source and point ids by chunk', () => {
     // Act
