@@ -9,7 +9,8 @@
  *    (reindex-plan.ts): a chunk whose id holds the same text hash from the same model is unchanged and not re-embedded.
  * 3. Changed chunks are embedded as search documents, in calls of at most 96 texts (fewer if the embedder says so).
  * 4. Before the first write, the sink is prepared with the vector size of the first embedding (creating the
- *    collection and its payload indexes if needed).
+ *    collection and its payload indexes if needed); when nothing needed embedding, only the missing payload indexes
+ *    of the existing collection are created.
  * 5. Points are written in batches of 256 as they are embedded, each with a deterministic id (point-id.ts) and the
  *    seeds' payload plus indexed_at (one time per run, from the clock), content_hash, page_hash, page_version (the
  *    page, its hash and its chunk count in one keyword) and model_version.
@@ -19,7 +20,7 @@
  * 7. A summary says what was written, left unchanged and deleted, and how long it took.
  */
 import { createHash } from 'node:crypto';
-import { type ChunkPayload, pageVersionKey } from '../core/book/payload.ts';
+import { type ChunkPayload, contextualHeader, embeddedText, pageVersionKey } from '../core/book/payload.ts';
 import type { Clock, EmbeddingResult } from '../core/ports.ts';
 import { EmbeddingError, InputError } from '../core/shared/errors.ts';
 import { type ChunkSizes, chunkMarkdown, DEFAULT_CHUNK_SIZES } from './chunk-markdown.ts';
@@ -41,6 +42,11 @@ export interface PointSink {
   stored(): Promise<Map<string, StoredPoint>>;
   /** Called once, before the first upsert, with the length of the vectors to come. */
   prepare(options: { vectorSize: number }): Promise<void>;
+  /**
+   * Called instead of prepare when nothing needed embedding: creates the payload indexes an existing collection
+   * lacks (one written before an index was added, such as page_version), so the run can still facet on them.
+   */
+  prepareIndexes(): Promise<void>;
   upsert(points: IndexPoint[]): Promise<void>;
   /** Merges payload fields into these points, without touching their vectors. */
   setPayload(ids: string[], payload: Partial<ChunkPayload>): Promise<void>;
@@ -96,15 +102,20 @@ export async function indexPages(
     const pageChunks = chunkMarkdown(page.body, { title: page.title, sizes: options.sizes ?? DEFAULT_CHUNK_SIZES });
     // The version names the page, its hash and how many chunks it has, so a facet can check each version's points.
     const pageVersion = pageVersionKey(page.sourceUrl, pageHash, pageChunks.length);
-    return pageChunks.map((chunk) => ({
-      page,
-      chunk,
-      id: pointIdFor(page.sourceUrl, chunk.chunkIndex),
-      sourceUrl: page.sourceUrl,
-      contentHash: sha256(chunk.chunkText),
-      pageHash,
-      pageVersion,
-    }));
+    return pageChunks.map((chunk) => {
+      const header = contextualHeader(chunk.headingHierarchy);
+      return {
+        page,
+        chunk,
+        id: pointIdFor(page.sourceUrl, chunk.chunkIndex),
+        sourceUrl: page.sourceUrl,
+        header,
+        // content_hash is of what is embedded: a renamed heading re-embeds the chunks under it.
+        contentHash: sha256(embeddedText({ chunk_text: chunk.chunkText, embed_header: header })),
+        pageHash,
+        pageVersion,
+      };
+    });
   });
   if (all.length === 0) {
     throw new InputError('docs', [
@@ -135,14 +146,16 @@ export async function indexPages(
 
   for (let start = 0; start < chunks.length; start += batchSize) {
     const batch = chunks.slice(start, start + batchSize);
-    const result = await deps.embedder.embedDocuments(batch.map(({ chunk }) => chunk.chunkText));
+    const result = await deps.embedder.embedDocuments(
+      batch.map(({ chunk, header }) => embeddedText({ chunk_text: chunk.chunkText, embed_header: header })),
+    );
     checkVectors(result.vectors, batch.length, vectorSize, deps.embedder.model);
     if (vectorSize === undefined) {
       vectorSize = result.vectors[0]?.length ?? 0;
       await deps.sink.prepare({ vectorSize });
     }
     if (result.billedInputTokens !== undefined) billed = (billed ?? 0) + result.billedInputTokens;
-    batch.forEach(({ page, chunk, id, contentHash, pageHash, pageVersion }, i) => {
+    batch.forEach(({ page, chunk, id, header, contentHash, pageHash, pageVersion }, i) => {
       pending.push({
         id,
         vector: result.vectors[i] ?? [],
@@ -159,6 +172,7 @@ export async function indexPages(
           page_hash: pageHash,
           page_version: pageVersion,
           model_version: deps.embedder.model,
+          embed_header: header,
         },
       });
     });
@@ -166,6 +180,7 @@ export async function indexPages(
     deps.onProgress?.({ chunksDone: Math.min(start + batchSize, chunks.length), chunksTotal: chunks.length });
   }
   await flush(true);
+  if (vectorSize === undefined) await deps.sink.prepareIndexes();
   await confirmUnchanged(deps.sink, plan, indexedAt);
   for (let start = 0; start < plan.toDelete.length; start += ID_BATCH_SIZE) {
     await deps.sink.delete(plan.toDelete.slice(start, start + ID_BATCH_SIZE));
@@ -205,7 +220,7 @@ function pageHashOf(page: DocPage): string {
   return sha256(JSON.stringify([page.title, page.chapterId, page.moduleName, page.body]));
 }
 
-/** The SHA-256 of a chunk's text, hex: tells a re-indexer which chunks changed. */
+/** The SHA-256 of a text, hex: tells a re-indexer which chunks changed. */
 export function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
