@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { LAMBDA_NODE_OPTIONS } from '../infra/runtime-flags.ts';
-import { criticalPath, ENDPOINTS, requestLowerBounds } from './bounds.ts';
+import { criticalPath, ENDPOINTS, engineChain, requestLowerBounds } from './bounds.ts';
 import { formatNumber, formatTable } from './format-table.ts';
 import type { BundleFigures, InitFigures, LambdaFigures } from './lambda-bundle.ts';
 import { atRequestBound, type Measured } from './measured.ts';
@@ -56,7 +56,50 @@ export function printResults(rows: Measured[], settings: BenchSettings): void {
     ),
   );
   printTimes(rows, settings);
+  printEngineChains(rows, settings);
   printCpuAndMemory(rows);
+}
+
+/**
+ * What reading the index adds, on its own line per scenario and never in the bound: the engine's longest chain (the
+ * profile's and the inventory's scrolls without payload indexes, the exact searches after the queries with them),
+ * and the measured time of the steps that read the whole collection.
+ */
+function printEngineChains(rows: Measured[], settings: BenchSettings): void {
+  out(
+    `\nThe engine's own chains, beside the work's (not in the bound): its longest, and the cold run's steps that read the collection (${settings.latencyMs} ms per round trip)`,
+  );
+  const header = [
+    'scenario',
+    'engine chain',
+    'RT',
+    'at latency ms',
+    'inventory',
+    'inventory ms',
+    'profile ms',
+    'total requests',
+  ];
+  const body = rows.map((m) => {
+    const chain = engineChain(m.shape, settings.latencyMs);
+    const scrolled = m.cold.stagesMs.inventory !== undefined;
+    const inventoryMs = m.cold.stagesMs[scrolled ? 'inventory' : 'page facets'];
+    return [
+      m.scenario.name,
+      chain.name,
+      String(chain.roundTrips),
+      formatNumber(chain.boundMs),
+      scrolled ? `scroll, ${formatNumber(Math.max(1, Math.ceil(m.shape.points / m.shape.pageSize)))} pages` : 'facets',
+      inventoryMs === undefined ? '-' : formatNumber(inventoryMs),
+      m.cold.stagesMs.profile === undefined ? '-' : formatNumber(m.cold.stagesMs.profile),
+      String(totalRequests(m)),
+    ];
+  });
+  out(formatTable(header, body));
+}
+
+/** Every request of the cold run, to every stand-in and the sitemap. */
+function totalRequests(m: Measured): number {
+  return Object.values(m.counts).reduce((sum, n) => sum + n, 0) + Object.values(m.other).reduce((sum, n) => sum + n, 0);
 }
 
 function printTimes(rows: Measured[], settings: BenchSettings): void {
@@ -160,7 +203,12 @@ export function printLambda(lambda: LambdaFigures): void {
 }
 
 /** Each target of issue 4, MET or MISSED by the figures above (or not measured in this run). */
-export function printTargets(rows: Measured[], lambda: LambdaFigures | null, settings: BenchSettings): void {
+export function printTargets(
+  rows: Measured[],
+  lambda: LambdaFigures | null,
+  settings: BenchSettings,
+  seedsRow: { wallMs: number; requests: number } | null = null,
+): void {
   const verdict = (ok: boolean) => (ok ? 'MET' : 'MISSED');
   const find = (name: string) => rows.find((m) => m.scenario.name === name);
   const lines: string[] = [];
@@ -185,6 +233,24 @@ export function printTargets(rows: Measured[], lambda: LambdaFigures | null, set
     );
   } else lines.push('wall <= 1.5 × bound at N=200, P=100k, indexed: not measured');
 
+  // Issue 20: an indexed run's requests do not grow with P.
+  const indexed200 = rows.filter((m) => m.scenario.payloadIndexes && m.scenario.queries === 200 && !m.scenario.catalog);
+  if (indexed200.length > 0) {
+    const totals = indexed200.map((m) => `${m.scenario.name.replace('N=200 ', '')} ${totalRequests(m)}`);
+    const worst = Math.max(...indexed200.map(totalRequests));
+    const flat = new Set(indexed200.map(totalRequests)).size === 1;
+    lines.push(
+      `requests <= 30 at N=200 on an indexed collection, the same at every P: ${totals.join(', ')} ${verdict(worst <= 30 && flat)}`,
+    );
+  } else lines.push('requests at N=200 on an indexed collection: not measured');
+  const seeds = seedsRow;
+  if (seeds && target) {
+    const ratio = seeds.wallMs / target.cold.wallMs;
+    lines.push(
+      `>= 40x faster than the seeds' algorithm at N=200, P=100k (${formatNumber(seeds.requests)} requests, ${formatNumber(seeds.wallMs)} ms): ragwatch cold ${formatNumber(target.cold.wallMs)} ms = ${formatNumber(ratio, 1)}x ${verdict(ratio >= 40)}`,
+    );
+  } else lines.push("speed-up over the seeds' algorithm: not measured");
+
   const scroll1m = find('N=200 P=1M no index');
   const scroll10k = find('N=200 P=10k no index');
   if (scroll1m && scroll10k) {
@@ -194,6 +260,15 @@ export function printTargets(rows: Measured[], lambda: LambdaFigures | null, set
       `peak RSS <= 200 MB on the scroll path at P=1M: ${formatNumber(peak, 1)} MB ${verdict(peak <= 200)}; within ±30 MB of P=10k (${formatNumber(scroll10k.cold.peakRssMb, 1)} MB): ${delta >= 0 ? '+' : ''}${formatNumber(delta, 1)} MB ${verdict(Math.abs(delta) <= 30)} (live heap after the run ${formatNumber(scroll1m.cold.liveHeapAfterGcMb, 1)} MB vs ${formatNumber(scroll10k.cold.liveHeapAfterGcMb, 1)} MB)`,
     );
   } else lines.push('peak RSS on the scroll path at P=1M: not measured (run without --quick)');
+  const indexed1m = find('N=200 P=1M indexed');
+  const indexed10k = find('N=200 P=10k indexed');
+  if (indexed1m && indexed10k) {
+    const peak = indexed1m.cold.peakRssMb;
+    const delta = peak - indexed10k.cold.peakRssMb;
+    lines.push(
+      `peak RSS <= 200 MB on the indexed path at P=1M: ${formatNumber(peak, 1)} MB ${verdict(peak <= 200)}; within ±30 MB of P=10k (${formatNumber(indexed10k.cold.peakRssMb, 1)} MB): ${delta >= 0 ? '+' : ''}${formatNumber(delta, 1)} MB ${verdict(Math.abs(delta) <= 30)}`,
+    );
+  } else lines.push('peak RSS on the indexed path at P=1M: not measured (run without --quick)');
 
   if (lambda === null || 'error' in lambda) lines.push('bundle size and module init: not measured');
   else {
@@ -203,5 +278,5 @@ export function printTargets(rows: Measured[], lambda: LambdaFigures | null, set
       `module init <= 300 ms: median ${formatNumber(lambda.init.medianMs)} ms ${verdict(lambda.init.medianMs <= 300)}; with the deployed NODE_OPTIONS ${formatNumber(lambda.initWithSourceMaps.medianMs)} ms ${verdict(lambda.initWithSourceMaps.medianMs <= 300)}`,
     );
   }
-  out(`\nTargets (issue 4)\n${lines.map((l) => `  ${l}`).join('\n')}`);
+  out(`\nTargets (issues 4 and 20)\n${lines.map((l) => `  ${l}`).join('\n')}`);
 }

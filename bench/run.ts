@@ -40,6 +40,7 @@ import { formatCount, formatNumber } from './format-table.ts';
 import { type LambdaFigures, measureLambda, median } from './lambda-bundle.ts';
 import type { Measured, Scenario } from './measured.ts';
 import { type BenchSettings, printLambda, printMachine, printResults, printTargets } from './print-results.ts';
+import { runSeedsAlgorithm } from './seeds-algorithm.ts';
 import { runSitemapBench } from './sitemap-bench.ts';
 import { generateSuite, SYNTHETIC_PAGES, syntheticPoints, syntheticSitemapXml } from './synthetic-book.ts';
 
@@ -62,6 +63,10 @@ const LATENCY_STEP_MS = 200;
 const INIT_RUNS = 7;
 const SAMPLE_SUITE_NAME = 'sample suite';
 const SITEMAP_BENCH_NAME = 'sitemap';
+/** The yardstick of issue 20: the seeds' algorithm at N = 200 on the P = 100k collection, in the same run. */
+const SEEDS_NAME = "seeds' algorithm";
+const SEEDS_QUERIES = 200;
+const SEEDS_POINTS = 100_000;
 const ENGINE_BUNDLE = path.join(BUNDLE_DIR, 'engine', 'engine-child.mjs');
 
 /** The stand-ins one scenario talks to. */
@@ -136,7 +141,8 @@ try {
     outfile: ENGINE_BUNDLE,
     external: [],
   });
-  const measured = await runSyntheticScenarios();
+  const seeds: { wallMs: number; requests: number }[] = [];
+  const measured = await runSyntheticScenarios(seeds);
   if (wanted(SAMPLE_SUITE_NAME)) measured.push(await runSampleSuite());
   printResults(measured, settings);
   if (wanted(SITEMAP_BENCH_NAME)) await runSitemapBench({ nodeFlags: engineFlags, log });
@@ -146,13 +152,13 @@ try {
     lambda = await measureLambda({ initRuns: INIT_RUNS });
     printLambda(lambda);
   }
-  printTargets(measured, lambda, settings);
+  printTargets(measured, lambda, settings, seeds[0] ?? null);
   log(`\nbench finished in ${formatNumber((performance.now() - started) / 1000, 1)} s`);
 } finally {
   rmSync(workDir, { recursive: true, force: true });
 }
 
-async function runSyntheticScenarios(): Promise<Measured[]> {
+async function runSyntheticScenarios(seeds: { wallMs: number; requests: number }[]): Promise<Measured[]> {
   if (scenarios.length === 0) return [];
   const [qdrant, cohere, sitemap] = await Promise.all([
     startQdrantStandIn(),
@@ -176,15 +182,13 @@ async function runSyntheticScenarios(): Promise<Measured[]> {
             await client.createPayloadIndex(collection, { field_name: field, field_schema: type, wait: true });
         }
         for (const scenario of scenarios.filter((s) => s.points === points && s.payloadIndexes === payloadIndexes)) {
-          const env = {
-            QDRANT_URL: qdrant.url,
-            QDRANT_COLLECTION: collection,
-            COHERE_API_KEY: 'bench-key',
-            COHERE_BASE_URL: cohere.url,
-            DOCUSAURUS_BASE_URL: 'https://book.example.com',
-            SITEMAP_URL: sitemap.url,
-          };
+          const env = envFor(world, collection);
           results.push(await measure(scenario, 0, world, env, writeSuite(generateSuite(scenario.queries))));
+        }
+        // Beside the target scenario it is compared with, or alone when asked for by name.
+        const seedsWanted = wanted(SEEDS_NAME) || scenarios.some((s) => s.name === `N=${SEEDS_QUERIES} P=100k indexed`);
+        if (payloadIndexes && points === SEEDS_POINTS && seedsWanted) {
+          seeds.push(await measureSeeds(world, { ...envFor(world, collection) }));
         }
       }
       await client.deleteCollection(collection);
@@ -193,6 +197,36 @@ async function runSyntheticScenarios(): Promise<Measured[]> {
     await Promise.all([qdrant.stop(), cohere.stop(), sitemap.stop()]);
   }
   return results;
+}
+
+function envFor(world: World, collection: string): Record<string, string> {
+  return {
+    QDRANT_URL: world.qdrant.url,
+    QDRANT_COLLECTION: collection,
+    COHERE_API_KEY: 'bench-key',
+    COHERE_BASE_URL: world.cohere.url,
+    DOCUSAURUS_BASE_URL: 'https://book.example.com',
+    SITEMAP_URL: world.sitemap.url,
+  };
+}
+
+/** The seeds' algorithm once, at the bench's latency, with its requests counted by the stand-ins. */
+async function measureSeeds(world: World, env: Record<string, string>): Promise<{ wallMs: number; requests: number }> {
+  log(`running ${SEEDS_NAME} N=${SEEDS_QUERIES} P=${formatCount(SEEDS_POINTS)} ...`);
+  setLatency(world, latencyMs);
+  world.qdrant.resetCounts();
+  world.cohere.resetCounts();
+  try {
+    const { wallMs } = await runSeedsAlgorithm(
+      env,
+      generateSuite(SEEDS_QUERIES).queries.map((q) => q.query_text),
+    );
+    const sum = (counts: Record<string, number | undefined>) =>
+      Object.values(counts).reduce<number>((total, n) => total + (n ?? 0), 0);
+    return { wallMs, requests: sum(world.qdrant.requestCounts()) + sum(world.cohere.requestCounts()) };
+  } finally {
+    setLatency(world, 0);
+  }
 }
 
 /** The sample suite on the sample book (1,024 dimensions), as the demo runs it: the grounded-answer chain shows. */

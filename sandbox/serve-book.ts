@@ -19,6 +19,8 @@ export interface ServeBookOptions {
   /** A sitemap.xml file to serve; without it, one is generated from the docs. */
   sitemapFile?: string;
   collection?: string;
+  /** The folder whose sub-folders are the modules (index's --module-root). */
+  moduleRoot?: string;
 }
 
 export interface ServedBook {
@@ -51,6 +53,7 @@ export async function serveBook(options: ServeBookOptions): Promise<ServedBook> 
       cohere: { apiKey: SANDBOX_COHERE_KEY, baseUrl: cohere.url, model: 'embed-english-v3.0', timeoutMs: 30_000 },
       payloadIndexes: true,
       recreate: true,
+      ...(options.moduleRoot === undefined ? {} : { moduleRoot: options.moduleRoot }),
     });
     return {
       env: {

@@ -11,6 +11,7 @@ import { readSuiteText } from '../adapters/files/suite-file.ts';
 import { type Env, parseEngineConfig } from '../core/config.ts';
 import { runValidation } from '../core/run/run-validation.ts';
 import { applyCalibration, type Calibration, proposeThresholds } from '../core/suite/calibrate.ts';
+import { formatPrediction, predictRun } from '../core/suite/predict-run.ts';
 import { parseSuite } from '../core/suite/suite.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 
@@ -50,14 +51,22 @@ async function runCalibrate(flags: CalibrateFlags, env: Env): Promise<ExitCode> 
   });
   const calibration = proposeThresholds(report);
   process.stdout.write(`${formatCalibration(calibration, { suite: flags.suite, collection: config.collection })}\n`);
+  const raw = (yaml ? parseYaml(text) : JSON.parse(text)) as Record<string, unknown>;
+  const updated = applyCalibration(raw, report, calibration);
+  const out = yaml ? toYaml(updated) : `${JSON.stringify(updated, null, 2)}\n`;
+  const calibrated = parseSuite(out, flags.suite); // what is written still passes validation
+  // The prediction is the run itself at the proposed thresholds, judged by the run's own judge (issue 23 §1):
+  // one more pass of the suite, so what calibrate says is what the first night will see.
+  const predicted = await runValidation(createEngineAdapters(config), {
+    ...runOptionsFromConfig(config),
+    suite: calibrated,
+    suiteSource: flags.suite,
+  });
+  process.stdout.write(`${formatPrediction(predictRun(predicted))}\n`);
   if (!flags.write) {
     process.stdout.write(`Not written: add --write to put these thresholds into ${flags.suite}.\n`);
     return EXIT.ok;
   }
-  const raw = (yaml ? parseYaml(text) : JSON.parse(text)) as Record<string, unknown>;
-  const updated = applyCalibration(raw, report, calibration);
-  const out = yaml ? toYaml(updated) : `${JSON.stringify(updated, null, 2)}\n`;
-  parseSuite(out, flags.suite); // what is written still passes validation
   await writeFile(flags.suite, out);
   process.stdout.write(`Wrote the thresholds into ${flags.suite}.\n`);
   return EXIT.ok;

@@ -16,6 +16,7 @@ interface IndexFlags {
   recreate?: boolean;
   prune?: boolean;
   payloadIndexes: boolean;
+  moduleRoot?: string;
 }
 
 /** Adds `index` to the program. */
@@ -33,6 +34,10 @@ export function registerIndex(program: Command, env: Env): void {
     .option('--recreate', 'drop and recreate the collection first')
     .option('--prune', 'delete the points of pages that are no longer in the docs folder')
     .option('--no-payload-indexes', 'do not create payload indexes')
+    .option(
+      '--module-root <folder>',
+      'the folder (inside --docs) whose sub-folders are the modules; default: the sidebars file beside --docs, else the detected content root',
+    )
     .action(async (flags: IndexFlags) => {
       process.exitCode = await runIndex(flags, env);
     });
@@ -58,6 +63,7 @@ async function runIndex(flags: IndexFlags, env: Env): Promise<ExitCode> {
       payloadIndexes: flags.payloadIndexes,
       recreate: flags.recreate ?? false,
       prune: flags.prune ?? false,
+      ...(flags.moduleRoot === undefined ? {} : { moduleRoot: flags.moduleRoot }),
     });
   } catch (error) {
     if (error instanceof InputError) throw error;
@@ -67,7 +73,8 @@ async function runIndex(flags: IndexFlags, env: Env): Promise<ExitCode> {
   }
   process.stdout.write(
     `Indexed ${summary.documents} pages as ${summary.chunks} chunks into "${summary.collection}" (${summary.vectorSize || 'no new'} dims, ${summary.model}): ` +
-      `${summary.written} written, ${summary.unchanged} unchanged, ${summary.deleted} deleted in ${Math.round(summary.durationMs)} ms\n`,
+      `${summary.written} written, ${summary.unchanged} unchanged, ${summary.deleted} deleted in ${Math.round(summary.durationMs)} ms\n` +
+      `${summary.modules}\n`,
   );
   return EXIT.ok;
 }

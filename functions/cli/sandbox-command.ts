@@ -14,6 +14,7 @@ interface SandboxFlags {
   sitemap?: string;
   envFile: string;
   collection?: string;
+  moduleRoot?: string;
 }
 
 /** Adds `sandbox` to the program. */
@@ -28,6 +29,7 @@ export function registerSandbox(program: Command): void {
     .option('--sitemap <file>', "the book's sitemap.xml (default: one generated from the docs)")
     .requiredOption('--env-file <path>', 'where to write the KEY=VALUE lines')
     .option('-c, --collection <name>', 'Qdrant collection', 'book')
+    .option('--module-root <folder>', 'the folder (inside --docs) whose sub-folders are the modules (as index)')
     .action(async (flags: SandboxFlags) => {
       process.exitCode = await runSandbox(flags, nextStopSignal());
     });
@@ -44,6 +46,7 @@ async function runSandbox(flags: SandboxFlags, until: Promise<unknown>): Promise
     baseUrl: flags.baseUrl,
     ...(flags.sitemap === undefined ? {} : { sitemapFile: flags.sitemap }),
     ...(flags.collection === undefined ? {} : { collection: flags.collection }),
+    ...(flags.moduleRoot === undefined ? {} : { moduleRoot: flags.moduleRoot }),
   });
   try {
     const lines = Object.entries(book.env).map(([key, value]) => `${key}=${value}`);
@@ -52,6 +55,7 @@ async function runSandbox(flags: SandboxFlags, until: Promise<unknown>): Promise
     log(
       `ragwatch sandbox: indexed ${book.indexed.documents} pages as ${book.indexed.chunks} chunks; sitemap ${book.sitemap === 'given' ? flags.sitemap : 'generated from the docs'}`,
     );
+    log(book.indexed.modules);
     log(`Wrote ${flags.envFile} (load it with: set -a; . ${flags.envFile}; set +a). Serving until Ctrl-C.`);
     process.stdout.write(`${lines.join('\n')}\n`);
     await until;

@@ -7,6 +7,7 @@ import { type Command, Option } from 'commander';
 import { stringify as toYaml } from 'yaml';
 import { qdrantTarget } from '../adapters/engine-adapters.ts';
 import { QdrantIndex } from '../adapters/qdrant/vector-index.ts';
+import { countModules } from '../core/book/book-modules.ts';
 import { type Env, parseEngineConfig } from '../core/config.ts';
 import { InputError } from '../core/shared/errors.ts';
 import { readBookPagesFromIndex } from '../core/suite/book-pages.ts';
@@ -22,6 +23,7 @@ interface GenerateFlags {
   docs?: string;
   baseUrl?: string;
   collection?: string;
+  moduleRoot?: string;
 }
 
 /** Adds `generate` to the `suite` command (beside `suite normalize`). */
@@ -37,6 +39,7 @@ export function registerSuiteGenerate(suite: Command, env: Env): void {
     .option('-d, --docs <dir>', 'read the pages from this docs folder instead of the index')
     .option('-b, --base-url <url>', "with --docs: the book's public base URL (env DOCUSAURUS_BASE_URL)")
     .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
+    .option('--module-root <folder>', 'with --docs: the folder whose sub-folders are the modules (as index)')
     .action(async (flags: GenerateFlags) => {
       process.exitCode = await runSuiteGenerate(flags, env);
     });
@@ -51,7 +54,8 @@ async function runSuiteGenerate(flags: GenerateFlags, env: Env): Promise<ExitCod
     problems.push(`--probes: must be a whole number from 0 to 5, got ${flags.probes}`);
   if (problems.length > 0) throw new InputError('suite generate', problems);
 
-  const pages = flags.docs === undefined ? await pagesFromIndex(flags, env) : await pagesFromDocs(flags, env);
+  const { pages, modules } =
+    flags.docs === undefined ? await pagesFromIndex(flags, env) : await pagesFromDocs(flags, env);
   if (pages.length === 0) throw new InputError('suite generate', ['the book has no page to ask about']);
   const suite = generateSuite(pages, { perPage: flags.perPage, probes: flags.probes });
   const text = /\.ya?ml$/i.test(flags.out) ? toYaml(suite) : `${JSON.stringify(suite, null, 2)}\n`;
@@ -59,7 +63,7 @@ async function runSuiteGenerate(flags: GenerateFlags, env: Env): Promise<ExitCod
   await writeFile(flags.out, text);
   const known = parsed.queries.filter((q) => q.expect_match).length;
   process.stdout.write(
-    `Wrote ${flags.out}: ${known} known-item questions from ${pages.length} pages and ${parsed.queries.length - known} out-of-domain probes.\nNext: ragwatch calibrate --suite ${flags.out} --write\n`,
+    `Wrote ${flags.out}: ${known} known-item questions from ${pages.length} pages and ${parsed.queries.length - known} out-of-domain probes.\n${modules}\nNext: ragwatch calibrate --suite ${flags.out} --write\n`,
   );
   return EXIT.ok;
 }
@@ -69,7 +73,8 @@ async function pagesFromIndex(flags: GenerateFlags, env: Env) {
     { ...env, ...(flags.collection ? { QDRANT_COLLECTION: flags.collection } : {}) },
     { requireCohereKey: false },
   );
-  return readBookPagesFromIndex(new QdrantIndex(qdrantTarget(config)));
+  const pages = await readBookPagesFromIndex(new QdrantIndex(qdrantTarget(config)));
+  return { pages, modules: `modules in the index: ${countModules(pages.map((p) => p.moduleName))}` };
 }
 
 async function pagesFromDocs(flags: GenerateFlags, env: Env) {
@@ -78,5 +83,9 @@ async function pagesFromDocs(flags: GenerateFlags, env: Env) {
     throw new InputError('suite generate', [
       `--base-url: required with --docs (or DOCUSAURUS_BASE_URL), an http(s) URL; got ${baseUrl === undefined ? 'nothing' : `"${baseUrl}"`}`,
     ]);
-  return readBookPagesFromDocs({ docsDir: flags.docs ?? '', baseUrl });
+  return readBookPagesFromDocs({
+    docsDir: flags.docs ?? '',
+    baseUrl,
+    ...(flags.moduleRoot === undefined ? {} : { moduleRoot: flags.moduleRoot }),
+  });
 }

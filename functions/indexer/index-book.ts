@@ -19,7 +19,7 @@
  * 7. A summary says what was written, left unchanged and deleted, and how long it took.
  */
 import { createHash } from 'node:crypto';
-import { type ChunkPayload, pageVersionKey } from '../core/book/payload.ts';
+import { type ChunkPayload, contextualHeader, embeddedText, pageVersionKey } from '../core/book/payload.ts';
 import type { Clock, EmbeddingResult } from '../core/ports.ts';
 import { EmbeddingError, InputError } from '../core/shared/errors.ts';
 import { type ChunkSizes, chunkMarkdown, DEFAULT_CHUNK_SIZES } from './chunk-markdown.ts';
@@ -96,15 +96,20 @@ export async function indexPages(
     const pageChunks = chunkMarkdown(page.body, { title: page.title, sizes: options.sizes ?? DEFAULT_CHUNK_SIZES });
     // The version names the page, its hash and how many chunks it has, so a facet can check each version's points.
     const pageVersion = pageVersionKey(page.sourceUrl, pageHash, pageChunks.length);
-    return pageChunks.map((chunk) => ({
-      page,
-      chunk,
-      id: pointIdFor(page.sourceUrl, chunk.chunkIndex),
-      sourceUrl: page.sourceUrl,
-      contentHash: sha256(chunk.chunkText),
-      pageHash,
-      pageVersion,
-    }));
+    return pageChunks.map((chunk) => {
+      const header = contextualHeader(chunk.headingHierarchy);
+      return {
+        page,
+        chunk,
+        id: pointIdFor(page.sourceUrl, chunk.chunkIndex),
+        sourceUrl: page.sourceUrl,
+        header,
+        // content_hash is of what is embedded: a renamed heading re-embeds the chunks under it.
+        contentHash: sha256(embeddedText({ chunk_text: chunk.chunkText, embed_header: header })),
+        pageHash,
+        pageVersion,
+      };
+    });
   });
   if (all.length === 0) {
     throw new InputError('docs', [
@@ -135,14 +140,16 @@ export async function indexPages(
 
   for (let start = 0; start < chunks.length; start += batchSize) {
     const batch = chunks.slice(start, start + batchSize);
-    const result = await deps.embedder.embedDocuments(batch.map(({ chunk }) => chunk.chunkText));
+    const result = await deps.embedder.embedDocuments(
+      batch.map(({ chunk, header }) => embeddedText({ chunk_text: chunk.chunkText, embed_header: header })),
+    );
     checkVectors(result.vectors, batch.length, vectorSize, deps.embedder.model);
     if (vectorSize === undefined) {
       vectorSize = result.vectors[0]?.length ?? 0;
       await deps.sink.prepare({ vectorSize });
     }
     if (result.billedInputTokens !== undefined) billed = (billed ?? 0) + result.billedInputTokens;
-    batch.forEach(({ page, chunk, id, contentHash, pageHash, pageVersion }, i) => {
+    batch.forEach(({ page, chunk, id, header, contentHash, pageHash, pageVersion }, i) => {
       pending.push({
         id,
         vector: result.vectors[i] ?? [],
@@ -159,6 +166,7 @@ export async function indexPages(
           page_hash: pageHash,
           page_version: pageVersion,
           model_version: deps.embedder.model,
+          embed_header: header,
         },
       });
     });
@@ -205,7 +213,7 @@ function pageHashOf(page: DocPage): string {
   return sha256(JSON.stringify([page.title, page.chapterId, page.moduleName, page.body]));
 }
 
-/** The SHA-256 of a chunk's text, hex: tells a re-indexer which chunks changed. */
+/** The SHA-256 of a text, hex: tells a re-indexer which chunks changed. */
 export function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }

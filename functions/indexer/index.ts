@@ -4,11 +4,12 @@
  */
 import { CohereEmbedder } from '../adapters/cohere/embedder.ts';
 import { systemClock } from '../adapters/system-clock.ts';
+import { describeModules } from '../core/book/book-modules.ts';
 import type { Clock } from '../core/ports.ts';
 import type { ChunkSizes } from './chunk-markdown.ts';
 import { type IndexProgress, type IndexSummary, indexPages } from './index-book.ts';
 import { QdrantWriter } from './qdrant-writer.ts';
-import { readDocs } from './read-docs.ts';
+import { readBook } from './read-docs.ts';
 
 /** Everything one indexing run needs. */
 export interface IndexBookOptions {
@@ -18,6 +19,8 @@ export interface IndexBookOptions {
   baseUrl: string;
   /** Docusaurus's docs routeBasePath (default `docs`). */
   routeBasePath?: string;
+  /** The folder whose sub-folders are the modules, overriding the sidebars file and the detected root. */
+  moduleRoot?: string;
   /** `retries`: of transient Qdrant failures (default 2). */
   qdrant: { url: string; apiKey?: string; collection: string; timeoutMs: number; retries?: number };
   /** `maxRetries`: the Cohere SDK's own retries of 408, 429 and 5xx (default 2). */
@@ -36,14 +39,17 @@ export interface IndexBookOptions {
 /** What an indexing run did, and where. */
 export interface IndexBookSummary extends IndexSummary {
   collection: string;
+  /** The modules the pages were given, with their page counts (book-modules.ts describeModules). */
+  modules: string;
 }
 
 /** Indexes a docs folder into a Qdrant collection; throws InputError, EmbeddingError or IndexError. */
 export async function indexBook(options: IndexBookOptions): Promise<IndexBookSummary> {
-  const pages = await readDocs({
+  const { pages, modules } = await readBook({
     docsDir: options.docsDir,
     baseUrl: options.baseUrl,
     ...(options.routeBasePath === undefined ? {} : { routeBasePath: options.routeBasePath }),
+    ...(options.moduleRoot === undefined ? {} : { moduleRoot: options.moduleRoot }),
   });
   const embedder = new CohereEmbedder(options.cohere);
   const sink = new QdrantWriter({
@@ -60,5 +66,5 @@ export async function indexBook(options: IndexBookOptions): Promise<IndexBookSum
     },
     { pages, prune: options.prune ?? false, ...(options.sizes ? { sizes: options.sizes } : {}) },
   );
-  return { ...summary, collection: options.qdrant.collection };
+  return { ...summary, collection: options.qdrant.collection, modules: describeModules(modules) };
 }

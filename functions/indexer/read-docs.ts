@@ -5,10 +5,13 @@
  * folder's own page. Drafts (`draft: true`) and files or folders starting with `_` or `.` are skipped, as Docusaurus
  * does in a production build.
  */
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { moduleNameOf, moduleSlugOf } from '../core/book/module-name.ts';
+import { type BookModules, deriveModules, type ModulePage } from '../core/book/book-modules.ts';
+import { moduleNameOf } from '../core/book/module-name.ts';
 import { InputError } from '../core/shared/errors.ts';
 
 /** One published page of the book, ready to chunk. */
@@ -19,7 +22,7 @@ export interface DocPage {
   sourceUrl: string;
   /** Folder path and id, e.g. `module-1-ros2/ch1-ros2-basics`; just the id for a top-level page. */
   chapterId: string;
-  /** chapter_id's first segment humanised ("Module 1 Ros2", "Intro"): functions/core/book/module-name.ts. */
+  /** The top-level sidebar category holding the page, '' for none: functions/core/book/book-modules.ts. */
   moduleName: string;
   /** The markdown without its frontmatter. */
   body: string;
@@ -32,21 +35,53 @@ export interface ReadDocsOptions {
   baseUrl: string;
   /** Docusaurus's `routeBasePath` for the docs plugin (default `docs`). */
   routeBasePath?: string;
+  /**
+   * The folder inside the docs folder whose sub-folders are the modules (the override for unusual layouts); when
+   * given, the sidebars file is not read. Default: the sidebars file, else the detected content root.
+   */
+  moduleRoot?: string;
+  /** The site's sidebars file; default `sidebars.{json,js,cjs,mjs,ts}` beside the docs folder, when there is one. */
+  sidebarsFile?: string;
 }
+
+/** The pages and the modules they were given. */
+export interface Book {
+  pages: DocPage[];
+  modules: BookModules;
+}
+
+const SIDEBARS_FILES = ['sidebars.json', 'sidebars.js', 'sidebars.cjs', 'sidebars.mjs', 'sidebars.ts'];
+const CATEGORY_FILE = /(^|\/)_category_\.(json|ya?ml)$/;
 
 const MARKDOWN = /\.mdx?$/i;
 const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 /** Reads every published page under `docsDir`, sorted by file path; throws one InputError listing every bad page. */
 export async function readDocs(options: ReadDocsOptions): Promise<DocPage[]> {
-  const files = await listMarkdownFiles(options.docsDir);
+  return (await readBook(options)).pages;
+}
+
+/** readDocs, with the modules derived from the book's structure (what index, sandbox and suite generate print). */
+export async function readBook(options: ReadDocsOptions): Promise<Book> {
+  const entries = await listEntries(options.docsDir);
+  const files = entries.filter(isPublished);
   const problems: string[] = [];
-  const pages: DocPage[] = [];
+  const read: { page: DocPage; modulePage: ModulePage }[] = [];
   for (const file of files) {
     const text = await readFile(join(options.docsDir, ...file.split('/')), 'utf8');
     const page = toPage(file, text, options, problems);
-    if (page !== undefined) pages.push(page);
+    if (page !== undefined) read.push(page);
   }
+  const categoryLabels = await readCategoryLabels(options.docsDir, entries, problems);
+  const root = options.moduleRoot;
+  const sidebars = root === undefined ? await readSidebars(options, problems) : null;
+  if (root !== undefined && !files.some((f) => f.startsWith(`${trimSlashes(root)}/`)))
+    problems.push(`module root ${root}: no folder of that name holds pages under ${options.docsDir}`);
+  const modules = deriveModules(
+    read.map((r) => r.modulePage),
+    { categoryLabels, sidebars, root: options.moduleRoot ?? null },
+  );
+  const pages = read.map(({ page }) => ({ ...page, moduleName: modules.moduleOf.get(page.file) ?? '' }));
   const byUrl = new Map<string, string>();
   for (const page of pages) {
     const other = byUrl.get(page.sourceUrl);
@@ -54,7 +89,48 @@ export async function readDocs(options: ReadDocsOptions): Promise<DocPage[]> {
     byUrl.set(page.sourceUrl, page.file);
   }
   if (problems.length > 0) throw new InputError(`docs folder ${options.docsDir}`, problems);
-  return pages;
+  return { pages, modules };
+}
+
+/** `_category_.json` / `.yml` labels by folder; a category file without a string label maps to null. */
+async function readCategoryLabels(
+  docsDir: string,
+  entries: string[],
+  problems: string[],
+): Promise<Map<string, string | null>> {
+  const labels = new Map<string, string | null>();
+  for (const entry of entries.filter((e) => CATEGORY_FILE.test(e))) {
+    const folder = entry.includes('/') ? entry.slice(0, entry.lastIndexOf('/')) : '';
+    try {
+      const data: unknown = parseYaml(await readFile(join(docsDir, ...entry.split('/')), 'utf8'));
+      const label = (data as { label?: unknown } | null)?.label;
+      labels.set(folder, typeof label === 'string' && label.trim() !== '' ? label.trim() : null);
+    } catch (error) {
+      problems.push(`${entry}: not valid JSON or YAML (${firstLine(error)})`);
+    }
+  }
+  return labels;
+}
+
+/** The sidebars file's default export, or null when there is none; a file that cannot be loaded is a problem. */
+async function readSidebars(options: ReadDocsOptions, problems: string[]): Promise<unknown> {
+  const site = dirname(resolve(options.docsDir));
+  const file = options.sidebarsFile ?? SIDEBARS_FILES.map((f) => join(site, f)).find((f) => existsSync(f));
+  if (file === undefined) return null;
+  try {
+    if (file.endsWith('.json')) return JSON.parse(await readFile(file, 'utf8')) as unknown;
+    const loaded = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
+    return loaded.default ?? loaded;
+  } catch (error) {
+    problems.push(
+      `sidebars file ${file}: cannot be read (${firstLine(error)}); give --module-root <folder> to take the modules from the folders instead`,
+    );
+    return null;
+  }
+}
+
+function trimSlashes(path: string): string {
+  return path.replace(/^\.?\/+|\/+$/g, '');
 }
 
 /** Separates YAML frontmatter from the markdown body; a page without frontmatter has an empty record. */
@@ -77,7 +153,12 @@ export function stripNumberPrefix(name: string): string {
   return name.replace(/^\d+\s*[-_.]+\s*(?=[^-_.\s])/, '');
 }
 
-function toPage(file: string, text: string, options: ReadDocsOptions, problems: string[]): DocPage | undefined {
+function toPage(
+  file: string,
+  text: string,
+  options: ReadDocsOptions,
+  problems: string[],
+): { page: DocPage; modulePage: ModulePage } | undefined {
   let frontmatter: { data: Record<string, unknown>; body: string };
   try {
     frontmatter = splitFrontmatter(text);
@@ -101,13 +182,17 @@ function toPage(file: string, text: string, options: ReadDocsOptions, problems: 
   const pageId = id ?? stripNumberPrefix(fileName);
   const title = frontTitle ?? firstHeading(body) ?? pageId;
   const chapterId = [...folders, pageId].join('/');
+  const sidebarLabel = optionalString(data, 'sidebar_label', file, problems);
   return {
-    file,
-    title,
-    sourceUrl: buildUrl(options, folders, fileName, pageId, slug),
-    chapterId,
-    moduleName: moduleNameOf(moduleSlugOf(chapterId)),
-    body,
+    page: {
+      file,
+      title,
+      sourceUrl: buildUrl(options, folders, fileName, pageId, slug),
+      chapterId,
+      moduleName: '',
+      body,
+    },
+    modulePage: { file, docId: chapterId, label: sidebarLabel ?? title, folderIndex: isFolderIndex(fileName, folders) },
   };
 }
 
@@ -138,7 +223,12 @@ function joinPath(...parts: string[]): string {
   return parts.filter((part) => part !== '').join('/');
 }
 
-async function listMarkdownFiles(docsDir: string): Promise<string[]> {
+function isPublished(file: string): boolean {
+  return MARKDOWN.test(file) && !file.split('/').some((part) => part.startsWith('_') || part.startsWith('.'));
+}
+
+/** Every file under the docs folder, `/`-separated, sorted. */
+async function listEntries(docsDir: string): Promise<string[]> {
   let entries: string[];
   try {
     entries = await readdir(docsDir, { recursive: true });
@@ -146,12 +236,7 @@ async function listMarkdownFiles(docsDir: string): Promise<string[]> {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new InputError(`docs folder ${docsDir}`, [`${docsDir}: cannot be read as a folder (${code})`]);
   }
-  return entries
-    .map((entry) => entry.split(sep).join('/'))
-    .filter(
-      (file) => MARKDOWN.test(file) && !file.split('/').some((part) => part.startsWith('_') || part.startsWith('.')),
-    )
-    .sort();
+  return entries.map((entry) => entry.split(sep).join('/')).sort();
 }
 
 /** A frontmatter string (a number is taken as its text); anything else is a problem for the page. */

@@ -30,6 +30,8 @@ export interface BookJson {
   held_out: boolean;
   modelled_on: { repository: string; commit: string; licence: string };
   site: { lastmod: 'date' | 'datetime' | null; showLastUpdateTime: boolean };
+  /** The site's sidebars file, as data. */
+  sidebars?: Record<string, unknown>;
   edit: { file: string; append: string };
   truth: {
     base_url: string;
@@ -89,6 +91,9 @@ export async function walkDayOne(input: WalkInput): Promise<WalkRecord> {
   const dir = mkdtempSync(path.join(tmpdir(), `ragwatch-day-one-${input.name}-`));
   const docs = path.join(dir, 'docs');
   cpSync(input.docsDir, docs, { recursive: true });
+  // A site keeps its sidebars file beside its docs folder (site/sidebars.js, site/docs/): the fixture's, written there.
+  if (input.book?.sidebars !== undefined)
+    writeFileSync(path.join(dir, 'sidebars.json'), `${JSON.stringify(input.book.sidebars, null, 2)}\n`);
   const sitemap = input.sitemapFile === undefined ? undefined : path.join(dir, 'sitemap.xml');
   if (sitemap !== undefined && input.sitemapFile !== undefined) cpSync(input.sitemapFile, sitemap);
   const record: WalkRecord = {
@@ -200,7 +205,8 @@ async function readPoints(env: Record<string, string>): Promise<PointRow[]> {
       const payload = (p.payload ?? {}) as Record<string, unknown>;
       rows.push({
         source_url: String(payload.source_url ?? ''),
-        module_name: typeof payload.module_name === 'string' ? payload.module_name : null,
+        // '' is how the payload says "in no module" (module_name is a required string in seed 001).
+        module_name: typeof payload.module_name === 'string' && payload.module_name !== '' ? payload.module_name : null,
         token_count: Number(payload.token_count ?? 0),
       });
     }

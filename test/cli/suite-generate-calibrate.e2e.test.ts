@@ -46,7 +46,7 @@ describe('ragwatch suite generate', () => {
     expect(known).toHaveLength(10); // 5 pages x 2
     expect(probes.map((q) => q.category)).toEqual(['probe', 'probe', 'probe']);
     expect(known.find((q) => q.id === 'module1-ros2-ch1-ros2-basics-1')).toMatchObject({
-      query_text: 'What about nodes and topics in ROS 2 Basics?',
+      query_text: 'What about Nodes and topics in ROS 2 Basics?',
       expected_module: 'Module 1 Ros2',
       expected_chapter: 'module1-ros2/ch1-ros2-basics',
       relevant: [{ url: 'https://user.github.io/repo/docs/module1-ros2/ch1-ros2-basics', grade: 2 }, { grade: 3 }],

@@ -124,7 +124,7 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
       (e) => e.operationId === 'scroll_points' && (e.requestBody as { with_vector: boolean }).with_vector,
     );
     expect(samples.map((e) => e.requestBody)).toEqual([
-      { limit: 8, with_payload: ['chunk_text', 'source_url'], with_vector: true },
+      { limit: 8, with_payload: ['chunk_text', 'embed_header', 'source_url'], with_vector: true },
     ]);
     // The synthetic book's vectors are not its texts' embeddings, so the canary rightly finds them drifted.
     expect(run.report.index_health?.drift_canary).toMatchObject({ sampled: 8, min_cosine: expect.any(Number) });

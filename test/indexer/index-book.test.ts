@@ -86,7 +86,8 @@ describe('indexPages', () => {
     expect(sink.points).toEqual([
       {
         id: pointIdFor(url, 0),
-        vector: [20, 1, 0],
+        // The vector is of the contextual header above the text: 'ROS 2 Basics\n\nROS 2 is middleware.'
+        vector: [34, 1, 0],
         payload: {
           chunk_text: 'ROS 2 is middleware.',
           source_url: url,
@@ -96,15 +97,16 @@ describe('indexPages', () => {
           token_count: 5,
           chunk_index: 0,
           indexed_at: '2025-12-23T18:30:00.000Z',
-          content_hash: sha256('ROS 2 is middleware.'),
+          content_hash: sha256('ROS 2 Basics\n\nROS 2 is middleware.'),
           page_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
           page_version: expect.stringMatching(new RegExp(`^${url} [0-9a-f]{64} 2$`)),
           model_version: MODEL,
+          embed_header: 'ROS 2 Basics',
         },
       },
       {
         id: pointIdFor(url, 1),
-        vector: [32, 1, 0],
+        vector: ['ROS 2 Basics › Nodes\n\n## Nodes\n\nA node does one thing.'.length, 1, 0],
         payload: {
           chunk_text: '## Nodes\n\nA node does one thing.',
           source_url: url,
@@ -114,10 +116,11 @@ describe('indexPages', () => {
           token_count: 9,
           chunk_index: 1,
           indexed_at: '2025-12-23T18:30:00.000Z',
-          content_hash: sha256('## Nodes\n\nA node does one thing.'),
+          content_hash: sha256('ROS 2 Basics › Nodes\n\n## Nodes\n\nA node does one thing.'),
           page_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
           page_version: expect.stringMatching(new RegExp(`^${url} [0-9a-f]{64} 2$`)),
           model_version: MODEL,
+          embed_header: 'ROS 2 Basics › Nodes',
         },
       },
     ]);

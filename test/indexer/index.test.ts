@@ -25,6 +25,7 @@ const PAYLOAD_FIELDS = [
   'page_hash',
   'page_version',
   'model_version',
+  'embed_header',
 ];
 
 let qdrant: QdrantStandIn;
@@ -107,6 +108,8 @@ describe('indexBook on the sample book, through the real clients and the stand-i
         billedInputTokens: expect.any(Number),
         indexedAt: '2025-12-23T18:30:00.000Z',
         durationMs: 0,
+        modules:
+          'modules from the folders under the docs folder: Module 1 Ros2 (3), Module 2 Digital Twin (3), Module 3 Nvidia Isaac (3), Module 4 Vla (3); 1 page(s) in no module',
       },
       points: summary.chunks,
       vectors: expect.objectContaining({ size: 1024, distance: 'Cosine' }),
@@ -148,7 +151,8 @@ describe('indexBook on the sample book, through the real clients and the stand-i
         typeof p.source_url === 'string' &&
         p.source_url.startsWith(`${BASE_URL}/docs/`) &&
         typeof p.chapter_id === 'string' &&
-        /^Module \d \w+|^Intro$/.test(String(p.module_name)) &&
+        // The introduction sits outside every module: '' (issue 23), not a module of its own.
+        /^Module \d \w+|^$/.test(String(p.module_name)) &&
         Array.isArray(p.heading_hierarchy) &&
         p.heading_hierarchy.length >= 1 &&
         Number.isInteger(p.token_count) &&
@@ -158,7 +162,9 @@ describe('indexBook on the sample book, through the real clients and the stand-i
         p.indexed_at === '2025-12-23T18:30:00.000Z' &&
         /^[0-9a-f]{64}$/.test(String(p.content_hash)) &&
         /^[0-9a-f]{64}$/.test(String(p.page_hash)) &&
-        p.model_version === MODEL;
+        p.model_version === MODEL &&
+        // The header embedded above the text: the page title first, then the chunk's headings.
+        p.embed_header === (p.heading_hierarchy as string[]).join(' › ');
       return ok ? [] : [id];
     });
     expect(problems).toEqual([]);

@@ -58,6 +58,7 @@ function point(i: number, url = 'https://book.example.com/docs/intro'): IndexPoi
       page_hash: 'p',
       page_version: `${url} p 1`,
       model_version: 'embed-english-v3.0',
+      embed_header: 'Introduction',
     },
   };
 }

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../functions/core/shared/errors.ts';
-import { readDocs, splitFrontmatter, stripNumberPrefix, toModuleName } from '../../functions/indexer/read-docs.ts';
+import {
+  readBook,
+  readDocs,
+  splitFrontmatter,
+  stripNumberPrefix,
+  toModuleName,
+} from '../../functions/indexer/read-docs.ts';
 
 const BOOK_DOCS = join(import.meta.dirname, '../../sandbox/book/docs');
 const BASE = 'https://book.example.com';
@@ -56,7 +62,7 @@ describe('readDocs', () => {
     ]);
   });
 
-  it('gives a top-level page its id as chapter id and its id humanised as module name, not its title', async () => {
+  it('gives a top-level page its id as chapter id and no module (issue 23: a page outside every category has none)', async () => {
     // Prepare
     await writeDoc('intro.md', '---\ntitle: Introduction\n---\nWelcome.\n');
 
@@ -64,7 +70,7 @@ describe('readDocs', () => {
     const [page] = await readDocs({ docsDir, baseUrl: BASE });
 
     // Assess
-    expect(page).toMatchObject({ sourceUrl: `${BASE}/docs/intro`, chapterId: 'intro', moduleName: 'Intro' });
+    expect(page).toMatchObject({ sourceUrl: `${BASE}/docs/intro`, chapterId: 'intro', moduleName: '' });
   });
 
   it('uses the file name without number prefix when there is no id, and the first heading when there is no title', async () => {
@@ -185,7 +191,7 @@ describe('readDocs', () => {
 
     // Assess
     expect(pages.map((p) => [p.sourceUrl.slice(BASE.length), p.chapterId, p.moduleName])).toEqual([
-      ['/docs/intro', 'intro', 'Intro'],
+      ['/docs/intro', 'intro', ''],
       ['/docs/module-1-ros2/ch1-ros2-basics', 'module-1-ros2/ch1-ros2-basics', 'Module 1 Ros2'],
       ['/docs/module-1-ros2/ch2-rclpy-and-launch-files', 'module-1-ros2/ch2-rclpy-and-launch-files', 'Module 1 Ros2'],
       ['/docs/module-1-ros2/ch3-urdf-for-humanoids', 'module-1-ros2/ch3-urdf-for-humanoids', 'Module 1 Ros2'],
@@ -255,5 +261,134 @@ describe('stripNumberPrefix', () => {
     expect(
       ['01-intro', '2 . setup', '2024-01-release', '1.2-notes', 'module-1-ros2', '3d-maps'].map(stripNumberPrefix),
     ).toEqual(['intro', 'setup', '2024-01-release', '1.2-notes', 'module-1-ros2', '3d-maps']);
+  });
+
+  describe('modules from the book’s own structure (issue 23)', () => {
+    async function nestedBook(): Promise<void> {
+      await writeDoc('privacy.md', '# Privacy Policy\n\nText.\n');
+      await writeDoc('terms.md', '# Terms\n\nText.\n');
+      await writeDoc('book/intro.md', '# Introduction\n\nText.\n');
+      await writeDoc('book/_category_.json', '{"label": "The Book"}');
+      await writeDoc('book/01-hardware/_category_.json', '{"label": "Compute Hardware", "position": 1}');
+      await writeDoc('book/01-hardware/index.md', '# Compute Hardware\n\nText.\n');
+      await writeDoc('book/01-hardware/gpu.md', '# GPU\n\nText.\n');
+      await writeDoc('book/02-sim/_category_.yml', 'label: Simulation Twin\n');
+      await writeDoc('book/02-sim/physics.md', '# Physics\n\nText.\n');
+      await writeDoc('book/03-perception/index.md', '---\nsidebar_label: Perception Stack\n---\n# Seeing\n\nText.\n');
+      await writeDoc('book/03-perception/odometry.md', '# Odometry\n\nText.\n');
+      await writeDoc('book/04-module-4-vla/voice.md', '# Voice\n\nText.\n');
+    }
+
+    const modulesOf = (pages: { file: string; moduleName: string }[]) =>
+      Object.fromEntries(pages.map((p) => [p.file, p.moduleName]));
+
+    it('finds the content root under site pages and names each folder below it by its category label', async () => {
+      // Prepare
+      await nestedBook();
+
+      // Act
+      const { pages, modules } = await readBook({ docsDir, baseUrl: BASE });
+
+      // Assess: _category_ label (JSON or YAML), else the index page's sidebar_label, else the folder in seed form
+      expect(modulesOf(pages)).toEqual({
+        'book/01-hardware/gpu.md': 'Compute Hardware',
+        'book/01-hardware/index.md': 'Compute Hardware',
+        'book/02-sim/physics.md': 'Simulation Twin',
+        'book/03-perception/index.md': 'Perception Stack',
+        'book/03-perception/odometry.md': 'Perception Stack',
+        'book/04-module-4-vla/voice.md': 'Module 4 Vla',
+        'book/intro.md': '',
+        'privacy.md': '',
+        'terms.md': '',
+      });
+      expect(modules.source).toEqual({ kind: 'folders', root: 'book', given: false });
+    });
+
+    it('takes the modules under a given root instead (the override), and refuses a root that holds no page', async () => {
+      // Prepare
+      await nestedBook();
+
+      // Act
+      const { pages } = await readBook({ docsDir, baseUrl: BASE, moduleRoot: 'book/01-hardware/' });
+      const error = await caught(readBook({ docsDir, baseUrl: BASE, moduleRoot: 'books' }));
+
+      // Assess
+      expect(modulesOf(pages)['book/01-hardware/gpu.md']).toBe('');
+      expect(modulesOf(pages)['book/02-sim/physics.md']).toBe('');
+      expect(error).toBeInstanceOf(InputError);
+      expect(String(error)).toContain('module root books: no folder of that name holds pages');
+    });
+
+    it('reads the sidebars file beside the docs folder: hand-written categories, first sidebar first', async () => {
+      // Prepare: the docs folder one level down, as in a site (site/docs, site/sidebars.json)
+      const site = docsDir;
+      docsDir = join(site, 'docs');
+      await writeDoc('overview.md', '# Overview\n\nText.\n');
+      await writeDoc('00_setup.md', '---\nid: setup\n---\n# Setup\n\nText.\n');
+      await writeDoc('01_first.md', '# First\n\nText.\n');
+      await writeDoc('glossary.md', '# Glossary\n\nText.\n');
+      await writeFile(
+        join(site, 'sidebars.json'),
+        JSON.stringify({
+          main: [
+            'overview',
+            { type: 'category', label: 'Mental Models', items: ['overview'] },
+            { type: 'category', label: 'Foundations', items: [{ type: 'doc', id: 'setup' }, 'first'] },
+          ],
+          other: [{ type: 'category', label: 'Later', items: ['first', 'glossary'] }],
+        }),
+      );
+
+      // Act
+      const { pages, modules } = await readBook({ docsDir, baseUrl: BASE });
+
+      // Assess
+      expect(modulesOf(pages)).toEqual({
+        '00_setup.md': 'Foundations',
+        '01_first.md': 'Foundations',
+        'glossary.md': 'Later',
+        'overview.md': '',
+      });
+      expect(modules.source).toEqual({ kind: 'sidebars' });
+    });
+
+    it('loads a sidebars.js and expands an autogenerated folder as Docusaurus does', async () => {
+      // Prepare
+      const site = docsDir;
+      docsDir = join(site, 'docs');
+      await nestedBook();
+      await writeFile(
+        join(site, 'sidebars.js'),
+        "module.exports = { book: [{ type: 'autogenerated', dirName: 'book' }], legal: ['privacy'] };\n",
+      );
+
+      // Act
+      const { pages, modules } = await readBook({ docsDir, baseUrl: BASE });
+
+      // Assess
+      expect(modules.source).toEqual({ kind: 'sidebars' });
+      expect(modulesOf(pages)).toMatchObject({
+        'book/01-hardware/gpu.md': 'Compute Hardware',
+        'book/02-sim/physics.md': 'Simulation Twin',
+        'book/04-module-4-vla/voice.md': 'Module 4 Vla',
+        'book/intro.md': '',
+        'privacy.md': '',
+        'terms.md': '',
+      });
+    });
+
+    it('names the sidebars file it cannot load, and the way around it', async () => {
+      // Prepare
+      const site = docsDir;
+      docsDir = join(site, 'docs');
+      await writeDoc('a.md', '# A\n');
+      await writeFile(join(site, 'sidebars.json'), '{ not json');
+
+      // Act
+      const error = await caught(readBook({ docsDir, baseUrl: BASE }));
+
+      // Assess
+      expect(String(error)).toMatch(/sidebars file .*sidebars\.json: cannot be read .*--module-root/);
+    });
   });
 });

@@ -11,6 +11,7 @@ import type { ValidationReport } from '../../core/report/report.ts';
 import { pathSegment } from '../path-segment.ts';
 import { abortable } from './clients.ts';
 import { awsSinkError, classifyAwsError } from './errors.ts';
+import { readRunIndex, runIndexKey, withRun } from './s3-run-index.ts';
 
 export interface S3ReportStoreOptions {
   client: S3Client;
@@ -88,7 +89,9 @@ export class S3ReportStore {
   ): Promise<ArchivedReport> {
     const { bucket, prefix } = this.#options;
     const key = buildReportKey(report, prefix);
-    await this.#put(key, serialise(report), 'application/json', options.signal);
+    const body = serialise(report);
+    await this.#put(key, body, 'application/json', options.signal);
+    await this.#index(report, key, Buffer.byteLength(body), options.signal);
     const stored: ArchivedReport['attachments'] = [];
     for (const attachment of options.attachments ?? []) {
       const attachmentKey = key.replace(/\.json$/, attachment.suffix);
@@ -109,6 +112,26 @@ export class S3ReportStore {
       htmlKey: html === undefined ? null : html.key,
       attachments: stored,
     };
+  }
+
+  /**
+   * The run in its environment's run index (s3-run-index.ts), so the history finds it whatever else the month holds.
+   * A convenience: its failure leaves the history to list the month instead, so it is not the archive's failure.
+   */
+  async #index(report: ValidationReport, key: string, bytes: number, signal: AbortSignal | undefined): Promise<void> {
+    const { client, bucket, prefix = 'reports' } = this.#options;
+    const indexKey = runIndexKey(prefix, keySegment(report.collection), keySegment(report.environment));
+    try {
+      const current = await readRunIndex(client, bucket, indexKey, signal);
+      await this.#put(
+        indexKey,
+        withRun(current, { key, started_at: report.timestamp, bytes }),
+        'application/json',
+        signal,
+      );
+    } catch {
+      // The history lists the month for this run (bounded), as it did before the index existed.
+    }
   }
 
   /** latest.json and its latest.html (and .csv) beside it: what a person opens without knowing a run id. */

@@ -3,9 +3,10 @@
  * checks to read what a suite names:
  * - `chapter_id` is the page's folder path (number prefixes such as `01-` removed) and its id: `module1-ros2/ch1`;
  *   a top-level page's chapter_id is its id alone: `intro`.
- * - `module_name` is the first segment of chapter_id, humanised: words split at `-`, `_` and spaces, a leading word
- *   that ends in a number split from it, each word capitalised. `module1-ros2` and `module-1-ros2` both give
- *   "Module 1 Ros2" (seed 001's "Module N Name" form); `intro.md` gives "Intro", `quick-reference.md` "Quick Reference".
+ * - a folder's module name, when neither its `_category_` label nor its index page names it (book-modules.ts), is
+ *   the folder humanised: words split at `-`, `_` and spaces, a leading word that ends in a number split from it,
+ *   each word capitalised. `module1-ros2` and `module-1-ros2` both give "Module 1 Ros2" (seed 001's "Module N Name"
+ *   form).
  * A name in a suite (the folder slug, the stored name, "Module 1: ROS 2") is compared by its key: lowercase runs of
  * letters and runs of digits, so "Module 11" and "Module 1 1" stay apart.
  */

@@ -23,6 +23,11 @@ export interface ChunkPayload {
    */
   page_version: string;
   model_version: string;
+  /**
+   * The contextual header embedded above chunk_text (page title › H2 › H3; '' for none): what the vector is of is
+   * embed_header + blank line + chunk_text (embeddedText). Absent on collections another indexer wrote.
+   */
+  embed_header: string;
 }
 
 export type PayloadField = keyof ChunkPayload;
@@ -65,7 +70,25 @@ export const INVENTORY_FIELDS: PayloadField[] = [
 ];
 
 /** The drift canary's sample: the text to re-embed, and the page it comes from. */
-export const CANARY_FIELDS: PayloadField[] = ['chunk_text', 'source_url'];
+export const CANARY_FIELDS: PayloadField[] = ['chunk_text', 'embed_header', 'source_url'];
+
+/** The contextual header of a chunk: its heading path from the page title down ("Field Workstation › GPU › Minimum"). */
+export function contextualHeader(headingHierarchy: readonly string[]): string {
+  return headingHierarchy
+    .map((h) => h.trim())
+    .filter((h) => h !== '')
+    .join(' › ');
+}
+
+/**
+ * The text a chunk's vector is of: its header above its text (issue 23 §5: the page title and the H1 were in no
+ * embedded text, so a chunk under "Minimum" did not say which page or section it belongs to). The indexer embeds
+ * this; the drift canary re-embeds it, and chunk_text alone where a collection carries no embed_header.
+ */
+export function embeddedText(payload: { chunk_text: string; embed_header?: unknown }): string {
+  const header = typeof payload.embed_header === 'string' ? payload.embed_header : '';
+  return header === '' ? payload.chunk_text : `${header}\n\n${payload.chunk_text}`;
+}
 
 /** The book's catalog: its modules and chapters. */
 export const CATALOG_FIELDS: PayloadField[] = ['module_name', 'chapter_id'];

@@ -10,7 +10,7 @@ import { urlPath } from '../book/matching.ts';
 import type { CoverageReport } from '../report/coverage-report.ts';
 import type { ValidationError } from '../report/findings.ts';
 import { roundTo } from '../shared/statistics.ts';
-import { distinct, isUnderPrefix, pagesUnderPrefix } from '../sitemap/pages.ts';
+import { distinct, isGeneratedListing, isUnderPrefix, pagesUnderPrefix } from '../sitemap/pages.ts';
 
 const LISTED_IN_DETAILS = 20;
 
@@ -28,6 +28,11 @@ export function computeCoverage(options: {
   const indexed = distinct(options.indexedUrls);
   const pages = pagesUnderPrefix(sitemap, pathPrefix);
   const notes: string[] = [];
+  const listings = sitemap.filter((url) => isGeneratedListing(urlPath(url), pathPrefix));
+  if (listings.length > 0)
+    notes.push(
+      `${listings.length} generated listing page(s) under ${pathPrefix} not counted (tags, generated-index categories: no docs file makes them), e.g. ${listings[0]}`,
+    );
 
   const indexedSet = new Set(indexed);
   const byUrl = pages.some((url) => indexedSet.has(url));
@@ -58,7 +63,7 @@ export function computeCoverage(options: {
   return {
     sitemap_url: options.sitemapUrl,
     path_prefix: pathPrefix,
-    outside_prefix_urls: sitemap.length - pages.length,
+    outside_prefix_urls: sitemap.length - pages.length - listings.length,
     suggested_prefix: suggested,
     total_sitemap_urls: pages.length,
     indexed_urls: found.sort(),

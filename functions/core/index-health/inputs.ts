@@ -5,7 +5,7 @@
  * could not be read (the profile says so, once).
  */
 import pLimit from 'p-limit';
-import { CANARY_FIELDS, type PayloadField } from '../book/payload.ts';
+import { CANARY_FIELDS, embeddedText, type PayloadField } from '../book/payload.ts';
 import { type Input, outcome } from '../checks/input.ts';
 import type { SearchHit, SearchRequest } from '../ports.ts';
 import { collectionProfile } from '../quality/inputs.ts';
@@ -104,7 +104,11 @@ export const canarySample: Input<CanaryPoint[]> = {
     const withText = points.filter((p) => typeof p.payload.chunk_text === 'string' && p.vector.length > 0);
     if (withText.length === 0) return [];
     const embedded = await ctx.step('canary embed', () =>
-      ctx.deps.embedder.embedDocuments(withText.map((p) => p.payload.chunk_text as string)),
+      ctx.deps.embedder.embedDocuments(
+        withText.map((p) =>
+          embeddedText({ chunk_text: p.payload.chunk_text as string, embed_header: p.payload.embed_header }),
+        ),
+      ),
     );
     return withText.map((p, i) => ({
       pointId: p.id,

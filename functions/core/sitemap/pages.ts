@@ -1,9 +1,23 @@
 /** The book's pages as its sitemap lists them: distinct, normalised, under the path prefix coverage counts. */
 import { normaliseUrl, urlPath } from '../book/matching.ts';
 
-/** The sitemap's distinct pages under the path prefix: the pages coverage counts. */
+/** The sitemap's distinct pages under the path prefix: the pages coverage counts (generated listings left out). */
 export function pagesUnderPrefix(sitemapUrls: readonly string[], pathPrefix: string): string[] {
-  return distinct(sitemapUrls).filter((url) => isUnderPrefix(urlPath(url), pathPrefix));
+  return distinct(sitemapUrls).filter(
+    (url) => isUnderPrefix(urlPath(url), pathPrefix) && !isGeneratedListing(urlPath(url), pathPrefix),
+  );
+}
+
+/**
+ * A listing Docusaurus generates under the docs route, that no docs file makes and so no indexer can hold: the tags
+ * index and each tag's page (`<docs>/tags`, `<docs>/tags/<tag>`), a generated-index category page
+ * (`<docs>/category/<slug>`). A book with tags otherwise counts them missing every night (issue 23).
+ */
+export function isGeneratedListing(path: string, pathPrefix: string): boolean {
+  const base = pathPrefix.replace(/\/+$/, '');
+  if (!isUnderPrefix(path, pathPrefix)) return false;
+  const rest = path.slice(base.length).replace(/^\/+|\/+$/g, '');
+  return /^tags(\/[^/]+)?$/.test(rest) || /^category\/[^/]+$/.test(rest);
 }
 
 /** Path-prefix test on segment boundaries: "/docs/" takes "/docs" and "/docs/intro", not "/docsearch". */

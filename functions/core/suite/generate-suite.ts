@@ -1,10 +1,14 @@
 /**
  * A known-item suite generated from the book itself (`ragwatch suite generate`), so day one needs no hand-written
- * queries. Each page yields up to `perPage` questions, in page order: one from its title, then one per section,
- * from the section's heading, or from its first sentence when the heading says nothing of its own ("Overview").
- * The page is each question's relevant document (its URL at grade 2, the section's chunk at grade 3 when known),
- * with the page's module and chapter expected. A few out-of-domain probes must match nothing. The same book gives
- * the same suite: nothing here depends on time or chance.
+ * queries. Each page yields up to `perPage` questions a reader would ask (issue 23): one from its title (not when the
+ * title is one word, generic, or another page's too), one from its most distinctive section's heading (with its
+ * parent's when the heading is short or generic: "GPU (Critical Bottleneck) › Minimum"; none from a heading found on
+ * two or more pages), then one from body text (the section's sentence the rest of the book says least, not one that
+ * leans on the sentence before it). Headings keep their casing and lose their list numbering. The page is each
+ * question's relevant document (its URL at grade 2, the section's chunk at grade 3 when known; another page with a
+ * section of the same heading at grade 1), with the page's module and chapter expected. Ids are unique even when two
+ * pages share a chapter. A few out-of-domain probes must match nothing. The same book gives the same suite: nothing
+ * here depends on time or chance.
  */
 
 /** One page of the book as the generator needs it: from the index (scroll) or from the docs folder. */
@@ -35,16 +39,36 @@ export const PROBES = [
   'Who painted the ceiling of the Sistine Chapel?',
 ];
 
+// Headings (and titles) that say nothing of their own page; a heading found on two or more pages is treated alike.
 const GENERIC_HEADING =
-  /^(introduction|overview|summary|conclusion|next steps|exercises?|prerequisites|recap|what's next|references|further reading)$/i;
+  /^(introduction|intro|overview|summary|conclusions?|next steps|exercises?|prerequisites|recap|what's next|what you'll learn|references|further reading|key takeaways|learning objectives|objectives|goals|setup|installation|getting started|quick ?start|core concepts|concepts|examples?|usage|notes?|troubleshooting|resources|faq|background|motivation|requirements|core requirements|module structure|structure|contents|table of contents|welcome|about|index|home|glossary|credits|license|changelog)$/i;
 const MAX_SENTENCE_WORDS = 18;
+// A sentence that opens on one of these leans on the one before it: asked alone, it has no subject.
+const DEICTIC_START =
+  /^(it|its|this|that|these|those|they|them|there|here|you|we|he|she|such|so|but|and|or|also|then|however|otherwise|instead|yes|no)\b/i;
+const STOPWORDS = new Set(
+  'about above after again also because been before being below between both could does doing down during each every from further have having here into just more most much must only other over same should some such than that their them then there these they this those through under until very what when where which while will with would your yours'.split(
+    ' ',
+  ),
+);
+
+/** What the generator knows of the whole book: how many pages each term and each heading appears on. */
+interface BookStats {
+  pages: number;
+  termPages: Map<string, number>;
+  headingPages: Map<string, string[]>;
+  /** Pages (URLs) by title, and by heading: a page given twice counts once. */
+  titlePages: Map<string, string[]>;
+}
 
 /** The generated suite, as a plain object that parseSuite accepts. */
 export function generateSuite(pages: readonly BookPage[], options: GenerateOptions = {}): Record<string, unknown> {
   const perPage = options.perPage ?? 2;
   const probes = Math.min(options.probes ?? 3, PROBES.length);
   const sorted = [...pages].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-  const queries = sorted.flatMap((page) => questionsFor(page, perPage));
+  const stats = bookStats(sorted);
+  const ids = new Set<string>();
+  const queries = sorted.flatMap((page) => questionsFor(page, perPage, stats, ids));
   return {
     name: options.name ?? 'generated-known-item',
     description: `Known-item questions generated from ${pages.length} pages (${perPage} per page at most) and ${probes} out-of-domain probes. Calibrate before use: ragwatch calibrate --suite <this file> --write`,
@@ -63,43 +87,149 @@ export function generateSuite(pages: readonly BookPage[], options: GenerateOptio
   };
 }
 
-function questionsFor(page: BookPage, perPage: number): Record<string, unknown>[] {
+function bookStats(pages: readonly BookPage[]): BookStats {
+  const termPages = new Map<string, number>();
+  const headingPages = new Map<string, string[]>();
+  const titlePages = new Map<string, string[]>();
+  for (const page of pages) {
+    for (const term of new Set(termsOf(`${page.title} ${page.sections.map((s) => s.text).join(' ')}`)))
+      termPages.set(term, (termPages.get(term) ?? 0) + 1);
+    const headings = new Set(page.sections.flatMap((s) => s.headings.map((h) => normalise(cleanHeading(h)))));
+    for (const heading of headings) {
+      const urls = headingPages.get(heading) ?? [];
+      if (!urls.includes(page.url)) headingPages.set(heading, [...urls, page.url]);
+    }
+    const title = normalise(cleanHeading(page.title));
+    titlePages.set(title, [...new Set([...(titlePages.get(title) ?? []), page.url])]);
+  }
+  return { pages: pages.length, termPages, headingPages, titlePages };
+}
+
+interface Candidate {
+  text: string;
+  chunkId?: string;
+  from: string;
+  /** Other pages with a section of the same heading: relevant too (grade 1). */
+  alsoRelevant: string[];
+}
+
+function questionsFor(page: BookPage, perPage: number, stats: BookStats, ids: Set<string>): Record<string, unknown>[] {
   const pageText = normalise(page.sections.map((section) => section.text).join(' '));
-  const titleWords = normalise(page.title)
+  const title = cleanHeading(page.title);
+  const titleWords = normalise(title)
     .split(' ')
     .filter((word) => word.length >= 4);
-  const candidates: { text: string; chunkId?: string; from: string }[] = [];
-  if (titleWords.some((word) => ` ${pageText} `.includes(` ${word} `)))
-    candidates.push({ text: `What is ${page.title} about?`, from: 'the page title' });
-  const seen = new Set([normalise(page.title)]);
-  const fromSentences: typeof candidates = [];
-  for (const section of page.sections) {
-    const heading = section.headings.at(-1);
-    const fromHeading = heading !== undefined && !GENERIC_HEADING.test(heading.trim());
-    const text = fromHeading ? `What about ${lowerFirst(heading)} in ${page.title}?` : sentenceQuestion(section.text);
-    if (text === null || seen.has(normalise(text)) || (fromHeading && seen.has(normalise(heading)))) continue;
-    seen.add(normalise(text));
-    if (fromHeading) seen.add(normalise(heading));
-    const candidate = {
-      text,
-      ...(section.chunkId === undefined ? {} : { chunkId: section.chunkId }),
-      from: fromHeading ? `the heading "${heading}"` : 'the first sentence of a section',
-    };
-    (fromHeading ? candidates : fromSentences).push(candidate);
+  const candidates: Candidate[] = [];
+  // No title question for a one-word or generic title, or one another page has too ("Introduction" on every module).
+  const titleSaysSomething =
+    title.split(/\s+/).length > 1 &&
+    !GENERIC_HEADING.test(title) &&
+    (stats.titlePages.get(normalise(title))?.length ?? 0) < 2;
+  if (titleSaysSomething && titleWords.some((word) => ` ${pageText} `.includes(` ${word} `)))
+    candidates.push({ text: `What is ${title} about?`, from: 'the page title', alsoRelevant: [] });
+  const seen = new Set([normalise(title)]);
+  const fromSentences: Candidate[] = [];
+  // The page's most distinctive sections first: those whose words the rest of the book uses least.
+  const ranked = page.sections
+    .map((section, order) => ({ section, order, score: distinctiveness(section.text, stats) }))
+    .sort((a, b) => b.score - a.score || a.order - b.order);
+  for (const { section } of ranked) {
+    const subject = headingSubject(section.headings, stats);
+    const chunk = section.chunkId === undefined ? {} : { chunkId: section.chunkId };
+    if (subject !== null && !seen.has(normalise(subject.text))) {
+      seen.add(normalise(subject.text));
+      candidates.push({
+        text: `What about ${subject.text} in ${title}?`,
+        ...chunk,
+        from: `the heading "${subject.text}"`,
+        alsoRelevant: (stats.headingPages.get(subject.leaf) ?? []).filter((url) => url !== page.url),
+      });
+      continue;
+    }
+    const sentence = sentenceQuestion(section.text, stats);
+    if (sentence === null || seen.has(normalise(sentence))) continue;
+    seen.add(normalise(sentence));
+    fromSentences.push({ text: sentence, ...chunk, from: 'a sentence of the section', alsoRelevant: [] });
   }
-  return [...candidates, ...fromSentences].slice(0, perPage).map((c, i) => ({
-    id: `${slug(page.chapterId)}-${i + 1}`.slice(0, 100),
+  // The title, the most distinctive heading, then a question from the body text, then the rest.
+  const [titleOrHeading, ...moreHeadings] = candidates;
+  const ordered = [
+    ...(titleOrHeading ? [titleOrHeading] : []),
+    ...(candidates[0]?.from === 'the page title' ? moreHeadings.slice(0, 1) : []),
+    ...fromSentences.slice(0, 1),
+    ...(candidates[0]?.from === 'the page title' ? moreHeadings.slice(1) : moreHeadings),
+    ...fromSentences.slice(1),
+  ];
+  return ordered.slice(0, perPage).map((c, i) => ({
+    id: uniqueId(`${slug(page.chapterId)}-${i + 1}`.slice(0, 100), ids),
     query_text: c.text.slice(0, 1000),
     category: 'known-item',
     description: `Known item: ${page.url}, from ${c.from}`,
-    expected_module: page.moduleName,
+    // A page outside every module (a site page, the book's introduction) expects none rather than a made-up one.
+    ...(page.moduleName === '' ? {} : { expected_module: page.moduleName }),
     expected_chapter: page.chapterId,
-    relevant: [{ url: page.url, grade: 2 }, ...(c.chunkId === undefined ? [] : [{ chunk_id: c.chunkId, grade: 3 }])],
+    relevant: [
+      { url: page.url, grade: 2 },
+      ...(c.chunkId === undefined ? [] : [{ chunk_id: c.chunkId, grade: 3 }]),
+      ...c.alsoRelevant.map((url) => ({ url, grade: 1 })),
+    ],
   }));
 }
 
-/** "Where is it explained that <first sentence>?", from prose only (code, tables and markup left out). */
-function sentenceQuestion(markdown: string): string | null {
+/**
+ * What a section's heading lets a reader ask about: its innermost heading, preceded by its parent's when it is short
+ * or generic ("GPU (Critical Bottleneck) › Minimum"); nothing when the heading (or the path) is generic or found on
+ * two or more pages, since such a question cannot tell its page from the others.
+ */
+function headingSubject(headings: readonly string[], stats: BookStats): { text: string; leaf: string } | null {
+  const cleaned = headings.map(cleanHeading).filter((h) => h !== '');
+  const leaf = cleaned.at(-1);
+  if (leaf === undefined) return null;
+  const shared = (h: string) => (stats.headingPages.get(normalise(h))?.length ?? 0) >= 2;
+  const weak = (h: string) => GENERIC_HEADING.test(h) || shared(h) || h.split(/\s+/).length === 1;
+  if (!weak(leaf)) return { text: leaf, leaf: normalise(leaf) };
+  const alone = !GENERIC_HEADING.test(leaf) && !shared(leaf) ? { text: leaf, leaf: normalise(leaf) } : null;
+  const parent = cleaned.at(-2);
+  // A one-word heading of its own ("Publishers") is asked alone when nothing above it can say more.
+  if (parent === undefined || GENERIC_HEADING.test(parent) || shared(parent)) return alone;
+  return { text: `${parent} › ${leaf}`, leaf: normalise(leaf) };
+}
+
+/** A heading as a reader says it: list numbering ("1.", "2)", "Step 3:"), markup and emphasis left out. */
+function cleanHeading(heading: string): string {
+  return heading
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/[*_]{1,2}([^*_]+)[*_]{1,2}/g, '$1')
+    .replace(/^\s*(?:\d+(?:\.\d+)*[.)]?|[a-z][.)]|\(\d+\)|step\s+\d+\s*[:.-])\s+(?=\S)/i, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** How much of a text the rest of the book does not say: the mean rarity of its terms across pages. */
+function distinctiveness(text: string, stats: BookStats): number {
+  const terms = [...new Set(termsOf(text))];
+  if (terms.length === 0) return 0;
+  const rarity = terms.map((t) => Math.log((stats.pages + 1) / (stats.termPages.get(t) ?? 1)));
+  return rarity.reduce((a, b) => a + b, 0) / Math.sqrt(terms.length);
+}
+
+function termsOf(text: string): string[] {
+  return (text.toLowerCase().match(/\p{L}[\p{L}\p{N}-]{3,}/gu) ?? []).filter((t) => !STOPWORDS.has(t));
+}
+
+function uniqueId(id: string, ids: Set<string>): string {
+  let unique = id;
+  for (let n = 2; ids.has(unique); n++) unique = `${id}-${n}`;
+  ids.add(unique);
+  return unique;
+}
+
+/**
+ * "Where is it explained that <sentence>?", from prose only (code, tables and markup left out): the section's
+ * sentence of four words or more that the rest of the book says least, and not one that leans on the sentence
+ * before it ("It is rarely worth it").
+ */
+function sentenceQuestion(markdown: string, stats: BookStats): string | null {
   // The lines inside a code fence are code too, not only the fence lines themselves.
   let fenced = false;
   const prose = markdown
@@ -111,14 +241,21 @@ function sentenceQuestion(markdown: string): string | null {
       }
       return !fenced && !/^\s*(#|\||<|>|!\[|import\s)/.test(line);
     })
+    .map((line) => line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, ''))
     .join(' ')
     .replace(/`([^`]*)`/g, '$1')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/[*_]{1,2}([^*_]+)[*_]{1,2}/g, '$1')
     .trim();
-  const sentence = prose.split(/(?<=[.!?])\s+/)[0]?.replace(/[.!?]+$/, '') ?? '';
-  const words = sentence.split(/\s+/).filter((w) => w !== '');
-  if (words.length < 4) return null;
+  const sentences = prose
+    .split(/(?<=[.!?])\s+/)
+    .map((s) => s.replace(/\s*[.!?]+$/, '').trim())
+    .filter((s) => s.split(/\s+/).filter((w) => w !== '').length >= 4 && !DEICTIC_START.test(s));
+  const best = sentences
+    .map((sentence, order) => ({ sentence, order, score: distinctiveness(sentence, stats) }))
+    .sort((a, b) => b.score - a.score || a.order - b.order)[0];
+  if (best === undefined) return null;
+  const words = best.sentence.split(/\s+/).filter((w) => w !== '');
   return `Where is it explained that ${lowerFirst(words.slice(0, MAX_SENTENCE_WORDS).join(' '))}?`;
 }
 

@@ -56,7 +56,13 @@ describe('S3ReportStore', () => {
       latest: { key: 'reports/book/latest.json', updated: true },
       attachments: [],
     });
-    expect(await aws.listKeys()).toEqual([key, 'reports/book/latest.json']);
+    // The run is in its environment's run index too, for the history (s3-run-index.ts).
+    expect((await aws.listKeys()).sort()).toEqual(
+      [key, 'reports/book/_history/prod.json', 'reports/book/latest.json'].sort(),
+    );
+    expect(JSON.parse((await aws.readObject('reports/book/_history/prod.json')) ?? 'null')).toEqual({
+      runs: [{ key, started_at: report.timestamp, bytes: Buffer.byteLength(`${JSON.stringify(report, null, 2)}\n`) }],
+    });
   });
 
   it('puts the HTML and CSV beside the JSON and as latest.html and latest.csv, each with its content type', async () => {
@@ -107,7 +113,10 @@ describe('S3ReportStore', () => {
     await store.save(buildFailedReport());
 
     // Assess
+    // The dated report, the run index (read, then written), latest.json.
     expect(sent.map((s) => [s.headers['content-type'], s.headers['x-amz-server-side-encryption']])).toEqual([
+      ['application/json', 'AES256'],
+      [undefined, undefined],
       ['application/json', 'AES256'],
       ['application/json', 'AES256'],
     ]);

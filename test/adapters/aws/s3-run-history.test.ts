@@ -84,7 +84,54 @@ describe('S3RunHistory', () => {
       query,
     );
     expect(runs).toEqual([]);
-    expect(requests.length).toBe(3);
+    // The run index (its entries carry the sizes), then three month listings: no report read.
+    expect(requests.length).toBe(4);
+  });
+
+  it('finds the newest runs through the run index when 2,100 reports of another environment fill the month', async () => {
+    // Prepare: three prod nights late in March, and 2,100 staging reports earlier in the month: S3 lists keys in
+    // ascending order, so a listing's 2 pages of 1,000 keys end inside the staging ones, before prod's.
+    await store(night('2026-03-06'), night('2026-03-07'), night('2026-03-08'));
+    const staging = JSON.stringify({ ...night('2026-03-05', 'staging') });
+    const { PutObjectCommand } = await import('@aws-sdk/client-s3');
+    for (let i = 0; i < 2_100; i += 100)
+      await Promise.all(
+        Array.from({ length: 100 }, (_, j) =>
+          clients.s3.send(
+            new PutObjectCommand({
+              Bucket: aws.bucket,
+              Key: `reports/book/2026/03/0${1 + ((i + j) % 5)}/0000${String(i + j).padStart(6, '0')}.json`,
+              Body: staging,
+            }),
+          ),
+        ),
+      );
+    requests.length = 0;
+
+    // Act
+    const runs = await new S3RunHistory({ client: clients.s3, bucket: aws.bucket }).recentRuns(query);
+
+    // Assess: the three prod runs, newest first, for 1 + 3 requests (the index, then each report), no listing.
+    expect(runs.map((r) => [r.environment, r.startedAt.slice(0, 10)])).toEqual([
+      ['prod', '2026-03-08'],
+      ['prod', '2026-03-07'],
+      ['prod', '2026-03-06'],
+    ]);
+    expect(requests).toEqual(['GET', 'GET', 'GET', 'GET']);
+  }, 60_000);
+
+  it('without a run index, still finds what a bounded listing reaches (runs from before the index existed)', async () => {
+    // Prepare
+    await store(night('2026-03-08'), night('2026-03-09'));
+    const { DeleteObjectCommand } = await import('@aws-sdk/client-s3');
+    await clients.s3.send(new DeleteObjectCommand({ Bucket: aws.bucket, Key: 'reports/book/_history/prod.json' }));
+    requests.length = 0;
+
+    // Act
+    const runs = await new S3RunHistory({ client: clients.s3, bucket: aws.bucket }).recentRuns(query);
+
+    // Assess
+    expect(runs.map((r) => r.startedAt.slice(0, 10))).toEqual(['2026-03-09', '2026-03-08']);
   });
 
   it('skips an object that is not a report', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Check, type CriterionDeclaration, defineCheck, verdict } from '../../../functions/core/checks/check.ts';
-import type { Input } from '../../../functions/core/checks/input.ts';
+import { type Input, optional } from '../../../functions/core/checks/input.ts';
 import { runChecks } from '../../../functions/core/checks/run-checks.ts';
 import { createRunContext } from '../../../functions/core/checks/run-context.ts';
 import type { EngineDeps, RunOptions } from '../../../functions/core/checks/run-options.ts';
@@ -57,6 +57,15 @@ function reading<T>(name: string, input: Input<T>, criteria: CriterionDeclaratio
     section: 'errors',
     judge: ({ input: read }, ctx) =>
       verdict({ sections: {}, errors: [ctx.error('LOW_RELEVANCE', 'LOW', `${name} read ${String(read)}`)] }),
+  }) as Check;
+}
+
+/** A check that judges one criterion at 100. */
+function judging(name: string, declaration: CriterionDeclaration): Check {
+  return defineCheck({
+    ...reading(name, value(name, 1)),
+    criteria: [declaration],
+    judge: (_, ctx) => verdict({ sections: {}, errors: [], criteria: [ctx.criterion(declaration, 100)] }),
   }) as Check;
 }
 
@@ -183,12 +192,6 @@ describe('the runner', () => {
 
   it('lists the criteria in the order of the suite’s success criteria, whatever the checks’ order', async () => {
     const run = context();
-    const judging = (name: string, declaration: CriterionDeclaration): Check =>
-      defineCheck({
-        ...reading(name, value(name, 1)),
-        criteria: [declaration],
-        judge: (_, ctx) => verdict({ sections: {}, errors: [], criteria: [ctx.criterion(declaration, 100)] }),
-      }) as Check;
     const { criteria } = await runChecks([judging('m', MRR), judging('c', COVERAGE)], run);
     expect(criteria.map((c) => c.name)).toEqual(['coverage', 'mrr']);
   });
@@ -230,5 +233,89 @@ describe('the runner', () => {
         details: { step: 'sitemap' },
       },
     ]);
+  });
+
+  it('reports a failed input just before the findings of the first check that needed it, not last', async () => {
+    const run = context();
+    const down = failing('profile', new Error('connection refused'));
+    const { errors } = await runChecks(
+      [reading('a', value('fine', 'x')), reading('b', down), reading('c', value('also fine', 'y'))],
+      run,
+    );
+    expect(errors.map((e) => e.message)).toEqual([
+      'a read x',
+      'profile could not be read: connection refused',
+      'c read y',
+    ]);
+  });
+
+  it('judges a check on null for an optional input that failed, reporting the failure before its findings', async () => {
+    const run = context();
+    const down = failing('searched', new Error('search down'));
+    const { verdicts, errors, failures } = await runChecks(
+      [reading('a', optional(down)), reading('b', value('fine', 'y'))],
+      run,
+    );
+    expect(verdicts.map((v) => v.verdict?.status)).toEqual(['fail', 'fail']);
+    expect(errors.map((e) => e.message)).toEqual([
+      'searched could not be read: search down',
+      'a read null',
+      'b read y',
+    ]);
+    expect(failures).toEqual(['searched: search down']);
+  });
+
+  it('reports once an input read only through an optional read inside another input', async () => {
+    const run = context();
+    const down = failing('searched', new Error('search down'));
+    const reader: Input<string> = {
+      name: 'reader',
+      steps: [],
+      resolve: async (ctx) => `${await ctx.input(optional(down))}`,
+    };
+    const { errors, failures } = await runChecks([reading('a', reader)], run);
+    expect(failures).toEqual(['searched: search down']);
+    expect(errors.map((e) => e.message)).toEqual(['a read null', 'searched could not be read: search down']);
+  });
+
+  it('silences an input when any one of its silentWhen inputs failed, and not when none did', async () => {
+    const run = context();
+    const gone = failing('profile', new Error('collection gone'));
+    const fine = value('catalog', 1);
+    const scroll = (name: string, silentWhen: Input<unknown>[]): Input<never> => ({
+      name,
+      steps: [],
+      resolve: () => Promise.reject(new Error(`${name} gone`)),
+      failure: { label: name, silentWhen },
+    });
+    const { failures } = await runChecks(
+      [reading('a', scroll('inventory', [fine, gone])), reading('b', scroll('facet', [fine]))],
+      run,
+    );
+    expect(failures).toEqual(['facet: facet gone', 'profile: collection gone']);
+  });
+
+  it('gives an unusable value a failure line but no finding of its own: the checks reading it say what went wrong', async () => {
+    const run = context();
+    const searched: Input<string> = {
+      name: 'queries',
+      steps: [],
+      resolve: async () => 'nothing',
+      failure: {
+        label: 'queries',
+        finding: { type: 'RETRIEVAL_FAILED', severity: 'CRITICAL', message: (reason) => `queries: ${reason}` },
+      },
+      unusable: () => 'no query could be run',
+    };
+    const { errors, failures } = await runChecks([reading('a', searched)], run);
+    expect(failures).toEqual(['queries: no query could be run']);
+    expect(errors.map((e) => e.message)).toEqual(['a read nothing']);
+  });
+
+  it('lists a criterion named unlike its threshold after those of the suite’s order', async () => {
+    const run = context();
+    const renamed: CriterionDeclaration = { ...MRR, name: 'reciprocal_rank' };
+    const { criteria } = await runChecks([judging('r', renamed), judging('c', COVERAGE)], run);
+    expect(criteria.map((c) => c.name)).toEqual(['coverage', 'reciprocal_rank']);
   });
 });

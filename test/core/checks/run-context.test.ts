@@ -84,6 +84,46 @@ describe('the run context: inputs', () => {
   });
 });
 
+describe('the run context: settling', () => {
+  it('lists inputs that resolved in the order they settled, those still pending last', async () => {
+    const handle = context();
+    const releases: (() => void)[] = [];
+    const later = (name: string): Input<string> => ({
+      name,
+      steps: [],
+      resolve: () => new Promise<string>((r) => releases.push(() => r(name))),
+    });
+    const [first, second, third] = [later('first'), later('second'), later('third')];
+    const asked = [handle.ctx.input(third), handle.ctx.input(first), handle.ctx.input(second)];
+    releases[1]?.();
+    await asked[1];
+    releases[2]?.();
+    await asked[2];
+    expect(handle.inputs().map((i) => [i.input.name, i.settled?.ok])).toEqual([
+      ['first', true],
+      ['second', true],
+      ['third', undefined],
+    ]);
+  });
+
+  it('waits in settleAll for an input that does no step', async () => {
+    const handle = context();
+    let done = false;
+    const slow: Input<number> = {
+      name: 'slow',
+      steps: [],
+      resolve: async () => {
+        for (let i = 0; i < 20; i++) await null;
+        done = true;
+        return 1;
+      },
+    };
+    handle.ctx.input(slow);
+    await handle.settleAll();
+    expect([done, handle.inputs()[0]?.settled]).toEqual([true, { ok: true, value: 1 }]);
+  });
+});
+
 describe('the run context: steps', () => {
   const ticks = async (n: number) => {
     for (let i = 0; i < n; i++) await null;
@@ -183,6 +223,13 @@ describe('the run context: steps', () => {
     expect(Object.keys(handle.stages())).toEqual(['canary sample', 'canary embed']);
   });
 
+  it('names only the steps still pending, not those that settled', async () => {
+    const { ctx } = context();
+    await ctx.step('describe', async () => 1);
+    ctx.step('inventory', never);
+    expect(ctx.pendingSteps()).toBe('inventory (Qdrant (scroll))');
+  });
+
   it('names the pending steps and what each waits on, the inventory scroll among them', () => {
     const { ctx } = context();
     ctx.step('queries', never);
@@ -225,6 +272,8 @@ describe('CutError and failureType', () => {
     expect(failureType(new IndexError('429', 'rate_limited'), 'RETRIEVAL_FAILED')).toBe('RATE_LIMITED');
     expect(failureType(new IndexError('500', 'unavailable'), 'RETRIEVAL_FAILED')).toBe('RETRIEVAL_FAILED');
     expect(failureType(new Error('bug'), 'SITEMAP_FAILED')).toBe('SITEMAP_FAILED');
+    // A rejection with no error at all (`Promise.reject()`) is reported under the input's own type, not a crash.
+    expect(failureType(undefined, 'SITEMAP_FAILED')).toBe('SITEMAP_FAILED');
   });
 
   it('announces a step that failed as failed', async () => {

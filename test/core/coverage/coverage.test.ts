@@ -379,3 +379,40 @@ describe('coverageErrors', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('computeCoverage: listings Docusaurus generates (issue 23)', () => {
+  it('leaves the tags pages and generated-index categories out of the count, and says so', () => {
+    // Prepare: two docs, the tags index, a tag page, a category index; a doc merely named like them stays counted.
+    const sitemap = [
+      `${BOOK}/docs/intro`,
+      `${BOOK}/docs/ch1`,
+      `${BOOK}/docs/tags`,
+      `${BOOK}/docs/tags/agents`,
+      `${BOOK}/docs/category/basics/`,
+      `${BOOK}/docs/tags/agents/deeper`,
+      `${BOOK}/docs/category`,
+      `${BOOK}/blog/tags`,
+    ];
+    const indexed = [`${BOOK}/docs/intro`, `${BOOK}/docs/ch1`, `${BOOK}/docs/tags/agents/deeper`];
+
+    // Act
+    const report = cover(sitemap, indexed);
+
+    // Assess
+    expect(report.total_sitemap_urls).toBe(4);
+    expect(report.missing_urls).toEqual([`${BOOK}/docs/category`]);
+    expect(report.outside_prefix_urls).toBe(1);
+    expect(report.extra_urls).toEqual([]);
+    expect(report.notes).toContain(
+      `3 generated listing page(s) under /docs/ not counted (tags, generated-index categories: no docs file makes them), e.g. ${BOOK}/docs/tags`,
+    );
+  });
+
+  it('finds them under a root-served docs route and a base path too', () => {
+    expect(cover([`${BOOK}/tags/x`, `${BOOK}/a`], [`${BOOK}/a`], '/').coverage_percentage).toBe(100);
+    expect(
+      cover([`${BOOK}/repo/docs/tags`, `${BOOK}/repo/docs/a`], [`${BOOK}/repo/docs/a`], '/repo/docs/')
+        .coverage_percentage,
+    ).toBe(100);
+  });
+});

@@ -53,23 +53,23 @@ describe('generateSuite', () => {
   it('skips the title when its words of four letters or more are not in the page text', () => {
     const suite = generateSuite([page({ title: 'ROS Bits and Nodules' })]);
     expect(texts(suite)).toEqual([
-      'What about publishers in ROS Bits and Nodules?',
-      'What about subscribers in ROS Bits and Nodules?',
+      'What about Publishers in ROS Bits and Nodules?',
+      'What about Subscribers in ROS Bits and Nodules?',
     ]);
   });
 
   it('matches a title word only as a whole word of the text', () => {
     const suite = generateSuite([
-      page({ title: 'Topic', sections: [{ headings: ['Intro'], text: 'Topics are named.' }] }),
+      page({ title: 'Topic Maps', sections: [{ headings: ['Naming'], text: 'Topics are named.' }] }),
     ]);
-    expect(texts(suite)).toEqual(['What about intro in Topic?']);
+    expect(texts(suite)).toEqual(['What about Naming in Topic Maps?']);
   });
 
   it('asks about each section’s own heading, relevant at the section’s chunk too', () => {
     const [, second] = knownItems(generateSuite([page()]));
     expect(second).toEqual({
       id: 'module1-ros2-nodes-2',
-      query_text: 'What about publishers in Nodes and Topics?',
+      query_text: 'What about Publishers in Nodes and Topics?',
       category: 'known-item',
       description: `Known item: ${URL}, from the heading "Publishers"`,
       expected_module: 'Module 1 ROS 2',
@@ -81,7 +81,7 @@ describe('generateSuite', () => {
     });
   });
 
-  it('asks as many questions per page as told, headings before first sentences', () => {
+  it('asks as many questions per page as told: the title, the most distinctive heading, body text, the rest', () => {
     const sections = [
       { headings: ['Overview'], text: 'Every node in the graph publishes its state on topics.' },
       { headings: ['Publishers'], text: 'p' },
@@ -90,11 +90,11 @@ describe('generateSuite', () => {
     const suite = generateSuite([page({ sections })], { perPage: 4 });
     expect(texts(suite)).toEqual([
       'What is Nodes and Topics about?',
-      'What about publishers in Nodes and Topics?',
-      'What about subscribers in Nodes and Topics?',
+      'What about Publishers in Nodes and Topics?',
       'Where is it explained that every node in the graph publishes its state on topics?',
+      'What about Subscribers in Nodes and Topics?',
     ]);
-    expect(knownItems(suite)[3]?.description).toBe(`Known item: ${URL}, from the first sentence of a section`);
+    expect(knownItems(suite)[2]?.description).toBe(`Known item: ${URL}, from a sentence of the section`);
     expect(generateSuite([page({ sections })], { perPage: 1 }).queries).toHaveLength(1 + 3);
   });
 
@@ -126,9 +126,91 @@ describe('generateSuite', () => {
     expect(texts(suite)).toEqual(['Where is it explained that nodes talk over typed topics?']);
   });
 
-  it('asks about the innermost heading of a section', () => {
-    const suite = generateSuite([page({ title: 'X', sections: [{ headings: ['Outer', 'Inner'], text: 't' }] })]);
-    expect(texts(suite)).toEqual(['What about inner in X?']);
+  it('asks about the innermost heading of a section, with its parent when it is one word or generic', () => {
+    const ask = (headings: string[]) =>
+      texts(generateSuite([page({ title: 'X', sections: [{ headings, text: 't' }] })]));
+    expect(ask(['Outer', 'Inner Loop'])).toEqual(['What about Inner Loop in X?']);
+    expect(ask(['GPU (Critical Bottleneck)', 'Minimum'])).toEqual([
+      'What about GPU (Critical Bottleneck) › Minimum in X?',
+    ]);
+    expect(ask(['Camera Rig', 'Overview'])).toEqual(['What about Camera Rig › Overview in X?']);
+    expect(ask(['Overview', 'Minimum'])).toEqual(['What about Minimum in X?']);
+    expect(ask(['Overview', 'Setup'])).toEqual([]);
+  });
+
+  it('asks nothing from a heading found on two or more pages, unless its parent tells the pages apart', () => {
+    const two = (headings: string[], other: string[]) =>
+      generateSuite([
+        page({ url: 'https://b/docs/a', chapterId: 'a', title: 'A', sections: [{ headings, text: '' }] }),
+        page({ url: 'https://b/docs/b', chapterId: 'b', title: 'B', sections: [{ headings: other, text: '' }] }),
+      ]);
+    expect(texts(two(['Module Structure'], ['Module Structure']))).toEqual([]);
+    expect(texts(two(['Hardware Needs'], ['Hardware Needs']))).toEqual([]);
+    const pathed = knownItems(two(['Workstation', 'Minimum'], ['Minimum']));
+    expect(pathed.map((q) => q.query_text)).toEqual(['What about Workstation › Minimum in A?']);
+    // The other page's section of the same heading is relevant too, at the lowest grade.
+    expect(pathed[0]?.relevant).toEqual([
+      { url: 'https://b/docs/a', grade: 2 },
+      { url: 'https://b/docs/b', grade: 1 },
+    ]);
+  });
+
+  it('asks no title question for a one-word, generic or shared title', () => {
+    const titleOf = (title: string, others: string[] = []) =>
+      knownItems(
+        generateSuite([
+          page({ title, sections: [{ headings: [], text: 'Publishers and subscribers talk over topics here.' }] }),
+          ...others.map((t, i) =>
+            page({
+              url: `https://b/docs/${i}`,
+              chapterId: `${i}`,
+              title: t,
+              sections: [{ headings: [], text: 'Other words entirely, nothing alike.' }],
+            }),
+          ),
+        ]),
+      ).find((q) => String(q.description).includes(URL))?.query_text;
+    expect(titleOf('Publishers')).toBe('Where is it explained that publishers and subscribers talk over topics here?');
+    expect(titleOf('Getting Started')).toBe(
+      'Where is it explained that publishers and subscribers talk over topics here?',
+    );
+    expect(titleOf('Publishers and Topics', ['Publishers and Topics'])).toBe(
+      'Where is it explained that publishers and subscribers talk over topics here?',
+    );
+    expect(titleOf('Publishers and Topics')).toBe('What is Publishers and Topics about?');
+  });
+
+  it('drops list numbering from a heading and a title, and keeps their casing', () => {
+    const ask = (title: string, heading: string) =>
+      texts(generateSuite([page({ title, sections: [{ headings: [heading], text: '' }] })]));
+    expect(ask('X', '1. Hardware Requirements')).toEqual(['What about Hardware Requirements in X?']);
+    expect(ask('X', '2) hardware Requirements')).toEqual(['What about hardware Requirements in X?']);
+    expect(ask('X', 'Step 3: Flash the Board')).toEqual(['What about Flash the Board in X?']);
+    expect(ask('X', '**Bold** `Code` Heading')).toEqual(['What about Bold Code Heading in X?']);
+    expect(ask('X', '3D Maps Today')).toEqual(['What about 3D Maps Today in X?']);
+  });
+
+  it('asks from the sentence the rest of the book says least, never one that leans on the one before', () => {
+    const suite = generateSuite([
+      page({
+        title: 'X',
+        sections: [
+          {
+            headings: [],
+            text: 'It is rarely worth it at all. The robot moves. Lidar returns give the planner its costmap layers.',
+          },
+        ],
+      }),
+      page({
+        url: 'https://b/docs/z',
+        chapterId: 'z',
+        title: 'Z',
+        sections: [{ headings: [], text: 'The robot moves along.' }],
+      }),
+    ]);
+    expect(knownItems(suite).find((q) => String(q.description).includes(URL))?.query_text).toBe(
+      'Where is it explained that lidar returns give the planner its costmap layers?',
+    );
   });
 
   it('asks nothing from a sentence under four words', () => {
@@ -186,7 +268,13 @@ describe('generateSuite', () => {
         ],
       }),
     ]);
-    expect(texts(suite)).toEqual(['What about ROS 2 graphs in X?', 'What about a lowercase heading in X?']);
+    expect(texts(suite)).toEqual([
+      'What about ROS 2 graphs in X?',
+      'Where is it explained that URDF files describe robots well?',
+    ]);
+    expect(
+      texts(generateSuite([page({ title: 'X', sections: [{ headings: ['a lowercase heading'], text: '' }] })])),
+    ).toEqual(['What about a lowercase heading in X?']);
     expect(
       texts(
         generateSuite([page({ title: 'X', sections: [{ headings: [], text: 'URDF files describe robots well.' }] })]),
@@ -204,12 +292,12 @@ describe('generateSuite', () => {
     ];
     const suite = generateSuite([page({ title: 'Nodes and Topics', sections })], { perPage: 10 });
     expect(texts(suite)).toEqual([
-      'What about publishers in Nodes and Topics?',
+      'What about Publishers in Nodes and Topics?',
       'Where is it explained that every node has a name?',
     ]);
   });
 
-  it('orders the pages by URL, so the same book gives the same suite', () => {
+  it('orders the pages by URL, so the same book gives the same suite, and keeps ids unique', () => {
     const a = page({
       url: 'https://b/docs/a',
       chapterId: 'a',
@@ -228,7 +316,7 @@ describe('generateSuite', () => {
       title: 'C',
       sections: [{ headings: ['Six'], text: '' }],
     });
-    expect(knownItems(generateSuite([c, a, b, a])).map((q) => q.id)).toEqual(['a-1', 'a-1', 'b-1', 'c-1']);
+    expect(knownItems(generateSuite([c, a, b, a])).map((q) => q.id)).toEqual(['a-1', 'a-1-2', 'b-1', 'c-1']);
   });
 
   it('makes ids from the chapter, and from "page" when the chapter has no letter or digit', () => {
@@ -274,12 +362,14 @@ describe('generateSuite: reading the page', () => {
     texts(generateSuite([page({ title: 'X', sections: [{ headings: [], text }] })]));
 
   it('asks about the title when a word of four letters is in the text, not for shorter words', () => {
-    const gait = generateSuite([page({ title: 'Gait', sections: [{ headings: ['Legs'], text: 'The gait cycle.' }] })]);
-    expect(texts(gait)[0]).toBe('What is Gait about?');
+    const gait = generateSuite([
+      page({ title: 'Gait Cycle', sections: [{ headings: ['Legs'], text: 'The gait repeats.' }] }),
+    ]);
+    expect(texts(gait)[0]).toBe('What is Gait Cycle about?');
     const short = generateSuite([
       page({ title: 'Use of ROS', sections: [{ headings: ['Legs'], text: 'The use of ROS.' }] }),
     ]);
-    expect(texts(short)).toEqual(['What about legs in Use of ROS?']);
+    expect(texts(short)).toEqual(['What about Legs in Use of ROS?']);
   });
 
   it('matches a title word whatever its case, and at the start of a later section', () => {
