@@ -84,6 +84,26 @@ export async function retryTransient<T>(
 }
 
 /**
+ * An idempotent read (a search, facet, count, scroll or retrieve: asking again changes nothing) that timed out,
+ * asked once more while the run's deadline leaves room for a whole second timeout: one slow answer is most often a
+ * blip (a busy node, a GC pause), and a run that gives up on it closes the dependency for every later step. A
+ * request cut by the deadline itself is not retried, nor any other failure (retryTransient has those).
+ */
+export async function retryTimeoutOnce<T>(
+  fn: () => Promise<T>,
+  options: { timeoutMs: number; run?: RunSignal },
+): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    const { run } = options;
+    if (!isServiceError(error) || error.kind !== 'timeout' || run?.signal.aborted) throw error;
+    if (run !== undefined && Date.now() + options.timeoutMs >= run.atMs) throw error;
+    return fn();
+  }
+}
+
+/**
  * Failures that say the dependency itself is gone for this run: it hung (timeout), refused the key (401/403), or
  * could not be reached at all (unavailable without an HTTP status: refused, reset, DNS). A 5xx or a 429 is an
  * answer, quick and possibly different next time, so it does not close the gate.

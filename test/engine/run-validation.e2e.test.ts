@@ -342,9 +342,9 @@ describe('runValidation against the sandbox', () => {
     expect(report.lifecycle.map((l) => l.state)).toEqual(['CREATED', 'EXECUTING', 'FAILED', 'ANALYZED']);
   });
 
-  it('reports TIMEOUT when Qdrant does not answer the search in time', async () => {
-    // Prepare
-    sandbox.qdrant.inject({ operationId: 'query_batch_points', hang: true });
+  it('reports TIMEOUT when Qdrant does not answer the search in time, asked twice', async () => {
+    // Prepare: a read that timed out is asked once more (retryTimeoutOnce), so it must hang both times.
+    sandbox.qdrant.inject({ operationId: 'query_batch_points', hang: true, times: 2 });
 
     // Act
     const report = await run({ suite: ONE_QUERY });

@@ -87,4 +87,24 @@ describe('the nightly handler through the real engine and the sandbox', () => {
     const everything = [JSON.stringify(stored), logger.text(), JSON.stringify(aws.deliveredAlerts())].join('\n');
     expect(everything).not.toContain(key);
   });
+
+  it('completes the run when one Qdrant query batch times out once: the read is asked again, no ERROR', async () => {
+    const { COHERE_API_KEY: _fromSecretsManagerInstead, ...engineEnv } = sandbox.env;
+    const config = parseNightlyConfig(
+      standInNightlyEnv(aws, {
+        ...engineEnv,
+        ENVIRONMENT: 'blip',
+        SUITE_PATH: SAMPLE_SUITE_PATH,
+        QDRANT_TIMEOUT_MS: '1000',
+      }),
+    );
+    const before = sandbox.qdrant.requestCounts().query_batch_points ?? 0;
+    sandbox.qdrant.inject({ operationId: 'query_batch_points', hang: true, times: 1 });
+    const blip = await createHandler(createNightlyDeps(config, clients, new RecordingLogger()))();
+    sandbox.qdrant.clearFaults();
+    expect(blip.status).toBe(stored.status);
+    expect(blip.status).not.toBe('ERROR');
+    // The hung batch and its second asking, then the rest as on the run above.
+    expect((sandbox.qdrant.requestCounts().query_batch_points ?? 0) - before).toBeGreaterThanOrEqual(2);
+  });
 });

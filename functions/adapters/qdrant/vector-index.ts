@@ -14,7 +14,7 @@ import type {
   VectorIndex,
 } from '../../core/ports.ts';
 import { IndexError } from '../../core/shared/errors.ts';
-import { DependencyGate, type RunSignal, requestSignal, retryTransient } from '../transport.ts';
+import { DependencyGate, type RunSignal, requestSignal, retryTimeoutOnce, retryTransient } from '../transport.ts';
 import { describeShape, malformedAnswer, translateQdrantError } from './errors.ts';
 import { createRetryAfterTap } from './retry-after-tap.ts';
 
@@ -198,24 +198,30 @@ export class QdrantIndex implements VectorIndex {
    */
   #call<T>(operation: string, fn: (init: RequestInit) => Promise<{ data: { result?: T } }>): Promise<T> {
     const { timeoutMs, run } = this.#options;
+    // Every call here is an idempotent read: one that timed out is asked once more (retryTimeoutOnce) before the
+    // gate closes Qdrant for the rest of the run.
     return this.#gate.run(() =>
-      callQdrant(operation, this.#options, async () => {
-        const tapped = this.#tap.forCall();
-        const init = { signal: requestSignal(timeoutMs, run), dispatcher: tapped.dispatcher } as RequestInit;
-        let response: { data: { result?: T } };
-        try {
-          response = await fn(init);
-        } catch (error) {
-          throw translateQdrantError(error, operation, this.#options, {
-            retryAfter: tapped.retryAfter(),
-            timeoutMs,
-          });
-        }
-        const result = (response?.data as { result?: T } | undefined)?.result;
-        if (result === undefined || result === null)
-          throw this.#malformed(operation, `no "result" in the answer (got ${describeShape(response?.data)})`);
-        return result;
-      }),
+      retryTimeoutOnce(
+        () =>
+          callQdrant(operation, this.#options, async () => {
+            const tapped = this.#tap.forCall();
+            const init = { signal: requestSignal(timeoutMs, run), dispatcher: tapped.dispatcher } as RequestInit;
+            let response: { data: { result?: T } };
+            try {
+              response = await fn(init);
+            } catch (error) {
+              throw translateQdrantError(error, operation, this.#options, {
+                retryAfter: tapped.retryAfter(),
+                timeoutMs,
+              });
+            }
+            const result = (response?.data as { result?: T } | undefined)?.result;
+            if (result === undefined || result === null)
+              throw this.#malformed(operation, `no "result" in the answer (got ${describeShape(response?.data)})`);
+            return result;
+          }),
+        { timeoutMs, ...(run ? { run } : {}) },
+      ),
     );
   }
 

@@ -147,9 +147,39 @@ describe('QdrantIndex and malformed answers', () => {
 });
 
 describe('QdrantIndex within one run', () => {
-  it('does not try Qdrant again after it timed out', async () => {
+  it('asks a read that timed out once more, and answers with the second answer', async () => {
     // Prepare
-    standIn.inject({ operationId: 'count_points', hang: true });
+    standIn.inject({ operationId: 'count_points', hang: true, times: 1 });
+    const once = index({ timeoutMs: 200 });
+
+    // Act
+    const count = await once.count();
+
+    // Assess
+    expect(typeof count).toBe('number');
+    expect(standIn.requestCounts().count_points).toBe(2);
+    expect(await once.count()).toBe(count); // the gate stayed open
+    expect(standIn.requestCounts().count_points).toBe(3);
+  });
+
+  it('does not ask again when the run deadline leaves no room for a second timeout', async () => {
+    // Prepare
+    standIn.inject({ operationId: 'count_points', hang: true, times: 1 });
+    const deadline = startRunDeadline(350);
+    const tight = new QdrantIndex({ url: standIn.url, collection: COLLECTION, timeoutMs: 200, run: deadline });
+
+    // Act
+    const error = await failureOf(tight.count());
+    deadline.cancel();
+
+    // Assess
+    expect(error?.message).toMatch(/timed out after 200 ms$/);
+    expect(standIn.requestCounts().count_points).toBe(1);
+  });
+
+  it('does not try Qdrant again after it timed out twice', async () => {
+    // Prepare
+    standIn.inject({ operationId: 'count_points', hang: true, times: 2 });
     const shared = index({ timeoutMs: 200 });
     await failureOf(shared.count());
 
@@ -161,7 +191,7 @@ describe('QdrantIndex within one run', () => {
       /^Qdrant not tried again: it failed earlier in this run \(Qdrant count .* timed out after 200 ms\)$/,
     );
     expect(error?.kind).toBe('timeout');
-    expect(standIn.requestCounts().count_points).toBe(1);
+    expect(standIn.requestCounts().count_points).toBe(2);
   });
 
   it('ends a hung request when the run deadline fires, saying it was cut', async () => {

@@ -260,6 +260,21 @@ describe('every vector of every embed call', () => {
     );
   });
 
+  it('names the one query of a call that carried only one', async () => {
+    // Prepare: three queries in calls of two; the second call carries q2 alone
+    const embedder = new FakeEmbedder({ maxBatchSize: 2, vectors: { 'question 2': [1, 0, 0, 0] } });
+
+    // Act
+    const result = await stage({ n: 3, embedder });
+
+    // Assess
+    expect(result.results.map((r) => r.status)).toEqual(['PASS', 'PASS', 'ERROR']);
+    expect(result.results[2]?.fail_reason).toBe(
+      'Cohere embed call 2 of 2 (fake-embed, query q2) returned 1 of 1 vectors of size 4; the collection ' +
+        '"book" holds vectors of size 3: not searched',
+    );
+  });
+
   it('is still one DIMENSION_MISMATCH for the run when every call answered the wrong size', async () => {
     const embedder = new OneBadBatchEmbedder(0, 512);
     const result = await stage({ n: 3, embedder });
