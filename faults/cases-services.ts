@@ -190,7 +190,9 @@ export const SERVICE_CASES: Case[] = [
       ...failed(o),
       ...expectStatus(o, ['ERROR']),
       ...expectFinding(o, ['EMBEDDING_FAILED', 'RETRIEVAL_FAILED'], /answered 401/),
-      ...(w.cohere.requests > 3 ? [`${w.cohere.requests} Cohere requests after a 401`] : []),
+      ...(w.cohere.requestsMatching(/\/v2\/chat/) === 0
+        ? []
+        : [`${w.cohere.requestsMatching(/\/v2\/chat/)} chat calls after the embedding's 401`]),
     ],
   },
   {
@@ -238,11 +240,17 @@ export const SERVICE_CASES: Case[] = [
       w.cohere.setFault({ kind: 'hang' });
       return cli(w, { COHERE_TIMEOUT_MS: '2000' });
     },
-    check: (o) => [
-      ...failed(o),
-      ...expectFinding(o, ['TIMEOUT', 'EMBEDDING_FAILED'], /Cohere .* timed out/),
-      ...expectWithin(o, 15),
-    ],
+    check: (o, w) => {
+      // Attempts counted at the proxy: the embed calls that hung together (queries, canary), no chat call after them.
+      const chat = w.cohere.requestsMatching(/\/v2\/chat/);
+      const embed = w.cohere.requestsMatching(/\/v2\/embed/);
+      return [
+        ...failed(o),
+        ...expectFinding(o, ['TIMEOUT', 'EMBEDDING_FAILED'], /Cohere .* timed out/),
+        ...expectWithin(o, 15),
+        ...(chat === 0 && embed <= 2 ? [] : [`${embed} embed and ${chat} chat attempts reached Cohere`]),
+      ];
+    },
   },
   {
     name: 'Cohere embeddings of the wrong dimension (512)',

@@ -17,6 +17,9 @@ export interface HostileSitemaps {
   /** Another origin: any request to it is an escape. */
   otherOrigin: string;
   otherOriginRequests(): number;
+  /** Requests for one sitemap of the book's origin since the last reset (e.g. "loop.xml"). */
+  requests(name: string): number;
+  resetCounts(): void;
   url(name: string): string;
   stop(): Promise<void>;
 }
@@ -25,12 +28,14 @@ export interface HostileSitemaps {
 export async function startHostileSitemaps(): Promise<HostileSitemaps> {
   const bomb = await gzipOfZeros(1024 * 1024 * 1024);
   let otherRequests = 0;
+  const perName = new Map<string, number>();
   const other = createServer((_req, res) => {
     otherRequests += 1;
     res.writeHead(200, { 'content-type': 'application/xml' }).end(`<urlset ${NS}>${PAGE('http://evil', 1)}</urlset>`);
   });
   const main = createServer((req, res) => {
     const name = new URL(req.url ?? '/', 'http://x').pathname.slice(1);
+    perName.set(name, (perName.get(name) ?? 0) + 1);
     serve(name, res, { origin: originOf(main), other: originOf(other), bomb });
   });
   for (const server of [main, other]) {
@@ -41,6 +46,8 @@ export async function startHostileSitemaps(): Promise<HostileSitemaps> {
     origin: originOf(main),
     otherOrigin: originOf(other),
     otherOriginRequests: () => otherRequests,
+    requests: (name) => perName.get(name) ?? 0,
+    resetCounts: () => perName.clear(),
     url: (name) => `${originOf(main)}/${name}`,
     stop: async () => {
       for (const server of [main, other]) {

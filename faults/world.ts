@@ -131,6 +131,7 @@ export async function startWorld(): Promise<World> {
       aws.fauxqs.reset();
       aws.cloudWatch.datums.length = 0;
       aws.cloudWatch.refuseMetric(null);
+      sitemaps.resetCounts();
     },
     stop: async () => {
       const proxies = [qdrant, cohere, ...Object.values(awsProxies)];

@@ -32,9 +32,10 @@ import type { Construct } from 'constructs';
 import { dimensionValue } from '../functions/core/delivery/dimension-value.ts';
 import { addAlarms } from './alarms.ts';
 import { addDashboard, dashboardName } from './dashboard.ts';
+import { addDeliveryAlarms } from './delivery-alarms.ts';
 import { deploymentPrefix, functionName } from './names.ts';
 import { LAMBDA_NODE_OPTIONS } from './runtime-flags.ts';
-import type { StackSettings } from './settings.ts';
+import { ContextError, type StackSettings } from './settings.ts';
 import { readSuiteThresholds } from './suite-thresholds.ts';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,6 +50,8 @@ export class NightlyStack extends Stack {
   readonly function: nodejs.NodejsFunction;
   readonly bucket: s3.Bucket;
   readonly topic: sns.Topic;
+  /** Where the alarms on a failed alert publish or metric write go: not `topic`, which may be the fault. */
+  readonly fallbackTopic: sns.Topic;
   readonly deadLetterQueue: sqs.Queue;
   /** The policies holding the role's statements that need a resource or action wildcard, one statement each. */
   readonly scopedPolicies: {
@@ -64,7 +67,7 @@ export class NightlyStack extends Stack {
     const suiteFile = path.resolve(PROJECT_ROOT, settings.suitePath);
     // With SUITE_S3_URI the bundled suite is never read, so it need not exist.
     if (settings.suiteS3Uri === undefined && !existsSync(suiteFile))
-      throw new Error(
+      throw new ContextError(
         `suitePath: ${settings.suitePath} does not exist under ${PROJECT_ROOT} (set -c suitePath=... or -c suiteS3Uri=...)`,
       );
 
@@ -130,6 +133,48 @@ export class NightlyStack extends Stack {
       }),
     );
     for (const email of settings.alertEmails) this.topic.addSubscription(new subscriptions.EmailSubscription(email));
+    // Routing by severity (the function puts it on every message as an attribute): email gets everything, the pager
+    // only what should wake someone. CloudWatch's own alarm messages carry no attributes, so the pager does not get
+    // them: `not-running` reaches email (docs/DEPLOY.md says how to page on it too).
+    if (settings.pagerUrl !== undefined)
+      this.topic.addSubscription(
+        new subscriptions.UrlSubscription(settings.pagerUrl, {
+          protocol: sns.SubscriptionProtocol.HTTPS,
+          filterPolicy: { severity: sns.SubscriptionFilter.stringFilter({ allowlist: ['HIGH', 'CRITICAL'] }) },
+        }),
+      );
+    // The same people by a second path: a topic under a key of its own, so a deleted alert topic, a disabled or
+    // re-scoped alert key or a changed topic policy leaves this one working (delivery-alarms.ts says what uses it).
+    const fallbackKey = new kms.Key(this, 'FallbackAlertsKey', {
+      description: 'Encrypts the ragwatch fallback alert topic (alarms on a failed alert publish)',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    fallbackKey.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsToPublish',
+        principals: [cloudWatch],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+        conditions: fromOurAlarms,
+      }),
+    );
+    this.fallbackTopic = new sns.Topic(this, 'FallbackAlerts', {
+      displayName: `ragwatch ${settings.environment} (fallback)`,
+      enforceSSL: true,
+      masterKey: fallbackKey,
+    });
+    this.fallbackTopic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsToPublish',
+        principals: [cloudWatch],
+        actions: ['sns:Publish'],
+        resources: [this.fallbackTopic.topicArn],
+        conditions: fromOurAlarms,
+      }),
+    );
+    for (const email of settings.alertEmails)
+      this.fallbackTopic.addSubscription(new subscriptions.EmailSubscription(email));
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
@@ -206,17 +251,23 @@ export class NightlyStack extends Stack {
       topic: this.topic,
       metric,
     });
+    const deliveryAlarms = addDeliveryAlarms(this, {
+      settings,
+      logGroup,
+      fallbackTopic: this.fallbackTopic,
+      topicName: this.topic.topicName,
+    });
     addDashboard(this, {
       settings,
-      alarms: [notRunning, ...alarms],
+      alarms: [notRunning, ...alarms, ...deliveryAlarms],
       metric,
       suiteThresholds: readSuiteThresholds(suiteFile, settings),
     });
-    this.#outputs(settings);
+    this.#outputs(settings, logGroup);
   }
 
   /** What ops look up after a deploy, printed by `cdk deploy` and listed by `aws cloudformation describe-stacks`. */
-  #outputs(settings: StackSettings): void {
+  #outputs(settings: StackSettings, logGroup: logs.LogGroup): void {
     const out = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
     out('FunctionName', this.function.functionName, 'The nightly function (npm run invoke runs it now)');
     out('ReportBucket', this.bucket.bucketName, 'The bucket holding every report');
@@ -225,7 +276,18 @@ export class NightlyStack extends Stack {
       `${REPORTS_PREFIX}/${settings.collection.replace(/[^A-Za-z0-9._-]/g, '_')}/`,
       'Where this collection’s reports are: <yyyy>/<mm>/<dd>/<run_id>.json and .html, latest.json',
     );
-    out('AlertTopicArn', this.topic.topicArn, 'The SNS topic every alert and alarm goes to');
+    out('AlertTopicArn', this.topic.topicArn, 'The SNS topic every alert and the not-running alarm go to');
+    out(
+      'DeadLetterQueueUrl',
+      this.deadLetterQueue.queueUrl,
+      'Failed invocations land here (aws sqs receive-message --queue-url ...); the dead-letters alarm watches it',
+    );
+    out('LogGroupName', logGroup.logGroupName, 'The function’s log group, for Logs Insights and aws logs tail');
+    out(
+      'FallbackTopicArn',
+      this.fallbackTopic.topicArn,
+      'The second topic: the alert-not-sent and metrics-not-sent alarms, when the alert topic may be the fault',
+    );
     out(
       'DashboardUrl',
       `https://${this.region}.console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards/dashboard/${dashboardName(settings)}`,
@@ -248,6 +310,9 @@ export class NightlyStack extends Stack {
       MIN_PASS_RATE: String(settings.thresholds.minPassRate),
       MIN_COVERAGE: String(settings.thresholds.minCoverage),
       MIN_COMPLETENESS: String(settings.thresholds.minCompleteness),
+      ALERT_REMINDER_DAYS: String(settings.alerts.reminderDays),
+      ALERT_REMINDER_MIN_SEVERITY: settings.alerts.reminderMinSeverity,
+      ALERT_RECOVERY_RUNS: String(settings.alerts.recoveryRuns),
       LOG_LEVEL: settings.logLevel,
       POWERTOOLS_LOG_LEVEL: settings.logLevel,
       NODE_OPTIONS: LAMBDA_NODE_OPTIONS,

@@ -21,6 +21,8 @@ export interface StackSettings {
   cohereSecret: string;
   qdrantSecret: string | undefined;
   alertEmails: string[];
+  /** An HTTPS endpoint (a PagerDuty or Opsgenie events URL) for HIGH and CRITICAL alerts only; email gets all. */
+  pagerUrl: string | undefined;
   /** An EventBridge Scheduler expression, e.g. cron(0 3 * * ? *). */
   scheduleExpression: string;
   scheduleTimeZone: string;
@@ -33,9 +35,22 @@ export interface StackSettings {
   suiteS3Uri: string | undefined;
   reportRetentionDays: number;
   logRetentionDays: number;
+  /**
+   * The incident emails' policy, set on the function by the stack (a value changed in the console drifts and is
+   * lost at the next deploy): reminders every `reminderDays` (0: off) while an incident is at least
+   * `reminderMinSeverity`; the recovery email after `recoveryRuns` clean runs.
+   */
+  alerts: { reminderDays: number; reminderMinSeverity: string; recoveryRuns: number };
   logLevel: string;
   /** Synthesized for the sandbox (tests, demo): placeholders, the sample suite and no alert address allowed. */
   sandbox: boolean;
+}
+
+const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
+
+/** Bad or missing context: its message is the whole story, so the app prints it without a stack trace. */
+export class ContextError extends Error {
+  override name = 'ContextError';
 }
 
 /** The sample suite: it fails on purpose, so a real deploy must not ship it. */
@@ -110,6 +125,13 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     return value;
   };
 
+  const whole = (key: string, fallback: number, min: number, max: number): number => {
+    const value = number(key, fallback, min, max);
+    if (Number.isInteger(value)) return value;
+    problems.push(`${key}: must be a whole number, got ${JSON.stringify(lookup(key))}`);
+    return fallback;
+  };
+
   const sandbox = flag('sandbox');
   const qdrantUrl = required('qdrantUrl', 'the Qdrant base URL the function searches');
   url('qdrantUrl', qdrantUrl);
@@ -128,6 +150,10 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   if (suiteS3Uri !== undefined && !/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+$/.test(suiteS3Uri))
     problems.push(`suiteS3Uri: must look like s3://<bucket>/<key>, got "${suiteS3Uri}"`);
   const alertEmails = emails(lookup('alertEmails'), problems);
+  const pagerUrl = text('pagerUrl');
+  if (pagerUrl !== undefined && !pagerUrl.startsWith('https://'))
+    problems.push(`pagerUrl: must be an https:// URL (SNS sends to HTTPS endpoints only here), got "${pagerUrl}"`);
+  else url('pagerUrl', pagerUrl);
   if (!sandbox) {
     if (alertEmails.length === 0)
       problems.push('alertEmails: required (at least one address; without one, no alert reaches anybody)');
@@ -149,6 +175,15 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   if (!LOG_RETENTION_DAYS.includes(logRetentionDays))
     problems.push(`logRetentionDays: must be one of ${LOG_RETENTION_DAYS.join(', ')}, got ${logRetentionDays}`);
 
+  const reminderMinSeverity = (text('alertReminderMinSeverity', 'HIGH') ?? 'HIGH').toUpperCase();
+  if (!SEVERITIES.includes(reminderMinSeverity))
+    problems.push(`alertReminderMinSeverity: must be one of ${SEVERITIES.join(', ')}, got "${reminderMinSeverity}"`);
+  const alerts = {
+    reminderDays: whole('alertReminderDays', 1, 0, 365),
+    reminderMinSeverity,
+    recoveryRuns: whole('alertRecoveryRuns', 1, 1, 30),
+  };
+
   const settings: StackSettings = {
     environment: text('environment', 'prod') ?? 'prod',
     collection: text('collection', 'book') ?? 'book',
@@ -158,6 +193,7 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     cohereSecret: required('cohereSecret', 'the name or ARN of the Secrets Manager secret holding the Cohere API key'),
     qdrantSecret: text('qdrantSecret'),
     alertEmails,
+    pagerUrl,
     scheduleExpression,
     scheduleTimeZone: text('scheduleTimeZone', 'Etc/UTC') ?? 'Etc/UTC',
     heartbeatHours: window.ok ? window.hours : 0,
@@ -172,9 +208,11 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     reportRetentionDays: number('reportRetentionDays', 400, 1, 3650),
     logRetentionDays,
     logLevel: text('logLevel', 'INFO') ?? 'INFO',
+    alerts,
     sandbox,
   };
-  if (problems.length > 0) throw new Error(`CDK context is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  if (problems.length > 0)
+    throw new ContextError(`CDK context is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return settings;
 }
 

@@ -9,7 +9,8 @@
  *    (reindex-plan.ts): a chunk whose id holds the same text hash from the same model is unchanged and not re-embedded.
  * 3. Changed chunks are embedded as search documents, in calls of at most 96 texts (fewer if the embedder says so).
  * 4. Before the first write, the sink is prepared with the vector size of the first embedding (creating the
- *    collection and its payload indexes if needed).
+ *    collection and its payload indexes if needed); when nothing needed embedding, only the missing payload indexes
+ *    of the existing collection are created.
  * 5. Points are written in batches of 256 as they are embedded, each with a deterministic id (point-id.ts) and the
  *    seeds' payload plus indexed_at (one time per run, from the clock), content_hash, page_hash, page_version (the
  *    page, its hash and its chunk count in one keyword) and model_version.
@@ -41,6 +42,11 @@ export interface PointSink {
   stored(): Promise<Map<string, StoredPoint>>;
   /** Called once, before the first upsert, with the length of the vectors to come. */
   prepare(options: { vectorSize: number }): Promise<void>;
+  /**
+   * Called instead of prepare when nothing needed embedding: creates the payload indexes an existing collection
+   * lacks (one written before an index was added, such as page_version), so the run can still facet on them.
+   */
+  prepareIndexes(): Promise<void>;
   upsert(points: IndexPoint[]): Promise<void>;
   /** Merges payload fields into these points, without touching their vectors. */
   setPayload(ids: string[], payload: Partial<ChunkPayload>): Promise<void>;
@@ -174,6 +180,7 @@ export async function indexPages(
     deps.onProgress?.({ chunksDone: Math.min(start + batchSize, chunks.length), chunksTotal: chunks.length });
   }
   await flush(true);
+  if (vectorSize === undefined) await deps.sink.prepareIndexes();
   await confirmUnchanged(deps.sink, plan, indexedAt);
   for (let start = 0; start < plan.toDelete.length; start += ID_BATCH_SIZE) {
     await deps.sink.delete(plan.toDelete.slice(start, start + ID_BATCH_SIZE));

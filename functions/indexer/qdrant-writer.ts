@@ -63,12 +63,27 @@ export class QdrantWriter implements PointSink {
     } else {
       this.#checkVectors(info, vectorSize);
     }
+    await this.#createMissingIndexes(info);
+  }
+
+  /** The payload indexes an existing collection lacks, created; nothing for a missing or doomed collection. */
+  async prepareIndexes(): Promise<void> {
+    if (this.#options.recreate) return;
+    const info = await this.#describe();
+    if (info !== undefined) await this.#createMissingIndexes(info);
+  }
+
+  async #createMissingIndexes(info: CollectionInfo | undefined): Promise<void> {
     if (!this.#options.payloadIndexes) return;
     const existing = info?.payload_schema ?? {};
     for (const [field, type] of Object.entries(PAYLOAD_INDEXES)) {
       if (existing[field]?.data_type === type) continue;
       await this.#call(`create ${type} payload index on "${field}"`, () =>
-        this.#client.createPayloadIndex(name, { field_name: field, field_schema: type, wait: true }),
+        this.#client.createPayloadIndex(this.#options.collection, {
+          field_name: field,
+          field_schema: type,
+          wait: true,
+        }),
       );
     }
   }

@@ -27,11 +27,19 @@ export interface NightlyConfig {
   logGroupName: string | null;
   /** The deployment's CloudWatch dashboard (DASHBOARD_NAME, set by the stack), linked from every email. */
   dashboardName: string | null;
-  /** One alert per incident: recovery after `recoveryRuns` clean runs; a reminder every `reminderDays` (null: none). */
-  incidents: { recoveryRuns: number; reminderDays: number | null };
+  /**
+   * One alert per incident: recovery after `recoveryRuns` clean runs; a reminder every `reminderDays` (null: none)
+   * while the incident is at least `reminderMinSeverity`.
+   */
+  incidents: { recoveryRuns: number; reminderDays: number | null; reminderMinSeverity: ReminderSeverity };
 }
 
 type Env = Record<string, string | undefined>;
+type ReminderSeverity = 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
+
+const SEVERITIES: readonly ReminderSeverity[] = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
+/** Reminders are on unless turned off: a HIGH or CRITICAL incident is re-sent daily while it lasts. */
+const DEFAULT_REMINDER_DAYS = 1;
 
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
@@ -77,7 +85,14 @@ export function parseNightlyConfig(env: Env): NightlyConfig {
   // bounds in series are reserved out of the Lambda's 600 s (nightly/budget.ts).
   const sinkTimeoutSeconds = read.number('SINK_TIMEOUT_SECONDS', { min: 0.1, max: 60 }) ?? 15;
 
-  const reminderDays = read.number('ALERT_REMINDER_DAYS', { min: 1, max: 365, integer: true }) ?? null;
+  // 0 turns reminders off; unset, they are on (daily) for HIGH and CRITICAL incidents.
+  const reminderEvery =
+    read.number('ALERT_REMINDER_DAYS', { min: 0, max: 365, integer: true }) ?? DEFAULT_REMINDER_DAYS;
+  const reminderDays = reminderEvery === 0 ? null : reminderEvery;
+  const minSeverity = (read.string('ALERT_REMINDER_MIN_SEVERITY') ?? 'HIGH').toUpperCase();
+  const reminderMinSeverity = SEVERITIES.find((s) => s === minSeverity) ?? 'HIGH';
+  if (!SEVERITIES.includes(minSeverity as ReminderSeverity))
+    read.problems.push(`ALERT_REMINDER_MIN_SEVERITY: must be one of ${SEVERITIES.join(', ')}, got "${minSeverity}"`);
   const recoveryRuns = read.number('ALERT_RECOVERY_RUNS', { min: 1, max: 30, integer: true }) ?? 1;
 
   const suiteUri = read.string('SUITE_S3_URI');
@@ -102,6 +117,6 @@ export function parseNightlyConfig(env: Env): NightlyConfig {
     region: read.string('AWS_REGION') ?? read.string('AWS_DEFAULT_REGION') ?? 'us-east-1',
     logGroupName: read.string('AWS_LAMBDA_LOG_GROUP_NAME') ?? null,
     dashboardName: read.string('DASHBOARD_NAME') ?? null,
-    incidents: { recoveryRuns, reminderDays },
+    incidents: { recoveryRuns, reminderDays, reminderMinSeverity },
   };
 }

@@ -72,6 +72,7 @@ export function nightlyPostRunPorts(
         dashboardName: config.dashboardName,
         logGroupName: config.logGroupName,
         reminderDays: config.incidents.reminderDays,
+        reminderMinSeverity: config.incidents.reminderMinSeverity,
       }),
       send: (message, labels) =>
         withinBound(bound('SNS alert'), (signal) => deps.alerter.send(message, labels, { signal })),

@@ -26,6 +26,8 @@ export interface FaultProxy {
   url: string;
   /** Requests seen (every fault included). */
   readonly requests: number;
+  /** Requests seen whose "METHOD path" matches, since the last reset (e.g. the chat calls of a run). */
+  requestsMatching(pattern: RegExp): number;
   setFault(fault: ProxyFault): void;
   resetCount(): void;
   stop(): Promise<void>;
@@ -36,10 +38,12 @@ export async function startFaultProxy(target: string, fault: ProxyFault = { kind
   let current = fault;
   let requests = 0;
   let matchedRequests = 0;
+  const seen: string[] = [];
   const sockets = new Set<Socket>();
   const upstream = new URL(target);
   const server = createServer((req, res) => {
     requests += 1;
+    seen.push(`${req.method} ${req.url}`);
     const matched = current.when === undefined || current.when(`${req.method} ${req.url}`);
     play(matched ? current : { kind: 'pass' }, req, res, upstream, matched ? matchedRequests++ : 0);
   });
@@ -59,8 +63,10 @@ export async function startFaultProxy(target: string, fault: ProxyFault = { kind
       current = next;
       matchedRequests = 0;
     },
+    requestsMatching: (pattern) => seen.filter((r) => pattern.test(r)).length,
     resetCount: () => {
       requests = 0;
+      seen.length = 0;
     },
     stop: async () => {
       for (const socket of sockets) socket.destroy();

@@ -102,6 +102,9 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
     ALERT_TOPIC_ARN: aws.topicArn,
     COHERE_SECRET_ID: 'ragwatch/cohere',
     SUITE_PATH: REPLAY_SUITE_PATH,
+    // Reminders off: the replay counts every email on a fault's later nights as a duplicate, which is what it
+    // measures (one email per incident); the reminders' own cadence is tested in test/nightly/incident-alerts.test.ts.
+    ALERT_REMINDER_DAYS: '0',
   });
   let delivered = 0;
 

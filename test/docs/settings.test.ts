@@ -97,6 +97,7 @@ const SAMPLES: Record<string, string> = {
   SINK_TIMEOUT_SECONDS: '5',
   SUITE_S3_URI: 's3://suites-bucket/s.json',
   ALERT_REMINDER_DAYS: '2',
+  ALERT_REMINDER_MIN_SEVERITY: 'CRITICAL',
   ALERT_RECOVERY_RUNS: '3',
   AWS_REGION: 'eu-west-1',
   AWS_DEFAULT_REGION: 'eu-west-2',

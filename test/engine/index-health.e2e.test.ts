@@ -138,12 +138,16 @@ describe('index health against the sandbox', () => {
     expect(report.index_health?.freshness).toMatchObject({ stale_pages: 1, urls: [PAGE] });
   });
 
-  it('does not call a page indexed exactly at its lastmod stale', async () => {
-    await client.setPayload(SANDBOX_COLLECTION, {
-      wait: true,
-      payload: { indexed_at: '2025-12-20T00:00:00.000Z' },
-      filter: { must: [{ key: 'source_url', match: { value: PAGE } }] },
-    });
+  it('reads a date-only lastmod by day: possibly stale on the day of indexed_at, not stale the day after (issue 23)', async () => {
+    const indexAt = (at: string) =>
+      client.setPayload(SANDBOX_COLLECTION, {
+        wait: true,
+        payload: { indexed_at: at },
+        filter: { must: [{ key: 'source_url', match: { value: PAGE } }] },
+      });
+    await indexAt('2025-12-20T23:59:00.000Z');
+    expect((await run()).index_health?.freshness?.stale_pages).toBe(1);
+    await indexAt('2025-12-21T00:00:00.000Z');
     expect((await run()).index_health?.freshness?.stale_pages).toBe(0);
   });
 

@@ -34,6 +34,9 @@ class FakeSink implements PointSink {
   async prepare({ vectorSize }: { vectorSize: number }): Promise<void> {
     this.events.push(`prepare ${vectorSize}`);
   }
+  async prepareIndexes(): Promise<void> {
+    this.events.push('prepare indexes');
+  }
   async upsert(points: IndexPoint[]): Promise<void> {
     this.events.push(`upsert ${points.length}`);
     this.points.push(...points);

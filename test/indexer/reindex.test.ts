@@ -116,6 +116,28 @@ describe('re-indexing a docs folder', () => {
     expect(points.every((p) => typeof p.payload?.page_version === 'string')).toBe(true);
   });
 
+  it('creates the payload indexes an existing collection lacks even when nothing needs embedding', async () => {
+    await writePage('a', sections(2));
+    await run();
+    const schema = async () => Object.keys((await client.getCollection(collection)).payload_schema ?? {}).sort();
+    const before = await schema();
+    expect(before).toContain('page_version');
+    // The collection as an indexer without page_version left it: same points, no index on the new fields.
+    const { points } = await client.scroll(collection, { limit: 100, with_payload: true, with_vector: true });
+    await client.deleteCollection(collection);
+    await client.createCollection(collection, {
+      vectors: { size: (points[0]?.vector as number[] | undefined)?.length ?? 0, distance: 'Cosine' },
+    });
+    await client.upsert(collection, {
+      wait: true,
+      points: points.map((p) => ({ id: p.id, vector: p.vector as number[], payload: p.payload ?? {} })),
+    });
+    cohere.resetCounts();
+    const summary = await run();
+    expect([summary.written, cohere.requestCounts().embed ?? 0]).toEqual([0, 0]);
+    expect(await schema()).toEqual(before);
+  });
+
   it('keeps the points of a page deleted from the folder without prune, and removes them with it', async () => {
     await writePage('a', sections(2));
     await writePage('b', sections(2));

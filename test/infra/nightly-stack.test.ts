@@ -10,10 +10,13 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, describe, expect, it } from 'vitest';
+import { logPostRunEvents } from '../../functions/nightly/log-events.ts';
+import { DELIVERY_FAILURE_LINES } from '../../infra/delivery-alarms.ts';
 import { buildNightlyApp } from '../../infra/nightly-app.ts';
 import { NightlyStack } from '../../infra/nightly-stack.ts';
 import { readStackSettings } from '../../infra/settings.ts';
 import { nonEmpty } from '../helpers/non-empty.ts';
+import { RecordingLogger } from '../nightly/recording-logger.ts';
 
 const SUITE = 'test/nightly/fixtures/suite.json';
 const CONTEXT = {
@@ -32,6 +35,8 @@ const CONTEXT = {
   suitePath: SUITE,
   logRetentionDays: 180,
   reportRetentionDays: 365,
+  alertReminderDays: 3,
+  alertRecoveryRuns: '2',
 };
 
 // Synthesized once while the file loads: a first synth loads aws-cdk-lib and cdk-nag and bundles the handler, which
@@ -85,6 +90,10 @@ describe('the nightly function', () => {
       MIN_PASS_RATE: '85',
       MIN_COVERAGE: '100',
       MIN_COMPLETENESS: '100',
+      // The alerting policy from context, so a console edit cannot drift from the stack.
+      ALERT_REMINDER_DAYS: '3',
+      ALERT_REMINDER_MIN_SEVERITY: 'HIGH',
+      ALERT_RECOVERY_RUNS: '2',
     });
     expect(Object.keys(variables)).not.toContain('COHERE_API_KEY');
     expect(Object.keys(variables)).not.toContain('QDRANT_API_KEY');
@@ -274,7 +283,8 @@ describe('the alert topic', () => {
   });
 
   it('has one email subscription per address from context', () => {
-    template.resourceCountIs('AWS::SNS::Subscription', 2);
+    // Each address on both topics: the alert topic and the fallback one.
+    template.resourceCountIs('AWS::SNS::Subscription', 4);
     for (const email of CONTEXT.alertEmails)
       template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: email });
   });
@@ -388,8 +398,10 @@ describe('the alarms', () => {
     // Quality breaches and run errors reach ops once per incident by email; threshold alarms would repeat them.
     const alarms = Object.values(json.Resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
     expect(alarms.map((a) => a.Properties.MetricName).sort()).toEqual([
+      'AlertNotSent',
       'ApproximateNumberOfMessagesVisible',
       'Errors',
+      'MetricsNotPublished',
       'RunSucceeded',
     ]);
     for (const metricName of ['PassRate', 'CoveragePercent', 'MetadataCompletenessPercent'])
@@ -420,7 +432,12 @@ describe('the alarms', () => {
 
   it('pages once for one cause: the three metric alarms have no actions, one composite of the three has them', () => {
     // A bad configuration fails the function, dead-letters the invocation and silences the heartbeat at once.
-    for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm'))) {
+    const watched = ['heartbeat', 'function-errors', 'dead-letters'].map((w) => `ragwatch-staging-book-${w}`);
+    const three = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((a) =>
+      watched.includes(a.Properties.AlarmName),
+    );
+    expect(three).toHaveLength(3);
+    for (const alarm of three) {
       expect(alarm.Properties.AlarmActions).toBeUndefined();
       expect(alarm.Properties.OKActions).toBeUndefined();
       expect(alarm.Properties.InsufficientDataActions).toBeUndefined();
@@ -458,6 +475,86 @@ describe('the alarms', () => {
   });
 });
 
+describe('a failed alert publish or metric write', () => {
+  const topicId = (displayName: string) =>
+    Object.keys(template.findResources('AWS::SNS::Topic', { Properties: { DisplayName: displayName } }))[0];
+  const alertTopic = () => topicId('ragwatch staging');
+  const fallbackTopic = () => topicId('ragwatch staging (fallback)');
+
+  it('counts each failure from the function’s own log line, per function, by a metric filter', () => {
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: '{ $.message = "alert not sent*" }',
+      MetricTransformations: [
+        {
+          MetricNamespace: 'RagWatch',
+          MetricName: 'AlertNotSent',
+          MetricValue: '1',
+          Unit: 'Count',
+          Dimensions: [{ Key: 'FunctionName', Value: '$.function_name' }],
+        },
+      ],
+    });
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: '{ $.message = "metrics not published" }',
+      MetricTransformations: [Match.objectLike({ MetricName: 'MetricsNotPublished', MetricValue: '1' })],
+    });
+  });
+
+  it('alarms on the first failure, to the fallback topic and never to the alert topic that may be the fault', () => {
+    for (const [what, metricName] of [
+      ['alert-not-sent', 'AlertNotSent'],
+      ['metrics-not-sent', 'MetricsNotPublished'],
+    ]) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        AlarmName: `ragwatch-staging-book-${what}`,
+        Namespace: 'RagWatch',
+        MetricName: metricName,
+        Dimensions: [{ Name: 'FunctionName', Value: 'ragwatch-staging-book' }],
+        Statistic: 'Sum',
+        Period: 3600,
+        EvaluationPeriods: 1,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+        AlarmActions: [{ Ref: fallbackTopic() }],
+        OKActions: Match.absent(),
+      });
+    }
+    expect(fallbackTopic()).not.toBe(alertTopic());
+  });
+
+  it('puts the fallback topic under a key of its own, so a disabled alert key leaves it working', () => {
+    const keyOf = (id: string | undefined) =>
+      (json.Resources[id ?? '']?.Properties.KmsMasterKeyId as { 'Fn::GetAtt': string[] } | undefined)?.[
+        'Fn::GetAtt'
+      ][0];
+    expect(keyOf(fallbackTopic())).toMatch(/^FallbackAlertsKey/);
+    expect(keyOf(alertTopic())).toMatch(/^AlertsKey/);
+    for (const email of CONTEXT.alertEmails)
+      template.hasResourceProperties('AWS::SNS::Subscription', {
+        Protocol: 'email',
+        Endpoint: email,
+        TopicArn: { Ref: fallbackTopic() },
+      });
+    template.hasOutput('FallbackTopicArn', { Value: { Ref: fallbackTopic() } });
+  });
+
+  it('counts the very lines the function logs for a failed publish and a refused metric write', () => {
+    const logger = new RecordingLogger();
+    const log = logPostRunEvents(logger, 'run-1');
+    log({ kind: 'notice_not_sent', reason: 'KMSDisabledException' });
+    log({ kind: 'run_alert_not_sent', severity: 'HIGH', subject: 's', reason: 'AuthorizationError' });
+    log({ kind: 'metrics_not_published', reason: 'InvalidParameterValue' });
+    const [notice, runAlert, metrics] = logger.lines.map((l) => l.message);
+    expect(notice?.startsWith(DELIVERY_FAILURE_LINES.alertNotSent)).toBe(true);
+    expect(runAlert?.startsWith(DELIVERY_FAILURE_LINES.alertNotSent)).toBe(true);
+    expect(metrics).toBe(DELIVERY_FAILURE_LINES.metricsNotPublished);
+    // And nothing else the function logs is counted as a failed publish.
+    log({ kind: 'run_alert_sent', severity: 'HIGH', subject: 's', messageId: 'm' });
+    expect(logger.lines.at(-1)?.message.startsWith(DELIVERY_FAILURE_LINES.alertNotSent)).toBe(false);
+  });
+});
+
 describe('alarm names and descriptions', () => {
   const alarms = () =>
     Object.values(json.Resources).filter(
@@ -470,9 +567,11 @@ describe('alarm names and descriptions', () => {
         .map((a) => a.Properties.AlarmName)
         .sort(),
     ).toEqual([
+      'ragwatch-staging-book-alert-not-sent',
       'ragwatch-staging-book-dead-letters',
       'ragwatch-staging-book-function-errors',
       'ragwatch-staging-book-heartbeat',
+      'ragwatch-staging-book-metrics-not-sent',
       'ragwatch-staging-book-not-running',
     ]);
   });
@@ -501,6 +600,8 @@ describe('the stack’s outputs', () => {
     template.hasOutput('ReportBucket', { Value: { Ref: ref('AWS::S3::Bucket') } });
     template.hasOutput('ReportPrefix', { Value: 'reports/book/' });
     template.hasOutput('AlertTopicArn', { Value: { Ref: ref('AWS::SNS::Topic') } });
+    template.hasOutput('DeadLetterQueueUrl', { Value: { Ref: ref('AWS::SQS::Queue') } });
+    template.hasOutput('LogGroupName', { Value: { Ref: ref('AWS::Logs::LogGroup') } });
     template.hasOutput('DashboardUrl', {
       Value: {
         'Fn::Join': [

@@ -42,6 +42,7 @@ describe('readStackSettings', () => {
       sitemapUrl: undefined,
       qdrantSecret: undefined,
       alertEmails: [],
+      pagerUrl: undefined,
       scheduleExpression: 'cron(0 3 * * ? *)',
       scheduleTimeZone: 'Etc/UTC',
       heartbeatHours: 26,
@@ -52,6 +53,7 @@ describe('readStackSettings', () => {
       reportRetentionDays: 400,
       logRetentionDays: 90,
       logLevel: 'INFO',
+      alerts: { reminderDays: 1, reminderMinSeverity: 'HIGH', recoveryRuns: 1 },
     });
   });
 
@@ -143,6 +145,41 @@ describe('readStackSettings', () => {
   it('says a malformed schedule once, not also as a heartbeat problem', () => {
     expect(problemsOf({ ...REAL, scheduleExpression: 'daily' })).toBe(
       'CDK context is invalid:\n  - scheduleExpression: must be cron(...), rate(...) or at(...), got "daily"',
+    );
+  });
+
+  it('reads every alerting setting from context, as strings from the command line or numbers from cdk.json', () => {
+    const settings = readStackSettings(
+      lookupOf({ ...REAL, alertReminderDays: '0', alertReminderMinSeverity: 'critical', alertRecoveryRuns: 2 }),
+    );
+    expect(settings.alerts).toEqual({ reminderDays: 0, reminderMinSeverity: 'CRITICAL', recoveryRuns: 2 });
+  });
+
+  it('refuses alerting settings out of range, fractional or unknown, all in one message', () => {
+    expect(
+      problemsOf({ ...REAL, alertReminderDays: 1.5, alertReminderMinSeverity: 'URGENT', alertRecoveryRuns: '0' }),
+    ).toBe(
+      [
+        'CDK context is invalid:',
+        '  - alertReminderMinSeverity: must be one of LOW, MEDIUM, HIGH, CRITICAL, got "URGENT"',
+        '  - alertReminderDays: must be a whole number, got 1.5',
+        '  - alertRecoveryRuns: must be a number from 1 to 30, got "0"',
+      ].join('\n'),
+    );
+    expect(problemsOf({ ...REAL, alertReminderDays: 365, alertRecoveryRuns: 30 })).toBe('');
+    expect(problemsOf({ ...REAL, alertReminderDays: 366 })).toContain(
+      'alertReminderDays: must be a number from 0 to 365',
+    );
+  });
+
+  it('takes an HTTPS pager URL, and refuses plain HTTP and a placeholder host', () => {
+    const url = 'https://events.pagerduty.com/integration/abc123/enqueue';
+    expect(readStackSettings(lookupOf({ ...REAL, pagerUrl: url })).pagerUrl).toBe(url);
+    expect(problemsOf({ ...REAL, pagerUrl: 'http://events.pagerduty.com/x' })).toContain(
+      'pagerUrl: must be an https:// URL',
+    );
+    expect(problemsOf({ ...REAL, pagerUrl: 'https://pager.example.com/x' })).toContain(
+      'pagerUrl: "pager.example.com" is a placeholder host',
     );
   });
 

@@ -41,8 +41,9 @@ function night(
   day: number,
   overrides: Partial<NightlyDeps> = {},
   logger = new RecordingLogger(),
+  env: Record<string, string> = {},
 ) {
-  const config = parseNightlyConfig(standInNightlyEnv(aws));
+  const config = parseNightlyConfig({ ...standInNightlyEnv(aws), ...env });
   const deps = createNightlyDeps(config, clients, logger);
   const runEngine: NightlyDeps['runEngine'] = async (_engine, run) => {
     const report = build();
@@ -56,11 +57,21 @@ function night(
 const kinds = () => aws.deliveredAlerts().map((a) => `${a.attributes.incident_track}:${a.attributes.alert_kind}`);
 
 describe('the nightly handler’s incident emails', () => {
-  it('sends one onset across three failing nights, and one recovery on the clean night after', async () => {
-    for (const day of [0, 1, 2]) await night(buildFailedReport, day);
-    await night(buildPassedReport, 3);
+  it('with reminders off, sends one onset across three failing nights, and one recovery on the clean night after', async () => {
+    const off = { ALERT_REMINDER_DAYS: '0' };
+    for (const day of [0, 1, 2]) await night(buildFailedReport, day, {}, new RecordingLogger(), off);
+    await night(buildPassedReport, 3, {}, new RecordingLogger(), off);
     expect(kinds()).toEqual(['quality:onset', 'quality:recovery']);
     expect(aws.deliveredAlerts()[1]?.message).toContain('LASTED: 3 run(s), 3 night(s)');
+  });
+
+  it('by default, reminds of a HIGH or CRITICAL incident every night it lasts, and says so in the onset', async () => {
+    for (const day of [0, 1, 2]) await night(buildFailedReport, day);
+    await night(buildPassedReport, 3);
+    expect(kinds()).toEqual(['quality:onset', 'quality:reminder', 'quality:reminder', 'quality:recovery']);
+    expect(aws.deliveredAlerts()[0]?.attributes.severity).toMatch(/^(HIGH|CRITICAL)$/);
+    expect(aws.deliveredAlerts()[0]?.message).toContain('and a reminder every 1 day(s) while it is HIGH or worse');
+    expect(aws.deliveredAlerts()[1]?.subject).toMatch(/STILL OPEN/);
   });
 
   it('opens a run ERROR apart from an open quality incident, with a subject of its own', async () => {
@@ -92,7 +103,8 @@ describe('the nightly handler’s incident emails', () => {
     await night(buildErrorReport, 1);
     await night(buildErrorReport, 2);
     const sent = aws.deliveredAlerts().map((a) => `${a.attributes.alert_kind} ${a.attributes.severity}`);
-    expect(sent).toEqual(['onset MEDIUM', 'escalation CRITICAL']);
+    // The third night: the daily reminder, on by default for a CRITICAL incident.
+    expect(sent).toEqual(['onset MEDIUM', 'escalation CRITICAL', 'reminder CRITICAL']);
     expect(aws.deliveredAlerts()[0]?.subject).toMatch(/^\[MEDIUM\] RagWatch prod\/book: run ERROR: /);
     expect(aws.deliveredAlerts()[1]?.subject).toMatch(/^\[CRITICAL\] ESCALATED RagWatch prod\/book: run ERROR/);
     expect(aws.deliveredAlerts()[1]?.message).toContain('run ERROR again: broken since 2026-03-14T02:00:00.000Z');

@@ -234,7 +234,7 @@ function summaryLines(report: ValidationReport): string[] {
       : `- Status: ${report.status} (${truncate(report.status_reason, 300)})`,
     report.total_queries === 0
       ? '- Queries: none ran'
-      : `- Queries: ${report.total_queries} run, ${report.passed_queries} passed, ${report.failed_queries} failed, ${report.error_queries} errors; pass rate ${report.status === 'ERROR' ? 'n/a (the run did not complete)' : pct(report.pass_rate)}`,
+      : `- Queries: ${report.total_queries} run, ${report.passed_queries} passed, ${report.failed_queries} failed, ${report.error_queries} errors; pass rate ${passRateText(report, pct)}`,
     `- Coverage: ${pct(report.coverage_report?.coverage_percentage)}; metadata completeness: ${pct(report.quality_metrics?.metadata_completeness_rate)}`,
     `- MRR ${num(vm.mrr)}, recall@k ${num(vm.overall_recall)}, nDCG@k ${num(vm.ndcg_at_k)}, avg similarity ${num(vm.avg_similarity)}`,
     `- Latency p50 ${num(vm.p50_latency_ms, ' ms')}, p95 ${num(vm.p95_latency_ms, ' ms')}; run took ${num(report.duration_seconds, ' s')}`,
@@ -269,6 +269,12 @@ function label(name: string): string {
 
 function breachSign(c: CriterionResult): string {
   return c.comparator === '>=' ? '<' : '>';
+}
+
+/** The pass rate, or why there is none: a run where no query completed has no rate, and 0% would read as "all failed". */
+function passRateText(report: ValidationReport, pct: (v: number | null | undefined) => string): string {
+  if (report.passed_queries + report.failed_queries === 0) return 'n/a (no query completed)';
+  return report.status === 'ERROR' ? 'n/a (the run did not complete)' : pct(report.pass_rate);
 }
 
 /** Percent-like criteria get a %, latency ones ms; a figure that could not be computed reads n/a. */

@@ -6,7 +6,8 @@
  *   FLAPPING_WINDOW_DAYS ago and this run breaks a kind it had, open that one again -> reopened ("flapping:
  *   re-opened"), same id and start: the same fault back, not a new one;
  * - incident, breaches: the clean streak resets; a higher severity or a breach kind not told before ->
- *   escalation; else, when reminders are on and the last notice is `reminderDays` old -> reminder; else silence;
+ *   escalation; else, when reminders are on, the incident is at least `reminderMinSeverity` (HIGH) and the last
+ *   notice is `reminderDays` old -> reminder; else silence;
  * - incident, no breach: one more clean run; at `recoveryRuns` clean runs in a row -> recovery, and it closes;
  * - the run cannot judge the track (null): nothing changes.
  */
@@ -47,9 +48,16 @@ export interface IncidentPolicy {
   recoveryRuns: number;
   /** Days between reminders while an incident lasts; null = no reminders (the default). */
   reminderDays: number | null;
+  /**
+   * Reminders only while the incident is at least this severe (default HIGH): a HIGH or CRITICAL incident left open
+   * must not fade after its one onset email, while a MEDIUM or LOW one is told once and then shown in the report.
+   */
+  reminderMinSeverity?: Breach['severity'];
 }
 
 export const DEFAULT_POLICY: IncidentPolicy = { recoveryRuns: 1, reminderDays: null };
+/** The severity from which reminders go out when the policy does not say. */
+export const REMINDER_MIN_SEVERITY: Breach['severity'] = 'HIGH';
 
 /** The next state and the notices this run owes, from the state before it and what it observed. */
 export function advanceIncidents(options: {
@@ -201,7 +209,9 @@ function advanceTrack(
   const days = policy.reminderDays;
   const since = Date.parse(run.started_at) - Date.parse(open.last_notified_at);
   // An hour of slack: a nightly schedule drifts by minutes, and "every day" must not become every other day.
-  if (days !== null && since >= days * 86_400_000 - 3_600_000) {
+  const severeEnough =
+    severityRank(ongoing.severity) >= severityRank(policy.reminderMinSeverity ?? REMINDER_MIN_SEVERITY);
+  if (days !== null && severeEnough && since >= days * 86_400_000 - 3_600_000) {
     const incident = { ...ongoing, last_notified_at: run.started_at };
     return { incident, notice: { kind: 'reminder', track, incident, breaches, newKinds: [] } };
   }

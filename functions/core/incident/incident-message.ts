@@ -11,10 +11,10 @@ import {
   toSubject,
 } from '../delivery/alert-message.ts';
 import { linkLines } from '../delivery/links.ts';
-import type { Incident, RunRef, Track } from '../report/incident-state.ts';
+import { type Incident, type RunRef, severityRank, type Track } from '../report/incident-state.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { truncate } from '../shared/errors.ts';
-import type { Notice } from './advance-incidents.ts';
+import { type Notice, REMINDER_MIN_SEVERITY } from './advance-incidents.ts';
 
 export interface IncidentMessage extends AlertMessage {
   kind: Notice['kind'];
@@ -44,7 +44,11 @@ const STATE_LOST =
 export function buildIncidentMessage(
   notice: Notice,
   report: ValidationReport,
-  context: AlertContext & { region: string; reminderDays: number | null },
+  context: AlertContext & {
+    region: string;
+    reminderDays: number | null;
+    reminderMinSeverity?: Notice['incident']['severity'];
+  },
 ): IncidentMessage {
   const { incident, track, kind } = notice;
   const where = `RagWatch ${report.environment}/${report.collection}`;
@@ -98,7 +102,11 @@ export function buildIncidentMessage(
       );
     lines.push('', ...findingLines(report, track), 'REPORTS', ...placementLinks('This run', context, report));
     if (kind !== 'onset') lines.push(...links('When it began', incident.opened, context.region));
-    lines.push('', nextEmails(context.reminderDays), '');
+    lines.push(
+      '',
+      nextEmails(context.reminderDays, context.reminderMinSeverity ?? REMINDER_MIN_SEVERITY, incident),
+      '',
+    );
     // "Since" is the incident's (above); the run alert's own look at the night before would contradict it.
     // The incident's severity rules (a first ERROR night is MEDIUM, the run alert's own would say CRITICAL).
     if (details)
@@ -166,8 +174,11 @@ function links(label: string, ref: RunRef, region: string): string[] {
   return [`- ${label}: ${ref.report}`, `  ${buildS3ConsoleUrl(s3[1], s3[2], region)}`];
 }
 
-function nextEmails(reminderDays: number | null): string {
-  const reminder = reminderDays === null ? '' : `, and a reminder every ${reminderDays} day(s)`;
+function nextEmails(reminderDays: number | null, minSeverity: Incident['severity'], incident: Incident): string {
+  const reminder =
+    reminderDays === null || severityRank(incident.severity) < severityRank(minSeverity)
+      ? ''
+      : `, and a reminder every ${reminderDays} day(s) while it is ${minSeverity === 'CRITICAL' ? 'CRITICAL' : `${minSeverity} or worse`}`;
   return `No more email while this lasts, unless it gets worse (a new kind of breach or a higher severity)${reminder}; one email will say when it is over.`;
 }
 

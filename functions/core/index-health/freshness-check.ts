@@ -1,8 +1,13 @@
 /**
  * Freshness: a page whose sitemap lastmod is newer than the oldest indexed_at of its points was edited after it was
- * last indexed, so the index serves its old text. URLs are compared without a trailing slash; pages without lastmod
+ * last indexed, so the index serves its old text. URLs are compared by the key coverage uses (book/matching.ts
+ * normaliseUrl: host case, trailing slash, fragment), by path when no URL matches that way (a book that moved host,
+ * as coverage does); a Docusaurus sitemap writes the host lower-cased while the indexer keeps the configured case.
+ * A date-only lastmod ("2026-03-02", Docusaurus's `lastmod: 'date'`) cannot tell an edit later that day from one
+ * before the index: on or after the day of indexed_at it counts as possibly stale (issue 23). Pages without lastmod
  * or without indexed_at are not judged.
  */
+import { normaliseUrl, urlPath } from '../book/matching.ts';
 import { type CriterionDeclaration, defineCheck, verdict } from '../checks/check.ts';
 import { sitemapListing } from '../sitemap/inputs.ts';
 import { indexInventory } from './inputs.ts';
@@ -28,15 +33,18 @@ export const freshnessCheck = defineCheck({
   metrics: ['StalePages'],
   section: 'index_health.freshness',
   judge({ inventory, sitemap }, ctx) {
-    const indexed = new Map([...inventory.pages].map(([url, page]) => [trim(url), page.oldestIndexedAt]));
+    const pages = [...inventory.pages];
+    const byUrl = sitemap.entries.some((e) => pages.some(([url]) => normaliseUrl(url) === normaliseUrl(e.url)));
+    const key = byUrl ? normaliseUrl : urlPath;
+    const indexed = new Map(pages.map(([url, page]) => [key(url), page.oldestIndexedAt]));
     let checked = 0;
     const stale: string[] = [];
     for (const entry of sitemap.entries) {
-      const indexedAt = indexed.get(trim(entry.url));
+      const indexedAt = indexed.get(key(entry.url));
       const lastmod = entry.lastmod === undefined ? Number.NaN : Date.parse(entry.lastmod);
       if (indexedAt === undefined || Number.isNaN(lastmod)) continue;
       checked += 1;
-      if (lastmod > Date.parse(indexedAt)) stale.push(entry.url);
+      if (editedAfter(entry.lastmod ?? '', lastmod, indexedAt)) stale.push(entry.url);
     }
     const block = {
       pages_checked: checked,
@@ -64,6 +72,10 @@ export const freshnessCheck = defineCheck({
   },
 });
 
-function trim(url: string): string {
-  return url.endsWith('/') ? url.slice(0, -1) : url;
+const DATE_ONLY = /^\s*\d{4}-\d{2}-\d{2}\s*$/;
+
+/** lastmod after indexed_at; a date-only lastmod on or after indexed_at's day (UTC), since its time is unknown. */
+function editedAfter(raw: string, lastmod: number, indexedAt: string): boolean {
+  if (DATE_ONLY.test(raw)) return raw.trim() >= indexedAt.slice(0, 10);
+  return lastmod > Date.parse(indexedAt);
 }

@@ -26,6 +26,8 @@ export interface EmailSettings {
   logGroupName: string | null;
   /** Days between reminders while an incident lasts (null: none), said in every incident email. */
   reminderDays: number | null;
+  /** From which severity reminders go out (default HIGH). */
+  reminderMinSeverity?: 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
 }
 
 /** Composes the emails of a run whose report went (or should have gone) to S3. */
@@ -38,6 +40,7 @@ export function composeEmails(settings: EmailSettings): Omit<Notifier<StoredObje
         links: linksOf(delivery, settings),
         region: settings.region,
         reminderDays: settings.reminderDays,
+        ...(settings.reminderMinSeverity ? { reminderMinSeverity: settings.reminderMinSeverity } : {}),
       }),
     composeRunAlert: (delivery) =>
       buildAlertMessage(delivery.report, {

@@ -500,10 +500,22 @@ describe('buildAlertMessage: body', () => {
 
     // Assess
     expect(sectionOf(alert?.body ?? '', 'SUMMARY').slice(2, 5)).toEqual([
-      '- Queries: 2 run, 0 passed, 0 failed, 2 errors; pass rate n/a (the run did not complete)',
+      '- Queries: 2 run, 0 passed, 0 failed, 2 errors; pass rate n/a (no query completed)',
       '- Coverage: n/a; metadata completeness: n/a',
       '- MRR n/a, recall@k n/a, nDCG@k n/a, avg similarity n/a',
     ]);
+  });
+
+  it('says n/a (no query completed), never 0%, for a FAILED run whose every query errored', () => {
+    // Prepare
+    const report = { ...buildFailedReport(), passed_queries: 0, failed_queries: 0, error_queries: 20, pass_rate: 0 };
+
+    // Act
+    const body = buildAlertMessage(report, STORED)?.body ?? '';
+
+    // Assess
+    expect(body).toContain('20 errors; pass rate n/a (no query completed)');
+    expect(body).not.toContain('pass rate 0%');
   });
 
   it('lists exactly 10 failing queries without saying "first"', () => {

@@ -99,6 +99,22 @@ describe('advanceIncidents', () => {
     expect(replay(nights).flat()).toEqual(['quality:onset']);
   });
 
+  it('reminds only while the incident is at least the minimum severity (HIGH unless set)', () => {
+    const medium = Array.from({ length: 3 }, () => failed(mrr));
+    const high = Array.from({ length: 3 }, () => failed(pass));
+    const daily = { recoveryRuns: 1, reminderDays: 1 };
+    // MEDIUM is under the default HIGH: told once. HIGH is at it: reminded.
+    expect(replay(medium, daily).flat()).toEqual(['quality:onset']);
+    expect(replay(high, daily).flat()).toEqual(['quality:onset', 'quality:reminder', 'quality:reminder']);
+    // MEDIUM at a MEDIUM minimum: reminded; HIGH under a CRITICAL minimum: told once.
+    expect(replay(medium, { ...daily, reminderMinSeverity: 'MEDIUM' }).flat()).toEqual([
+      'quality:onset',
+      'quality:reminder',
+      'quality:reminder',
+    ]);
+    expect(replay(high, { ...daily, reminderMinSeverity: 'CRITICAL' }).flat()).toEqual(['quality:onset']);
+  });
+
   it('remembers where and when the incident began', () => {
     const next = advanceIncidents({
       state: null,

@@ -226,8 +226,20 @@ describe('buildIncidentMessage, escalation and reminder', () => {
     expect(body[0]).toBe('Reminder: the quality incident on "book" (prod) is still open.');
     expect(body).toContain('WHAT CHANGED');
     expect(body).toContain(
-      'No more email while this lasts, unless it gets worse (a new kind of breach or a higher severity), and a reminder every 3 day(s); one email will say when it is over.',
+      'No more email while this lasts, unless it gets worse (a new kind of breach or a higher severity), and a reminder every 3 day(s) while it is HIGH or worse; one email will say when it is over.',
     );
+  });
+
+  it('promises no reminder for an incident under the reminders’ minimum severity', () => {
+    const body = (severity: Incident['severity'], reminderMinSeverity?: Incident['severity']) =>
+      message(notice({ kind: 'onset', incident: incident({ severity }) }), buildPassedReport(), {
+        reminderDays: 1,
+        ...(reminderMinSeverity ? { reminderMinSeverity } : {}),
+      }).body;
+    expect(body('MEDIUM')).toContain('higher severity); one email will say when it is over.');
+    expect(body('HIGH')).toContain('a reminder every 1 day(s) while it is HIGH or worse;');
+    expect(body('HIGH', 'CRITICAL')).toContain('higher severity); one email will say when it is over.');
+    expect(body('CRITICAL', 'CRITICAL')).toContain('a reminder every 1 day(s) while it is CRITICAL;');
   });
 });
 

@@ -151,4 +151,35 @@ describe('the freshness check', () => {
       failures: ['index inventory: scroll refused'],
     });
   });
+
+  describe('on real sitemaps (issue 23)', () => {
+    const freshness = async (sitemap: { url: string; lastmod?: string }[], indexedAt = '2026-11-01T10:15:00.000Z') =>
+      (await runCheck(freshnessCheck, healthContext({ points: [point('1', { indexed_at: indexedAt })], sitemap }).ctx))
+        .sections?.index_health?.freshness;
+
+    it('matches the page whatever the host case or a trailing slash, as coverage does', async () => {
+      const upper = 'https://Book.Example.com/docs/a/';
+      expect(await freshness([{ url: upper, lastmod: '2026-11-02T00:00:00.000Z' }])).toMatchObject({
+        pages_checked: 1,
+        stale_pages: 1,
+      });
+    });
+
+    it('matches by path when no URL matches (a book that moved host), and not across paths', async () => {
+      expect(
+        await freshness([
+          { url: 'https://mirror.example.org/docs/a', lastmod: '2026-11-02T00:00:00.000Z' },
+          { url: 'https://mirror.example.org/docs/zz', lastmod: '2026-11-02T00:00:00.000Z' },
+        ]),
+      ).toMatchObject({ pages_checked: 1, stale_pages: 1 });
+    });
+
+    it('counts a date-only lastmod on the day of indexed_at as possibly stale, and the day before as not', async () => {
+      expect(await freshness([{ url: A, lastmod: '2026-11-01' }])).toMatchObject({ pages_checked: 1, stale_pages: 1 });
+      expect(await freshness([{ url: A, lastmod: '2026-11-02' }])).toMatchObject({ pages_checked: 1, stale_pages: 1 });
+      expect(await freshness([{ url: A, lastmod: '2026-10-31' }])).toMatchObject({ pages_checked: 1, stale_pages: 0 });
+      // A full datetime earlier the same day is not stale: only the date-only form is read by day.
+      expect(await freshness([{ url: A, lastmod: '2026-11-01T09:00:00.000Z' }])).toMatchObject({ stale_pages: 0 });
+    });
+  });
 });

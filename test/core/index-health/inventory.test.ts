@@ -63,6 +63,21 @@ describe('the index inventory', () => {
     });
   });
 
+  it('counts a chunk repeated among points without a page hash, and never a point without a chunk index', async () => {
+    const { ctx } = healthContext({
+      points: [
+        point('1', { page_hash: undefined, chunk_index: 3 }),
+        point('2', { page_hash: undefined, chunk_index: 3 }),
+        point('3', { chunk_index: undefined }),
+        point('4', { chunk_index: undefined }),
+        point('5', { chunk_index: 'x' }),
+        point('6', { chunk_index: 'x' }),
+      ],
+    });
+    const inventory = await ctx.input(indexInventory);
+    expect([inventory.pages.get(A)?.duplicateChunks, inventory.pointsWithoutPageHash]).toEqual([1, 2]);
+  });
+
   it('leaves a page without a readable indexed_at undated', async () => {
     const { ctx } = healthContext({ points: [point('1', { indexed_at: undefined }), point('2', { indexed_at: 'x' })] });
     expect((await ctx.input(indexInventory)).pages.get(A)?.oldestIndexedAt).toBeUndefined();

@@ -200,9 +200,14 @@ describe('the index inventory by facets', () => {
   });
 
   it('counts points without a readable page_version, and ignores a value it cannot read', async () => {
-    const points = [...page(A, 2), point('odd', { source_url: B, page_version: 'no count here' })];
-    const inventory = await readPageVersions(new MemoryIndex(points, {}), profiled(3));
-    expect([inventory?.pages.size, inventory?.pointsWithoutPageHash]).toEqual([1, 1]);
+    const points = [
+      ...page(A, 2),
+      point('odd', { source_url: B, page_version: 'no count here' }),
+      // Not a keyword: an index of another type would answer numbers.
+      point('number', { source_url: B, page_version: 7 }),
+    ];
+    const inventory = await readPageVersions(new MemoryIndex(points, {}), profiled(4));
+    expect([inventory?.pages.size, inventory?.pointsWithoutPageHash]).toEqual([1, 2]);
   });
 });
 

@@ -18,7 +18,12 @@ export function renderQueries(report: ValidationReport): Markup {
   const categories = Object.entries(report.validation_metrics.by_category).sort(([a], [b]) => a.localeCompare(b));
   const failing = report.query_results.filter((q) => q.status !== 'PASS');
   const vm = report.validation_metrics;
-  return html`<section id="queries"><h2>Golden queries: ${report.passed_queries} of ${report.total_queries} passed (${num(report.pass_rate, 2, '%')})</h2>
+  // No query completed (every one errored): there is no pass rate, and "0 of 21 passed (0 %)" would read as all failed.
+  const heading =
+    report.passed_queries + report.failed_queries === 0
+      ? html`Golden queries: pass rate n/a (no query completed; ${report.error_queries} of ${report.total_queries} errored)`
+      : html`Golden queries: ${report.passed_queries} of ${report.total_queries} passed (${num(report.pass_rate, 2, '%')})`;
+  return html`<section id="queries"><h2>${heading}</h2>
 <div class="cols"><div><h3>Pass rate per category</h3>
 ${barChart({
   title: 'Pass rate per category (%)',

@@ -40,6 +40,15 @@ describe('renderQueries', () => {
     expect(renderQueries(buildFailedReport()).value).toContain('<h2>Golden queries: 8 of 20 passed (40%)</h2>');
   });
 
+  it('says n/a, never 0 %, when every query errored, and a rate as soon as one completed', () => {
+    const errored = { ...buildFailedReport(), passed_queries: 0, failed_queries: 0, error_queries: 20, pass_rate: 0 };
+    expect(renderQueries(errored).value).toContain(
+      '<h2>Golden queries: pass rate n/a (no query completed; 20 of 20 errored)</h2>',
+    );
+    const oneFailed = { ...errored, failed_queries: 1, error_queries: 19 };
+    expect(renderQueries(oneFailed).value).toContain('<h2>Golden queries: 0 of 20 passed (0%)</h2>');
+  });
+
   it('charts each category in name order, green at or over the pass-rate threshold and red under it', () => {
     const report = buildFailedReport();
     const keyword = report.validation_metrics.by_category.keyword;
