@@ -61,18 +61,47 @@ export function judgeCriterion(spec: CriterionSpec): CriterionResult {
   };
 }
 
-/** The run's status: ERROR when a stage could not run, FAILED when a criterion is breached, else PASSED. */
+/**
+ * Findings that fail the run on their own, whatever the criteria say (docs/DATA-MODEL.md, "The run's status"): every
+ * CRITICAL finding (a model mismatch, a failed stage), and a HIGH finding of a type that says the answers a user gets
+ * are wrong (an unsupported claim, a broken grounding). Other HIGH findings (stale chunks, a filter violation) and
+ * every MEDIUM and LOW one are reported and leave the status to the success criteria, whose thresholds the suite sets:
+ * a run's status should not change with how many of them a night happens to count.
+ */
+const FAILS_THE_RUN: Readonly<Partial<Record<Severity, ReadonlySet<string> | 'every type'>>> = {
+  CRITICAL: 'every type',
+  HIGH: new Set(['UNSUPPORTED_CLAIM', 'GROUNDING_FAILED']),
+};
+const failsTheRun = (f: Pick<ValidationError, 'error_type' | 'severity'>) => {
+  const types = FAILS_THE_RUN[f.severity];
+  return f.error_type !== 'CRITERION_BREACHED' && (types === 'every type' || (types?.has(f.error_type) ?? false));
+};
+
+/**
+ * The run's status, one rule: ERROR when a stage could not run; FAILED when a criterion is breached or a finding
+ * fails the run (FAILS_THE_RUN); else PASSED.
+ */
 export function decideRunStatus(
   stageFailures: readonly string[],
   criteria: readonly CriterionResult[],
+  findings: readonly Pick<ValidationError, 'error_type' | 'severity'>[] = [],
 ): { status: 'PASSED' | 'FAILED' | 'ERROR'; statusReason: string } {
   if (stageFailures.length > 0)
     return { status: 'ERROR', statusReason: `the run could not complete: ${stageFailures.join('; ')}` };
   const breached = criteria.filter((c) => !c.passed);
-  if (breached.length === 0) return { status: 'PASSED', statusReason: `all ${criteria.length} success criteria hold` };
+  const serious = findings.filter(failsTheRun);
+  if (breached.length === 0 && serious.length === 0)
+    return { status: 'PASSED', statusReason: `all ${criteria.length} success criteria hold` };
   const what = breached.map((c) => `${c.name} ${c.value ?? 'n/a'} ${c.comparator === '>=' ? '<' : '>'} ${c.threshold}`);
-  return {
-    status: 'FAILED',
-    statusReason: `${breached.length} of ${criteria.length} success criteria breached: ${what.join('; ')}`,
-  };
+  const counts = new Map<string, number>();
+  for (const f of serious)
+    counts.set(`${f.severity} ${f.error_type}`, (counts.get(`${f.severity} ${f.error_type}`) ?? 0) + 1);
+  const kinds = [...counts].map(([kind, n]) => (n > 1 ? `${n} × ${kind}` : kind));
+  const reasons = [
+    ...(breached.length > 0
+      ? [`${breached.length} of ${criteria.length} success criteria breached: ${what.join('; ')}`]
+      : []),
+    ...(kinds.length > 0 ? [`findings that fail the run: ${kinds.join(', ')}`] : []),
+  ];
+  return { status: 'FAILED', statusReason: reasons.join('; ') };
 }

@@ -56,7 +56,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
   const errors = [...checked.errors, ...criteriaErrors(successCriteria, runId, newId, CRITERION_UNITS)];
   const finishedAt = clock.now();
   lifecycle.push({ state: 'ANALYZED', at: finishedAt.toISOString() });
-  const { status, statusReason } = decideRunStatus(failures, successCriteria);
+  const { status, statusReason } = decideRunStatus(failures, successCriteria, errors);
 
   const queryResults = sections.query_results ?? [];
   const passed = queryResults.filter((r) => r.status === 'PASS').length;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { criteriaErrors, decideRunStatus } from '../../../functions/core/criteria/criteria.ts';
-import { CriterionResult } from '../../../functions/core/report/findings.ts';
+import { CriterionResult, type ErrorType, type Severity } from '../../../functions/core/report/findings.ts';
 import { CRITERION_UNITS } from '../../../functions/core/run/checks.ts';
 import { SuccessCriteria } from '../../../functions/core/suite/suite.ts';
 import { judgeFigures } from '../../helpers/judge-figures.ts';
@@ -515,6 +515,45 @@ describe('decideRunStatus', () => {
     expect(decideRunStatus([], [criterion('pass_rate', 95, true)])).toEqual({
       status: 'PASSED',
       statusReason: 'all 1 success criteria hold',
+    });
+  });
+
+  describe('findings that fail the run whatever the criteria say', () => {
+    const holds = [criterion('pass_rate', 95, true)];
+    const finding = (error_type: ErrorType, severity: Severity) => ({ error_type, severity });
+
+    it('fails a run with a CRITICAL finding of any type, counting each kind', () => {
+      expect(decideRunStatus([], holds).status).toBe('PASSED');
+      expect(
+        decideRunStatus([], holds, [
+          finding('MODEL_MISMATCH', 'CRITICAL'),
+          finding('STALE_CHUNKS', 'CRITICAL'),
+          finding('STALE_CHUNKS', 'CRITICAL'),
+        ]),
+      ).toEqual({
+        status: 'FAILED',
+        statusReason: 'findings that fail the run: CRITICAL MODEL_MISMATCH, 2 × CRITICAL STALE_CHUNKS',
+      });
+    });
+
+    it('fails a run with a HIGH unsupported claim or broken grounding, not with another HIGH finding', () => {
+      expect(decideRunStatus([], holds, [finding('UNSUPPORTED_CLAIM', 'HIGH')]).status).toBe('FAILED');
+      expect(decideRunStatus([], holds, [finding('GROUNDING_FAILED', 'HIGH')]).status).toBe('FAILED');
+      expect(decideRunStatus([], holds, [finding('STALE_CHUNKS', 'HIGH')]).status).toBe('PASSED');
+      expect(decideRunStatus([], holds, [finding('UNSUPPORTED_CLAIM', 'MEDIUM')]).status).toBe('PASSED');
+    });
+
+    it('leaves a breached criterion’s own finding to the criterion, and names both reasons when both hold', () => {
+      expect(decideRunStatus([], holds, [finding('CRITERION_BREACHED', 'CRITICAL')]).status).toBe('PASSED');
+      expect(
+        decideRunStatus([], [criterion('pass_rate', 80, false)], [finding('UNSUPPORTED_CLAIM', 'HIGH')]).statusReason,
+      ).toBe('1 of 1 success criteria breached: pass_rate 80 < 90; findings that fail the run: HIGH UNSUPPORTED_CLAIM');
+    });
+
+    it('still says ERROR first when a stage failed', () => {
+      expect(decideRunStatus(['queries: timeout'], holds, [finding('MODEL_MISMATCH', 'CRITICAL')]).status).toBe(
+        'ERROR',
+      );
     });
   });
 });
