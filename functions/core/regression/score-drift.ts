@@ -3,28 +3,35 @@
  * after night, by steps each too small for the 7-run baseline to call (and which that baseline would absorb).
  *
  * The reference: each query's median best similarity over up to 28 healthy runs that were not regressions
- * (four weeks; at least 7). Each run's observation x is the mean, over the queries it shares with the reference
- * (flaky, stale and new ones left out), of its relative change (now - reference) / reference. A one-sided CUSUM
+ * (four weeks; at least 7). Each run's observation x is the median, over the queries it shares with the reference
+ * (flaky, stale and new ones left out), of its relative change (now - reference) / reference: a drift moves the
+ * queries in general, and the median does not follow one query's bad night (a query that fails on some nights
+ * without flipping its verdict often enough to be set aside as flaky moved the mean by 4-5 % on its own, two or
+ * three nights running, and a clean noisy book alarmed every two weeks; that query is SIMILARITY_DROPPED's). A one-sided CUSUM
  * (Page's) accumulates the falls beyond a slack k, over the healthy runs in history oldest first and then this
  * one: S = max(0, S - x - k), restarted at 0 by a run within k of the reference (the fall was undone). It alarms
  * when S > h and this run is itself at least 2 % below the reference (so a drift that was undone stops being a
  * finding on its first clean night, although S decays slowly); once told (the run before was a regression), while
  * the run is more than k below it.
  *
- * k = 1 % and h = 4 %, for a per-run noise of the mean of about 0.9 % (12 queries, per-query sd 0.01 on a best
- * similarity of about 0.32): a drift of -1.5 % a night crosses h on its third night (S = 0.5, 2.5, 6 %), a
- * stationary run would need, on average, many years of nights to (k is 1.1 sd, h 4.4 sd: Page's ARL0 >> 10^3).
- * Its onset needs no second night: the CUSUM is already the evidence of several.
+ * k, h and the 2 % are in units of the noise of x, measured on the reference runs themselves (sd = 1.4826 x the
+ * MAD of their observations): k = 1.1 sd, h = 4.4 sd, "below" = 2.2 sd (Page's ARL0 >> 10^3 nights for a
+ * stationary run), never less than 1 %, 4 % and 2 %. Fixed percentages were right for one noise level only: the
+ * same sigma on best similarities of 0.2 instead of 0.32 is 1.6 times the relative noise, and with k and h fixed a
+ * clean, noisy book alarmed every few weeks. At the floors (a per-run noise of the mean of about 0.9 %) a drift of
+ * -1.5 % a night crosses h on its third night (S = 0.5, 2.5, 6 %); on a noisier book a drift must be larger, or
+ * last longer, to be told apart from the noise, which is what the noise allows. Its onset needs no second night:
+ * the CUSUM is already the evidence of several.
  */
 import { MIN_REFERENCE_RUNS, HISTORY_RUNS as REFERENCE_RUNS } from '../history/baseline.ts';
 import type { RunDigest } from '../history/run-digest.ts';
 import { finding, type RegressionFinding } from '../report/regression-report.ts';
-import { roundTo } from '../shared/statistics.ts';
+import { median, noiseBand, roundTo } from '../shared/statistics.ts';
 import { medianBestSimilarities, sameQuery } from './comparable.ts';
 
-const SLACK = 0.01;
-const ALARM = 0.04;
-const STILL_BELOW = 0.02;
+const MIN_SLACK = 0.01;
+const MIN_ALARM = 0.04;
+const MIN_STILL_BELOW = 0.02;
 
 export function detectScoreDrift(options: {
   current: RunDigest;
@@ -46,11 +53,17 @@ export function detectScoreDrift(options: {
       if (now[id] && !sameQuery(now[id], q)) return [];
       return [(q.bestSimilarity - ref) / ref];
     });
-    return changes.length === 0 ? null : changes.reduce((a, b) => a + b, 0) / changes.length;
+    return median(changes);
   };
+  // The noise of x on the reference runs (each observed against the reference they make up) sets the scale.
+  const referenceObservations = referenceRuns.map(observe).filter((x): x is number => x !== null);
+  const noise = (sigmas: number, floor: number) => noiseBand(referenceObservations, { sigmas, floor });
+  const slack = noise(1.1, MIN_SLACK);
+  const alarm = noise(4.4, MIN_ALARM);
+  const stillBelow = noise(2.2, MIN_STILL_BELOW);
   // A run within the slack of the reference restarts the sum: whatever fell before (a drift, or another fault's
   // nights, which stay in the sequence though not in the reference) has been undone.
-  const step = (sum: number, x: number) => (x > -SLACK ? 0 : sum - x - SLACK);
+  const step = (sum: number, x: number) => (x > -slack ? 0 : sum - x - slack);
   let cusum = 0;
   for (const run of [...healthy.slice(0, REFERENCE_RUNS)].reverse()) {
     const x = observe(run);
@@ -62,18 +75,18 @@ export function detectScoreDrift(options: {
   // Hysteresis: a drift already told (the run before was a regression) lasts while the run is below the reference
   // by more than the slack; a new one needs the run 2 % below. A fault near the line then neither flickers between
   // "[RESOLVED]" and a new onset nor ends while it is still there.
-  const below = options.history.find((r) => r.status !== 'ERROR')?.regressed === true ? SLACK : STILL_BELOW;
-  if (cusum <= ALARM || now > -below) return [];
+  const below = options.history.find((r) => r.status !== 'ERROR')?.regressed === true ? slack : stillBelow;
+  if (cusum <= alarm || now > -below) return [];
   const refMean = ids.reduce((sum, id) => sum + (reference[id] as number), 0) / Math.max(1, ids.length);
   return [
     finding({
       kind: 'SCORE_DRIFT',
       severity: 'MEDIUM',
-      message: `best similarities have drifted down: ${roundTo(now * 100, 1)} % against their ${referenceRuns.length}-run reference (CUSUM ${roundTo(cusum * 100, 1)} % > ${ALARM * 100} %)`,
+      message: `best similarities have drifted down: ${roundTo(now * 100, 1)} % against their ${referenceRuns.length}-run reference (CUSUM ${roundTo(cusum * 100, 1)} % > ${roundTo(alarm * 100, 1)} %)`,
       metric: 'best_similarity_vs_reference',
       value: now,
       baseline: refMean,
-      band: ALARM,
+      band: alarm,
     }),
   ];
 }

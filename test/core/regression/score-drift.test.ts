@@ -72,4 +72,32 @@ describe('detectScoreDrift', () => {
     expect(drift(told, -0.015)).toHaveLength(1);
     expect(drift(told, -0.0099)).toEqual([]);
   });
+
+  it('follows the queries in general, not one query: one at -40 % leaves the median at the others', () => {
+    const oneFalls = (n: number, others: number) =>
+      buildDigest(n, {
+        queries: {
+          q1: query({ bestSimilarity: 0.5 * 0.6 }),
+          q2: query({ bestSimilarity: 0.5 * (1 + others) }),
+          q3: query({ bestSimilarity: 0.5 * (1 + others) }),
+        },
+      });
+    const past = [oneFalls(12, 0), oneFalls(11, 0), ...history(10)];
+    expect(detectScoreDrift({ current: oneFalls(99, 0), history: past, setAside: new Set() })).toEqual([]);
+    const [found] = detectScoreDrift({ current: oneFalls(99, -0.0501), history: history(10), setAside: new Set() });
+    expect(found?.value).toBeCloseTo(-0.0501, 10);
+  });
+
+  it("measures its slack and alarm in the reference runs' own noise, never under 1 % and 4 %", () => {
+    // Reference runs alternating +-2 %: MAD 2 %, sd 2.97 %: slack 3.26 %, alarm 13.05 %, "below" 6.52 %.
+    const noisy = Array.from({ length: 10 }, (_, i) => at(i, 0.5 * (1 + (i % 2 === 0 ? 0.02 : -0.02)))).reverse();
+    const sd = 1.4826 * 0.02;
+    expect(drift(noisy, -(4.4 * sd + 0.0001) - 1.1 * sd)).toHaveLength(1);
+    expect(drift(noisy, -(4.4 * sd - 0.0001) - 1.1 * sd)).toEqual([]);
+    const [found] = drift(noisy, -0.2);
+    expect(found?.band).toBeCloseTo(4.4 * sd, 10);
+    expect(found?.message).toContain('> 13 %)');
+    // Quiet reference runs keep the floors: -5.01 % alarms (CUSUM 4.01 %), as above.
+    expect(drift(history(10), -0.0501)).toHaveLength(1);
+  });
 });
