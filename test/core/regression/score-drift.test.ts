@@ -100,4 +100,22 @@ describe('detectScoreDrift', () => {
     // Quiet reference runs keep the floors: -5.01 % alarms (CUSUM 4.01 %), as above.
     expect(drift(history(10), -0.0501)).toHaveLength(1);
   });
+
+  it('leaves ERROR runs out of the sum and the hysteresis, and ERROR queries out of a run', () => {
+    const broken = (n: number) => at(n, 0.1, { status: 'ERROR' });
+    // Three ERROR runs at -80 % would make any fall of 2 % an alarm; left out, -3 % is a CUSUM of 2 %, under 4 %.
+    expect(drift([broken(30), broken(31), broken(32), ...history(10)], -0.03)).toEqual([]);
+    // A drift told the run before an ERROR night is still told while the run is more than 1 % below.
+    const told = history(10, [-0.05, -0.1, -0.1]).map((r, i) => (i < 2 ? { ...r, regressed: true } : r));
+    expect(drift([broken(40), ...told], -0.015)).toHaveLength(1);
+    // Two of three queries ERROR at 0.05: the run is observed on the third alone (no fall), not at -90 %.
+    const current = buildDigest(99, {
+      queries: {
+        q1: query({ bestSimilarity: 0.05, status: 'ERROR' }),
+        q2: query({ bestSimilarity: 0.05, status: 'ERROR' }),
+        q3: query({ bestSimilarity: 0.5 }),
+      },
+    });
+    expect(detectScoreDrift({ current, history: history(10, [-0.05, -0.05]), setAside: new Set() })).toEqual([]);
+  });
 });
