@@ -92,12 +92,6 @@ export class NightlyStack extends Stack {
       ],
     });
 
-    // A customer-managed key, because CloudWatch alarms cannot publish to a topic under the AWS-managed SNS key.
-    const topicKey = new kms.Key(this, 'AlertsKey', {
-      description: 'Encrypts the ragwatch alert topic',
-      enableKeyRotation: true,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
     // Only this stack's alarms, in this account: CloudWatch acts for any account's alarm (the confused deputy), so
     // both the key and the topic check aws:SourceAccount and the alarm's ARN.
     const fromOurAlarms = {
@@ -106,33 +100,40 @@ export class NightlyStack extends Stack {
         'aws:SourceArn': `arn:${this.partition}:cloudwatch:${this.region}:${this.account}:alarm:${deploymentPrefix(settings)}-*`,
       },
     };
-    const cloudWatch = new iam.ServicePrincipal('cloudwatch.amazonaws.com');
-    topicKey.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'AllowCloudWatchAlarmsToPublish',
-        principals: [cloudWatch],
-        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
-        resources: ['*'],
-        conditions: fromOurAlarms,
-      }),
-    );
-    this.topic = new sns.Topic(this, 'Alerts', {
-      displayName: `ragwatch ${settings.environment}`,
-      enforceSSL: true,
-      masterKey: topicKey,
-    });
-    // enforceSSL gives the topic a policy holding one Deny, and that policy replaces SNS's default one: without this
-    // Allow, every alarm's publish is refused ("not authorized to perform SNS:Publish") and no alarm email arrives.
-    this.topic.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'AllowCloudWatchAlarmsToPublish',
-        principals: [cloudWatch],
-        actions: ['sns:Publish'],
-        resources: [this.topic.topicArn],
-        conditions: fromOurAlarms,
-      }),
-    );
-    for (const email of settings.alertEmails) this.topic.addSubscription(new subscriptions.EmailSubscription(email));
+    // A customer-managed key per topic, because CloudWatch alarms cannot publish to a topic under the AWS-managed
+    // SNS key. enforceSSL gives a topic a policy holding one Deny, and that policy replaces SNS's default one: without
+    // the Allow below, every alarm's publish is refused ("not authorized to perform SNS:Publish") and no email arrives.
+    const alarmTopic = (id: string, what: string, displayName: string) => {
+      const cloudWatch = new iam.ServicePrincipal('cloudwatch.amazonaws.com');
+      const key = new kms.Key(this, `${id}Key`, {
+        description: `Encrypts the ragwatch ${what}`,
+        enableKeyRotation: true,
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
+      key.addToResourcePolicy(
+        new iam.PolicyStatement({
+          sid: 'AllowCloudWatchAlarmsToPublish',
+          principals: [cloudWatch],
+          actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+          resources: ['*'],
+          conditions: fromOurAlarms,
+        }),
+      );
+      const topic = new sns.Topic(this, id, { displayName, enforceSSL: true, masterKey: key });
+      topic.addToResourcePolicy(
+        new iam.PolicyStatement({
+          sid: 'AllowCloudWatchAlarmsToPublish',
+          principals: [cloudWatch],
+          actions: ['sns:Publish'],
+          resources: [topic.topicArn],
+          conditions: fromOurAlarms,
+        }),
+      );
+      for (const email of settings.alertEmails) topic.addSubscription(new subscriptions.EmailSubscription(email));
+      return { topic, key };
+    };
+    const alerts = alarmTopic('Alerts', 'alert topic', `ragwatch ${settings.environment}`);
+    this.topic = alerts.topic;
     // Routing by severity (the function puts it on every message as an attribute): email gets everything, the pager
     // only what should wake someone. CloudWatch's own alarm messages carry no attributes, so the pager does not get
     // them: `not-running` reaches email (docs/DEPLOY.md says how to page on it too).
@@ -145,36 +146,11 @@ export class NightlyStack extends Stack {
       );
     // The same people by a second path: a topic under a key of its own, so a deleted alert topic, a disabled or
     // re-scoped alert key or a changed topic policy leaves this one working (delivery-alarms.ts says what uses it).
-    const fallbackKey = new kms.Key(this, 'FallbackAlertsKey', {
-      description: 'Encrypts the ragwatch fallback alert topic (alarms on a failed alert publish)',
-      enableKeyRotation: true,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    fallbackKey.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'AllowCloudWatchAlarmsToPublish',
-        principals: [cloudWatch],
-        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
-        resources: ['*'],
-        conditions: fromOurAlarms,
-      }),
-    );
-    this.fallbackTopic = new sns.Topic(this, 'FallbackAlerts', {
-      displayName: `ragwatch ${settings.environment} (fallback)`,
-      enforceSSL: true,
-      masterKey: fallbackKey,
-    });
-    this.fallbackTopic.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'AllowCloudWatchAlarmsToPublish',
-        principals: [cloudWatch],
-        actions: ['sns:Publish'],
-        resources: [this.fallbackTopic.topicArn],
-        conditions: fromOurAlarms,
-      }),
-    );
-    for (const email of settings.alertEmails)
-      this.fallbackTopic.addSubscription(new subscriptions.EmailSubscription(email));
+    this.fallbackTopic = alarmTopic(
+      'FallbackAlerts',
+      'fallback alert topic (alarms on a failed alert publish)',
+      `ragwatch ${settings.environment} (fallback)`,
+    ).topic;
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
@@ -239,7 +215,7 @@ export class NightlyStack extends Stack {
       },
     });
 
-    this.scopedPolicies = this.#grant(role, logGroup, settings, topicKey);
+    this.scopedPolicies = this.#grant(role, logGroup, settings, alerts.key);
     this.#schedule(settings);
     const metric = (name: string, statistic: string, period?: Duration) =>
       this.#metric(settings, name, statistic, period);
