@@ -75,8 +75,8 @@ function weighFeatures(text: string): Map<string, number> {
 }
 
 // FNV-1a, 32 bits: tiny, fast and stable across runs and platforms.
-function hashString(text: string): number {
-  let hash = 0x811c9dc5;
+function hashString(text: string, seed = 0x811c9dc5): number {
+  let hash = seed;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
@@ -93,4 +93,9 @@ function mix(hash: number): number {
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return h >>> 0;
+}
+
+/** FNV-1a then the murmur finaliser, 32 bits, from `seed`: a cheap, deterministic, well-spread hash (replay noise). */
+export function seededHash(text: string, seed?: number): number {
+  return mix(hashString(text, seed));
 }

@@ -8,6 +8,7 @@
  * - one flaky query: on some nights (25 % by default) its expected module's chunks score 0.3 lower for that query
  *   alone, so it fails that night and passes the next, as a query near its threshold does in real life.
  */
+import { seededHash as hash } from '../cohere/embed-text.ts';
 import type { ScorePerturbation } from '../qdrant/search.ts';
 
 export interface NightNoise {
@@ -67,19 +68,4 @@ function gaussian(h1: number, h2: number): number {
   const u1 = ((h1 >>> 0) + 0.5) / 4_294_967_296;
   const u2 = ((h2 >>> 0) + 0.5) / 4_294_967_296;
   return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
-}
-
-/** FNV-1a then a murmur finaliser, 32 bits: cheap, deterministic, well spread. */
-function hash(text: string, seed = 0x811c9dc5): number {
-  let h = seed >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
