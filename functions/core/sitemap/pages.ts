@@ -3,9 +3,10 @@ import { normaliseUrl, urlPath } from '../book/matching.ts';
 
 /** The sitemap's distinct pages under the path prefix: the pages coverage counts (generated listings left out). */
 export function pagesUnderPrefix(sitemapUrls: readonly string[], pathPrefix: string): string[] {
-  return distinct(sitemapUrls).filter(
-    (url) => isUnderPrefix(urlPath(url), pathPrefix) && !isGeneratedListing(urlPath(url), pathPrefix),
-  );
+  return distinct(sitemapUrls).filter((url) => {
+    const path = urlPath(url);
+    return isUnderPrefix(path, pathPrefix) && !isGeneratedListing(path, pathPrefix);
+  });
 }
 
 /**
