@@ -83,6 +83,7 @@ export function runOptionsFromConfig(config: EngineConfig) {
     environment: config.environment,
     requiredFields: config.requiredFields,
     coveragePathPrefix: config.coveragePathPrefix,
+    coverageExclude: config.coverageExclude,
     searchConcurrency: config.searchConcurrency,
     maxAgentQueries: config.maxAgentQueries,
     criteria: {
