@@ -190,3 +190,25 @@ export interface ChatModel {
   readonly model: string;
   chat(request: { question: string; documents: ChatDocument[] }): Promise<ChatReply>;
 }
+
+/** One claim put to the judge, with the chunks it is checked against. */
+export interface JudgeRequest {
+  claim: string;
+  chunks: ChatDocument[];
+}
+
+/** The judge's raw reply (core/grounding/judge.ts reads and checks it) and what it cost. */
+interface JudgeReply {
+  text: string;
+  billedUnits: { inputTokens: number; outputTokens: number };
+}
+
+/**
+ * The claim judge (Cohere Chat v2 with a JSON response format): says whether chunks support, contradict or do not
+ * mention a claim. Implementations translate transport failures into ChatError; the reply's content is checked by
+ * the core, never trusted.
+ */
+export interface ClaimJudge {
+  readonly model: string;
+  judge(request: JudgeRequest): Promise<JudgeReply>;
+}
