@@ -31,7 +31,7 @@ export const JUDGE_RESPONSE_SCHEMA = {
  * context". The whole claim must hold, so a true clause does not carry an invented tail; outside knowledge does not
  * count, so a claim true in general but absent from the passages is not supported.
  */
-export const JUDGE_SYSTEM_PROMPT = [
+const JUDGE_SYSTEM_PROMPT = [
   'You check whether passages support a claim. Use only the passages, never outside knowledge.',
   'Answer with a JSON object with the fields verdict, chunk_id, evidence and reason:',
   '- verdict "supported": the passages state everything the claim says, every number, unit, name, role and',
