@@ -2,6 +2,7 @@
  * The terminal summary of a report: what a developer reads after `ragwatch run`. Most important first:
  * the verdict, then each success criterion, then the queries, coverage, quality and latency.
  */
+import { notEvaluatedReason } from '../core/render/criterion-state.ts';
 import type { CriterionResult } from '../core/report/findings.ts';
 import type { Distribution } from '../core/report/quality-metrics.ts';
 import type { QueryValidationResult } from '../core/report/query-validation.ts';
@@ -42,10 +43,13 @@ export function formatSummary(
     `  ${report.status_reason}`,
     '',
     s.bold('Success criteria'),
-    ...report.success_criteria.map((c) => `  ${formatCriterion(c, s)}`),
+    ...report.success_criteria.map((c) => `  ${formatCriterion(c, notEvaluatedReason(report, c), s)}`),
     '',
     s.bold(
-      `Queries  ${report.passed_queries}/${report.total_queries} passed (${report.pass_rate}%)${report.error_queries ? `, ${report.error_queries} errored` : ''}`,
+      // No query completed: there is no pass rate, and "0/21 passed (0%)" would read as every query failing.
+      report.passed_queries + report.failed_queries === 0 && report.error_queries > 0
+        ? `Queries  none completed, ${report.error_queries} errored`
+        : `Queries  ${report.passed_queries}/${report.total_queries} passed (${report.pass_rate}%)${report.error_queries ? `, ${report.error_queries} errored` : ''}`,
     ),
     ...report.query_results.map((q) => `  ${formatQuery(q, s)}`),
   ];
@@ -85,7 +89,10 @@ export function formatSummary(
   return lines.join('\n');
 }
 
-function formatCriterion(c: CriterionResult, s: Style): string {
+function formatCriterion(c: CriterionResult, notEvaluated: string | null, s: Style): string {
+  // Not evaluated is neither a pass nor a measured breach: no figure and no severity (the findings say what failed).
+  if (notEvaluated !== null)
+    return `${s.warn('–')} ${c.name.padEnd(24)} ${s.warn('not evaluated')} (${notEvaluated}; ${c.comparator} ${c.threshold} wanted)`;
   const mark = c.passed ? s.ok('✔') : s.bad('✘');
   const value = c.value === null ? 'n/a' : String(c.value);
   return `${mark} ${c.name.padEnd(24)} ${value.padStart(8)} ${c.comparator} ${c.threshold}${c.passed ? '' : s.bad(`  (${c.severity})`)}`;

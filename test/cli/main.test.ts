@@ -102,7 +102,7 @@ describe('ragwatch run', () => {
     expect(parseValidReport(JSON.parse(stderr.split('\n')[1] ?? '')).status).toBe('PASSED');
   });
 
-  it('exits 1 at the deadline with a report when Qdrant and Cohere hang, naming what was cut', async () => {
+  it('exits 4 (ERROR, not FAILED) at the deadline with a report when Qdrant and Cohere hang, naming what was cut', async () => {
     // Prepare
     sandbox.qdrant.inject({ operationId: 'all', hang: true, times: 1000 });
     sandbox.cohere.inject({ hang: true, times: 1000 });
@@ -122,7 +122,7 @@ describe('ragwatch run', () => {
     });
 
     // Assess
-    expect(code).toBe(1);
+    expect(code).toBe(4);
     const report = parseValidReport(JSON.parse(out.join('')));
     expect(report.status).toBe('ERROR');
     expect(report.execution.stages.describe?.status).toBe('cut');
@@ -268,23 +268,23 @@ describe('ragwatch index', () => {
     );
   });
 
-  it('exits 1 with one line naming Qdrant, and no stack trace, when Qdrant cannot be reached', async () => {
+  it('exits 4 with one line naming Qdrant, and no stack trace, when Qdrant cannot be reached', async () => {
     const code = await cli(
       ['index', '--docs', path.join(SAMPLE_BOOK_DIR, 'docs'), '--base-url', SAMPLE_BOOK_BASE_URL, '-c', 'x'],
       { ...sandbox.env, QDRANT_URL: 'http://127.0.0.1:9' },
     );
-    expect(code).toBe(1);
+    expect(code).toBe(4);
     expect(err.join('')).toMatch(/^ragwatch: indexing failed: .*Qdrant.*\n$/);
     expect(err.join('')).not.toMatch(/\n\s+at /);
   });
 
-  it('exits 1 with one line naming Cohere when it refuses the request, without printing the key', async () => {
+  it('exits 4 with one line naming Cohere when it refuses the request, without printing the key', async () => {
     sandbox.cohere.inject({ status: 400, message: 'invalid api token' });
     const code = await cli(
       ['index', '--docs', path.join(SAMPLE_BOOK_DIR, 'docs'), '--base-url', SAMPLE_BOOK_BASE_URL, '-c', 'y'],
       { ...sandbox.env, COHERE_API_KEY: 'co-secret-index-0003' },
     );
-    expect(code).toBe(1);
+    expect(code).toBe(4);
     expect(err.join('')).toMatch(/^ragwatch: indexing failed: .*Cohere.*\n$/);
     expect(err.join('')).not.toContain('co-secret-index-0003');
   });
