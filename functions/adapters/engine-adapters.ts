@@ -84,6 +84,7 @@ export function runOptionsFromConfig(config: EngineConfig) {
     requiredFields: config.requiredFields,
     coveragePathPrefix: config.coveragePathPrefix,
     searchConcurrency: config.searchConcurrency,
+    scrollPartitions: config.scrollPartitions,
     maxAgentQueries: config.maxAgentQueries,
     criteria: {
       ...(criteria.minPassRate === null ? {} : { minPassRate: criteria.minPassRate }),
