@@ -98,6 +98,7 @@ export function runOptionsFromConfig(config: EngineConfig) {
     requiredFields: config.requiredFields,
     coveragePathPrefix: config.coveragePathPrefix,
     searchConcurrency: config.searchConcurrency,
+    scrollPartitions: config.scrollPartitions,
     maxAgentQueries: config.maxAgentQueries,
     judgeMaxClaims: config.judgeMaxClaims,
     criteria: {

@@ -7,6 +7,7 @@
  */
 
 import { CHUNK_METADATA_FIELDS } from './book/payload.ts';
+import { DEFAULT_SCROLL_PARTITIONS } from './ports.ts';
 import { unusableApiKeyReason } from './shared/api-key.ts';
 import { InputError } from './shared/errors.ts';
 import { redactUrl } from './shared/redact-url.ts';
@@ -46,6 +47,8 @@ export interface EngineConfig {
   qdrantTimeoutMs: number;
   cohereTimeoutMs: number;
   searchConcurrency: number;
+  /** Parts of the collection a scroll reads at once when the index cannot aggregate (issue 20). */
+  scrollPartitions: number;
   /**
    * The whole run's budget: when it is reached every request still in flight is aborted, unfinished stages end as
    * TIMEOUT errors and the report goes out with what finished. The Lambda takes the tighter of this and its own
@@ -73,6 +76,7 @@ const SETTING_BOUNDS = {
   maxAgentQueries: { min: 0, max: 50, integer: true },
   judgeMaxClaims: { min: 0, max: 500, integer: true },
   searchConcurrency: { min: 1, max: 32, integer: true },
+  scrollPartitions: { min: 1, max: 32, integer: true },
 } as const;
 
 const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'WARNING', 'ERROR'] as const;
@@ -197,6 +201,7 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     qdrantTimeoutMs: read.number('QDRANT_TIMEOUT_MS', SETTING_BOUNDS.qdrantTimeoutMs) ?? 10_000,
     cohereTimeoutMs: read.number('COHERE_TIMEOUT_MS', SETTING_BOUNDS.cohereTimeoutMs) ?? 30_000,
     searchConcurrency: read.number('SEARCH_CONCURRENCY', SETTING_BOUNDS.searchConcurrency) ?? 4,
+    scrollPartitions: read.number('SCROLL_PARTITIONS', SETTING_BOUNDS.scrollPartitions) ?? DEFAULT_SCROLL_PARTITIONS,
     // 600 s: the Lambda's own timeout, so a CLI run and a nightly run are cut at the same point; an hour at most.
     runDeadlineSeconds: read.number('RUN_DEADLINE_SECONDS', { min: 1, max: 3600 }) ?? 600,
     environment: read.string('ENVIRONMENT') ?? 'dev',

@@ -51,6 +51,7 @@ describe('parseEngineConfig', () => {
       qdrantTimeoutMs: 10_000,
       cohereTimeoutMs: 30_000,
       searchConcurrency: 4,
+      scrollPartitions: 8,
       runDeadlineSeconds: 600,
       environment: 'dev',
       logLevel: 'WARN',
@@ -257,6 +258,8 @@ describe('parseEngineConfig', () => {
     ['COHERE_TIMEOUT_MS', '120000', '120001', 'a whole number from 100 to 120000'],
     ['MAX_AGENT_QUERIES', '50', '51', 'a whole number from 0 to 50'],
     ['SEARCH_CONCURRENCY', '32', '33', 'a whole number from 1 to 32'],
+    ['SCROLL_PARTITIONS', '32', '33', 'a whole number from 1 to 32'],
+    ['SCROLL_PARTITIONS', '1', '0', 'a whole number from 1 to 32'],
   ])('bounds %s: %s is taken, %s refused', (name, highest, over, what) => {
     expect(() => parseEngineConfig({ ...VALID, [name]: highest })).not.toThrow();
     expect(problemsOf({ ...VALID, [name]: over })).toEqual([`${name}: must be ${what}, got "${over}"`]);
