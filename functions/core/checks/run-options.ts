@@ -39,6 +39,11 @@ export interface RunOptions {
   judgeMaxClaims?: number;
   /** Scroll page size when the index cannot aggregate (default 1000). */
   scrollPageSize?: number;
+  /**
+   * Parts of the collection each scroll reads at once when the index cannot aggregate (default 8): its depth is
+   * about ceil(P / (page size x partitions)) round trips, for up to this many pages in memory at once.
+   */
+  scrollPartitions?: number;
   /** Index health: how many stored points the drift canary re-embeds (default 8; at most 96, one embed call). */
   indexHealth?: { canarySample?: number };
 }
