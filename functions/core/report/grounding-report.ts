@@ -5,6 +5,7 @@
  * answer-agent-questions.ts fills it.
  */
 import { z } from 'zod';
+import { ifThen, withRecordRules } from './record-rules.ts';
 
 /** One check's outcome, cdk-nag style: a verdict as a value. */
 export const CheckVerdict = z.enum(['PASS', 'FAIL', 'NOT_APPLICABLE']);
@@ -22,6 +23,35 @@ const GroundingChecks = z.object({
   abstention: CheckVerdict.describe('Abstained exactly when the suite says the book cannot answer (expect_answer)'),
 });
 
+/** Why the judge could not give a verdict: its own failure, or the run's claim budget spent. */
+export const JudgeFailure = z.enum([
+  'timeout',
+  'refused',
+  'malformed',
+  'evidence_not_found',
+  'budget_exhausted',
+  'unavailable',
+]);
+export type JudgeFailure = z.infer<typeof JudgeFailure>;
+
+/**
+ * The claim judge's verdict on one claim (judge.ts, GROUNDING.md "The judge"): supported or contradicted by the
+ * quoted evidence of one chunk, not in the chunks it was given, or could_not_verify when the judge failed (timeout,
+ * refusal, a reply that is not the JSON asked for, evidence not found verbatim in the chunk it names) or the run's
+ * claim budget was spent. could_not_verify never counts as supported.
+ */
+export const ClaimJudgement = z.object({
+  verdict: z.enum(['supported', 'contradicted', 'not_in_context', 'could_not_verify']),
+  chunk_id: z.string().nullable().describe('The chunk the evidence is quoted from; null without evidence'),
+  evidence: z
+    .string()
+    .nullable()
+    .describe('The span of chunk_id the verdict rests on, found there verbatim (white space aside); null without'),
+  reason: z.string().describe('The judge’s own short reason, or why it could not verify'),
+  failure: JudgeFailure.nullable().describe('Set exactly when verdict is could_not_verify'),
+});
+export type ClaimJudgement = z.infer<typeof ClaimJudgement>;
+
 /**
  * One claim of an answer and its support: a cited sentence (the whole sentence a citation sits in) checked against
  * the text of the chunks its citations name, or an uncited sentence that states a number or a proper name (never
@@ -37,8 +67,15 @@ export const ClaimSupport = z.object({
   supported: z
     .boolean()
     .describe(
-      'Every number, quantity and proper name found in the cited text, no polarity conflict, and word_support >= min_word_support',
+      'With a judge: judge.verdict is supported. Without (GROUNDING_JUDGE=lexical): every number, quantity and proper name found in the cited text, no polarity conflict, and word_support >= min_word_support',
     ),
+  lexical_supported: z
+    .boolean()
+    .optional()
+    .describe('The lexical gate’s verdict when a judge gave the final one; absent without a judge'),
+  judge: ClaimJudgement.optional().describe(
+    'The claim judge’s verdict; absent when no judge ran (GROUNDING_JUDGE=lexical)',
+  ),
   word_support: z.number().min(0).max(1).describe('Share of the claim’s content words (Porter-stemmed) found'),
   content_words: z.number().int().min(0),
   missing_words: z.array(z.string()).describe('Content words not found in the cited text, as written in the claim'),
@@ -55,8 +92,7 @@ export const ClaimSupport = z.object({
 });
 export type ClaimSupport = z.infer<typeof ClaimSupport>;
 
-/** The deterministic grounding verdict of one response (grounding.ts), seed 002's grounding_validation. */
-export const GroundingVerdict = z.object({
+const GroundingVerdictFields = z.object({
   passed: z.boolean().describe('Every check PASS or NOT_APPLICABLE'),
   grounded: z.boolean().describe('The citations hold: valid, retrieved, and (for an answer) present and covering'),
   abstained: z.boolean(),
@@ -86,6 +122,51 @@ export const GroundingVerdict = z.object({
     .nullable()
     .describe('UNSUPPORTED_CLAIM when the citations hold but a claim is not supported by what it cites'),
 });
+
+const CHECK_NAMES = Object.keys(GroundingChecks.shape) as (keyof z.output<typeof GroundingChecks>)[];
+const notFailed = { properties: Object.fromEntries(CHECK_NAMES.map((c) => [c, { not: { const: 'FAIL' } }])) };
+
+/** The deterministic grounding verdict of one response (grounding.ts), seed 002's grounding_validation. */
+export const GroundingVerdict = withRecordRules(GroundingVerdictFields, [
+  {
+    rule: 'passed is true exactly when no check is FAIL',
+    holds: (v) => v.passed === CHECK_NAMES.every((c) => v.checks[c] !== 'FAIL'),
+    jsonSchema: ifThen({ passed: true }, { checks: notFailed }, { checks: { not: notFailed } }),
+  },
+  {
+    rule: 'abstention_correct is true exactly when the agent abstained on a question the book cannot answer, or answered one it can',
+    holds: (v) => v.abstention_correct === (v.abstained !== v.expect_answer),
+    jsonSchema: {
+      anyOf: [
+        [true, false, true],
+        [false, true, true],
+        [true, true, false],
+        [false, false, false],
+      ].map(([abstained, expect_answer, abstention_correct]) => ({
+        properties: {
+          abstained: { const: abstained },
+          expect_answer: { const: expect_answer },
+          abstention_correct: { const: abstention_correct },
+        },
+      })),
+    },
+  },
+  {
+    rule: 'support_rate is null exactly when there are no claims',
+    holds: (v) => (v.support_rate === null) === (v.claims.length === 0),
+    jsonSchema: {
+      if: { properties: { claims: { maxItems: 0 } } },
+      // biome-ignore lint/suspicious/noThenProperty: `then` is JSON Schema's keyword, not a thenable.
+      then: { properties: { support_rate: { type: 'null' } } },
+      else: { properties: { support_rate: { type: 'number', minimum: 0, maximum: 1 } } },
+    },
+  },
+  {
+    rule: 'covered_sentences is at most sentences (zod only: two numbers compared)',
+    holds: (v) => v.covered_sentences <= v.sentences,
+    jsonSchema: null,
+  },
+]);
 export type GroundingVerdict = z.infer<typeof GroundingVerdict>;
 
 /** A citation as the report keeps it: the answer's span and the chunk ids it cites. */
@@ -104,12 +185,11 @@ const AGENT_STATUSES = ['ANSWERED', 'NO_RELEVANT_DOCUMENTS', 'RETRIEVAL_FAILED',
 export const TokenUsage = z.object({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
 export type TokenUsage = z.infer<typeof TokenUsage>;
 
-/** Seed 002 Agent Response, plus what a person needs to see why its verdict is what it is. */
-export const AgentResponse = z.object({
+const AgentResponseFields = z.object({
   response_text: z.string(),
-  response_id: z.string(),
-  query_id: z.string(),
-  query_text: z.string(),
+  response_id: z.string().min(1),
+  query_id: z.string().min(1),
+  query_text: z.string().min(1),
   source_chunks: z.array(z.string()).describe('Distinct chunk ids the answer cites, in order of first citation'),
   confidence_score: z
     .number()
@@ -126,7 +206,7 @@ export const AgentResponse = z.object({
       .describe('Mean relevance score of the cited chunks that were given to the model, clamped to 0..1; 0 when none'),
     support_rate: z.number().min(0).max(1).nullable().describe('grounding_validation.support_rate'),
   }),
-  timestamp: z.string(),
+  timestamp: z.iso.datetime(),
   grounding_validation: GroundingVerdict.nullable().describe('null when retrieval or chat failed'),
   status: z
     .enum(AGENT_STATUSES)
@@ -141,20 +221,77 @@ export const AgentResponse = z.object({
     min_relevance: z.number(),
     relevant_chunk_ids: z.array(z.string()).describe('The chunks at or above min_relevance: the only ones chat saw'),
   }),
-  token_usage: TokenUsage,
+  token_usage: TokenUsage.describe('Billed units of the agent’s chat call'),
+  judge_token_usage: TokenUsage.optional().describe(
+    'Billed units of the claim judge’s calls on this answer; absent when none ran',
+  ),
   latency: z.object({
     retrieval_ms: z.number().min(0),
     chat_ms: z.number().min(0),
+    judge_ms: z.number().min(0).optional().describe('Time spent judging the answer’s claims; absent when none ran'),
     total_ms: z.number().min(0),
   }),
 });
+
+const FAILED_TURNS: readonly string[] = ['RETRIEVAL_FAILED', 'CHAT_FAILED'];
+
+/** Seed 002 Agent Response, plus what a person needs to see why its verdict is what it is. */
+export const AgentResponse = withRecordRules(AgentResponseFields, [
+  {
+    rule: 'a failed turn (RETRIEVAL_FAILED, CHAT_FAILED) has an error and no verdict; any other has a verdict and no error',
+    holds: (r) =>
+      FAILED_TURNS.includes(r.status) === (r.error !== null) &&
+      (r.error === null) === (r.grounding_validation !== null),
+    jsonSchema: {
+      if: { properties: { status: { enum: FAILED_TURNS } }, required: ['status'] },
+      // biome-ignore lint/suspicious/noThenProperty: `then` is JSON Schema's keyword, not a thenable.
+      then: { properties: { error: { type: 'object' }, grounding_validation: { type: 'null' } } },
+      else: { properties: { error: { type: 'null' }, grounding_validation: { type: 'object' } } },
+    },
+  },
+  {
+    rule: 'the error names the stage that failed: retrieval for RETRIEVAL_FAILED, chat for CHAT_FAILED',
+    holds: (r) =>
+      r.error === null || (r.status === 'RETRIEVAL_FAILED' ? r.error.stage === 'retrieval' : r.error.stage === 'chat'),
+    jsonSchema: {
+      allOf: [
+        ifThen({ status: 'RETRIEVAL_FAILED' }, { error: { properties: { stage: { const: 'retrieval' } } } }),
+        ifThen({ status: 'CHAT_FAILED' }, { error: { properties: { stage: { const: 'chat' } } } }),
+      ],
+    },
+  },
+  {
+    rule: 'source_chunks are the distinct chunk ids the citations name (zod only: a set compared)',
+    holds: (r) => {
+      const cited = new Set(r.citations.flatMap((c) => c.document_ids));
+      return r.source_chunks.length === cited.size && r.source_chunks.every((id) => cited.has(id));
+    },
+    jsonSchema: null,
+  },
+]);
 export type AgentResponse = z.infer<typeof AgentResponse>;
 
 const count = z.number().int().min(0);
 
-/** The report's grounding section: counts partition the evaluated queries; errors are excluded from both rates. */
-export const GroundingReport = z.object({
-  chat_model: z.string(),
+/** How this run judged claims (GROUNDING_JUDGE): the judge, its budget and what it said. */
+const GroundingJudge = z.object({
+  mode: z
+    .enum(['cohere', 'lexical'])
+    .describe('cohere: the claim judge gives the final verdict; lexical: the lexical gate alone'),
+  model: z.string().nullable().describe('The judge’s chat model; null in lexical mode'),
+  max_claims: count.describe('The run’s claim budget (JUDGE_MAX_CLAIMS): claims past it are could_not_verify'),
+  judged: count.describe('Claims the judge was called on'),
+  verdicts: z.object({
+    supported: count,
+    contradicted: count,
+    not_in_context: count,
+    could_not_verify: count,
+  }),
+  token_usage: TokenUsage.describe('Billed units of the judge’s calls (also in the total token_usage)'),
+});
+
+const GroundingReportFields = z.object({
+  chat_model: z.string().min(1),
   agent_queries: count.describe('Suite queries marked agent: true'),
   evaluated: count.describe('Agent queries run this time (the first max_agent_queries, in suite order)'),
   capped: count.describe('Agent queries skipped by the per-run cap'),
@@ -187,7 +324,45 @@ export const GroundingReport = z.object({
     .max(100)
     .nullable()
     .describe('abstentions_correct / (abstentions_correct + abstentions_incorrect) × 100; null when there were none'),
-  token_usage: TokenUsage.describe('Billed units summed over every chat call'),
+  token_usage: TokenUsage.describe('Billed units summed over every chat call, the claim judge’s included'),
+  judge: GroundingJudge.optional().describe(
+    'How claims were judged this run; absent in reports written before the judge',
+  ),
   responses: z.array(AgentResponse),
 });
+
+type GroundingFigures = z.output<typeof GroundingReportFields>;
+const rate = (part: number, whole: number) => (whole === 0 ? null : (part / whole) * 100);
+const near = (value: number | null, expected: number | null) =>
+  value === null || expected === null ? value === expected : Math.abs(value - expected) <= 0.005;
+
+/** The report's grounding section: counts partition the evaluated queries; errors are excluded from both rates. */
+export const GroundingReport = withRecordRules(GroundingReportFields, [
+  {
+    rule: 'evaluated + capped = agent_queries, and one response per evaluated query (zod only: sums)',
+    holds: (g) => g.evaluated + g.capped === g.agent_queries && g.responses.length === g.evaluated,
+    jsonSchema: null,
+  },
+  {
+    rule: 'grounded, ungrounded, unnecessary_abstentions, abstentions_correct, abstentions_incorrect and errors partition the evaluated queries (zod only: a sum)',
+    holds: (g) =>
+      g.grounded +
+        g.ungrounded +
+        g.unnecessary_abstentions +
+        g.abstentions_correct +
+        g.abstentions_incorrect +
+        g.errors ===
+      g.evaluated,
+    jsonSchema: null,
+  },
+  {
+    rule: 'supported_claims <= claims, and grounded_rate, abstention_correct_rate and support_rate are their ratios × 100 (zod only: ratios)',
+    holds: (g: GroundingFigures) =>
+      g.supported_claims <= g.claims &&
+      near(g.support_rate, rate(g.supported_claims, g.claims)) &&
+      near(g.grounded_rate, rate(g.grounded, g.grounded + g.ungrounded + g.unnecessary_abstentions)) &&
+      near(g.abstention_correct_rate, rate(g.abstentions_correct, g.abstentions_correct + g.abstentions_incorrect)),
+    jsonSchema: null,
+  },
+]);
 export type GroundingReport = z.infer<typeof GroundingReport>;
