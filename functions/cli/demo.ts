@@ -12,12 +12,15 @@ import { EXIT, type ExitCode } from './exit-codes.ts';
 
 /** The agent question the chat stand-in answers with an invented figure, so the demo shows UNSUPPORTED_CLAIM. */
 const INVENTED_NUMBER_QUERY = 'llm-planning';
+/** The agent question the chat stand-in answers with its first sentence negated, for the claim judge to catch. */
+const FLIPPED_NEGATION_QUERY = 'isaac-vslam';
 
 export interface DemoFlags {
   out: string;
   latency: number;
   payloadIndexes: boolean;
   strict?: boolean;
+  all?: boolean;
   progress: boolean;
   /** Write the HTML report beside the JSON (default). */
   html?: boolean;
@@ -35,6 +38,7 @@ export function registerDemo(program: Command): void {
     .option('--no-payload-indexes', 'index without payload indexes, to show the scroll fallback')
     .option('--strict', 'exit 1 when a criterion is breached, as `run` does (the demo breaches some on purpose)')
     .option('--no-html', 'do not write the HTML report beside the JSON')
+    .option('--all', 'list what passed in the summary too (by default only what failed or errored)')
     .option('--no-progress', 'no progress bar')
     .action(async (flags: DemoFlags) => {
       process.exitCode = await runDemo(flags);
@@ -66,6 +70,11 @@ export async function runDemo(flags: DemoFlags): Promise<ExitCode> {
       sandbox.cohere.setChatBehaviour('invent_number', { question: inventing.query_text });
       log(`Told the chat stand-in to invent a number, under a real citation, when it answers "${inventing.id}"`);
     }
+    const flipping = suite.queries.find((q) => q.id === FLIPPED_NEGATION_QUERY);
+    if (flipping) {
+      sandbox.cohere.setChatBehaviour('flip_negation', { question: flipping.query_text });
+      log(`Told the chat stand-in to flip a negation, under a real citation, when it answers "${flipping.id}"`);
+    }
     log(`Running the suite ${SAMPLE_SUITE_PATH} (${suite.queries.length} queries)\n`);
     const config = parseEngineConfig(sandbox.env);
     const code = await executeRun({
@@ -76,6 +85,7 @@ export async function runDemo(flags: DemoFlags): Promise<ExitCode> {
       json: false,
       progress: flags.progress,
       html: flags.html ?? true,
+      all: flags.all ?? false,
     });
     if (code === EXIT.failed && !flags.strict) {
       log('\nThe sample suite and book breach some criteria on purpose, to show each kind of failure;');

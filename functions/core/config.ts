@@ -21,6 +21,15 @@ export interface EngineConfig {
   cohereBaseUrl: string | null;
   embeddingModel: string;
   chatModel: string;
+  /**
+   * Who gives the final verdict on each claim of an agent answer: `cohere` (the claim judge, after the free lexical
+   * gate) or `lexical` (the gate alone, no extra call).
+   */
+  groundingJudge: 'cohere' | 'lexical';
+  /** The claim judge's chat model. */
+  judgeModel: string;
+  /** At most this many claims of a run go to the judge (each is one billed chat call). */
+  judgeMaxClaims: number;
   /** At most this many agent (grounded-answer) queries per run: the chat calls are billed. */
   maxAgentQueries: number;
   docusaurusBaseUrl: string;
@@ -28,6 +37,8 @@ export interface EngineConfig {
   /** Origins (besides SITEMAP_URL's and DOCUSAURUS_BASE_URL's) a sitemap index or a redirect may lead to. */
   sitemapAllowedOrigins: string[];
   coveragePathPrefix: string;
+  /** Sitemap pages under the prefix that are not docs (`/markdown-page`, `/blog/**`): not counted by coverage. */
+  coverageExclude: string[];
   /** Overrides the suite's defaults.min_similarity (a query's own still wins); null: the suite decides. */
   minSimilarity: number | null;
   /** Overrides the suite's defaults.top_k (a query's own still wins); null: the suite decides. */
@@ -65,6 +76,7 @@ const SETTING_BOUNDS = {
   qdrantTimeoutMs: { min: 100, max: 60_000, integer: true },
   cohereTimeoutMs: { min: 100, max: 120_000, integer: true },
   maxAgentQueries: { min: 0, max: 50, integer: true },
+  judgeMaxClaims: { min: 0, max: 500, integer: true },
   searchConcurrency: { min: 1, max: 32, integer: true },
   scrollPartitions: { min: 1, max: 32, integer: true },
 } as const;
@@ -160,6 +172,9 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
   const prefix = read.string('COVERAGE_PATH_PREFIX') ?? docsPrefixOf(docusaurusBaseUrl);
   if (!prefix.startsWith('/')) read.problems.push(`COVERAGE_PATH_PREFIX: must start with "/", got "${prefix}"`);
   const logLevel = (read.string('LOG_LEVEL') ?? 'INFO').toUpperCase();
+  const groundingJudge = (read.string('GROUNDING_JUDGE') ?? 'cohere').toLowerCase();
+  if (groundingJudge !== 'cohere' && groundingJudge !== 'lexical')
+    read.problems.push(`GROUNDING_JUDGE: must be cohere or lexical, got "${groundingJudge}"`);
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
     read.problems.push(`LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR, got "${logLevel}"`);
 
@@ -169,11 +184,15 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     cohereBaseUrl: read.url('COHERE_BASE_URL') ?? null,
     embeddingModel: read.string('EMBEDDING_MODEL') ?? 'embed-english-v3.0',
     chatModel: read.string('CHAT_MODEL') ?? 'command-a-03-2025',
+    groundingJudge: groundingJudge === 'lexical' ? 'lexical' : 'cohere',
+    judgeModel: read.string('JUDGE_MODEL') ?? read.string('CHAT_MODEL') ?? 'command-a-03-2025',
+    judgeMaxClaims: read.number('JUDGE_MAX_CLAIMS', SETTING_BOUNDS.judgeMaxClaims) ?? 100,
     maxAgentQueries: read.number('MAX_AGENT_QUERIES', SETTING_BOUNDS.maxAgentQueries) ?? 10,
     docusaurusBaseUrl,
     sitemapUrl,
     sitemapAllowedOrigins: readOrigins(read, 'SITEMAP_ALLOWED_ORIGINS'),
     coveragePathPrefix: prefix,
+    coverageExclude: readPaths(read, 'COVERAGE_EXCLUDE'),
     minSimilarity: read.number('SIMILARITY_THRESHOLD', { min: 0, max: 1 }) ?? null,
     topK: read.number('TOP_K_RESULTS', { min: 1, max: 50, integer: true }) ?? null,
     requiredFields: read.list('REQUIRED_FIELDS') ?? DEFAULT_REQUIRED_FIELDS,
@@ -245,6 +264,16 @@ function readCollection(read: EnvReader): string {
     );
   }
   return name;
+}
+
+/** A comma-separated list of site paths, each starting with '/' (a trailing `/**` takes the path and all under it). */
+function readPaths(read: EnvReader, name: string): string[] {
+  const paths = read.list(name) ?? [];
+  for (const path of paths.filter((p) => !p.startsWith('/')))
+    read.problems.push(
+      `${name}: each item must be a path starting with "/" (e.g. /markdown-page or /blog/**), got "${path}"`,
+    );
+  return paths.filter((p) => p.startsWith('/'));
 }
 
 /** A comma-separated list of http(s) origins (scheme, host, port; no path). */

@@ -36,11 +36,15 @@ describe('parseEngineConfig', () => {
       cohereBaseUrl: null,
       embeddingModel: 'embed-english-v3.0',
       chatModel: 'command-a-03-2025',
+      groundingJudge: 'cohere',
+      judgeModel: 'command-a-03-2025',
+      judgeMaxClaims: 100,
       maxAgentQueries: 10,
       docusaurusBaseUrl: 'https://book.example.com',
       sitemapUrl: 'https://book.example.com/sitemap.xml',
       sitemapAllowedOrigins: [],
       coveragePathPrefix: '/docs/',
+      coverageExclude: [],
       minSimilarity: 0.65,
       topK: 8,
       requiredFields: DEFAULT_REQUIRED_FIELDS,
@@ -84,6 +88,18 @@ describe('parseEngineConfig', () => {
     expect(config.coveragePathPrefix).toBe('/repo/guide/');
   });
 
+  it('reads COVERAGE_EXCLUDE as site paths, none by default, and refuses one without a leading slash', () => {
+    expect(parseEngineConfig(VALID).coverageExclude).toEqual([]);
+    expect(parseEngineConfig({ ...VALID, COVERAGE_EXCLUDE: ' /, /markdown-page ,/blog/**' }).coverageExclude).toEqual([
+      '/',
+      '/markdown-page',
+      '/blog/**',
+    ]);
+    expect(problemsOf({ ...VALID, COVERAGE_EXCLUDE: '/a,blog/**' })).toEqual([
+      'COVERAGE_EXCLUDE: each item must be a path starting with "/" (e.g. /markdown-page or /blog/**), got "blog/**"',
+    ]);
+  });
+
   it('lists every bad variable at once with what was expected', () => {
     const problems = problemsOf({
       QDRANT_URL: 'qdrant:6333',
@@ -105,6 +121,23 @@ describe('parseEngineConfig', () => {
       'TOP_K_RESULTS: must be a whole number from 1 to 50, got "5.5"',
       'REQUIRED_FIELDS: must list at least one name, comma-separated',
       'MIN_PASS_RATE: must be a number from 0 to 100, got "ninety"',
+    ]);
+  });
+
+  it('reads the claim judge: cohere by default, lexical on demand, its model and budget; refuses another judge', () => {
+    expect(parseEngineConfig({ ...VALID, GROUNDING_JUDGE: 'Lexical' })).toMatchObject({ groundingJudge: 'lexical' });
+    expect(parseEngineConfig({ ...VALID, CHAT_MODEL: 'command-r', JUDGE_MAX_CLAIMS: '0' })).toMatchObject({
+      groundingJudge: 'cohere',
+      judgeModel: 'command-r',
+      judgeMaxClaims: 0,
+    });
+    expect(parseEngineConfig({ ...VALID, JUDGE_MODEL: 'command-r-plus', JUDGE_MAX_CLAIMS: '500' })).toMatchObject({
+      judgeModel: 'command-r-plus',
+      judgeMaxClaims: 500,
+    });
+    expect(problemsOf({ ...VALID, GROUNDING_JUDGE: 'gpt', JUDGE_MAX_CLAIMS: '501' })).toEqual([
+      'GROUNDING_JUDGE: must be cohere or lexical, got "gpt"',
+      'JUDGE_MAX_CLAIMS: must be a whole number from 0 to 500, got "501"',
     ]);
   });
 
