@@ -14,6 +14,8 @@ import { wholeNumberFlag } from './inputs.ts';
 
 /** The agent question the chat stand-in answers with an invented figure, so the demo shows UNSUPPORTED_CLAIM. */
 const INVENTED_NUMBER_QUERY = 'llm-planning';
+/** The agent question the chat stand-in answers with its first sentence negated, for the claim judge to catch. */
+const FLIPPED_NEGATION_QUERY = 'isaac-vslam';
 
 export interface DemoFlags {
   out: string;
@@ -73,6 +75,11 @@ export async function runDemo(flags: DemoFlags): Promise<ExitCode> {
     if (inventing) {
       sandbox.cohere.setChatBehaviour('invent_number', { question: inventing.query_text });
       log(`Told the chat stand-in to invent a number, under a real citation, when it answers "${inventing.id}"`);
+    }
+    const flipping = suite.queries.find((q) => q.id === FLIPPED_NEGATION_QUERY);
+    if (flipping) {
+      sandbox.cohere.setChatBehaviour('flip_negation', { question: flipping.query_text });
+      log(`Told the chat stand-in to flip a negation, under a real citation, when it answers "${flipping.id}"`);
     }
     log(`Running the suite ${SAMPLE_SUITE_PATH} (${suite.queries.length} queries)\n`);
     const config = parseEngineConfig(sandbox.env);

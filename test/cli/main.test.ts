@@ -2,7 +2,7 @@
  * The CLI as a developer meets it: exit codes, the messages for bad input, the report file and the summary,
  * against the sandbox's stand-ins through the real clients.
  */
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -352,6 +352,29 @@ describe('ragwatch index', () => {
     expect(code).toBe(4);
     expect(err.join('')).toMatch(/^ragwatch: indexing failed: .*Cohere.*\n$/);
     expect(err.join('')).not.toContain('co-secret-index-0003');
+  });
+
+  it('warns, on stderr, of pages the collection holds that are no longer in --docs when --prune is not given', async () => {
+    // Prepare: the book indexed, then one page deleted from a copy of it.
+    const docs = path.join(dir, 'shrinking-docs');
+    await cp(path.join(SAMPLE_BOOK_DIR, 'docs'), docs, { recursive: true });
+    const args = ['index', '--docs', docs, '--base-url', SAMPLE_BOOK_BASE_URL, '--collection', 'cli-gone'];
+    expect(await cli(args)).toBe(0);
+    await rm(path.join(docs, 'intro.md'));
+    err.length = 0;
+
+    // Act
+    const kept = await cli(args);
+    const keptErr = err.join('');
+    err.length = 0;
+    const pruned = await cli([...args, '--prune']);
+
+    // Assess
+    expect([kept, pruned]).toEqual([0, 0]);
+    expect(keptErr).toBe(
+      `ragwatch: warning: the collection still holds 1 page(s) no longer in --docs (coverage will count them as orphans); give --prune to delete them: ${SAMPLE_BOOK_BASE_URL}/docs/intro\n`,
+    );
+    expect(err.join('')).toBe('');
   });
 
   it('exits 2 without a base URL', async () => {
