@@ -73,6 +73,8 @@ export type PreparedExpected =
 /** A source URL, normalised once, to test many expectations against. */
 export interface PreparedSource {
   normalised: string;
+  /** Its normalised path (urlPath). */
+  path: string;
   segments: string[];
   lowerSegments: string[];
 }
@@ -89,8 +91,9 @@ export function prepareExpected(expected: string): PreparedExpected {
 
 export function prepareSource(sourceUrl: string): PreparedSource {
   const normalised = normaliseUrl(sourceUrl);
-  const segments = splitSegments(pathOf(normalised));
-  return { normalised, segments, lowerSegments: segments.map((s) => s.toLowerCase()) };
+  const path = pathOf(normalised);
+  const segments = splitSegments(path);
+  return { normalised, path, segments, lowerSegments: segments.map((s) => s.toLowerCase()) };
 }
 
 /** matchesSource on prepared sides: what a loop over many URLs calls, so nothing is normalised twice. */
