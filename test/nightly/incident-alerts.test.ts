@@ -62,7 +62,7 @@ describe('the nightly handler’s incident emails', () => {
     for (const day of [0, 1, 2]) await night(buildFailedReport, day, {}, new RecordingLogger(), off);
     await night(buildPassedReport, 3, {}, new RecordingLogger(), off);
     expect(kinds()).toEqual(['quality:onset', 'quality:recovery']);
-    expect(aws.deliveredAlerts()[1]?.message).toContain('LASTED: 3 run(s), 3 night(s)');
+    expect(aws.deliveredAlerts()[1]?.message.split('\n')[1]).toMatch(/^It lasted 3 run\(s\), 3 night\(s\), from /);
   });
 
   it('by default, reminds of a HIGH or CRITICAL incident every night it lasts, and says so in the onset', async () => {
@@ -93,7 +93,7 @@ describe('the nightly handler’s incident emails', () => {
       /^\[CRITICAL\] FLAPPING RagWatch prod\/book: quality regressed re-opened: pass rate 40% < 90%/,
     );
     expect(back?.message).toContain('flapping: re-opened, 1 time(s)');
-    expect(back?.message).toContain('Since: 2026-03-14T02:00:00.000Z');
+    expect(back?.message).toContain('open since 2026-03-14T02:00:00.000Z');
     await night(buildPassedReport, 3);
     expect(aws.deliveredAlerts()[3]?.message).toContain('FLAPPING: it came back 1 time(s) after a recovery');
   });
