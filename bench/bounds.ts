@@ -11,13 +11,14 @@
  * - grounded answers: the agent reuses the query stage's hits, so after that stage's round trips it costs one chat
  *   per agent query whose retrieval found a relevant chunk, one after the other.
  * The engine's own (what it adds to read the collection; printed on its own line, never part of the bound):
- * - profile: describe, then every facet and count at once (1 wave), then, without payload indexes, one scroll page
- *   after another (each page needs the previous page's next offset): 2 + ceil(P / pageSize) round trips.
+ * - profile: describe, then every facet and count at once (1 wave), then, without payload indexes, the scroll: its
+ *   first page, then W id ranges at once, each page after page (a page needs the previous page's next offset):
+ *   2 + 1 + ceil((P - pageSize) / (pageSize W)) round trips (2 + ceil(P / pageSize) at W = 1).
  * - catalog: only when the suite names a module or chapter, the index's modules and chapters: describe, then two
  *   facets (module_name, chapter_id) with payload indexes, else one scroll of those two fields.
  * - index inventory (core/index-health): with the page_version and indexed_at keyword indexes, describe, then two
  *   facets (and one facet per indexing time when the collection holds several): 2 round trips; without them,
- *   describe then the inventory scroll page after page.
+ *   describe then the inventory scroll, in W ranges as the profile's.
  * - drift canary: one scroll of the first 8 points with their vectors, then one embed call: 2 round trips.
  * - exact searches (ANN recall): after the query stage, its searches once more with exact search, all at once.
  * - mixed models: one facet on model_version beside the profile's (indexed), else the inventory scroll.
@@ -46,6 +47,8 @@ export interface RunShape {
   payloadIndexes: boolean;
   requiredFields: number;
   pageSize: number;
+  /** Id ranges each fallback scroll reads at once (SCROLL_PARTITIONS; default 1, one page after the other). */
+  partitions?: number;
   concurrency: number;
   /** Sitemap fetches one after the other: 1 for a sitemap, 2 for an index with one child. */
   sitemapLevels: number;
@@ -111,16 +114,31 @@ export function requestLowerBounds(shape: RunShape): Record<Endpoint, number> {
     // The total, the points complete in every field, and the points missing each field: O(fields), never O(points).
     count_points: 2 + shape.requiredFields,
     // The canary's one page of the first points. Without payload indexes, the profile's and the inventory's scrolls
-    // (and the catalog's), ceil(P / pageSize) each: a last page shorter than pageSize carries next_page_offset null,
-    // so no empty page follows; P = 0 still asks once.
-    scroll_points: 1 + (shape.payloadIndexes ? 0 : (2 + (shape.catalog ? 1 : 0)) * scrollPages(shape)),
+    // (and the catalog's), ceil(P / pageSize) each in one range: a last page shorter than pageSize carries
+    // next_page_offset null, so no empty page follows; P = 0 still asks once. In W ranges, each range's last page.
+    scroll_points: 1 + (shape.payloadIndexes ? 0 : (2 + (shape.catalog ? 1 : 0)) * partitionedScroll(shape).requests),
     get_points: 0,
     sitemap: shape.sitemapLevels,
   };
 }
 
-function scrollPages(shape: RunShape): number {
-  return Math.max(1, Math.ceil(shape.points / shape.pageSize));
+/**
+ * One fallback scroll of the bench's collections (ids 1..P, dense, so the adapter's cuts are exact, see
+ * functions/adapters/qdrant/id-ranges.ts): the first page, then the P - pageSize points left in
+ * min(W, their pages) equal id ranges read at once, each page after page. Requests and pages one after the other.
+ */
+export function partitionedScroll(shape: Pick<RunShape, 'points' | 'pageSize' | 'partitions'>): {
+  requests: number;
+  depth: number;
+} {
+  const { pageSize } = shape;
+  const remaining = shape.points - pageSize;
+  if (remaining <= 0) return { requests: 1, depth: 1 };
+  const count = Math.max(1, Math.min(shape.partitions ?? 1, Math.ceil(remaining / pageSize)));
+  const pages = Array.from({ length: count }, (_, k) =>
+    Math.ceil((Math.floor((remaining * (k + 1)) / count) - Math.floor((remaining * k) / count)) / pageSize),
+  );
+  return { requests: 1 + pages.reduce((a, b) => a + b, 0), depth: 1 + Math.max(...pages) };
 }
 
 /** One chain of dependent round trips: the work's own (the bound) or the engine's (what reading the index adds). */
@@ -142,10 +160,10 @@ export function dependentChains(shape: RunShape): Chain[] {
     { name: 'sitemap', roundTrips: shape.sitemapLevels, kind: 'work' },
     shape.payloadIndexes
       ? { name: 'describe → facets ∥ counts', roundTrips: 2, kind: 'engine' }
-      : { name: 'describe → counts → scroll pages', roundTrips: 2 + scrollPages(shape), kind: 'engine' },
+      : { name: 'describe → counts → scroll pages', roundTrips: 2 + partitionedScroll(shape).depth, kind: 'engine' },
     shape.payloadIndexes
       ? { name: 'describe → page facets', roundTrips: 2 + (times > 1 ? 1 : 0), kind: 'engine' }
-      : { name: 'describe → inventory scroll pages', roundTrips: 1 + scrollPages(shape), kind: 'engine' },
+      : { name: 'describe → inventory scroll pages', roundTrips: 1 + partitionedScroll(shape).depth, kind: 'engine' },
     { name: 'canary sample → canary embed', roundTrips: shape.points > 0 ? 2 : 1, kind: 'engine' },
     {
       name: 'queries → exact searches',

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { LAMBDA_NODE_OPTIONS } from '../infra/runtime-flags.ts';
-import { criticalPath, ENDPOINTS, engineChain, requestLowerBounds } from './bounds.ts';
+import { criticalPath, ENDPOINTS, engineChain, partitionedScroll, requestLowerBounds } from './bounds.ts';
 import { formatNumber, formatTable } from './format-table.ts';
 import type { BundleFigures, InitFigures, LambdaFigures } from './lambda-bundle.ts';
 import { atRequestBound, type Measured } from './measured.ts';
@@ -88,7 +88,9 @@ function printEngineChains(rows: Measured[], settings: BenchSettings): void {
       chain.name,
       String(chain.roundTrips),
       formatNumber(chain.boundMs),
-      scrolled ? `scroll, ${formatNumber(Math.max(1, Math.ceil(m.shape.points / m.shape.pageSize)))} pages` : 'facets',
+      scrolled
+        ? `scroll, ${formatNumber(partitionedScroll(m.shape).requests)} pages ${partitionedScroll(m.shape).depth} deep`
+        : 'facets',
       inventoryMs === undefined ? '-' : formatNumber(inventoryMs),
       m.cold.stagesMs.profile === undefined ? '-' : formatNumber(m.cold.stagesMs.profile),
       String(totalRequests(m)),

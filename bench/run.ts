@@ -50,6 +50,7 @@ const USAGE = `usage: npm run bench -- [options]
   --only <text>       run only the scenarios whose name contains <text> (e.g. "P=100k indexed", "sample",
                       "sitemap": the sitemap reading figures)
   --page-size <n>     scroll page size for the engine (default 1000, the engine's own)
+  --partitions <n>    id ranges each fallback scroll reads at once (SCROLL_PARTITIONS, default 8)
   --skip-lambda       skip bundling and timing the Lambda handler
   --cpu-prof <dir>    write a V8 CPU profile of each engine process into <dir> (figures then include the profiler)
   --engine-flags=<f>  Node/V8 flags for the engine processes instead of the deployed ones (infra/runtime-flags.ts),
@@ -82,6 +83,7 @@ const { values: flags } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     'page-size': { type: 'string', default: '1000' },
+    partitions: { type: 'string', default: '8' },
     'skip-lambda': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     'engine-flags': { type: 'string' },
@@ -94,8 +96,19 @@ if (flags.help) {
 }
 const latencyMs = Number(flags.latency);
 const pageSize = Number(flags['page-size']);
-if (!Number.isFinite(latencyMs) || latencyMs < 0 || !Number.isInteger(pageSize) || pageSize < 1) {
-  process.stderr.write(`--latency must be >= 0 and --page-size a whole number >= 1\n${USAGE}\n`);
+const partitions = Number(flags.partitions);
+if (
+  !Number.isFinite(latencyMs) ||
+  latencyMs < 0 ||
+  !Number.isInteger(pageSize) ||
+  pageSize < 1 ||
+  !Number.isInteger(partitions) ||
+  partitions < 1 ||
+  partitions > 32
+) {
+  process.stderr.write(
+    `--latency must be >= 0, --page-size a whole number >= 1 and --partitions one from 1 to 32\n${USAGE}\n`,
+  );
   process.exit(2);
 }
 const profileFlags = flags['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['cpu-prof'])}`] : [];
@@ -281,6 +294,7 @@ async function measure(
       MAX_AGENT_QUERIES: String(MAX_AGENT_QUERIES),
       BENCH_SUITE_PATH: suitePath,
       BENCH_SCROLL_PAGE_SIZE: String(pageSize),
+      SCROLL_PARTITIONS: String(partitions),
     },
     nodeFlags: [...profileFlags, ...engineFlags],
   });
@@ -324,6 +338,7 @@ async function measure(
       payloadIndexes: scenario.payloadIndexes,
       requiredFields: DEFAULT_REQUIRED_FIELDS.length,
       pageSize,
+      partitions,
       concurrency: SEARCH_CONCURRENCY,
       sitemapLevels: 1,
       catalog: scenario.catalog ?? false,

@@ -31,6 +31,14 @@ export function expectExit(o: Observed, codes: number[]): string[] {
     : [`exit ${o.exitCode}, expected ${codes.join(' or ')}`];
 }
 
+/** The exit code README's table gives the report's status: FAILED 1, ERROR 4 (and PASSED 0). */
+export function expectExitOfStatus(o: Observed): string[] {
+  const code = { PASSED: 0, FAILED: 1, ERROR: 4 }[o.report?.status ?? 'ERROR'] ?? 4;
+  return o.exitCode === code
+    ? []
+    : [`exit ${o.exitCode} on a ${o.report?.status ?? 'missing'} report, expected ${code}`];
+}
+
 export function expectStatus(o: Observed, statuses: string[]): string[] {
   const status = o.report?.status ?? 'no report';
   return statuses.includes(status) ? [] : [`report status ${status}, expected ${statuses.join(' or ')}`];

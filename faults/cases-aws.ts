@@ -175,7 +175,7 @@ export const AWS_CASES: Case[] = [
   {
     name: 'everything hangs, run deadline 5 s (CLI)',
     group: 'deadline',
-    expected: 'exit 1 at the deadline: report with TIMEOUTs saying the deadline cut them, < 15 s',
+    expected: 'exit 4 (ERROR) at the deadline: report with TIMEOUTs saying the deadline cut them, < 15 s',
     arrange: (w) => {
       w.qdrant.setFault(HANGS);
       w.cohere.setFault(HANGS);
@@ -187,7 +187,8 @@ export const AWS_CASES: Case[] = [
     },
     check: (o) => [
       ...common(o),
-      ...(o.exitCode === 1 ? [] : [`exit ${o.exitCode}`]),
+      ...(o.exitCode === 4 ? [] : [`exit ${o.exitCode}, expected 4`]),
+      ...expectStatus(o, ['ERROR']),
       ...expectFinding(o, ['TIMEOUT'], /run deadline \(5 s\)/),
       ...expectWithin(o, 15),
     ],

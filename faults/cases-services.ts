@@ -2,7 +2,7 @@
  * Qdrant and Cohere misbehaving, through the real CLI. Hang rows use short request timeouts (2 s) so the matrix
  * stays minutes long; what they prove is that a hung service costs one timeout per run, not one per query.
  */
-import { type Case, common, expectExit, expectFinding, expectStatus, expectWithin, findings } from './case.ts';
+import { type Case, common, expectExitOfStatus, expectFinding, expectStatus, expectWithin, findings } from './case.ts';
 import { EUCLID_COLLECTION, LARGE_SUITE_QUERIES, type World } from './world.ts';
 
 const qdrantError = (status: number, error: string) => ({
@@ -14,14 +14,14 @@ const cli = (world: World, env: Record<string, string> = {}) => ({
   surface: 'cli' as const,
   env: { ...world.cliEnv(), ...env },
 });
-const failed = (o: Parameters<Case['check']>[0]) => [...common(o), ...expectExit(o, [1])];
+const failed = (o: Parameters<Case['check']>[0]) => [...common(o), ...expectExitOfStatus(o)];
 const embedOnly = (request: string) => request.includes('/v2/embed');
 
 export const SERVICE_CASES: Case[] = [
   {
     name: 'Qdrant down (connection refused)',
     group: 'Qdrant',
-    expected: 'exit 1, ERROR report naming Qdrant unreachable, < 30 s',
+    expected: 'exit 4, ERROR report naming Qdrant unreachable, < 30 s',
     arrange: (w) => cli(w, { QDRANT_URL: `http://127.0.0.1:${w.closedPort}` }),
     check: (o) => [
       ...failed(o),
@@ -33,7 +33,7 @@ export const SERVICE_CASES: Case[] = [
   {
     name: 'Qdrant hangs',
     group: 'Qdrant',
-    expected: 'exit 1, ERROR report with TIMEOUT naming Qdrant; one 2 s timeout, not one per query: < 15 s',
+    expected: 'exit 4, ERROR report with TIMEOUT naming Qdrant; one 2 s timeout, not one per query: < 15 s',
     arrange: (w) => {
       w.qdrant.setFault({ kind: 'hang' });
       return cli(w, { QDRANT_TIMEOUT_MS: '2000' });
@@ -48,7 +48,7 @@ export const SERVICE_CASES: Case[] = [
   {
     name: 'Qdrant 429, Retry-After 30',
     group: 'Qdrant',
-    expected: 'exit 1, fails fast as rate limited naming the 30 s asked (past the 10 s cap): < 15 s',
+    expected: 'exit 4, fails fast as rate limited naming the 30 s asked (past the 10 s cap): < 15 s',
     arrange: (w) => {
       w.qdrant.setFault({ ...qdrantError(429, 'Rate limiting exceeded'), headers: { 'retry-after': '30' } });
       return cli(w);
@@ -63,7 +63,7 @@ export const SERVICE_CASES: Case[] = [
     (status): Case => ({
       name: `Qdrant ${status}`,
       group: 'Qdrant',
-      expected: `exit 1, ERROR report naming Qdrant's ${status} after 2 retries`,
+      expected: `exit 4, ERROR report naming Qdrant's ${status} after 2 retries`,
       arrange: (w) => {
         w.qdrant.setFault(qdrantError(status, 'Service internal error'));
         return cli(w);
@@ -78,7 +78,7 @@ export const SERVICE_CASES: Case[] = [
   {
     name: 'Qdrant 401 (wrong API key)',
     group: 'Qdrant',
-    expected: 'exit 1, ERROR report naming the 401, the key nowhere',
+    expected: 'exit 4, ERROR report naming the 401, the key nowhere',
     arrange: (w) => {
       w.qdrant.setFault(qdrantError(401, 'Must provide an API key or an Authorization bearer token'));
       return cli(w);
@@ -92,14 +92,19 @@ export const SERVICE_CASES: Case[] = [
   {
     name: 'Qdrant collection of the wrong dimension',
     group: 'Qdrant',
-    expected: 'exit 1, DIMENSION_MISMATCH 1024 vs 8',
+    expected: 'exit 4, DIMENSION_MISMATCH 1024 vs 8',
     arrange: (w) => cli(w, { QDRANT_COLLECTION: 'faults-wrong-dimension' }),
-    check: (o) => [...common(o), ...expectExit(o, [1]), ...expectFinding(o, ['DIMENSION_MISMATCH'], /1024 .* 8/)],
+    check: (o) => [
+      ...common(o),
+      ...expectExitOfStatus(o),
+      ...expectStatus(o, ['ERROR']),
+      ...expectFinding(o, ['DIMENSION_MISMATCH'], /1024 .* 8/),
+    ],
   },
   {
     name: 'Qdrant collection with Euclid distance',
     group: 'Qdrant',
-    expected: 'exit 1, ERROR report: UNSUPPORTED_DISTANCE naming Euclid, nothing searched (not a pass)',
+    expected: 'exit 4, ERROR report: UNSUPPORTED_DISTANCE naming Euclid, nothing searched (not a pass)',
     arrange: (w) => cli(w, { QDRANT_COLLECTION: EUCLID_COLLECTION }),
     check: (o) => [
       ...failed(o),
@@ -110,7 +115,7 @@ export const SERVICE_CASES: Case[] = [
   {
     name: 'Qdrant scores out of range (7.5, -3, 1e999)',
     group: 'Qdrant',
-    expected: 'exit 1, ERROR report: INDEX_ANOMALY; those queries ERROR, never clamped into a pass',
+    expected: 'exit 4, ERROR report: INDEX_ANOMALY; those queries ERROR, never clamped into a pass',
     arrange: (w) => {
       const lies = ['7.5', '-3', '1e999'];
       // The top hit of the first three queries of every search answer gets an impossible score.
@@ -142,7 +147,7 @@ export const SERVICE_CASES: Case[] = [
   {
     name: 'Qdrant collection missing',
     group: 'Qdrant',
-    expected: 'exit 1, ERROR report naming the collection not found',
+    expected: 'exit 4, ERROR report naming the collection not found',
     arrange: (w) => cli(w, { QDRANT_COLLECTION: 'faults-missing' }),
     check: (o) => [
       ...failed(o),
@@ -153,7 +158,7 @@ export const SERVICE_CASES: Case[] = [
   {
     name: 'Qdrant garbage body (200, not JSON)',
     group: 'Qdrant',
-    expected: 'exit 1, ERROR report: Qdrant answered a malformed response',
+    expected: 'exit 4, ERROR report: Qdrant answered a malformed response',
     arrange: (w) => {
       w.qdrant.setFault({ kind: 'status', status: 200, body: '<html>502 Bad Gateway</html>' });
       return cli(w);
@@ -181,7 +186,7 @@ export const SERVICE_CASES: Case[] = [
   {
     name: 'Cohere 401 (wrong API key)',
     group: 'Cohere',
-    expected: 'exit 1, ERROR report naming the 401; no chat call after it; the key nowhere',
+    expected: 'exit 4, ERROR report naming the 401; no chat call after it; the key nowhere',
     arrange: (w) => {
       w.cohere.setFault({ kind: 'status', status: 401, body: '{"message":"invalid api token"}' });
       return cli(w);
@@ -198,7 +203,7 @@ export const SERVICE_CASES: Case[] = [
   {
     name: 'Cohere 429, Retry-After 120',
     group: 'Cohere',
-    expected: 'exit 1, fails fast naming the 120 s asked (past the 60 s cap): < 20 s',
+    expected: 'exit 4, fails fast naming the 120 s asked (past the 60 s cap): < 20 s',
     arrange: (w) => {
       w.cohere.setFault({
         kind: 'status',
@@ -221,7 +226,7 @@ export const SERVICE_CASES: Case[] = [
   {
     name: 'Cohere 500',
     group: 'Cohere',
-    expected: 'exit 1, ERROR report naming Cohere’s 500',
+    expected: 'exit 4, ERROR report naming Cohere’s 500',
     arrange: (w) => {
       w.cohere.setFault({ kind: 'status', status: 500, body: '{"message":"internal error"}' });
       return cli(w);
@@ -235,7 +240,7 @@ export const SERVICE_CASES: Case[] = [
   {
     name: 'Cohere hangs',
     group: 'Cohere',
-    expected: 'exit 1, TIMEOUT naming Cohere; one 2 s timeout, not one per agent question: < 15 s',
+    expected: 'exit 4, TIMEOUT naming Cohere; one 2 s timeout, not one per agent question: < 15 s',
     arrange: (w) => {
       w.cohere.setFault({ kind: 'hang' });
       return cli(w, { COHERE_TIMEOUT_MS: '2000' });
@@ -255,9 +260,14 @@ export const SERVICE_CASES: Case[] = [
   {
     name: 'Cohere embeddings of the wrong dimension (512)',
     group: 'Cohere',
-    expected: 'exit 1, DIMENSION_MISMATCH 512 vs 1024',
+    expected: 'exit 4, DIMENSION_MISMATCH 512 vs 1024',
     arrange: (w) => cli(w, { COHERE_BASE_URL: w.cohereWrongDimension.url }),
-    check: (o) => [...common(o), ...expectExit(o, [1]), ...expectFinding(o, ['DIMENSION_MISMATCH'], /512 .* 1024/)],
+    check: (o) => [
+      ...common(o),
+      ...expectExitOfStatus(o),
+      ...expectStatus(o, ['ERROR']),
+      ...expectFinding(o, ['DIMENSION_MISMATCH'], /512 .* 1024/),
+    ],
   },
   {
     name: 'Cohere: one embed call of the wrong size (512) among good ones',
@@ -304,7 +314,7 @@ export const SERVICE_CASES: Case[] = [
   {
     name: 'Cohere malformed embed answer',
     group: 'Cohere',
-    expected: 'exit 1, ERROR report: Cohere embed answered a malformed response (no "embeddings")',
+    expected: 'exit 4, ERROR report: Cohere embed answered a malformed response (no "embeddings")',
     arrange: (w) => {
       w.cohere.setFault({ kind: 'status', status: 200, body: '{"id":"x","texts":["q"]}', when: embedOnly });
       return cli(w);

@@ -7,6 +7,7 @@ import type { EngineConfig } from '../core/config.ts';
 import type { EngineDeps } from '../core/run/run-validation.ts';
 import { createCohereChat } from './cohere/chat.ts';
 import { CohereEmbedder } from './cohere/embedder.ts';
+import { createCohereJudge } from './cohere/judge.ts';
 import { QdrantIndex } from './qdrant/vector-index.ts';
 import { HttpSitemap } from './sitemap/http-sitemap.ts';
 import { allowedOriginsOf } from './sitemap/url-policy.ts';
@@ -32,6 +33,19 @@ export function createEngineAdapters(config: EngineConfig, options: { run?: RunS
       timeoutInSeconds: config.cohereTimeoutMs / 1000,
       ...(config.cohereBaseUrl ? { baseUrl: config.cohereBaseUrl } : {}),
     }),
+    // The claim judge shares the agent's gate: once Cohere failed hard in this run, it is not tried either.
+    ...(config.groundingJudge === 'cohere'
+      ? {
+          judge: createCohereJudge({
+            ...run,
+            gate: cohere,
+            token: config.secrets.cohereApiKey ?? '',
+            model: config.judgeModel,
+            timeoutInSeconds: config.cohereTimeoutMs / 1000,
+            ...(config.cohereBaseUrl ? { baseUrl: config.cohereBaseUrl } : {}),
+          }),
+        }
+      : {}),
     sitemap: new HttpSitemap({
       ...run,
       url: config.sitemapUrl,
@@ -84,7 +98,9 @@ export function runOptionsFromConfig(config: EngineConfig) {
     requiredFields: config.requiredFields,
     coveragePathPrefix: config.coveragePathPrefix,
     searchConcurrency: config.searchConcurrency,
+    scrollPartitions: config.scrollPartitions,
     maxAgentQueries: config.maxAgentQueries,
+    judgeMaxClaims: config.judgeMaxClaims,
     criteria: {
       ...(criteria.minPassRate === null ? {} : { minPassRate: criteria.minPassRate }),
       ...(criteria.minCoverage === null ? {} : { minCoverage: criteria.minCoverage }),

@@ -18,6 +18,7 @@ export interface DemoFlags {
   latency: number;
   payloadIndexes: boolean;
   strict?: boolean;
+  all?: boolean;
   progress: boolean;
   /** Write the HTML report beside the JSON (default). */
   html?: boolean;
@@ -35,6 +36,7 @@ export function registerDemo(program: Command): void {
     .option('--no-payload-indexes', 'index without payload indexes, to show the scroll fallback')
     .option('--strict', 'exit 1 when a criterion is breached, as `run` does (the demo breaches some on purpose)')
     .option('--no-html', 'do not write the HTML report beside the JSON')
+    .option('--all', 'list what passed in the summary too (by default only what failed or errored)')
     .option('--no-progress', 'no progress bar')
     .action(async (flags: DemoFlags) => {
       process.exitCode = await runDemo(flags);
@@ -76,6 +78,7 @@ export async function runDemo(flags: DemoFlags): Promise<ExitCode> {
       json: false,
       progress: flags.progress,
       html: flags.html ?? true,
+      all: flags.all ?? false,
     });
     if (code === EXIT.failed && !flags.strict) {
       log('\nThe sample suite and book breach some criteria on purpose, to show each kind of failure;');

@@ -3,6 +3,7 @@
  * terminal, each stage traced with LOG_LEVEL=DEBUG), then the post-run use case on the report folder (compare,
  * store, incidents), then the summary or the JSON on stdout. Returns the exit code.
  */
+import path from 'node:path';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
 import { FileIncidentStore } from '../adapters/files/incident-store.ts';
 import { FileReportStore } from '../adapters/files/report-store.ts';
@@ -35,6 +36,8 @@ export interface RunOnTerminal {
   progress: boolean;
   /** Write the HTML report beside the JSON. */
   html: boolean;
+  /** List what passed too in the summary. */
+  all?: boolean;
 }
 
 /** Runs the engine, finishes the run on the report folder, prints it; returns the exit code. */
@@ -95,9 +98,19 @@ export async function executeRun(options: RunOnTerminal): Promise<ExitCode> {
   if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     const style = process.stdout.isTTY && !process.env.NO_COLOR ? ansiStyle : plainStyle;
-    const where = stored.ok ? { reportLocation: stored.value.location } : {};
-    const html = stored.ok && stored.value.htmlLocation !== null ? { htmlLocation: stored.value.htmlLocation } : {};
-    process.stdout.write(`${formatSummary(report, { style, ...where, ...html })}\n`);
+    // Absolute paths: a relative one means nothing once the terminal has moved on, and a file:// link opens on click.
+    const files = stored.ok
+      ? {
+          files: {
+            json: path.resolve(stored.value.location),
+            html: stored.value.htmlLocation === null ? null : path.resolve(stored.value.htmlLocation),
+            csv: ((csv) => (csv === undefined ? null : path.resolve(csv)))(
+              stored.value.attachments.find((f) => f.endsWith('.csv')),
+            ),
+          },
+        }
+      : {};
+    process.stdout.write(`${formatSummary(report, { style, all: options.all ?? false, ...files })}\n`);
   }
   return exitCodeOfRun({ stored: stored.ok, status: report.status });
 }

@@ -7,12 +7,17 @@ import type { ValidationReport } from '../core/report/report.ts';
 export const EXIT = {
   /** Every success criterion holds (status PASSED); for the other commands, done as asked. */
   ok: 0,
-  /** A criterion is breached (FAILED) or the run could not complete (ERROR); `index`: a service failed. */
+  /** A criterion is breached or a finding fails the run (FAILED). */
   failed: 1,
   /** Bad input or configuration: every problem is listed, and nothing ran. */
   badInput: 2,
   /** The run finished but its report could not be written under --out: the whole report is on stderr instead. */
   reportNotWritten: 3,
+  /**
+   * The run could not complete (ERROR: Qdrant, Cohere or the sitemap failed, or the deadline cut it); `index`: a service failed. Its own code,
+   * so that a nightly wrapper can tell "the index rotted" (1) from "the API key expired" (4).
+   */
+  error: 4,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -20,5 +25,5 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 /** A finished run's exit code: whether its report was written, then its status. */
 export function exitCodeOfRun(run: { stored: boolean; status: ValidationReport['status'] }): ExitCode {
   if (!run.stored) return EXIT.reportNotWritten;
-  return run.status === 'PASSED' ? EXIT.ok : EXIT.failed;
+  return run.status === 'PASSED' ? EXIT.ok : run.status === 'ERROR' ? EXIT.error : EXIT.failed;
 }

@@ -69,7 +69,7 @@ async function runIndex(flags: IndexFlags, env: Env): Promise<ExitCode> {
     if (error instanceof InputError) throw error;
     const secrets = [config.secrets.cohereApiKey, config.secrets.qdrantApiKey];
     process.stderr.write(`ragwatch: indexing failed: ${redactUrlsIn(redact(describeError(error), secrets))}\n`);
-    return EXIT.failed;
+    return EXIT.error;
   }
   process.stdout.write(
     `Indexed ${summary.documents} pages as ${summary.chunks} chunks into "${summary.collection}" (${summary.vectorSize || 'no new'} dims, ${summary.model}): ` +

@@ -14,6 +14,7 @@ interface RunFlags {
   collection?: string;
   sitemapUrl?: string;
   json?: boolean;
+  all?: boolean;
   progress: boolean;
   /** The run's deadline in seconds (env RUN_DEADLINE_SECONDS). */
   deadline?: string;
@@ -35,6 +36,7 @@ export function registerRun(program: Command, env: Env): void {
       'sitemap.xml or sitemap index (env SITEMAP_URL; default DOCUSAURUS_BASE_URL/sitemap.xml)',
     )
     .option('--json', 'print the report JSON on stdout instead of the summary')
+    .option('--all', 'list what passed in the summary too (by default only what failed or errored)')
     .option(
       '--deadline <seconds>',
       'the whole run’s budget; unfinished stages end as TIMEOUT and the report still goes out (env RUN_DEADLINE_SECONDS; default 600)',
@@ -61,6 +63,7 @@ async function runCheck(flags: RunFlags, env: Env): Promise<ExitCode> {
     suiteSource: flags.suite,
     out: flags.out,
     json: flags.json ?? false,
+    all: flags.all ?? false,
     progress: flags.progress,
     html: flags.html ?? true,
   });

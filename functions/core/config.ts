@@ -7,6 +7,7 @@
  */
 
 import { CHUNK_METADATA_FIELDS } from './book/payload.ts';
+import { DEFAULT_SCROLL_PARTITIONS } from './ports.ts';
 import { unusableApiKeyReason } from './shared/api-key.ts';
 import { InputError } from './shared/errors.ts';
 import { redactUrl } from './shared/redact-url.ts';
@@ -20,6 +21,15 @@ export interface EngineConfig {
   cohereBaseUrl: string | null;
   embeddingModel: string;
   chatModel: string;
+  /**
+   * Who gives the final verdict on each claim of an agent answer: `cohere` (the claim judge, after the free lexical
+   * gate) or `lexical` (the gate alone, no extra call).
+   */
+  groundingJudge: 'cohere' | 'lexical';
+  /** The claim judge's chat model. */
+  judgeModel: string;
+  /** At most this many claims of a run go to the judge (each is one billed chat call). */
+  judgeMaxClaims: number;
   /** At most this many agent (grounded-answer) queries per run: the chat calls are billed. */
   maxAgentQueries: number;
   docusaurusBaseUrl: string;
@@ -37,6 +47,8 @@ export interface EngineConfig {
   qdrantTimeoutMs: number;
   cohereTimeoutMs: number;
   searchConcurrency: number;
+  /** Parts of the collection a scroll reads at once when the index cannot aggregate (issue 20). */
+  scrollPartitions: number;
   /**
    * The whole run's budget: when it is reached every request still in flight is aborted, unfinished stages end as
    * TIMEOUT errors and the report goes out with what finished. The Lambda takes the tighter of this and its own
@@ -62,7 +74,9 @@ const SETTING_BOUNDS = {
   qdrantTimeoutMs: { min: 100, max: 60_000, integer: true },
   cohereTimeoutMs: { min: 100, max: 120_000, integer: true },
   maxAgentQueries: { min: 0, max: 50, integer: true },
+  judgeMaxClaims: { min: 0, max: 500, integer: true },
   searchConcurrency: { min: 1, max: 32, integer: true },
+  scrollPartitions: { min: 1, max: 32, integer: true },
 } as const;
 
 const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'WARNING', 'ERROR'] as const;
@@ -156,6 +170,9 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
   const prefix = read.string('COVERAGE_PATH_PREFIX') ?? docsPrefixOf(docusaurusBaseUrl);
   if (!prefix.startsWith('/')) read.problems.push(`COVERAGE_PATH_PREFIX: must start with "/", got "${prefix}"`);
   const logLevel = (read.string('LOG_LEVEL') ?? 'INFO').toUpperCase();
+  const groundingJudge = (read.string('GROUNDING_JUDGE') ?? 'cohere').toLowerCase();
+  if (groundingJudge !== 'cohere' && groundingJudge !== 'lexical')
+    read.problems.push(`GROUNDING_JUDGE: must be cohere or lexical, got "${groundingJudge}"`);
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
     read.problems.push(`LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR, got "${logLevel}"`);
 
@@ -165,6 +182,9 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     cohereBaseUrl: read.url('COHERE_BASE_URL') ?? null,
     embeddingModel: read.string('EMBEDDING_MODEL') ?? 'embed-english-v3.0',
     chatModel: read.string('CHAT_MODEL') ?? 'command-a-03-2025',
+    groundingJudge: groundingJudge === 'lexical' ? 'lexical' : 'cohere',
+    judgeModel: read.string('JUDGE_MODEL') ?? read.string('CHAT_MODEL') ?? 'command-a-03-2025',
+    judgeMaxClaims: read.number('JUDGE_MAX_CLAIMS', SETTING_BOUNDS.judgeMaxClaims) ?? 100,
     maxAgentQueries: read.number('MAX_AGENT_QUERIES', SETTING_BOUNDS.maxAgentQueries) ?? 10,
     docusaurusBaseUrl,
     sitemapUrl,
@@ -181,6 +201,7 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     qdrantTimeoutMs: read.number('QDRANT_TIMEOUT_MS', SETTING_BOUNDS.qdrantTimeoutMs) ?? 10_000,
     cohereTimeoutMs: read.number('COHERE_TIMEOUT_MS', SETTING_BOUNDS.cohereTimeoutMs) ?? 30_000,
     searchConcurrency: read.number('SEARCH_CONCURRENCY', SETTING_BOUNDS.searchConcurrency) ?? 4,
+    scrollPartitions: read.number('SCROLL_PARTITIONS', SETTING_BOUNDS.scrollPartitions) ?? DEFAULT_SCROLL_PARTITIONS,
     // 600 s: the Lambda's own timeout, so a CLI run and a nightly run are cut at the same point; an hour at most.
     runDeadlineSeconds: read.number('RUN_DEADLINE_SECONDS', { min: 1, max: 3600 }) ?? 600,
     environment: read.string('ENVIRONMENT') ?? 'dev',

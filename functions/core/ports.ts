@@ -57,6 +57,24 @@ export interface FacetHit {
   count: number;
 }
 
+export interface ScrollOptions {
+  payloadFields: string[];
+  pageSize: number;
+  parallel?: { partitions: number; expectedPoints: number };
+}
+
+/** Scroll partitions when the configuration says nothing (SCROLL_PARTITIONS). */
+export const DEFAULT_SCROLL_PARTITIONS = 8;
+
+/** A scroll's pages and, past one partition, its parallel reading sized by the collection's own point count. */
+export function scrollPlan(
+  pageSize: number,
+  partitions: number,
+  info: CollectionInfo,
+): Omit<ScrollOptions, 'payloadFields'> {
+  return partitions > 1 ? { pageSize, parallel: { partitions, expectedPoints: info.pointsCount } } : { pageSize };
+}
+
 /** The vector database (Qdrant). Implementations translate transport failures into IndexError. */
 export interface VectorIndex {
   describe(): Promise<CollectionInfo>;
@@ -70,8 +88,12 @@ export interface VectorIndex {
    * payload fields, in one round trip: a fixed sample that costs one request whatever the collection's size.
    */
   firstPoints(limit: number, payloadFields: string[]): Promise<StoredPoint[]>;
-  /** Streams every point's selected payload, one page at a time, without vectors. */
-  scroll(options: { payloadFields: string[]; pageSize: number }): AsyncIterable<{ id: string; payload: Payload }[]>;
+  /**
+   * Streams every point's selected payload, one page at a time, without vectors, each point once. With `parallel`,
+   * the collection is read in up to `partitions` parts at once (Qdrant: id ranges cut from the first page and
+   * `expectedPoints`), so pages arrive in no particular order and at most `partitions` are in flight.
+   */
+  scroll(options: ScrollOptions): AsyncIterable<{ id: string; payload: Payload }[]>;
 }
 
 export interface EmbeddingResult {
@@ -189,4 +211,26 @@ export interface ChatReply {
 export interface ChatModel {
   readonly model: string;
   chat(request: { question: string; documents: ChatDocument[] }): Promise<ChatReply>;
+}
+
+/** One claim put to the judge, with the chunks it is checked against. */
+export interface JudgeRequest {
+  claim: string;
+  chunks: ChatDocument[];
+}
+
+/** The judge's raw reply (core/grounding/judge.ts reads and checks it) and what it cost. */
+interface JudgeReply {
+  text: string;
+  billedUnits: { inputTokens: number; outputTokens: number };
+}
+
+/**
+ * The claim judge (Cohere Chat v2 with a JSON response format): says whether chunks support, contradict or do not
+ * mention a claim. Implementations translate transport failures into ChatError; the reply's content is checked by
+ * the core, never trusted.
+ */
+export interface ClaimJudge {
+  readonly model: string;
+  judge(request: JudgeRequest): Promise<JudgeReply>;
 }

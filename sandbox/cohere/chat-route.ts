@@ -10,6 +10,7 @@ import {
   type ChatDocument,
   readDocumentText,
 } from './answer-from-documents.ts';
+import { answerJudge, type JudgeBehaviour } from './judge-route.ts';
 import { tokenizeWords } from './tokenizer.ts';
 import { isObject, type RouteResult, replyError, replyUnknownModel } from './wire.ts';
 
@@ -27,9 +28,14 @@ const CHAT_MODELS: ReadonlySet<string> = new Set([
 const ROLES = new Set(['user', 'assistant', 'system', 'tool']);
 
 /** Answers one chat request body (already parsed JSON) as the behaviour chosen for its question dictates. */
-export function handleChat(body: unknown, behaviourFor: (question: string) => ChatBehaviour): RouteResult {
+export function handleChat(
+  body: unknown,
+  behaviourFor: (question: string) => ChatBehaviour,
+  judgeBehaviour: JudgeBehaviour = 'normal',
+): RouteResult {
   if (!isObject(body)) return replyError(400, 'invalid request: body must be a JSON object');
   const { model, messages, documents, citation_options: citationOptions, stream } = body;
+  const format = body.response_format;
   if (typeof model !== 'string' || model === '') return replyError(400, 'invalid request: model must be specified');
   if (!CHAT_MODELS.has(model)) return replyUnknownModel(model);
   if (stream === true) return replyError(400, 'invalid request: the Cohere stand-in does not stream; call chat');
@@ -49,6 +55,30 @@ export function handleChat(body: unknown, behaviourFor: (question: string) => Ch
   if (question === undefined) return replyError(400, 'invalid request: messages must contain a user message');
   const given = normaliseDocuments(documents);
   if (typeof given === 'string') return replyError(400, given);
+  if (format !== undefined) {
+    if (!isObject(format) || !['text', 'json_object'].includes(String(format.type)))
+      return replyError(400, 'invalid request: response_format.type must be "text" or "json_object"');
+    if (format.type === 'json_object') {
+      // Cohere's documented limitation: a response format cannot be combined with documents or tools.
+      if (given.length > 0 || body.tools !== undefined)
+        return replyError(400, 'invalid request: response_format is not supported with documents or tools');
+      const text = answerJudge(question.text, judgeBehaviour);
+      const inputTokens = countWords(parsed.map((message) => message.text));
+      const outputTokens = countWords([text]);
+      return {
+        status: 200,
+        body: {
+          id: randomUUID(),
+          message: { role: 'assistant', content: [{ type: 'text', text }] },
+          finish_reason: 'COMPLETE',
+          usage: {
+            billed_units: { input_tokens: inputTokens, output_tokens: outputTokens },
+            tokens: { input_tokens: inputTokens, output_tokens: outputTokens },
+          },
+        },
+      };
+    }
+  }
 
   const behaviour = behaviourFor(question.text);
   const answer = answerFromDocuments({ question: question.text, documents: given, behaviour });

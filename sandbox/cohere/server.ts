@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatBehaviour } from './answer-from-documents.ts';
 import { handleChat } from './chat-route.ts';
 import { handleEmbed } from './embed-route.ts';
+import type { JudgeBehaviour } from './judge-route.ts';
 import { type RouteResult, replyError } from './wire.ts';
 
 /** The endpoints the stand-in serves, as named in request counts and fault targets. */
@@ -49,6 +50,8 @@ export interface CohereStandIn {
    * can show one misbehaving answer among honest ones. A behaviour for every question clears the per-question ones.
    */
   setChatBehaviour(behaviour: ChatBehaviour, options?: { question?: string }): void;
+  /** How the judge route (chat with a JSON response format) answers from now on: its own failures, for the tests. */
+  setJudgeBehaviour(behaviour: JudgeBehaviour): void;
   /**
    * A fault for the embedding-drift check: from now on every embedding is the one another model (named by
    * `variant`) would give, under the same model name; undefined restores the normal model.
@@ -64,6 +67,7 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
   const dimensions = options.dimensions ?? 1024;
   let latencyMs = options.latencyMs ?? 0;
   let behaviour: ChatBehaviour = 'normal';
+  let judgeBehaviour: JudgeBehaviour = 'normal';
   const perQuestion = new Map<string, ChatBehaviour>();
   const behaviourFor = (question: string) => perQuestion.get(question.trim()) ?? behaviour;
   let variant: string | undefined;
@@ -94,7 +98,9 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
     if (parsed === undefined) return send(response, replyError(400, 'invalid request: body is not valid JSON'));
     send(
       response,
-      endpoint === 'embed' ? handleEmbed(parsed.value, dimensions, variant) : handleChat(parsed.value, behaviourFor),
+      endpoint === 'embed'
+        ? handleEmbed(parsed.value, dimensions, variant)
+        : handleChat(parsed.value, behaviourFor, judgeBehaviour),
     );
   };
 
@@ -138,6 +144,9 @@ export async function startCohereStandIn(options: CohereStandInOptions = {}): Pr
         behaviour = next;
         perQuestion.clear();
       } else perQuestion.set(scope.question.trim(), next);
+    },
+    setJudgeBehaviour: (next) => {
+      judgeBehaviour = next;
     },
     setModelVariant: (next) => {
       variant = next;

@@ -1,6 +1,13 @@
 /** The lower bounds the benchmark prints its measurements against: requests per endpoint and the critical path. */
 import { describe, expect, it } from 'vitest';
-import { criticalPath, dependentChains, engineChain, type RunShape, requestLowerBounds } from '../../bench/bounds.ts';
+import {
+  criticalPath,
+  dependentChains,
+  engineChain,
+  partitionedScroll,
+  type RunShape,
+  requestLowerBounds,
+} from '../../bench/bounds.ts';
 
 const shape = (overrides: Partial<RunShape> = {}): RunShape => ({
   queries: 200,
@@ -78,6 +85,25 @@ describe('dependentChains', () => {
       kind: 'work',
       boundMs: 100,
     });
+  });
+
+  it('reads the fallback scroll in W id ranges: the first page, then ceil((P - page) / (page W)) pages deep', () => {
+    const scroll = (points: number, partitions: number) => partitionedScroll({ points, pageSize: 1000, partitions });
+    expect(scroll(1_000_000, 1)).toEqual({ requests: 1000, depth: 1000 });
+    // 999,000 points in 8 ranges of 124,875: 125 pages each, the last one shared with the next range's first ids.
+    expect(scroll(1_000_000, 8)).toEqual({ requests: 1 + 8 * 125, depth: 1 + 125 });
+    expect(scroll(100_000, 8)).toEqual({ requests: 1 + 8 * 13, depth: 1 + 13 });
+    // No range smaller than a page: 2,500 points are 3 pages, 2 deep, at W = 8.
+    expect(scroll(2_500, 8)).toEqual({ requests: 3, depth: 2 });
+    expect(scroll(3_000, 8)).toEqual({ requests: 3, depth: 2 });
+    expect(scroll(1_000, 8)).toEqual({ requests: 1, depth: 1 });
+    expect(scroll(0, 8)).toEqual({ requests: 1, depth: 1 });
+    expect(requestLowerBounds(shape({ payloadIndexes: false, points: 100_000, partitions: 8 })).scroll_points).toBe(
+      1 + 2 * 105,
+    );
+    expect(engineChain(shape({ payloadIndexes: false, points: 1_000_000, partitions: 8 }), 50).roundTrips).toBe(
+      2 + 126,
+    );
   });
 
   it('keeps the bound at the work’s whatever the engine adds: the scroll of a large collection is the engine’s chain', () => {

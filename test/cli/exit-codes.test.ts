@@ -23,11 +23,11 @@ describe('exitCodeOfRun', () => {
     expect(exitCodeOfRun({ stored: true, status: 'PASSED' })).toBe(0);
   });
 
-  it('is 1 for a FAILED or an ERROR run whose report was written', () => {
+  it('is 1 for a FAILED run and 4 for an ERROR run whose report was written', () => {
     expect([
       exitCodeOfRun({ stored: true, status: 'FAILED' }),
       exitCodeOfRun({ stored: true, status: 'ERROR' }),
-    ]).toEqual([1, 1]);
+    ]).toEqual([1, 4]);
   });
 
   it('is 3 whenever the report could not be written, whatever the status', () => {

@@ -5,6 +5,7 @@
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../functions/cli/main.ts';
 import { SAMPLE_BOOK_BASE_URL, SAMPLE_BOOK_DIR } from '../../sandbox/book-server.ts';
@@ -66,10 +67,32 @@ describe('ragwatch run', () => {
     expect(code).toBe(0);
     const summary = out.join('');
     expect(summary).toMatch(/^ragwatch PASSED {2}collection book/);
-    expect(summary).toContain('✔ coverage');
-    const location = summary.match(/Full report: (.+\.json)/)?.[1] ?? '';
-    const report = parseValidReport(await readFile(location, 'utf8'));
+    // The JSON and the CSV by absolute path, the HTML as a link that opens on click.
+    const [, json, csv] = summary.match(/^Files {4}(\/\S+\.json) · (\/\S+\.csv)$/m) ?? [];
+    const report = parseValidReport(await readFile(json ?? '', 'utf8'));
     expect(report).toMatchObject({ status: 'PASSED', total_queries: 2 });
+    expect((await readFile(csv ?? '', 'utf8')).split('\n')[0]).toMatch(/^query_id,category,status,/);
+    const [verdict, counts, link] = summary.trimEnd().split('\n').slice(-3);
+    expect(verdict).toMatch(/^PASSED {3}\d+ hold$/);
+    const findings = report.errors.filter((e) => e.error_type !== 'CRITERION_BREACHED').length;
+    expect(counts).toMatch(
+      new RegExp(`^Counts {3}2 queries: 2 passed, 0 failed, 0 errored · ${findings} findings? \\(\\d+ (MEDIUM|LOW)`),
+    );
+    expect(link).toBe(`Report   ${pathToFileURL(json?.replace(/\.json$/, '.html') ?? '').href}`);
+    expect(await readFile(fileURLToPath(link?.slice('Report   '.length) ?? ''), 'utf8')).toMatch(/^<!doctype html>/i);
+  });
+
+  it('lists every criterion with --all, and only the breached ones without', async () => {
+    const env = { ...sandbox.env, MIN_COVERAGE: '90' };
+    await cli(['run', '--suite', path.join(dir, 'passing.json'), '--no-progress', '--all'], env);
+    expect(out.join('')).toMatch(/✔ +coverage/);
+    out.length = 0;
+    // A relative --out: the paths printed are still absolute.
+    const relative = path.relative(process.cwd(), path.join(dir, 'relative-out'));
+    await cli(['run', '--suite', path.join(dir, 'passing.json'), '--no-progress', '--out', relative], env);
+    expect(out.join('')).not.toContain('coverage ');
+    expect(out.join('')).toContain(`Files    ${path.join(dir, 'relative-out', 'book')}/`);
+    expect(out.join('')).toContain(`Report   ${pathToFileURL(path.join(dir, 'relative-out', 'book')).href}/`);
   });
 
   it('exits 1 on a breach and keeps a latest.json beside the run’s own file', async () => {
@@ -78,7 +101,7 @@ describe('ragwatch run', () => {
 
     // Assess
     expect(code).toBe(1);
-    expect(out.join('')).toContain('✘ coverage');
+    expect(out.join('')).toMatch(/✘ (HIGH|MEDIUM) +coverage/);
     const files = await readdir(path.join(dir, 'reports', 'book'));
     expect(files).toContain('latest.json');
     expect(files.filter((f) => f.endsWith('.json')).length).toBeGreaterThanOrEqual(2);
@@ -102,7 +125,7 @@ describe('ragwatch run', () => {
     expect(parseValidReport(JSON.parse(stderr.split('\n')[1] ?? '')).status).toBe('PASSED');
   });
 
-  it('exits 1 at the deadline with a report when Qdrant and Cohere hang, naming what was cut', async () => {
+  it('exits 4 (ERROR, not FAILED) at the deadline with a report when Qdrant and Cohere hang, naming what was cut', async () => {
     // Prepare
     sandbox.qdrant.inject({ operationId: 'all', hang: true, times: 1000 });
     sandbox.cohere.inject({ hang: true, times: 1000 });
@@ -122,7 +145,7 @@ describe('ragwatch run', () => {
     });
 
     // Assess
-    expect(code).toBe(1);
+    expect(code).toBe(4);
     const report = parseValidReport(JSON.parse(out.join('')));
     expect(report.status).toBe('ERROR');
     expect(report.execution.stages.describe?.status).toBe('cut');
@@ -268,23 +291,23 @@ describe('ragwatch index', () => {
     );
   });
 
-  it('exits 1 with one line naming Qdrant, and no stack trace, when Qdrant cannot be reached', async () => {
+  it('exits 4 with one line naming Qdrant, and no stack trace, when Qdrant cannot be reached', async () => {
     const code = await cli(
       ['index', '--docs', path.join(SAMPLE_BOOK_DIR, 'docs'), '--base-url', SAMPLE_BOOK_BASE_URL, '-c', 'x'],
       { ...sandbox.env, QDRANT_URL: 'http://127.0.0.1:9' },
     );
-    expect(code).toBe(1);
+    expect(code).toBe(4);
     expect(err.join('')).toMatch(/^ragwatch: indexing failed: .*Qdrant.*\n$/);
     expect(err.join('')).not.toMatch(/\n\s+at /);
   });
 
-  it('exits 1 with one line naming Cohere when it refuses the request, without printing the key', async () => {
+  it('exits 4 with one line naming Cohere when it refuses the request, without printing the key', async () => {
     sandbox.cohere.inject({ status: 400, message: 'invalid api token' });
     const code = await cli(
       ['index', '--docs', path.join(SAMPLE_BOOK_DIR, 'docs'), '--base-url', SAMPLE_BOOK_BASE_URL, '-c', 'y'],
       { ...sandbox.env, COHERE_API_KEY: 'co-secret-index-0003' },
     );
-    expect(code).toBe(1);
+    expect(code).toBe(4);
     expect(err.join('')).toMatch(/^ragwatch: indexing failed: .*Cohere.*\n$/);
     expect(err.join('')).not.toContain('co-secret-index-0003');
   });

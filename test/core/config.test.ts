@@ -36,6 +36,9 @@ describe('parseEngineConfig', () => {
       cohereBaseUrl: null,
       embeddingModel: 'embed-english-v3.0',
       chatModel: 'command-a-03-2025',
+      groundingJudge: 'cohere',
+      judgeModel: 'command-a-03-2025',
+      judgeMaxClaims: 100,
       maxAgentQueries: 10,
       docusaurusBaseUrl: 'https://book.example.com',
       sitemapUrl: 'https://book.example.com/sitemap.xml',
@@ -48,6 +51,7 @@ describe('parseEngineConfig', () => {
       qdrantTimeoutMs: 10_000,
       cohereTimeoutMs: 30_000,
       searchConcurrency: 4,
+      scrollPartitions: 8,
       runDeadlineSeconds: 600,
       environment: 'dev',
       logLevel: 'WARN',
@@ -104,6 +108,23 @@ describe('parseEngineConfig', () => {
       'TOP_K_RESULTS: must be a whole number from 1 to 50, got "5.5"',
       'REQUIRED_FIELDS: must list at least one name, comma-separated',
       'MIN_PASS_RATE: must be a number from 0 to 100, got "ninety"',
+    ]);
+  });
+
+  it('reads the claim judge: cohere by default, lexical on demand, its model and budget; refuses another judge', () => {
+    expect(parseEngineConfig({ ...VALID, GROUNDING_JUDGE: 'Lexical' })).toMatchObject({ groundingJudge: 'lexical' });
+    expect(parseEngineConfig({ ...VALID, CHAT_MODEL: 'command-r', JUDGE_MAX_CLAIMS: '0' })).toMatchObject({
+      groundingJudge: 'cohere',
+      judgeModel: 'command-r',
+      judgeMaxClaims: 0,
+    });
+    expect(parseEngineConfig({ ...VALID, JUDGE_MODEL: 'command-r-plus', JUDGE_MAX_CLAIMS: '500' })).toMatchObject({
+      judgeModel: 'command-r-plus',
+      judgeMaxClaims: 500,
+    });
+    expect(problemsOf({ ...VALID, GROUNDING_JUDGE: 'gpt', JUDGE_MAX_CLAIMS: '501' })).toEqual([
+      'GROUNDING_JUDGE: must be cohere or lexical, got "gpt"',
+      'JUDGE_MAX_CLAIMS: must be a whole number from 0 to 500, got "501"',
     ]);
   });
 
@@ -237,6 +258,8 @@ describe('parseEngineConfig', () => {
     ['COHERE_TIMEOUT_MS', '120000', '120001', 'a whole number from 100 to 120000'],
     ['MAX_AGENT_QUERIES', '50', '51', 'a whole number from 0 to 50'],
     ['SEARCH_CONCURRENCY', '32', '33', 'a whole number from 1 to 32'],
+    ['SCROLL_PARTITIONS', '32', '33', 'a whole number from 1 to 32'],
+    ['SCROLL_PARTITIONS', '1', '0', 'a whole number from 1 to 32'],
   ])('bounds %s: %s is taken, %s refused', (name, highest, over, what) => {
     expect(() => parseEngineConfig({ ...VALID, [name]: highest })).not.toThrow();
     expect(problemsOf({ ...VALID, [name]: over })).toEqual([`${name}: must be ${what}, got "${over}"`]);

@@ -234,16 +234,20 @@ describe('runValidation against the sandbox', () => {
     sandbox.cohere.resetCounts();
 
     // Act
-    await run();
+    const report = await run();
+    const judged = report.grounding_report?.judge?.judged ?? 0;
 
     // Assess: 21 queries fit one embed call (<= 96) and one query batch (<= 100); the 5 agent questions reuse those
-    // hits and cost only their chats (4: the off-topic one has nothing relevant, so it abstains without chat);
+    // hits and cost only their chats (4: the off-topic one has nothing relevant, so it abstains without chat) and one
+    // judge call per claim of their answers (GROUNDING_JUDGE=cohere by default);
     // 6 required fields -> 2 + 6 counts; facets: source_url and token_count for the profile, module_name and
     // chapter_id for the catalog the suite's module and chapter names are resolved against, model_version for the
     // mixed-models check, page_version and indexed_at for the index inventory, and, since the seeded drift dates one
     // page earlier than the rest (two indexing times), one page_version facet per time.
     // Index health adds the canary's embed call and its one scroll page of the first points, and the exact searches.
-    expect(sandbox.cohere.requestCounts()).toEqual({ embed: 1 + 1, chat: 4 });
+    expect(judged).toBe(report.grounding_report?.claims);
+    expect(judged).toBeGreaterThan(0);
+    expect(sandbox.cohere.requestCounts()).toEqual({ embed: 1 + 1, chat: 4 + judged });
     expect(sandbox.qdrant.requestCounts()).toEqual({
       get_collection: 1,
       query_batch_points: 1 + 1,
@@ -251,6 +255,10 @@ describe('runValidation against the sandbox', () => {
       count_points: 8,
       scroll_points: 1,
     });
+    // With the lexical gate alone, the chats only.
+    sandbox.cohere.resetCounts();
+    await run({ env: { GROUNDING_JUDGE: 'lexical' } });
+    expect(sandbox.cohere.requestCounts().chat).toBe(4);
   });
 
   it('finds the same coverage and quality by one scroll when the collection has no payload index', async () => {

@@ -9,6 +9,7 @@ import type {
   FilterCondition,
   Payload,
   PayloadFilter,
+  ScrollOptions,
   SearchHit,
   SearchRequest,
   StoredPoint,
@@ -89,17 +90,34 @@ export class MemoryIndex implements VectorIndex {
       .map((p) => ({ id: p.id, vector: p.vector ?? [], payload: pick(p.payload, payloadFields) }));
   }
 
-  async *scroll(options: {
-    payloadFields: string[];
-    pageSize: number;
-  }): AsyncIterable<{ id: string; payload: Payload }[]> {
-    for (let i = 0; i < this.points.length; i += options.pageSize) {
+  /**
+   * Pages in order, or with `parallel` as the Qdrant adapter delivers them: the first page, then the rest in up to
+   * `partitions` contiguous parts whose pages arrive interleaved, last part first, so a consumer that depended on
+   * the collection's order would be caught.
+   */
+  async *scroll(options: ScrollOptions): AsyncIterable<{ id: string; payload: Payload }[]> {
+    const size = options.pageSize;
+    const page = (from: number, to: number) => {
       this.#enter('scroll');
-      yield this.points
-        .slice(i, i + options.pageSize)
-        .map((p) => ({ id: p.id, payload: pick(p.payload, options.payloadFields) }));
-    }
+      return this.points.slice(from, to).map((p) => ({ id: p.id, payload: pick(p.payload, options.payloadFields) }));
+    };
     if (this.points.length === 0) this.#enter('scroll');
+    if (this.points.length > 0) yield page(0, size);
+    const rest = this.points.length - size;
+    const parts = Math.max(1, Math.min(options.parallel?.partitions ?? 1, Math.ceil(rest / size)));
+    const share = Math.ceil(rest / parts);
+    const cursors = Array.from({ length: parts }, (_, k) => ({
+      at: size + k * share,
+      end: Math.min(this.points.length, size + (k + 1) * share),
+    })).reverse();
+    while (cursors.some((c) => c.at < c.end)) {
+      for (const cursor of cursors) {
+        if (cursor.at >= cursor.end) continue;
+        const to = Math.min(cursor.end, cursor.at + size);
+        yield page(cursor.at, to);
+        cursor.at = to;
+      }
+    }
   }
 
   #enter(operation: keyof MemoryIndex['failWith']): void {

@@ -8,6 +8,7 @@ import type {
   FacetHit,
   Payload,
   PayloadFilter,
+  ScrollOptions,
   SearchHit,
   SearchRequest,
   StoredPoint,
@@ -16,6 +17,7 @@ import type {
 import { IndexError } from '../../core/shared/errors.ts';
 import { DependencyGate, type RunSignal, requestSignal, retryTimeoutOnce, retryTransient } from '../transport.ts';
 import { describeShape, malformedAnswer, translateQdrantError } from './errors.ts';
+import { beforeEnd, type IdRange, type PointId, splitRemaining } from './id-ranges.ts';
 import { createRetryAfterTap } from './retry-after-tap.ts';
 
 export interface QdrantIndexOptions {
@@ -167,29 +169,60 @@ export class QdrantIndex implements VectorIndex {
     }));
   }
 
-  async *scroll(options: {
-    payloadFields: string[];
-    pageSize: number;
-  }): AsyncIterable<{ id: string; payload: Payload }[]> {
-    let offset: string | number | undefined;
-    do {
-      const page = await this.#call('scroll', (init) =>
-        this.#api.scrollPoints(
-          {
-            collection_name: this.#options.collection,
-            limit: options.pageSize,
-            with_payload: options.payloadFields,
-            with_vector: false,
-            ...(offset === undefined ? {} : { offset }),
-          },
-          init,
-        ),
-      );
-      if (!Array.isArray(page?.points)) throw this.#malformed('scroll', `points is ${describeShape(page?.points)}`);
-      yield page.points.map((p) => ({ id: String(p.id), payload: (p.payload ?? {}) as Payload }));
-      const next = page.next_page_offset;
-      offset = typeof next === 'string' || typeof next === 'number' ? next : undefined;
-    } while (offset !== undefined);
+  async *scroll(options: ScrollOptions): AsyncIterable<{ id: string; payload: Payload }[]> {
+    const first = await this.#scrollPage(options, undefined);
+    yield first.points.map(toStored);
+    if (first.next === undefined) return;
+    const remaining = (options.parallel?.expectedPoints ?? 0) - first.points.length;
+    // No range smaller than a page: more ranges than pages left would add requests and save no round trip.
+    const ranges = splitRemaining({
+      pageIds: first.points.map((p) => p.id),
+      next: first.next,
+      remaining,
+      count: Math.min(options.parallel?.partitions ?? 1, Math.ceil(remaining / options.pageSize)),
+    });
+    yield* interleave(ranges.map((range) => this.#scrollRange(options, range)));
+  }
+
+  /** One id range, page after page: each page's next_page_offset is the next request's offset. */
+  async *#scrollRange(options: ScrollOptions, range: IdRange): AsyncGenerator<{ id: string; payload: Payload }[]> {
+    let offset: PointId | undefined = range.start;
+    while (offset !== undefined) {
+      const page = await this.#scrollPage(options, offset);
+      // Ids come in order: the points before the range's end are a prefix of the page.
+      const kept = page.points.filter((p) => beforeEnd(p.id, range.end));
+      if (kept.length > 0) yield kept.map(toStored);
+      offset =
+        kept.length === page.points.length && page.next !== undefined && beforeEnd(page.next, range.end)
+          ? page.next
+          : undefined;
+    }
+  }
+
+  async #scrollPage(
+    options: ScrollOptions,
+    offset: PointId | undefined,
+  ): Promise<{ points: { id: PointId; payload: Payload }[]; next: PointId | undefined }> {
+    const page = await this.#call('scroll', (init) =>
+      this.#api.scrollPoints(
+        {
+          collection_name: this.#options.collection,
+          limit: options.pageSize,
+          with_payload: options.payloadFields,
+          with_vector: false,
+          ...(offset === undefined ? {} : { offset }),
+        },
+        init,
+      ),
+    );
+    if (!Array.isArray(page?.points)) throw this.#malformed('scroll', `points is ${describeShape(page?.points)}`);
+    const points = page.points.map((p, i) => {
+      if (typeof p?.id !== 'string' && typeof p?.id !== 'number')
+        throw this.#malformed('scroll', `points[${i}].id is ${describeShape(p?.id)}`);
+      return { id: p.id, payload: (p.payload ?? {}) as Payload };
+    });
+    const next = page.next_page_offset;
+    return { points, next: typeof next === 'string' || typeof next === 'number' ? next : undefined };
   }
 
   /**
@@ -246,4 +279,40 @@ export function callQdrant<T>(
     },
     { retries: options.retries ?? 2, ...(options.run ? { run: options.run } : {}) },
   );
+}
+
+const toStored = (p: { id: PointId; payload: Payload }) => ({ id: String(p.id), payload: p.payload });
+
+/**
+ * Each source's items as they come, with one request in flight per source: a source's next page is asked for
+ * before its current one is handed on. On a failure the others are told to stop (their requests in flight end on
+ * their own signal) and the first failure is thrown.
+ */
+async function* interleave<T>(sources: AsyncGenerator<T>[]): AsyncGenerator<T> {
+  const pending = new Map<number, Promise<{ i: number; result: IteratorResult<T> }>>();
+  const pull = (i: number, source: AsyncGenerator<T>) => {
+    pending.delete(i);
+    pending.set(
+      i,
+      source.next().then((result) => ({ i, result })),
+    );
+  };
+  sources.forEach((source, i) => {
+    pull(i, source);
+  });
+  try {
+    while (pending.size > 0) {
+      const { i, result } = await Promise.race(pending.values());
+      if (result.done) pending.delete(i);
+      else {
+        pull(i, sources[i] as AsyncGenerator<T>);
+        yield result.value;
+      }
+    }
+  } finally {
+    for (const [i, waiting] of pending) {
+      waiting.catch(() => undefined);
+      sources[i]?.return(undefined).catch(() => undefined);
+    }
+  }
 }

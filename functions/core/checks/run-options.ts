@@ -1,5 +1,5 @@
 /** What a validation run needs from the outside (ports) and how it is configured. */
-import type { ChatModel, Clock, Embedder, ProgressListener, SitemapSource, VectorIndex } from '../ports.ts';
+import type { ChatModel, ClaimJudge, Clock, Embedder, ProgressListener, SitemapSource, VectorIndex } from '../ports.ts';
 import type { Suite } from '../suite/suite.ts';
 
 export interface EngineDeps {
@@ -8,6 +8,8 @@ export interface EngineDeps {
   sitemap: SitemapSource;
   /** The agent's chat model; without it, grounded answers are not checked (grounding_report: null). */
   chat?: ChatModel;
+  /** The claim judge (GROUNDING_JUDGE=cohere); without it the lexical gate's verdict on each claim is final. */
+  judge?: ClaimJudge;
   clock: Clock;
   /** A fresh UUID (crypto.randomUUID in production). */
   newId: () => string;
@@ -31,8 +33,15 @@ export interface RunOptions {
   searchConcurrency: number;
   /** At most this many agent queries per run, so the chat cost is bounded (default 10). */
   maxAgentQueries?: number;
+  /** At most this many claims of a run go to the claim judge (default 100); the rest are could_not_verify. */
+  judgeMaxClaims?: number;
   /** Scroll page size when the index cannot aggregate (default 1000). */
   scrollPageSize?: number;
+  /**
+   * Parts of the collection each scroll reads at once when the index cannot aggregate (default 8): its depth is
+   * about ceil(P / (page size x partitions)) round trips, for up to this many pages in memory at once.
+   */
+  scrollPartitions?: number;
   /** Index health: how many stored points the drift canary re-embeds (default 8; at most 96, one embed call). */
   indexHealth?: { canarySample?: number };
 }

@@ -4,11 +4,12 @@
  * The tool is called on every question rather than left to the model's choice: a monitor must be reproducible.
  */
 
-import type { ChatModel, ChatReply, Clock } from '../ports.ts';
+import type { ChatModel, ChatReply, ClaimJudge, Clock } from '../ports.ts';
 import type { QueryFilters } from '../queries/filters.ts';
 import type { AgentCitation, AgentResponse } from '../report/grounding-report.ts';
 import { describeError, isServiceError } from '../shared/errors.ts';
 import { checkGrounding } from './grounding.ts';
+import { type JudgeBudget, type JudgedClaims, judgeClaims } from './judge.ts';
 import type { RetrievalTool, RetrievedContext } from './retrieval-tool.ts';
 
 /** What the agent says, without calling chat, when nothing retrieved is relevant enough to answer from. */
@@ -35,6 +36,8 @@ export interface AnswerQuestionOptions {
   minRelevance: number;
   minCoverage?: number;
   minWordSupport?: number;
+  /** The claim judge and the run's claim budget; without it the lexical gate's verdict is final. */
+  claimJudge?: { judge: ClaimJudge; budget: JudgeBudget };
 }
 
 const distinct = (ids: string[]) => [...new Set(ids)];
@@ -83,14 +86,16 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<Ag
     min_relevance: minRelevance,
     relevant_chunk_ids: relevant.map((c) => c.id),
   };
-  const judge = (text: string, citations: AgentCitation[]) =>
+  const chunkTexts = Object.fromEntries(relevant.map((c) => [c.id, c.text]));
+  const judge = (text: string, citations: AgentCitation[], judgements?: JudgedClaims['judgements']) =>
     checkGrounding({
       response: { response_text: text, citations },
       retrievedChunkIds: retrieved.relevant_chunk_ids,
-      chunkTexts: Object.fromEntries(relevant.map((c) => [c.id, c.text])),
+      chunkTexts,
       expectAnswer: query.expect_answer,
       ...(options.minCoverage === undefined ? {} : { minCoverage: options.minCoverage }),
       ...(options.minWordSupport === undefined ? {} : { minWordSupport: options.minWordSupport }),
+      ...(judgements === undefined ? {} : { judgements }),
     });
 
   if (relevant.length === 0) {
@@ -126,7 +131,14 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<Ag
     document_ids: c.documentIds,
   }));
   const sourceChunks = distinct(citations.flatMap((c) => c.document_ids));
-  const verdict = judge(reply.text, citations);
+  const lexical = judge(reply.text, citations);
+  // The lexical gate runs first (free); then the judge reads every claim it found, and its verdict is final.
+  const judged =
+    options.claimJudge && lexical.claims.length > 0
+      ? await judgeClaims({ claims: lexical.claims, chunkTexts, ...options.claimJudge })
+      : undefined;
+  const verdict = judged ? judge(reply.text, citations, judged.judgements) : lexical;
+  const t3 = clock.monotonicMs();
   const evidenceRelevance = scoreConfidence(sourceChunks, relevant);
   return respond({
     status: 'ANSWERED',
@@ -138,7 +150,8 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<Ag
     citations,
     retrieved,
     token_usage: { input_tokens: reply.billedUnits.inputTokens, output_tokens: reply.billedUnits.outputTokens },
-    latency: { retrieval_ms: t1 - t0, chat_ms: t2 - t1, total_ms: t2 - t0 },
+    ...(judged ? { judge_token_usage: judged.usage } : {}),
+    latency: { retrieval_ms: t1 - t0, chat_ms: t2 - t1, ...(judged ? { judge_ms: t3 - t2 } : {}), total_ms: t3 - t0 },
   });
 }
 

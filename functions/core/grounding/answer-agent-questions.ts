@@ -3,14 +3,15 @@
  * the cost of a run is bounded, and every answer's grounding is checked; the outcome is a GroundingReport.
  */
 
-import type { ChatModel, Clock } from '../ports.ts';
+import type { ChatModel, ClaimJudge, Clock } from '../ports.ts';
 import type { ErrorType, Severity, ValidationError } from '../report/findings.ts';
-import type { AgentResponse, GroundingReport, TokenUsage } from '../report/grounding-report.ts';
+import type { AgentResponse, ClaimJudgement, GroundingReport, TokenUsage } from '../report/grounding-report.ts';
 import { truncate } from '../shared/errors.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
 import { answerQuestion } from './agent.ts';
 import { describeUnsupported } from './assess-claims.ts';
 import { DEFAULT_MIN_COVERAGE } from './grounding.ts';
+import { createJudgeBudget, DEFAULT_JUDGE_MAX_CLAIMS } from './judge.ts';
 import type { RetrievalTool } from './retrieval-tool.ts';
 import { DEFAULT_MIN_WORD_SUPPORT } from './support.ts';
 
@@ -30,6 +31,10 @@ export interface RunAgentChecksOptions {
   minRelevance?: number;
   minCoverage?: number;
   minWordSupport?: number;
+  /** The claim judge (GROUNDING_JUDGE=cohere); without it the lexical gate's verdict is final. */
+  judge?: ClaimJudge;
+  /** At most this many claims of the run go to the judge (default DEFAULT_JUDGE_MAX_CLAIMS). */
+  judgeMaxClaims?: number;
 }
 
 /**
@@ -45,6 +50,7 @@ export async function answerAgentQuestions(
   const agentQueries = options.queries.filter((q) => q.agent);
   const chosen = agentQueries.slice(0, Math.max(0, options.maxAgentQueries));
   const responses: AgentResponse[] = [];
+  const budget = createJudgeBudget(options.judgeMaxClaims ?? DEFAULT_JUDGE_MAX_CLAIMS);
   for (const query of chosen) {
     responses.push(
       await answerQuestion({
@@ -57,6 +63,7 @@ export async function answerAgentQuestions(
         minRelevance: options.minRelevance ?? query.min_similarity,
         ...(options.minCoverage === undefined ? {} : { minCoverage: options.minCoverage }),
         ...(options.minWordSupport === undefined ? {} : { minWordSupport: options.minWordSupport }),
+        ...(options.judge ? { claimJudge: { judge: options.judge, budget } } : {}),
       }),
     );
   }
@@ -94,7 +101,11 @@ export async function answerAgentQuestions(
   const rate = (part: number, whole: number) => (whole === 0 ? null : (100 * part) / whole);
   const claims = responses.flatMap((r) => r.grounding_validation?.claims ?? []);
   const supportedClaims = claims.filter((c) => c.supported).length;
-  const sum = (key: keyof TokenUsage) => responses.reduce((total, r) => total + r.token_usage[key], 0);
+  const judgeSum = (key: keyof TokenUsage) =>
+    responses.reduce((total, r) => total + (r.judge_token_usage?.[key] ?? 0), 0);
+  const sum = (key: keyof TokenUsage) => responses.reduce((total, r) => total + r.token_usage[key], 0) + judgeSum(key);
+  const judgedClaims = claims.flatMap((c) => (c.judge ? [c.judge] : []));
+  const verdictCount = (v: ClaimJudgement['verdict']) => judgedClaims.filter((j) => j.verdict === v).length;
   const report: GroundingReport = {
     chat_model: options.chat.model,
     agent_queries: agentQueries.length,
@@ -110,6 +121,19 @@ export async function answerAgentQuestions(
     grounded_rate: rate(tally.grounded, tally.grounded + tally.ungrounded + tally.unnecessary_abstentions),
     abstention_correct_rate: rate(tally.abstentions_correct, tally.abstentions_correct + tally.abstentions_incorrect),
     token_usage: { input_tokens: sum('input_tokens'), output_tokens: sum('output_tokens') },
+    judge: {
+      mode: options.judge ? 'cohere' : 'lexical',
+      model: options.judge?.model ?? null,
+      max_claims: budget.maxClaims,
+      judged: budget.used,
+      verdicts: {
+        supported: verdictCount('supported'),
+        contradicted: verdictCount('contradicted'),
+        not_in_context: verdictCount('not_in_context'),
+        could_not_verify: verdictCount('could_not_verify'),
+      },
+      token_usage: { input_tokens: judgeSum('input_tokens'), output_tokens: judgeSum('output_tokens') },
+    },
     responses,
   };
   return { report, errors };
@@ -194,7 +218,8 @@ function unsupportedClaimErrors(response: AgentResponse, newId: () => string): V
       id: newId(),
       validation_id: response.query_id,
       error_type: 'UNSUPPORTED_CLAIM',
-      severity: 'HIGH',
+      // Not verified is not the same as refuted: ops hear of it, but it does not fail the run by itself.
+      severity: claim.judge?.verdict === 'could_not_verify' ? 'MEDIUM' : 'HIGH',
       message: `The answer to agent query "${response.query_id}" makes an unsupported claim: ${truncate(describeUnsupported(claim), 300)}`,
       details: {
         query_id: response.query_id,
@@ -210,6 +235,7 @@ function unsupportedClaimErrors(response: AgentResponse, newId: () => string): V
         missing_quantities: claim.missing_quantities,
         polarity_conflicts: claim.polarity_conflicts,
         word_support: claim.word_support,
+        ...(claim.judge ? { judge: claim.judge, lexical_supported: claim.lexical_supported ?? null } : {}),
       },
     }));
 }

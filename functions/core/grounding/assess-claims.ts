@@ -7,6 +7,7 @@
 
 import type { ClaimSupport } from '../report/grounding-report.ts';
 import { extractClaimTerms } from './claim-terms.ts';
+import { describeJudgement } from './judge.ts';
 import { ALL_SUPPORT_FEATURES, assessClaim, carriesFacts, collectEvidence, type SupportFeatures } from './support.ts';
 
 /** A citation whose span was found in the response and whose every cited chunk was given to the model. */
@@ -79,6 +80,7 @@ export function assessAnswerClaims(options: {
 
 /** One line a person reads to see why a claim is unsupported: what was not found, and what it says against. */
 export function describeUnsupported(claim: ClaimSupport): string {
+  if (claim.judge) return describeJudgement(claim, claim.judge);
   const quoted = JSON.stringify(claim.text.length > 80 ? `${claim.text.slice(0, 80)}…` : claim.text);
   const facts = [...claim.missing_numbers, ...claim.missing_names];
   if (claim.kind === 'uncited_sentence')

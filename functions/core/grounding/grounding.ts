@@ -5,8 +5,9 @@
  * cannot answer must get an abstention, and an answerable one must not.
  */
 
-import type { AgentCitation, CheckVerdict, GroundingVerdict } from '../report/grounding-report.ts';
+import type { AgentCitation, CheckVerdict, ClaimJudgement, GroundingVerdict } from '../report/grounding-report.ts';
 import { assessAnswerClaims, type CheckableCitation, describeUnsupported } from './assess-claims.ts';
+import { applyJudgements } from './judge.ts';
 import { ALL_SUPPORT_FEATURES, DEFAULT_MIN_WORD_SUPPORT, type SupportFeatures } from './support.ts';
 
 /**
@@ -99,6 +100,8 @@ export interface CheckGroundingOptions {
   minWordSupport?: number;
   /** What the support check reads beyond a word count (support.ts); all on unless switched off, as the bench's ablation does. */
   features?: Partial<SupportFeatures>;
+  /** The claim judge's verdicts by claim span (judge.ts): a judged claim is supported exactly when the judge says so. */
+  judgements?: ReadonlyMap<string, ClaimJudgement>;
 }
 
 const verdict = (pass: boolean): CheckVerdict => (pass ? 'PASS' : 'FAIL');
@@ -142,15 +145,18 @@ export function checkGrounding(options: CheckGroundingOptions): GroundingVerdict
   const abstained = detectAbstention(text, citations.length);
   const claims = abstained
     ? []
-    : assessAnswerClaims({
-        text,
-        sentences,
-        citations: validSpans,
-        claimedRanges: citations,
-        chunkTexts: options.chunkTexts,
-        minWordSupport,
-        features: { ...ALL_SUPPORT_FEATURES, ...options.features },
-      });
+    : applyJudgements(
+        assessAnswerClaims({
+          text,
+          sentences,
+          citations: validSpans,
+          claimedRanges: citations,
+          chunkTexts: options.chunkTexts,
+          minWordSupport,
+          features: { ...ALL_SUPPORT_FEATURES, ...options.features },
+        }),
+        options.judgements,
+      );
   const supportedClaims = claims.filter((c) => c.supported).length;
 
   const checks = {

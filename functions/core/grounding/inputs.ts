@@ -31,6 +31,8 @@ export const groundedAnswers: Input<Awaited<ReturnType<typeof answerAgentQuestio
           clock: ctx.deps.clock,
           newId: ctx.deps.newId,
           maxAgentQueries: maxAgentQueries(ctx),
+          ...(ctx.deps.judge ? { judge: ctx.deps.judge } : {}),
+          ...(ctx.options.judgeMaxClaims === undefined ? {} : { judgeMaxClaims: ctx.options.judgeMaxClaims }),
         });
       },
       ({ report }) =>

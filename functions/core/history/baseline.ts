@@ -106,7 +106,7 @@ export function buildBaseline(history: readonly RunDigest[], size = BASELINE_RUN
     queries[id] = {
       status: passes * 2 >= judged.length ? 'PASS' : 'FAIL',
       bestSimilarity: median(sims),
-      similarityBand: noiseBand(sims, { sigmas: SIGMAS, floor: SIMILARITY_BAND_FLOOR }),
+      similarityBand: similarityBand(sims),
       expectedRanks,
     };
   }
@@ -116,6 +116,11 @@ export function buildBaseline(history: readonly RunDigest[], size = BASELINE_RUN
     queries,
     coverage: usualGaps(runs),
   };
+}
+
+/** A query's best-similarity noise band over its usual runs: 3 robust sigmas, at least 0.05 (cosine units). */
+export function similarityBand(values: readonly number[]): number {
+  return noiseBand(values, { sigmas: SIGMAS, floor: SIMILARITY_BAND_FLOOR });
 }
 
 function usualGaps(runs: readonly RunDigest[]): Baseline['coverage'] {

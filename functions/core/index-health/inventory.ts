@@ -7,8 +7,9 @@
  *   points per embedding model for the mixed-models check when model_version has no index.
  */
 import { INVENTORY_FIELDS } from '../book/payload.ts';
-import type { RunContext } from '../checks/input.ts';
-import type { Payload } from '../ports.ts';
+import { outcome, type RunContext } from '../checks/input.ts';
+import { DEFAULT_SCROLL_PARTITIONS, type Payload, scrollPlan } from '../ports.ts';
+import { collectionDescription } from '../queries/inputs.ts';
 
 export interface PageInventory {
   /** The page_hash values of the page's points: more than one means leftovers of an earlier version. */
@@ -50,9 +51,13 @@ export const readInventory = (ctx: RunContext): Promise<ScrolledInventory> =>
       models: new Map(),
     };
     const seen: SeenChunks = new Map();
+    const info = await outcome(ctx.input(collectionDescription));
+    const partitions = ctx.options.scrollPartitions ?? DEFAULT_SCROLL_PARTITIONS;
+    const pageSize = ctx.options.scrollPageSize ?? 1000;
+    // Without the collection's size the scroll cannot be cut into ranges: one page after the other.
     const pages = ctx.deps.index.scroll({
       payloadFields: INVENTORY_FIELDS,
-      pageSize: ctx.options.scrollPageSize ?? 1000,
+      ...(info.ok ? scrollPlan(pageSize, partitions, info.value) : { pageSize }),
     });
     for await (const page of pages) {
       for (const point of page) add(inventory, seen, point.payload);

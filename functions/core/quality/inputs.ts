@@ -1,5 +1,6 @@
 /** The quality concern's input: the collection's profile, read once per run as the step `profile`. */
 import type { Input } from '../checks/input.ts';
+import { DEFAULT_SCROLL_PARTITIONS } from '../ports.ts';
 import { collectionDescription } from '../queries/inputs.ts';
 import { type CollectionProfile, profileCollection } from './profile-collection.ts';
 
@@ -17,6 +18,7 @@ export const collectionProfile: Input<CollectionProfile> = {
         info: await ctx.input(collectionDescription),
         requiredFields: ctx.options.requiredFields,
         pageSize: ctx.options.scrollPageSize ?? 1000,
+        partitions: ctx.options.scrollPartitions ?? DEFAULT_SCROLL_PARTITIONS,
       }),
     ),
   failure: {

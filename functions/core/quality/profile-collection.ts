@@ -7,7 +7,14 @@
  */
 
 import type { PayloadField } from '../book/payload.ts';
-import type { CollectionInfo, FilterCondition, Payload, VectorIndex } from '../ports.ts';
+import {
+  type CollectionInfo,
+  type FilterCondition,
+  type Payload,
+  type ScrollOptions,
+  scrollPlan,
+  type VectorIndex,
+} from '../ports.ts';
 import type { FieldCompleteness } from '../report/quality-metrics.ts';
 import { IndexError } from '../shared/errors.ts';
 import { roundTo } from '../shared/statistics.ts';
@@ -21,6 +28,8 @@ export interface ProfileOptions {
   /** A facet returning this many values may be cut short, so the scroll is used instead. */
   facetLimit?: number;
   pageSize?: number;
+  /** Id ranges the scroll reads at once (1: one page after the other). */
+  partitions?: number;
 }
 
 export interface CollectionProfile {
@@ -61,7 +70,7 @@ export async function profileCollection(options: ProfileOptions): Promise<Collec
   const scanned = scan
     ? await scanCollection({
         index,
-        pageSize: options.pageSize ?? 1000,
+        scroll: scrollPlan(options.pageSize ?? 1000, options.partitions ?? 1, info),
         urlField,
         tokenField,
         requiredFields,
@@ -183,7 +192,7 @@ class ScanTally {
 
 async function scanCollection(options: {
   index: VectorIndex;
-  pageSize: number;
+  scroll: Omit<ScrollOptions, 'payloadFields'>;
   urlField: string;
   tokenField: string;
   requiredFields: string[];
@@ -196,7 +205,7 @@ async function scanCollection(options: {
     ...(needs.completeness ? requiredFields : []),
   ]);
   const tally = new ScanTally({ urlField, tokenField, requiredFields, needs });
-  for await (const page of options.index.scroll({ payloadFields: [...fields], pageSize: options.pageSize })) {
+  for await (const page of options.index.scroll({ payloadFields: [...fields], ...options.scroll })) {
     for (const point of page) tally.add(point.payload);
   }
   return { urls: tally.urls, tokens: tally.tokens, scanned: tally.scanned, completeness: tally.completeness() };

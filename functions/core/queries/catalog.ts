@@ -8,7 +8,7 @@
 import { matchesChapter } from '../book/matching.ts';
 import { moduleKey, moduleSlugOf } from '../book/module-name.ts';
 import { CATALOG_FIELDS } from '../book/payload.ts';
-import type { CollectionInfo, VectorIndex } from '../ports.ts';
+import { type CollectionInfo, scrollPlan, type VectorIndex } from '../ports.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
 
 /** Distinct stored values, sorted. */
@@ -37,6 +37,8 @@ export async function readBookCatalog(options: {
   index: VectorIndex;
   info: CollectionInfo;
   pageSize: number;
+  /** Id ranges the scroll reads at once (1: one page after the other). */
+  partitions?: number;
 }): Promise<BookCatalog> {
   const { index, info } = options;
   if (info.payloadIndexes.module_name === 'keyword' && info.payloadIndexes.chapter_id === 'keyword') {
@@ -52,7 +54,10 @@ export async function readBookCatalog(options: {
   }
   const modules = new Set<unknown>();
   const chapters = new Set<unknown>();
-  for await (const page of index.scroll({ payloadFields: CATALOG_FIELDS, pageSize: options.pageSize })) {
+  for await (const page of index.scroll({
+    payloadFields: CATALOG_FIELDS,
+    ...scrollPlan(options.pageSize, options.partitions ?? 1, info),
+  })) {
     for (const point of page) {
       modules.add(point.payload.module_name);
       chapters.add(point.payload.chapter_id);

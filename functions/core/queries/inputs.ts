@@ -4,6 +4,7 @@
  */
 import type { Input } from '../checks/input.ts';
 import type { CollectionInfo } from '../ports.ts';
+import { DEFAULT_SCROLL_PARTITIONS } from '../ports.ts';
 import { type BookCatalog, namesModulesOrChapters, readBookCatalog } from './catalog.ts';
 import { type QueryStageResult, runQueryStage } from './query-stage.ts';
 
@@ -24,6 +25,7 @@ export const bookCatalog: Input<BookCatalog> = {
         index: ctx.deps.index,
         info: await ctx.input(collectionDescription),
         pageSize: ctx.options.scrollPageSize ?? 1000,
+        partitions: ctx.options.scrollPartitions ?? DEFAULT_SCROLL_PARTITIONS,
       }),
     ),
 };

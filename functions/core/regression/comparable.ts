@@ -2,12 +2,14 @@
  * What a run can fairly be compared on. A run and its baseline share most queries, but not always the same ones:
  * - a query added, or edited (its expectation changed: another hash), has no past to compare with: a new query
  *   that fails is suite news (NEW_QUERY_FAILING), never a fall of the run's figures;
- * - a flaky query (its verdict flipped back and forth within its last 7 runs) moves the run's figures every night
- *   it flips: it is reported as FLAKY, and left out of the run-level figures and the score tests;
+ * - a flaky query (its verdict, or its best similarity, went back and forth within its last 7 runs) moves the
+ *   run's figures every night it flips: it is reported as FLAKY, and left out of the run-level figures and the
+ *   score tests;
  * - a stale query (SUITE_STALE) is golden-set rot, left out the same way.
  * Run-level figures (pass rate, MRR, nDCG, hit rate, mean best similarity) are then recomputed, for the run and
  * for each baseline run alike, over the queries they share with an unchanged hash.
  */
+import { BASELINE_RUNS, MIN_BASELINE_RUNS, similarityBand } from '../history/baseline.ts';
 import type { QueryDigest, RunDigest } from '../history/run-digest.ts';
 import { median } from '../shared/statistics.ts';
 
@@ -37,6 +39,55 @@ export function flakyQueries(current: RunDigest, history: readonly RunDigest[]):
     const sequence = [now.status, ...past];
     const flips = sequence.filter((s, i) => i > 0 && s !== sequence[i - 1]).length;
     if (flips >= FLAKY_FLIPS) flaky.add(id);
+  }
+  return flaky;
+}
+
+/** A similarity-flaky query's usual level and band (those of SIMILARITY_DROPPED), to report its low nights by. */
+export interface UsualSimilarity {
+  level: number;
+  band: number;
+}
+
+/**
+ * Queries whose best similarity fell below its usual band and came back, twice or more (two flips), within its last
+ * 7 judged runs and this one, without its verdict flipping: a query whose best chunk is pushed out on some nights
+ * (its similarity 0.50 on most nights, 0.23 on one in four, passing on both) is noise, like a verdict flipping at a
+ * threshold; one that falls and stays low is one flip, a change, and stays a regression.
+ * Its usual level and band are those SIMILARITY_DROPPED judges by: the median and band (3 robust sigmas, at least
+ * 0.05) over its last 7 runs that were not regressions, so the flips are in units of the query's own noise.
+ * Hysteresis: "below" is under level - band, "back" is at or above level - band / 2, and a night between the two
+ * changes nothing. A query drifting or held near the edge of its band (noise moves it across the edge and back)
+ * therefore never counts as flipping: only a query that truly returns to its usual level does.
+ */
+export function similarityFlakyQueries(
+  current: RunDigest,
+  history: readonly RunDigest[],
+): Map<string, UsualSimilarity> {
+  const flaky = new Map<string, UsualSimilarity>();
+  for (const [id, now] of Object.entries(current.queries)) {
+    if (now.status === 'ERROR' || now.bestSimilarity === null) continue;
+    const judged = history.filter((r) => {
+      const q = r.queries[id];
+      return r.status !== 'ERROR' && q && q.status !== 'ERROR' && q.bestSimilarity !== null && sameQuery(now, q);
+    });
+    const similarityIn = (r: RunDigest) => r.queries[id]?.bestSimilarity as number;
+    const usual = judged
+      .filter((r) => !r.regressed)
+      .slice(0, BASELINE_RUNS)
+      .map(similarityIn);
+    const level = median(usual);
+    if (level === null || usual.length < MIN_BASELINE_RUNS) continue;
+    const band = similarityBand(usual);
+    const sequence = [now.bestSimilarity, ...judged.slice(0, FLAKY_WINDOW).map(similarityIn)];
+    let state = null as 'below' | 'back' | null;
+    let flips = 0;
+    for (const value of sequence) {
+      const next = value < level - band ? 'below' : value >= level - band / 2 ? 'back' : state;
+      if (state !== null && next !== state) flips += 1;
+      state = next;
+    }
+    if (flips >= FLAKY_FLIPS) flaky.set(id, { level, band });
   }
   return flaky;
 }

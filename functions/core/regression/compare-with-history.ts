@@ -4,7 +4,7 @@
  * What happens, in order:
  * 1. The run's own SUITE_STALE findings (the suite-stale check, sitemap/suite-stale-check.ts) are kept; their
  *    queries are set aside by every detector, as the run already set them aside from its pass rate.
- * 2. Flaky, new and stale queries are set aside (comparable.ts); the baseline is the median of the last 7 PASSED
+ * 2. Flaky (by verdict or by best similarity), new and stale queries are set aside (comparable.ts); the baseline is the median of the last 7 PASSED
  *    or FAILED runs that were not themselves regressions, over the queries shared unchanged; without one, the
  *    section says so.
  * 3. Every detector runs against the baseline, and the drift rule against the long-horizon reference
@@ -18,7 +18,7 @@ import { BASELINE_RUNS, buildBaseline, MIN_BASELINE_RUNS } from '../history/base
 import { digestReport, type RunDigest } from '../history/run-digest.ts';
 import { alertsOperations, type RegressionReport } from '../report/regression-report.ts';
 import type { ValidationReport } from '../report/report.ts';
-import { addedQueries, flakyQueries, onQueries, sharedQueries } from './comparable.ts';
+import { addedQueries, flakyQueries, onQueries, sharedQueries, similarityFlakyQueries } from './comparable.ts';
 import { BASELINE_DETECTORS } from './detectors.ts';
 import { recoveredQueries } from './query-regressions.ts';
 import { detectScoreDrift } from './score-drift.ts';
@@ -51,7 +51,8 @@ export function compareWithHistory(report: ValidationReport, history: readonly R
     return section({ note: 'not compared: the run could not complete, so its figures say nothing about quality' });
   const current = digestReport(report, '') as RunDigest;
   const healthy = history.filter((r) => r.status !== 'ERROR');
-  const flaky = flakyQueries(current, healthy);
+  const flakySimilarity = similarityFlakyQueries(current, healthy);
+  const flaky = new Set([...flakyQueries(current, healthy), ...flakySimilarity.keys()]);
   const added = addedQueries(current, healthy);
   const window = healthy.filter((r) => !r.regressed).slice(0, BASELINE_RUNS);
   const shared = sharedQueries(current, window, new Set([...suite.stale, ...flaky, ...added]));
@@ -66,7 +67,7 @@ export function compareWithHistory(report: ValidationReport, history: readonly R
           : `no baseline yet: ${healthy} earlier run(s) with figures on record, ${MIN_BASELINE_RUNS} needed`,
     });
   }
-  const context = { report, current, comparable, baseline, stale: suite.stale, flaky, added };
+  const context = { report, current, comparable, baseline, stale: suite.stale, flaky, flakySimilarity, added };
   const shift = detectScoreShift(context);
   const findings = [
     ...BASELINE_DETECTORS.flatMap((detect) => detect(context)),

@@ -22,6 +22,35 @@ const GroundingChecks = z.object({
   abstention: CheckVerdict.describe('Abstained exactly when the suite says the book cannot answer (expect_answer)'),
 });
 
+/** Why the judge could not give a verdict: its own failure, or the run's claim budget spent. */
+export const JudgeFailure = z.enum([
+  'timeout',
+  'refused',
+  'malformed',
+  'evidence_not_found',
+  'budget_exhausted',
+  'unavailable',
+]);
+export type JudgeFailure = z.infer<typeof JudgeFailure>;
+
+/**
+ * The claim judge's verdict on one claim (judge.ts, GROUNDING.md "The judge"): supported or contradicted by the
+ * quoted evidence of one chunk, not in the chunks it was given, or could_not_verify when the judge failed (timeout,
+ * refusal, a reply that is not the JSON asked for, evidence not found verbatim in the chunk it names) or the run's
+ * claim budget was spent. could_not_verify never counts as supported.
+ */
+export const ClaimJudgement = z.object({
+  verdict: z.enum(['supported', 'contradicted', 'not_in_context', 'could_not_verify']),
+  chunk_id: z.string().nullable().describe('The chunk the evidence is quoted from; null without evidence'),
+  evidence: z
+    .string()
+    .nullable()
+    .describe('The span of chunk_id the verdict rests on, found there verbatim (white space aside); null without'),
+  reason: z.string().describe('The judge’s own short reason, or why it could not verify'),
+  failure: JudgeFailure.nullable().describe('Set exactly when verdict is could_not_verify'),
+});
+export type ClaimJudgement = z.infer<typeof ClaimJudgement>;
+
 /**
  * One claim of an answer and its support: a cited sentence (the whole sentence a citation sits in) checked against
  * the text of the chunks its citations name, or an uncited sentence that states a number or a proper name (never
@@ -37,8 +66,15 @@ export const ClaimSupport = z.object({
   supported: z
     .boolean()
     .describe(
-      'Every number, quantity and proper name found in the cited text, no polarity conflict, and word_support >= min_word_support',
+      'With a judge: judge.verdict is supported. Without (GROUNDING_JUDGE=lexical): every number, quantity and proper name found in the cited text, no polarity conflict, and word_support >= min_word_support',
     ),
+  lexical_supported: z
+    .boolean()
+    .optional()
+    .describe('The lexical gate’s verdict when a judge gave the final one; absent without a judge'),
+  judge: ClaimJudgement.optional().describe(
+    'The claim judge’s verdict; absent when no judge ran (GROUNDING_JUDGE=lexical)',
+  ),
   word_support: z.number().min(0).max(1).describe('Share of the claim’s content words (Porter-stemmed) found'),
   content_words: z.number().int().min(0),
   missing_words: z.array(z.string()).describe('Content words not found in the cited text, as written in the claim'),
@@ -141,16 +177,37 @@ export const AgentResponse = z.object({
     min_relevance: z.number(),
     relevant_chunk_ids: z.array(z.string()).describe('The chunks at or above min_relevance: the only ones chat saw'),
   }),
-  token_usage: TokenUsage,
+  token_usage: TokenUsage.describe('Billed units of the agent’s chat call'),
+  judge_token_usage: TokenUsage.optional().describe(
+    'Billed units of the claim judge’s calls on this answer; absent when none ran',
+  ),
   latency: z.object({
     retrieval_ms: z.number().min(0),
     chat_ms: z.number().min(0),
+    judge_ms: z.number().min(0).optional().describe('Time spent judging the answer’s claims; absent when none ran'),
     total_ms: z.number().min(0),
   }),
 });
 export type AgentResponse = z.infer<typeof AgentResponse>;
 
 const count = z.number().int().min(0);
+
+/** How this run judged claims (GROUNDING_JUDGE): the judge, its budget and what it said. */
+const GroundingJudge = z.object({
+  mode: z
+    .enum(['cohere', 'lexical'])
+    .describe('cohere: the claim judge gives the final verdict; lexical: the lexical gate alone'),
+  model: z.string().nullable().describe('The judge’s chat model; null in lexical mode'),
+  max_claims: count.describe('The run’s claim budget (JUDGE_MAX_CLAIMS): claims past it are could_not_verify'),
+  judged: count.describe('Claims the judge was called on'),
+  verdicts: z.object({
+    supported: count,
+    contradicted: count,
+    not_in_context: count,
+    could_not_verify: count,
+  }),
+  token_usage: TokenUsage.describe('Billed units of the judge’s calls (also in the total token_usage)'),
+});
 
 /** The report's grounding section: counts partition the evaluated queries; errors are excluded from both rates. */
 export const GroundingReport = z.object({
@@ -187,7 +244,10 @@ export const GroundingReport = z.object({
     .max(100)
     .nullable()
     .describe('abstentions_correct / (abstentions_correct + abstentions_incorrect) × 100; null when there were none'),
-  token_usage: TokenUsage.describe('Billed units summed over every chat call'),
+  token_usage: TokenUsage.describe('Billed units summed over every chat call, the claim judge’s included'),
+  judge: GroundingJudge.optional().describe(
+    'How claims were judged this run; absent in reports written before the judge',
+  ),
   responses: z.array(AgentResponse),
 });
 export type GroundingReport = z.infer<typeof GroundingReport>;

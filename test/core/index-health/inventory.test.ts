@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { INVENTORY_FIELDS } from '../../../functions/core/book/payload.ts';
 import { indexInventory, scrolledInventory } from '../../../functions/core/index-health/inputs.ts';
+import type { ScrollOptions } from '../../../functions/core/ports.ts';
 import { healthContext, point } from './context.ts';
 
 const A = 'https://book.example.com/docs/a';
 
 describe('the index inventory', () => {
-  it('reads every point once, in pages of scrollPageSize, asking for five small fields only', async () => {
+  it('reads every point once, in pages of scrollPageSize, asking for five small fields only, in 8 parts sized by the described count', async () => {
     const { ctx, index } = healthContext({
       points: [point('1'), point('2', { chunk_index: 1 }), point('3', { chunk_index: 2 })],
       options: { scrollPageSize: 2 },
     });
-    const seen: { payloadFields: string[]; pageSize: number }[] = [];
+    const seen: ScrollOptions[] = [];
     const scroll = index.scroll.bind(index);
     index.scroll = (options) => {
       seen.push(options);
@@ -19,7 +20,9 @@ describe('the index inventory', () => {
     };
     const inventory = await ctx.input(scrolledInventory);
     expect(inventory.points).toBe(3);
-    expect(seen).toEqual([{ payloadFields: INVENTORY_FIELDS, pageSize: 2 }]);
+    expect(seen).toEqual([
+      { payloadFields: INVENTORY_FIELDS, pageSize: 2, parallel: { partitions: 8, expectedPoints: 3 } },
+    ]);
     expect(INVENTORY_FIELDS).toEqual(['source_url', 'page_hash', 'chunk_index', 'model_version', 'indexed_at']);
     expect(index.calls.filter((c) => c === 'scroll')).toHaveLength(2);
   });

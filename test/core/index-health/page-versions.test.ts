@@ -74,10 +74,12 @@ const SITEMAP: SitemapEntry[] = [A, B, C].flatMap((url) => [
 ]);
 
 /** Both checks' sections on this collection, by facets (with the indexes) or by the scroll (without). */
-async function judged(points: MemoryPoint[], indexed: boolean) {
+async function judged(points: MemoryPoint[], indexed: boolean, partitions = 8) {
   const setup = {
     points,
     sitemap: SITEMAP,
+    // Pages of one point, so that every W really cuts these small collections into W parts.
+    options: { scrollPageSize: 1, scrollPartitions: partitions },
     info: { payloadIndexes: indexed ? { ...INDEXES } : { source_url: 'keyword', token_count: 'integer' } },
   };
   const stale = healthContext(setup);
@@ -88,20 +90,23 @@ async function judged(points: MemoryPoint[], indexed: boolean) {
 }
 
 describe('the index inventory by facets', () => {
-  it.each(Object.entries(COLLECTIONS))('gives the scroll’s figures for %s, without scrolling', async (_, points) => {
-    const byFacet = await judged(points, true);
-    const byScroll = await judged(points, false);
-    const { source: s1, ...staleByFacet } = byFacet.stale ?? { source: null };
-    const { source: s2, ...staleByScroll } = byScroll.stale ?? { source: null };
-    const { source: s3, ...freshByFacet } = byFacet.fresh ?? { source: null };
-    const { source: s4, ...freshByScroll } = byScroll.fresh ?? { source: null };
-    expect([s1, s2, s3, s4]).toEqual(['facet', 'scroll', 'facet', 'scroll']);
-    // Orphans without a source URL are the one difference: the facet counts every point without a version.
-    expect(staleByFacet).toEqual(staleByScroll);
-    expect(freshByFacet).toEqual(freshByScroll);
-    expect(byFacet.calls).not.toContain('scroll');
-    expect(byScroll.calls).toContain('scroll');
-  });
+  it.each(Object.entries(COLLECTIONS).flatMap(([name, points]) => [1, 2, 3, 8].map((w) => [name, w, points] as const)))(
+    'gives the scroll’s figures for %s (scroll in %i parts), without scrolling',
+    async (_, w, points) => {
+      const byFacet = await judged(points, true, w);
+      const byScroll = await judged(points, false, w);
+      const { source: s1, ...staleByFacet } = byFacet.stale ?? { source: null };
+      const { source: s2, ...staleByScroll } = byScroll.stale ?? { source: null };
+      const { source: s3, ...freshByFacet } = byFacet.fresh ?? { source: null };
+      const { source: s4, ...freshByScroll } = byScroll.fresh ?? { source: null };
+      expect([s1, s2, s3, s4]).toEqual(['facet', 'scroll', 'facet', 'scroll']);
+      // Orphans without a source URL are the one difference: the facet counts every point without a version.
+      expect(staleByFacet).toEqual(staleByScroll);
+      expect(freshByFacet).toEqual(freshByScroll);
+      expect(byFacet.calls).not.toContain('scroll');
+      expect(byScroll.calls).toContain('scroll');
+    },
+  );
 
   it('finds what each collection holds, so the comparison above is not of two empty answers', async () => {
     const figures = async (name: string) => {

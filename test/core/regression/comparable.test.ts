@@ -1,6 +1,12 @@
 /** Which queries a run is compared on: flaky, new and shared ones, and run figures recomputed over the shared. */
 import { describe, expect, it } from 'vitest';
-import { addedQueries, flakyQueries, onQueries, sharedQueries } from '../../../functions/core/regression/comparable.ts';
+import {
+  addedQueries,
+  flakyQueries,
+  onQueries,
+  sharedQueries,
+  similarityFlakyQueries,
+} from '../../../functions/core/regression/comparable.ts';
 import { buildDigest, query } from '../history/digests.ts';
 
 /** History newest first: q1's statuses in that order. */
@@ -31,6 +37,73 @@ describe('flakyQueries', () => {
       queries: { q1: { ...(r.queries.q1 ?? query()), hash: 'old' } },
     }));
     expect(flakyQueries(edited, before)).toEqual(new Set());
+  });
+});
+
+describe('similarityFlakyQueries', () => {
+  /** History newest first: q1's best similarities in that order, each run passing; `regressed` runs marked. */
+  const simsOf = (sims: number[], regressed: number[] = []) =>
+    sims.map((bestSimilarity, i) =>
+      buildDigest(20 - i, { queries: { q1: query({ bestSimilarity }) }, regressed: regressed.includes(i) }),
+    );
+  const nowAt = (bestSimilarity: number) => buildDigest(21, { queries: { q1: query({ bestSimilarity }) } });
+
+  it('calls a query flaky when its similarity fell below its band and came back twice, with its level and band', () => {
+    // Usually 0.50 (band floor 0.05): 0.23 now, back at 0.50, 0.23 before: below, back, below = two flips.
+    const history = simsOf([0.5, 0.23, 0.5, 0.51, 0.49, 0.5], [1]);
+    expect(similarityFlakyQueries(nowAt(0.23), history)).toEqual(new Map([['q1', { level: 0.5, band: 0.05 }]]));
+    // A value under the band is "below" (0.449 < 0.45); at the band's edge it is not.
+    expect(similarityFlakyQueries(nowAt(0.449), simsOf([0.5, 0.449, 0.5, 0.5, 0.5]))).toEqual(
+      new Map([['q1', { level: 0.5, band: 0.05 }]]),
+    );
+    expect(similarityFlakyQueries(nowAt(0.45), simsOf([0.5, 0.45, 0.5, 0.5, 0.5]))).toEqual(new Map());
+  });
+
+  it('does not call a fall that stays a flaky query: one flip is a change', () => {
+    expect(similarityFlakyQueries(nowAt(0.3), simsOf([0.3, 0.3, 0.5, 0.5, 0.5, 0.5], [0, 1]))).toEqual(new Map());
+    expect(similarityFlakyQueries(nowAt(0.5), simsOf([0.5, 0.5, 0.5, 0.5]))).toEqual(new Map());
+  });
+
+  it('counts a return only at level - band / 2 or above: noise at the edge of the band is no flip', () => {
+    // Held near the edge (0.44 below, 0.46 between): below, between, below, ... never "back": one flip at most.
+    const edge = simsOf([0.46, 0.44, 0.46, 0.44, 0.5, 0.5, 0.5], [0, 1, 2, 3]);
+    expect(similarityFlakyQueries(nowAt(0.44), edge)).toEqual(new Map());
+    // The same nights with the returns at 0.475 (= 0.5 - 0.05 / 2) are back: flaky.
+    const back = simsOf([0.475, 0.44, 0.475, 0.44, 0.5, 0.5, 0.5], [1, 3]);
+    expect(similarityFlakyQueries(nowAt(0.44), back).has('q1')).toBe(true);
+    const justShort = simsOf([0.474, 0.44, 0.474, 0.44, 0.5, 0.5, 0.5], [1, 3]);
+    expect(similarityFlakyQueries(nowAt(0.44), justShort).has('q1')).toBe(false);
+  });
+
+  it('looks back 7 judged runs, judges by runs that were not regressions, and needs 3 of them', () => {
+    // The dip 8 runs back is out of the window: below now, then seven at the level, is one flip.
+    expect(similarityFlakyQueries(nowAt(0.23), simsOf([0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.23]))).toEqual(new Map());
+    expect(similarityFlakyQueries(nowAt(0.23), simsOf([0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.23]))).toEqual(
+      new Map([['q1', { level: 0.5, band: 0.05 }]]),
+    );
+    // Only two usual runs: no level to judge by.
+    expect(similarityFlakyQueries(nowAt(0.23), simsOf([0.5, 0.23, 0.5, 0.23], [1, 3]))).toEqual(new Map());
+    // The level is the usual runs' (not regressed): with the low nights marked regressions it stays 0.5.
+    const mostlyLow = simsOf([0.5, 0.23, 0.23, 0.5, 0.23, 0.5, 0.5], [1, 2, 4]);
+    expect(similarityFlakyQueries(nowAt(0.23), mostlyLow).get('q1')).toEqual({ level: 0.5, band: 0.05 });
+  });
+
+  it('skips a query in ERROR or without a similarity now, ERROR runs, and runs of another version of it', () => {
+    const history = simsOf([0.5, 0.23, 0.5, 0.5, 0.5]);
+    expect(
+      similarityFlakyQueries(
+        buildDigest(21, { queries: { q1: query({ status: 'ERROR', bestSimilarity: 0.23 }) } }),
+        history,
+      ),
+    ).toEqual(new Map());
+    expect(
+      similarityFlakyQueries(buildDigest(21, { queries: { q1: query({ bestSimilarity: null }) } }), history),
+    ).toEqual(new Map());
+    const withErrors = history.map((r, i) => (i === 1 ? { ...r, status: 'ERROR' as const } : r));
+    expect(similarityFlakyQueries(nowAt(0.23), withErrors)).toEqual(new Map());
+    const edited = buildDigest(21, { queries: { q1: query({ bestSimilarity: 0.23, hash: 'new' }) } });
+    const before = history.map((r) => ({ ...r, queries: { q1: { ...(r.queries.q1 ?? query()), hash: 'old' } } }));
+    expect(similarityFlakyQueries(edited, before)).toEqual(new Map());
   });
 });
 

@@ -41,6 +41,7 @@ function context(
     baseline: baselineOf(baseline),
     stale: new Set(stale),
     flaky: new Set(sets.flaky ?? []),
+    flakySimilarity: new Map(),
     added: new Set(sets.added ?? []),
   };
 }
@@ -159,6 +160,36 @@ describe('detectSimilarityDrops', () => {
     expect(
       detectSimilarityDrops(context({ queries: { q1: query({ bestSimilarity: 0.1 }) } }, { queries: {} })),
     ).toEqual([]);
+  });
+});
+
+describe('detectSimilarityDrops on a query flaky by its similarity', () => {
+  const flakyAt = (bestSimilarity: number | null, status: 'PASS' | 'FAIL' = 'PASS') =>
+    detectSimilarityDrops({
+      ...context({ queries: { q1: query({ bestSimilarity, status }) } }, { queries: {} }, [], { flaky: ['q1'] }),
+      flakySimilarity: new Map([['q1', { level: 0.5123, band: 0.0516 }]]),
+    });
+
+  it('reports it as FLAKY (never SIMILARITY_DROPPED) when it is under its band now, with its figures', () => {
+    expect(flakyAt(0.2345)).toEqual([
+      finding({
+        kind: 'FLAKY',
+        severity: 'LOW',
+        message:
+          'query q1: best similarity 0.235, usually 0.512 ± 0.052; it fell below that and came back at least twice within its last 7 runs (flaky: reported, not alerted)',
+        query_id: 'q1',
+        value: 0.2345,
+        baseline: 0.5123,
+        band: 0.0516,
+      }),
+    ]);
+  });
+
+  it('says nothing at its band’s edge or above, without a similarity, or when it fails (query-regressions reports that)', () => {
+    expect(flakyAt(0.4607)).toEqual([]);
+    expect(flakyAt(0.4606)).toHaveLength(1);
+    expect(flakyAt(null)).toEqual([]);
+    expect(flakyAt(0.2, 'FAIL')).toEqual([]);
   });
 });
 

@@ -27,6 +27,7 @@ function drops(metrics: RunDigest['metrics'], baseline: Baseline['metrics']) {
     baseline: baselineOf({ metrics: baseline }),
     stale: new Set(),
     flaky: new Set(),
+    flakySimilarity: new Map(),
     added: new Set(),
   });
 }

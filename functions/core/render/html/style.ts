@@ -13,7 +13,7 @@ h3{font-size:15px;margin:14px 0 6px}h4{font-size:15px;margin:0 0 4px}
 nav{font-size:13px;margin:6px 0 0}nav a{margin-right:14px;color:var(--bar)}
 table{border-collapse:collapse;width:100%;font-size:14px}th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:top}
 th{background:var(--soft);font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-tr.breach td{background:#fdecea}tr.breach .mark{color:var(--bad);font-weight:800}tr.ok .mark{color:var(--good)}
+tr.breach td{background:#fdecea}tr.breach .mark{color:var(--bad);font-weight:800}tr.ok .mark{color:var(--good)}tr.unjudged td{color:var(--muted);font-style:italic}
 .sev.critical,.sev.high{color:var(--bad);font-weight:700}.sev.medium{color:var(--warn);font-weight:600}
 .muted{color:var(--muted)}.note{background:#fff8e1;padding:6px 10px;border-left:3px solid var(--warn)}
 .figures{background:var(--soft);padding:8px 12px;border-radius:6px}

@@ -1,6 +1,7 @@
 /** The top of the report: the verdict, each success criterion against its threshold, and the run's errors. */
 import type { CriterionResult } from '../../report/findings.ts';
 import type { ValidationReport } from '../../report/report.ts';
+import { notEvaluatedReason } from '../criterion-state.ts';
 import { cut, html, type Markup, num } from './escape.ts';
 
 const PERCENT = /rate|coverage|completeness|percent/i;
@@ -13,12 +14,13 @@ export function criterionValue(c: CriterionResult, value: number | null): string
 
 /** Verdict banner, what the run was, and the criteria table. */
 export function renderSummary(report: ValidationReport): Markup {
-  const breached = report.success_criteria.filter((c) => !c.passed);
+  const unjudged = report.success_criteria.filter((c) => notEvaluatedReason(report, c) !== null);
+  const breached = report.success_criteria.filter((c) => !c.passed && !unjudged.includes(c));
   const headline =
     report.status === 'ERROR'
       ? 'The run could not complete'
       : breached.length > 0
-        ? `${breached.length} of ${report.success_criteria.length} success criteria breached`
+        ? `${breached.length} of ${report.success_criteria.length} success criteria breached${unjudged.length > 0 ? `, ${unjudged.length} not evaluated` : ''}`
         : 'Every success criterion holds';
   return html`<header class="verdict ${report.status.toLowerCase()}">
 <div class="badge">${report.status}</div>
@@ -31,12 +33,15 @@ ${
   report.success_criteria.length === 0
     ? html`<p class="muted">No criterion was evaluated.</p>`
     : html`<table><thead><tr><th></th><th>criterion</th><th>value</th><th>threshold</th><th>severity</th></tr></thead><tbody>
-${report.success_criteria.map(
-  (
-    c,
-  ) => html`<tr class="${c.passed ? 'ok' : 'breach'}"><td class="mark">${c.passed ? '✔' : '✘'}</td><td>${c.description || c.name.replace(/_/g, ' ')}</td>
-<td class="num">${criterionValue(c, c.value)}</td><td class="num">${c.comparator} ${criterionValue(c, c.threshold)}</td><td>${c.passed ? '' : c.severity}</td></tr>`,
-)}</tbody></table>`
+${report.success_criteria.map((c) => {
+  // Not evaluated is neither a pass nor a measured breach: no figure, no severity (the findings say what failed).
+  const why = notEvaluatedReason(report, c);
+  return why !== null
+    ? html`<tr class="unjudged"><td class="mark">–</td><td>${c.description || c.name.replace(/_/g, ' ')}</td>
+<td class="num">not evaluated (${why})</td><td class="num">${c.comparator} ${criterionValue(c, c.threshold)}</td><td></td></tr>`
+    : html`<tr class="${c.passed ? 'ok' : 'breach'}"><td class="mark">${c.passed ? '✔' : '✘'}</td><td>${c.description || c.name.replace(/_/g, ' ')}</td>
+<td class="num">${criterionValue(c, c.value)}</td><td class="num">${c.comparator} ${criterionValue(c, c.threshold)}</td><td>${c.passed ? '' : c.severity}</td></tr>`;
+})}</tbody></table>`
 }
 </section>`;
 }

@@ -102,6 +102,37 @@ describe('renderSummary', () => {
     ]);
   });
 
+  it('shows a criterion that could not be computed as not evaluated: no figure, no severity, no ✘', () => {
+    const report = buildErrorReport();
+    const markup = renderSummary(report).value;
+    expect(markup).toContain(
+      '<tr class="unjudged"><td class="mark">–</td><td>pass_rate must be &gt;= 90</td>\n<td class="num">not evaluated (its input could not be read)</td><td class="num">&gt;= 90%</td><td></td></tr>',
+    );
+    expect(markup).not.toContain('CRITICAL');
+  });
+
+  it('shows a pass rate of 0 as not evaluated when no query completed, and as a breach once one did', () => {
+    // Every query errored: the criterion's 0 is a count of errors, not a measurement.
+    const errored = { ...buildErrorReport(), success_criteria: [criterion({ value: 0 })] };
+    expect(criteriaRows(errored)).toEqual([]);
+    expect(renderSummary(errored).value).toContain('not evaluated (no query completed)');
+    // One query judged (and failed): the same 0 is now a measured breach.
+    const judged = { ...errored, failed_queries: 1, error_queries: errored.error_queries - 1 };
+    expect(criteriaRows(judged)).toEqual([
+      '<tr class="breach"><td class="mark">✘</td><td>pass rate</td>\n<td class="num">0%</td><td class="num">&gt;= 90%</td><td>CRITICAL</td></tr>',
+    ]);
+  });
+
+  it('counts not-evaluated criteria apart from breached ones in the headline', () => {
+    const report = {
+      ...buildFailedReport(),
+      success_criteria: [criterion({}), criterion({ name: 'coverage', value: null })],
+    };
+    expect(renderSummary(report).value).toContain(
+      '<h1>prod/book: 1 of 2 success criteria breached, 1 not evaluated</h1>',
+    );
+  });
+
   it('says no criterion was evaluated when there is none', () => {
     const markup = renderSummary({ ...buildPassedReport(), success_criteria: [] }).value;
     expect(markup).toContain('<p class="muted">No criterion was evaluated.</p>');

@@ -1,0 +1,107 @@
+/**
+ * The ClaimJudge port on Cohere Chat v2, through cohere-ai's CohereClientV2: one claim and its chunks in, a JSON
+ * verdict out, forced by `response_format` (type json_object with a JSON schema). Cohere refuses a response format
+ * beside `documents`, so the chunks go in the user message, each in a <passage id="..."> block. The reply's content is
+ * not read here: core/grounding/judge.ts checks it (a verdict it knows, evidence found verbatim in the chunk named).
+ * Transport failures are translated once (errors.ts) into a ChatError that names the model, never the API key.
+ */
+import { CohereClientV2 } from 'cohere-ai';
+import type { ChatDocument, ClaimJudge } from '../../core/ports.ts';
+import { DependencyGate, type RunSignal, retryTransient } from '../transport.ts';
+import { type CohereChatResponse, DEFAULT_CHAT_MODEL, readCohereReply } from './chat.ts';
+import { safeOrigin, translateCohereChatError } from './errors.ts';
+
+/** The judge's model by default: the agent's own, Command A, which supports structured outputs. */
+export const DEFAULT_JUDGE_MODEL = DEFAULT_CHAT_MODEL;
+
+/** What the judge must answer; Cohere holds the model to it (fields, types, the three verdicts). */
+export const JUDGE_RESPONSE_SCHEMA = {
+  type: 'object',
+  properties: {
+    verdict: { type: 'string', enum: ['supported', 'contradicted', 'not_in_context'] },
+    chunk_id: { type: 'string' },
+    evidence: { type: 'string' },
+    reason: { type: 'string' },
+  },
+  required: ['verdict', 'chunk_id', 'evidence', 'reason'],
+} as const;
+
+/**
+ * The instructions, in the words of NLI: entailment is "supported", contradiction "contradicted", neutral "not in
+ * context". The whole claim must hold, so a true clause does not carry an invented tail; outside knowledge does not
+ * count, so a claim true in general but absent from the passages is not supported.
+ */
+const JUDGE_SYSTEM_PROMPT = [
+  'You check whether passages support a claim. Use only the passages, never outside knowledge.',
+  'Answer with a JSON object with the fields verdict, chunk_id, evidence and reason:',
+  '- verdict "supported": the passages state everything the claim says, every number, unit, name, role and',
+  '  negation included (a faithful rewording is supported);',
+  '- verdict "contradicted": a passage says something the claim cannot be true with (a negation flipped, a number',
+  '  or unit changed, roles or names swapped, a possibility stated as a certainty);',
+  '- verdict "not_in_context": the passages do not say it, or say only part of it.',
+  'chunk_id is the id of the passage the evidence comes from; evidence is the shortest span of that passage, copied',
+  'exactly, that supports or contradicts the claim (empty for not_in_context); reason is one short sentence.',
+].join('\n');
+
+/** The passages are delimited so a passage cannot close its own block and speak as the instructions. */
+export function buildJudgeMessage(claim: string, chunks: readonly ChatDocument[]): string {
+  const defuse = (text: string) => text.replace(/<\/passage>/gi, '</ passage>');
+  const passages = chunks.map(
+    (c) => `<passage id="${defuse(c.id).replace(/"/g, '&quot;')}">\n${defuse(c.text)}\n</passage>`,
+  );
+  return `${passages.join('\n')}\n\n<claim>\n${claim.replace(/<\/claim>/gi, '</ claim>')}\n</claim>\n\nGenerate the JSON verdict for the claim.`;
+}
+
+/** How to reach Cohere for the judge; the token is kept only to authenticate and to redact it from messages. */
+export interface CohereJudgeOptions {
+  token: string;
+  model?: string;
+  baseUrl?: string;
+  timeoutInSeconds: number;
+  maxRetries?: number;
+  run?: RunSignal;
+  /** Shared with the embedder and the agent: once Cohere failed hard in this run, later calls are not tried. */
+  gate?: DependencyGate;
+}
+
+/** Builds the ClaimJudge on CohereClientV2. */
+export function createCohereJudge(options: CohereJudgeOptions): ClaimJudge {
+  const model = options.model ?? DEFAULT_JUDGE_MODEL;
+  const client = new CohereClientV2({
+    token: options.token,
+    timeoutInSeconds: options.timeoutInSeconds,
+    maxRetries: 0,
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+  });
+  const where = `Cohere judge (${model}) at ${options.baseUrl ? safeOrigin(options.baseUrl) : 'api.cohere.com'}`;
+  const gate = options.gate ?? new DependencyGate('Cohere');
+  return {
+    model,
+    async judge({ claim, chunks }) {
+      const call = async () => {
+        try {
+          return (await client.chat(
+            {
+              model,
+              messages: [
+                { role: 'system', content: JUDGE_SYSTEM_PROMPT },
+                { role: 'user', content: buildJudgeMessage(claim, chunks) },
+              ],
+              responseFormat: { type: 'json_object', jsonSchema: { ...JUDGE_RESPONSE_SCHEMA } },
+              // One claim, one verdict: the same answer every night for the same claim.
+              temperature: 0,
+            },
+            options.run ? { abortSignal: options.run.signal } : {},
+          )) as CohereChatResponse;
+        } catch (error) {
+          throw translateCohereChatError(error, where, options.token, options.run);
+        }
+      };
+      const response = await gate.run(() =>
+        retryTransient(call, { retries: options.maxRetries ?? 2, ...(options.run ? { run: options.run } : {}) }),
+      );
+      const { text, billedUnits } = readCohereReply(response, where);
+      return { text, billedUnits };
+    },
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * The claim judge (issue 22 §1): a second model reads each claim of an answer against its evidence and says whether
+ * the evidence supports it, contradicts it, or does not say, quoting the span it rests on. It reads meaning where the
+ * lexical gate (support.ts) counts words: a swapped role, an implicit denial, a synonym.
+ *
+ * Pure: the model is the ClaimJudge port (adapters/cohere/judge.ts). What the judge answers is not trusted: a reply
+ * that is not the JSON asked for, a verdict outside the three, evidence that is not found verbatim in the chunk it
+ * names, a timeout, a refusal or any other failure is `could_not_verify`, never `supported`. So is a claim past the
+ * run's claim budget: it was not judged.
+ */
+
+import type { ChatDocument, ClaimJudge } from '../ports.ts';
+import type { ClaimJudgement, ClaimSupport, JudgeFailure, TokenUsage } from '../report/grounding-report.ts';
+import { describeError, isServiceError, truncate } from '../shared/errors.ts';
+
+/** The three verdicts a judge may give; anything else it says is unreadable. */
+const READABLE_VERDICTS: readonly string[] = [
+  'supported',
+  'contradicted',
+  'not_in_context',
+] satisfies ClaimJudgement['verdict'][];
+const isReadable = (v: unknown): v is 'supported' | 'contradicted' | 'not_in_context' =>
+  typeof v === 'string' && READABLE_VERDICTS.includes(v);
+
+/** How a refusal reads when the model answers in words instead of JSON. */
+const REFUSAL = /\b(?:i can(?:not|'t|’t)|i am unable|i'm unable|i’m unable|i (?:won't|will not)|sorry)\b/i;
+
+/** At most this many claims of a run are judged: each is one billed chat call. */
+export const DEFAULT_JUDGE_MAX_CLAIMS = 100;
+
+/** The claims a run may still put to the judge; shared by every answer of the run. */
+export interface JudgeBudget {
+  readonly maxClaims: number;
+  used: number;
+}
+
+export function createJudgeBudget(maxClaims: number): JudgeBudget {
+  return { maxClaims: Math.max(0, maxClaims), used: 0 };
+}
+
+/** A claim's key in a judgement map: its span in the answer. */
+export const claimKey = (claim: { start: number; end: number }): string => `${claim.start}:${claim.end}`;
+
+/** Collapses runs of white space and straightens quotes, so a quote re-flowed by the model still matches. */
+const normalise = (text: string) =>
+  text
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * The chunks a claim is judged against: those its citations name, or, for an uncited sentence, every chunk the
+ * model was given (a fact it states may be there even though it was not cited).
+ */
+export function evidenceChunks(
+  claim: Pick<ClaimSupport, 'kind' | 'chunk_ids'>,
+  chunkTexts: Readonly<Record<string, string>>,
+): ChatDocument[] {
+  const ids = claim.kind === 'uncited_sentence' ? Object.keys(chunkTexts) : claim.chunk_ids;
+  return ids.flatMap((id) => {
+    const text = chunkTexts[id];
+    return text === undefined ? [] : [{ id, text }];
+  });
+}
+
+const unverified = (failure: JudgeFailure, reason: string): ClaimJudgement => ({
+  verdict: 'could_not_verify',
+  chunk_id: null,
+  evidence: null,
+  reason: truncate(reason, 300),
+  failure,
+});
+
+/**
+ * Reads the judge's reply: a JSON object `{ verdict, chunk_id, evidence, reason }`. A supported or contradicted
+ * verdict must quote its evidence from the chunk it names, verbatim (white space and quote marks aside); a
+ * not_in_context verdict needs none.
+ */
+export function readJudgement(reply: string, chunks: readonly ChatDocument[]): ClaimJudgement {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(reply);
+  } catch {
+    return REFUSAL.test(reply)
+      ? unverified('refused', `the judge refused: ${JSON.stringify(truncate(reply, 120))}`)
+      : unverified('malformed', `the judge's reply is not JSON: ${JSON.stringify(truncate(reply, 120))}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return unverified('malformed', "the judge's reply is not a JSON object");
+  const fields = parsed as Record<string, unknown>;
+  const verdict = fields.verdict;
+  if (!isReadable(verdict))
+    return unverified(
+      'malformed',
+      `the judge's verdict ${JSON.stringify(verdict ?? null)} is not one of supported, contradicted, not_in_context`,
+    );
+  const reason = typeof fields.reason === 'string' ? truncate(fields.reason, 300) : '';
+  if (verdict === 'not_in_context')
+    return { verdict: 'not_in_context', chunk_id: null, evidence: null, reason, failure: null };
+  const chunkId = typeof fields.chunk_id === 'string' ? fields.chunk_id : '';
+  const evidence = typeof fields.evidence === 'string' ? normalise(fields.evidence) : '';
+  const chunk = chunks.find((c) => c.id === chunkId);
+  if (chunk === undefined)
+    return unverified(
+      'evidence_not_found',
+      `the judge says ${verdict} citing ${JSON.stringify(chunkId)}, not a chunk it was given`,
+    );
+  if (!/[\p{L}\p{N}]/u.test(evidence) || !normalise(chunk.text).includes(evidence))
+    return unverified(
+      'evidence_not_found',
+      `the judge says ${verdict}, but its evidence ${JSON.stringify(truncate(evidence, 120))} is not in chunk ${chunkId}`,
+    );
+  return { verdict, chunk_id: chunkId, evidence, reason, failure: null };
+}
+
+/** What judging an answer's claims cost and found. */
+export interface JudgedClaims {
+  judgements: Map<string, ClaimJudgement>;
+  usage: TokenUsage;
+}
+
+/**
+ * Puts every claim of an answer to the judge, one call at a time, while the run's budget lasts. A claim without a
+ * chunk to read (its citations name none that was given) is not_in_context without a call.
+ */
+export async function judgeClaims(options: {
+  claims: readonly ClaimSupport[];
+  chunkTexts: Readonly<Record<string, string>>;
+  judge: ClaimJudge;
+  budget: JudgeBudget;
+}): Promise<JudgedClaims> {
+  const { judge, budget } = options;
+  const judgements = new Map<string, ClaimJudgement>();
+  const usage: TokenUsage = { input_tokens: 0, output_tokens: 0 };
+  for (const claim of options.claims) {
+    const chunks = evidenceChunks(claim, options.chunkTexts);
+    if (chunks.length === 0) {
+      judgements.set(claimKey(claim), {
+        verdict: 'not_in_context',
+        chunk_id: null,
+        evidence: null,
+        reason: 'no chunk given to the model to check it against',
+        failure: null,
+      });
+      continue;
+    }
+    if (budget.used >= budget.maxClaims) {
+      judgements.set(
+        claimKey(claim),
+        unverified('budget_exhausted', `the run's judge budget of ${budget.maxClaims} claims was spent`),
+      );
+      continue;
+    }
+    budget.used += 1;
+    try {
+      const reply = await judge.judge({ claim: claim.text, chunks });
+      usage.input_tokens += reply.billedUnits.inputTokens;
+      usage.output_tokens += reply.billedUnits.outputTokens;
+      judgements.set(claimKey(claim), readJudgement(reply.text, chunks));
+    } catch (error) {
+      const timedOut = isServiceError(error) && error.kind === 'timeout';
+      judgements.set(claimKey(claim), unverified(timedOut ? 'timeout' : 'unavailable', describeError(error)));
+    }
+  }
+  return { judgements, usage };
+}
+
+/**
+ * The claims with the judge's verdicts applied: a judged claim is supported exactly when the judge says so; the
+ * lexical gate's verdict stays beside it (`lexical_supported`). Claims the judge did not see are left as they are.
+ */
+export function applyJudgements(
+  claims: readonly ClaimSupport[],
+  judgements: ReadonlyMap<string, ClaimJudgement> | undefined,
+): ClaimSupport[] {
+  if (judgements === undefined) return [...claims];
+  return claims.map((claim) => {
+    const judgement = judgements.get(claimKey(claim));
+    if (judgement === undefined) return claim;
+    return {
+      ...claim,
+      lexical_supported: claim.supported,
+      supported: judgement.verdict === 'supported',
+      judge: judgement,
+    };
+  });
+}
+
+/** One line a person reads to see why the judge did not find a claim supported. */
+export function describeJudgement(claim: Pick<ClaimSupport, 'text' | 'chunk_ids'>, judgement: ClaimJudgement): string {
+  const quoted = JSON.stringify(claim.text.length > 80 ? `${claim.text.slice(0, 80)}…` : claim.text);
+  const because = judgement.reason === '' ? '' : `: ${judgement.reason}`;
+  switch (judgement.verdict) {
+    case 'contradicted':
+      return `the judge finds claim ${quoted} contradicted by ${judgement.chunk_id}, which says ${JSON.stringify(truncate(judgement.evidence ?? '', 120))}${because}`;
+    case 'not_in_context':
+      return `the judge finds claim ${quoted} not in the chunks it ${claim.chunk_ids.length > 0 ? `cites (${claim.chunk_ids.join(', ')})` : 'was given'}${because}`;
+    case 'could_not_verify':
+      return `the judge could not verify claim ${quoted} (${judgement.failure})${because}`;
+    default:
+      return `the judge finds claim ${quoted} supported by ${judgement.chunk_id}`;
+  }
+}

@@ -1,0 +1,618 @@
+/**
+ * The stand-in's claim judge: a small rule-based NLI (natural language inference) that answers the judge route the way
+ * an instructed model would (supported, contradicted, not_in_context, with the evidence copied from a passage), so the
+ * sandbox, the demo and the tests run the judge offline and deterministically. It is a stand-in, not a model: it reads
+ * what rules can read (negation, numbers with their units, antonyms, two names exchanged, a possibility stated as a
+ * certainty, clauses the passages do not state, a small list of general English synonyms) and misses what rules
+ * cannot. Its figures on the evaluation set are the stand-in's, not Cohere's (docs/GROUNDING.md).
+ *
+ * Its own code on purpose: it shares nothing with the lexical gate (functions/core/grounding), so the bench compares
+ * two readers rather than one reader twice. Words go through the stand-in's tokenizer (tokenizer.ts).
+ */
+
+import { extractTerms, tokenizeWords } from './tokenizer.ts';
+
+export interface JudgePassage {
+  id: string;
+  text: string;
+}
+
+export interface StandInJudgement {
+  verdict: 'supported' | 'contradicted' | 'not_in_context';
+  chunk_id: string;
+  evidence: string;
+  reason: string;
+}
+
+/** A sentence of a passage, with its text copied exactly (the judge's evidence must be a verbatim span). */
+interface Sentence {
+  passage: string;
+  text: string;
+  terms: Set<string>;
+  clauses: string[];
+}
+
+/** Below this share of a clause's terms stated in the passages, the clause is not in the context. */
+const MIN_CLAUSE_COVERAGE = 0.5;
+
+/** General English synonyms, each group read as one word (not drawn from any evaluation item). */
+const SYNONYM_GROUPS: readonly string[] = [
+  'big large huge sizable',
+  'small little tiny',
+  'fast quick rapid speedy swift',
+  'slow sluggish',
+  'begin start commence',
+  'end finish stop halt terminate',
+  'make create build produce generate construct',
+  'show display present',
+  'use utilise utilize employ',
+  'need require',
+  'help assist aid',
+  'choose select pick',
+  'get obtain acquire receive',
+  'give provide supply offer',
+  'send transmit',
+  'tell inform',
+  'important crucial critical essential vital key',
+  'main primary principal chief',
+  'common frequent usual',
+  'hard difficult',
+  'easy simple straightforward',
+  'error mistake fault',
+  'expensive costly',
+  'cheap inexpensive',
+  'enough sufficient adequate',
+  'too excessive',
+  'low insufficient',
+  'keep retain preserve maintain',
+  'change modify alter',
+  'check verify inspect examine',
+  'fix repair',
+  'find locate discover',
+  'allow permit let enable',
+  'stop prevent block',
+  'move shift',
+  'turn rotate spin',
+  'slip slide',
+  'stick grip',
+  'image picture photo',
+  'label annotate tag',
+  'hand manual manually',
+  'often frequently',
+  'whole entire',
+  'part portion piece',
+  'link connect join attach',
+  'answer reply respond response',
+  'ask request query',
+  'run execute',
+  'say state',
+  'describe specify define',
+  'store save',
+  'delete remove erase',
+  'add append insert',
+  'wait block',
+  'quickly rapidly fast',
+  'way direction',
+  'also too',
+  'about approximately roughly around',
+];
+
+const SYNONYMS: ReadonlyMap<string, string> = new Map(
+  SYNONYM_GROUPS.flatMap((group) => {
+    const words = group.split(' ');
+    const head = extractTerms(words[0] as string)[0] ?? (words[0] as string);
+    return words.flatMap((w) => extractTerms(w).map((t) => [t, head] as [string, string]));
+  }),
+);
+
+const canon = (term: string) => SYNONYMS.get(term) ?? term;
+/** Content terms, synonyms read as one; numbers and units are left to quantitiesOf, which reads them by value. */
+const termsOf = (text: string) =>
+  new Set(
+    extractTerms(text)
+      .filter((t) => !/^\d/.test(t) && !NUMBER_OR_UNIT.has(t))
+      .map(canon),
+  );
+
+/** Words that deny what follows them in their clause. */
+const NEGATORS = new Set([
+  'not',
+  'no',
+  'never',
+  'cannot',
+  'without',
+  'none',
+  'neither',
+  'nor',
+  'nothing',
+  'unable',
+  'lacks',
+  'lack',
+]);
+const isNegator = (w: string) => NEGATORS.has(w) || /n['’]t$/.test(w);
+
+/**
+ * The terms of a text that a negation governs: the first content word after each negator within three words, an
+ * adverb or a hedge skipped ("is not usually used" denies "used"). Returns the denied terms and the affirmed ones.
+ */
+function polarityOf(text: string): { denied: Set<string>; affirmed: Set<string> } {
+  const words = tokenizeWords(text);
+  const denied = new Set<string>();
+  const deniedAt = new Set<number>();
+  words.forEach((w, i) => {
+    if (!isNegator(w)) return;
+    for (let j = i + 1; j < Math.min(words.length, i + 4); j += 1) {
+      const next = words[j] as string;
+      if (HEDGES.has(next) || /ly$/.test(next)) continue;
+      const term = extractTerms(next)[0];
+      if (term === undefined) continue;
+      denied.add(canon(term));
+      deniedAt.add(j);
+      break;
+    }
+  });
+  const affirmed = new Set<string>();
+  words.forEach((w, i) => {
+    const term = extractTerms(w)[0];
+    if (term !== undefined && !deniedAt.has(i)) affirmed.add(canon(term));
+  });
+  return { denied, affirmed };
+}
+
+/**
+ * A term the claim and the evidence both state, denied by one and only affirmed by the other: "can describe loops"
+ * against "cannot describe loops". Null when they agree.
+ */
+function deniedOnOneSide(claim: string, evidence: string): string | null {
+  const mine = polarityOf(claim);
+  const theirs = polarityOf(evidence);
+  // Only a term one side only denies and the other only affirms: "never restored" beside "a restore" is not a denial.
+  const only = (a: Set<string>, b: Set<string>, t: string) => a.has(t) && !b.has(t);
+  for (const t of mine.denied)
+    if (only(mine.denied, mine.affirmed, t) && only(theirs.affirmed, theirs.denied, t)) return t;
+  for (const t of theirs.denied)
+    if (only(theirs.denied, theirs.affirmed, t) && only(mine.affirmed, mine.denied, t)) return t;
+  return null;
+}
+
+/** Pairs of words that cannot both describe the same thing. */
+const ANTONYMS: readonly [string, string][] = [
+  ['required', 'optional'],
+  ['before', 'after'],
+  ['increase', 'decrease'],
+  ['increases', 'decreases'],
+  ['more', 'less'],
+  ['more', 'fewer'],
+  ['higher', 'lower'],
+  ['high', 'low'],
+  ['faster', 'slower'],
+  ['larger', 'smaller'],
+  ['bigger', 'smaller'],
+  ['enable', 'disable'],
+  ['enabled', 'disabled'],
+  ['synchronous', 'asynchronous'],
+  ['public', 'private'],
+  ['first', 'last'],
+  ['minimum', 'maximum'],
+  ['always', 'never'],
+  ['true', 'false'],
+  ['static', 'dynamic'],
+  ['input', 'output'],
+  ['inside', 'outside'],
+  ['above', 'below'],
+  ['left', 'right'],
+  ['early', 'late'],
+  ['earlier', 'later'],
+  ['hot', 'cold'],
+  ['warm', 'cool'],
+  ['open', 'closed'],
+  ['accept', 'reject'],
+  ['accepts', 'rejects'],
+  ['include', 'exclude'],
+  ['includes', 'excludes'],
+  ['success', 'failure'],
+  ['safe', 'unsafe'],
+  ['compatible', 'incompatible'],
+  ['stable', 'unstable'],
+  ['possible', 'impossible'],
+  ['lossless', 'lossy'],
+  ['strong', 'weak'],
+  ['light', 'heavy'],
+  ['wet', 'dry'],
+  ['add', 'remove'],
+  ['adds', 'removes'],
+  ['start', 'stop'],
+  ['starts', 'stops'],
+  ['blocks', 'returns'],
+  ['local', 'remote'],
+  ['global', 'local'],
+  ['within', 'without'],
+  ['inner', 'outer'],
+  ['upper', 'lower'],
+  ['up', 'down'],
+];
+
+/** Words that hedge a statement, and words that make it a rule or a certainty. */
+const HEDGES = new Set([
+  'may',
+  'might',
+  'could',
+  'can',
+  'usually',
+  'often',
+  'sometimes',
+  'typically',
+  'commonly',
+  'generally',
+  'some',
+  'tends',
+  'likely',
+  'possibly',
+  'perhaps',
+  'mostly',
+]);
+const CATEGORICAL = new Set(['always', 'will', 'must', 'every', 'guarantees', 'guaranteed', 'certainly', 'definitely']);
+
+/** Splits a text into its sentences, each copied exactly. */
+function splitSentences(text: string): string[] {
+  // Chunks wrap lines inside sentences: a sentence ends at . ! ? or a blank line, a heading or a list item.
+  return text
+    .split(/(?<=[.!?])\s+|\n\s*\n|\n(?=\s*(?:#|[-*] |\d+\. ))/)
+    .map((s) => s.trim())
+    .filter((s) => /[\p{L}\p{N}]/u.test(s));
+}
+
+/** Clauses: a sentence cut at semicolons, colons, and a comma or dash before a conjunction or a relative word. */
+function splitClauses(sentence: string): string[] {
+  return sentence
+    .split(
+      /\s*[;:]\s+|\s*,?\s+(?:and|but|while|whereas|although|though|so|because|which|and then)\s+|\s+[—–-]{1,2}\s+/i,
+    )
+    .map((s) => s.trim())
+    .filter((s) => extractTerms(s).length > 0);
+}
+
+// ---- numbers and quantities ----
+
+const SMALL: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  half: 0.5,
+  dozen: 12,
+  single: 1,
+  double: 2,
+  twice: 2,
+  once: 1,
+};
+const SCALES: Record<string, number> = { hundred: 100, thousand: 1000, million: 1e6, billion: 1e9 };
+
+/** Units by name, with their dimension and factor to the dimension's base unit. */
+const UNITS: Record<string, [string, number]> = {
+  ns: ['time', 1e-9],
+  nanosecond: ['time', 1e-9],
+  nanoseconds: ['time', 1e-9],
+  µs: ['time', 1e-6],
+  us: ['time', 1e-6],
+  microsecond: ['time', 1e-6],
+  microseconds: ['time', 1e-6],
+  ms: ['time', 1e-3],
+  millisecond: ['time', 1e-3],
+  milliseconds: ['time', 1e-3],
+  s: ['time', 1],
+  sec: ['time', 1],
+  secs: ['time', 1],
+  second: ['time', 1],
+  seconds: ['time', 1],
+  min: ['time', 60],
+  mins: ['time', 60],
+  minute: ['time', 60],
+  minutes: ['time', 60],
+  h: ['time', 3600],
+  hr: ['time', 3600],
+  hrs: ['time', 3600],
+  hour: ['time', 3600],
+  hours: ['time', 3600],
+  day: ['time', 86400],
+  days: ['time', 86400],
+  week: ['time', 604800],
+  weeks: ['time', 604800],
+  b: ['data', 1],
+  byte: ['data', 1],
+  bytes: ['data', 1],
+  kb: ['data', 1e3],
+  kilobytes: ['data', 1e3],
+  mb: ['data', 1e6],
+  megabytes: ['data', 1e6],
+  gb: ['data', 1e9],
+  gigabytes: ['data', 1e9],
+  tb: ['data', 1e12],
+  terabytes: ['data', 1e12],
+  kib: ['data', 1024],
+  mib: ['data', 1048576],
+  gib: ['data', 1073741824],
+  hz: ['freq', 1],
+  khz: ['freq', 1e3],
+  mhz: ['freq', 1e6],
+  ghz: ['freq', 1e9],
+  mm: ['length', 1e-3],
+  millimetres: ['length', 1e-3],
+  millimeters: ['length', 1e-3],
+  cm: ['length', 1e-2],
+  centimetres: ['length', 1e-2],
+  centimeters: ['length', 1e-2],
+  m: ['length', 1],
+  metre: ['length', 1],
+  metres: ['length', 1],
+  meter: ['length', 1],
+  meters: ['length', 1],
+  km: ['length', 1e3],
+  kilometres: ['length', 1e3],
+  kilometers: ['length', 1e3],
+  g: ['mass', 1],
+  gram: ['mass', 1],
+  grams: ['mass', 1],
+  kg: ['mass', 1e3],
+  kilograms: ['mass', 1e3],
+  percent: ['percent', 1],
+  '%': ['percent', 1],
+  w: ['power', 1],
+  watts: ['power', 1],
+  kw: ['power', 1e3],
+  v: ['voltage', 1],
+  volts: ['voltage', 1],
+  c: ['celsius', 1],
+  celsius: ['celsius', 1],
+  f: ['fahrenheit', 1],
+  fahrenheit: ['fahrenheit', 1],
+};
+
+const NUMBER_OR_UNIT: ReadonlySet<string> = new Set(
+  [...Object.keys(SMALL), ...Object.keys(SCALES), ...Object.keys(UNITS), 'degree', 'degrees'].flatMap((w) =>
+    extractTerms(w),
+  ),
+);
+
+interface Quantity {
+  value: number;
+  /** The dimension and the value in its base unit; null for a bare number. */
+  dimension: string | null;
+  base: number;
+  raw: string;
+}
+
+/** The numbers of a text, in digits or in words, each with the unit after it when there is one. */
+function quantitiesOf(text: string): Quantity[] {
+  const tokens = text.match(/\d+(?:[.,]\d+)*|[\p{L}]+(?:-[\p{L}]+)*|%|°\s?[CF]/gu) ?? [];
+  const out: Quantity[] = [];
+  for (let i = 0; i < tokens.length; i += 1) {
+    const token = tokens[i] as string;
+    const previous = i > 0 ? (tokens[i - 1] as string) : '';
+    let value: number | null = null;
+    let consumed = 0;
+    const unitAfter = ((tokens[i + 1] as string | undefined) ?? '').toLowerCase();
+    if (/^an?$/i.test(token) && ['second', 'minute', 'hour', 'day', 'week', 'millisecond'].includes(unitAfter)) {
+      // "a minute", "an hour": one of the unit.
+      value = 1;
+    } else if (/^\d/.test(token)) {
+      // A number right after a capitalised word is a version or a name ("ROS 2", "Python 3").
+      if (/^\p{Lu}/u.test(previous) && !/^\d/.test(previous)) continue;
+      value = Number(token.replace(/,(?=\d{3}\b)/g, ''));
+    } else {
+      const words = token.toLowerCase().split('-');
+      if (words.every((w) => w in SMALL || w in SCALES) && words.some((w) => w in SMALL)) {
+        value = words.reduce(
+          (sum, w) => (w in SCALES ? (sum || 1) * (SCALES[w] as number) : sum + (SMALL[w] as number)),
+          0,
+        );
+        let j = i + 1;
+        const lower = (k: number) => (tokens[k] as string | undefined)?.toLowerCase() ?? '';
+        for (;;) {
+          if (lower(j) in SCALES) {
+            value *= SCALES[lower(j)] as number;
+            j += 1;
+          } else if (
+            lower(j) === 'and' &&
+            value >= 100 &&
+            lower(j + 1)
+              .split('-')
+              .every((w) => w in SMALL)
+          ) {
+            // "two hundred and forty"
+            value += lower(j + 1)
+              .split('-')
+              .reduce((sum, w) => sum + (SMALL[w] as number), 0);
+            j += 2;
+          } else break;
+        }
+        consumed = j - i - 1;
+        // "one" and "once" read as numbers only before a unit: "the one that" is no count.
+        const next = (tokens[j] as string | undefined)?.toLowerCase() ?? '';
+        if (['one', 'once', 'single', 'half'].includes(words[0] as string) && !(next in UNITS)) continue;
+      }
+    }
+    if (value === null || Number.isNaN(value)) continue;
+    let nextRaw = (tokens[i + 1 + consumed] as string | undefined) ?? '';
+    // "25 degrees Celsius": the unit is the word after "degrees".
+    if (/^degrees?$/i.test(nextRaw)) nextRaw = (tokens[i + 2 + consumed] as string | undefined) ?? 'celsius';
+    const unitName = nextRaw.replace(/^°\s?/, '').toLowerCase();
+    const unit = UNITS[unitName];
+    if (unit) out.push({ value, dimension: unit[0], base: value * unit[1], raw: `${token} ${nextRaw}` });
+    else out.push({ value, dimension: null, base: value, raw: token });
+    i += consumed;
+  }
+  return out;
+}
+
+const close = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
+const toCelsius = (q: Quantity) => (q.dimension === 'fahrenheit' ? ((q.value - 32) * 5) / 9 : q.value);
+
+/** True when `evidence` states the quantity: the same value in some unit of its dimension, or the same bare number. */
+function states(evidence: readonly Quantity[], q: Quantity): boolean {
+  return evidence.some((e) => {
+    if (q.dimension === null) return close(e.value, q.value);
+    if (e.dimension === null) return false;
+    const temperature = (d: string) => d === 'celsius' || d === 'fahrenheit';
+    if (temperature(q.dimension) && temperature(e.dimension)) return Math.abs(toCelsius(e) - toCelsius(q)) < 1;
+    return e.dimension === q.dimension && close(e.base, q.base);
+  });
+}
+
+// ---- the judge ----
+
+/** The longest common subsequence of two word lists, by length: how much of one reads in the other's order. */
+function lcs(a: readonly string[], b: readonly string[]): number {
+  let previous = new Array<number>(b.length + 1).fill(0);
+  for (const x of a) {
+    const row = [0];
+    for (let j = 0; j < b.length; j += 1)
+      row.push(x === b[j] ? (previous[j] as number) + 1 : Math.max(previous[j + 1] as number, row[j] as number));
+    previous = row;
+  }
+  return previous[b.length] as number;
+}
+
+/**
+ * Two words the claim and the evidence both use once, in opposite orders, such that exchanging them in the claim
+ * makes it read much more like the evidence: roles or names swapped ("ROS uses a left-handed frame" for "Unity uses a
+ * left-handed frame, while ROS ...").
+ */
+/** Words for comparing order: numbers whole ("0.35"), other words by their stem ("followers" is "follower"). */
+const orderWords = (text: string) =>
+  (text.toLowerCase().match(/\d+(?:[.,]\d+)*|[\p{L}\p{N}]+/gu) ?? []).map((w) => extractTerms(w)[0] ?? w);
+
+function swappedPair(claim: string, evidence: string): [string, string] | null {
+  const a = orderWords(claim);
+  const b = orderWords(evidence);
+  const once = (list: string[], w: string) => list.indexOf(w) === list.lastIndexOf(w);
+  const meaningful = (w: string) => /^\d/.test(w) || (w.length >= 3 && !NEGATORS.has(w) && extractTerms(w).length > 0);
+  const shared = [...new Set(a)].filter((w) => meaningful(w) && b.includes(w) && once(a, w) && once(b, w));
+  const base = lcs(a, b);
+  for (let i = 0; i < shared.length; i += 1) {
+    for (let j = i + 1; j < shared.length; j += 1) {
+      const x = shared[i] as string;
+      const y = shared[j] as string;
+      if (a.indexOf(x) < a.indexOf(y) === b.indexOf(x) < b.indexOf(y)) continue;
+      const exchanged = a.map((w) => (w === x ? y : w === y ? x : w));
+      // Exchanged, the claim must read as the evidence almost word for word: a reworded claim is no swap.
+      const after = lcs(exchanged, b);
+      if (after >= base + 2 && after >= 0.75 * a.length) return [x, y];
+    }
+  }
+  return null;
+}
+
+/** The sentences of every passage. */
+function sentencesOf(passages: readonly JudgePassage[]): Sentence[] {
+  return passages.flatMap((p) =>
+    splitSentences(p.text).map((text) => ({ passage: p.id, text, terms: termsOf(text), clauses: splitClauses(text) })),
+  );
+}
+
+const overlap = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].filter((t) => b.has(t)).length;
+
+/** Judges one claim against passages. */
+export function judgeClaim(claim: string, passages: readonly JudgePassage[]): StandInJudgement {
+  const sentences = sentencesOf(passages);
+  const none = (reason: string): StandInJudgement => ({
+    verdict: 'not_in_context',
+    chunk_id: '',
+    evidence: '',
+    reason,
+  });
+  if (sentences.length === 0) return none('there is no passage to check it against');
+  const claimTerms = termsOf(claim);
+  const ranked = [...sentences].sort((x, y) => overlap(claimTerms, y.terms) - overlap(claimTerms, x.terms));
+  const best = ranked[0] as Sentence;
+  const against = (s: Sentence, reason: string): StandInJudgement => ({
+    verdict: 'contradicted',
+    chunk_id: s.passage,
+    evidence: s.text,
+    reason,
+  });
+
+  // Two names or roles exchanged, read against the best sentence and the one after it in its passage.
+  for (const s of ranked.slice(0, 3)) {
+    const next = sentences[sentences.indexOf(s) + 1];
+    const window = next && next.passage === s.passage ? `${s.text} ${next.text}` : s.text;
+    const pair = swappedPair(claim, window);
+    if (pair) return against(s, `the passage has ${pair[0]} and ${pair[1]} the other way round`);
+  }
+
+  // Numbers and quantities: each must be stated; one the passage states otherwise is a contradiction.
+  const allText = passages.map((p) => p.text).join('\n');
+  const stated = quantitiesOf(allText);
+  for (const q of quantitiesOf(claim)) {
+    if (states(stated, q)) continue;
+    const rival = ranked.slice(0, 2).find((s) => quantitiesOf(s.text).some((e) => e.dimension === q.dimension));
+    if (rival && overlap(claimTerms, rival.terms) >= 2)
+      return against(rival, `the passage gives another figure than ${q.raw}`);
+    return none(`no passage states ${q.raw}`);
+  }
+
+  const allTerms = termsOf(allText);
+  for (const clause of splitClauses(claim)) {
+    const terms = termsOf(clause);
+    if (terms.size === 0) continue;
+    // The clause of the passages that says most of what this clause says.
+    let match: { sentence: Sentence; clause: string; shared: number } | null = null;
+    for (const s of sentences) {
+      for (const c of s.clauses) {
+        const shared = overlap(terms, termsOf(c));
+        if (match === null || shared > match.shared) match = { sentence: s, clause: c, shared };
+      }
+    }
+    const words = new Set(tokenizeWords(clause));
+    // A denial is read against the sentence that says most of what this clause says (every one of them on a tie).
+    const scores = sentences.map((x) => overlap(terms, x.terms));
+    const top = Math.max(...scores);
+    const tied = sentences.filter((_, i) => scores[i] === top);
+    if (top >= Math.max(Math.min(2, terms.size), Math.ceil(terms.size / 2))) {
+      const denials = tied.map((x) => deniedOnOneSide(clause, x.text));
+      if (denials.every((d) => d !== null))
+        return against(tied[0] as Sentence, `one side denies "${denials[0]}", the other states it`);
+    }
+    if (match && match.shared >= Math.min(2, terms.size)) {
+      const theirs = new Set(tokenizeWords(match.clause));
+      const antonym = ANTONYMS.find(
+        ([x, y]) =>
+          (words.has(x) && theirs.has(y) && !theirs.has(x)) || (words.has(y) && theirs.has(x) && !theirs.has(y)),
+      );
+      if (antonym) return against(match.sentence, `"${antonym[0]}" against "${antonym[1]}"`);
+      const categorical = [...words].some((w) => CATEGORICAL.has(w)) && ![...words].some((w) => HEDGES.has(w));
+      const hedged = [...theirs].some((w) => HEDGES.has(w)) && ![...theirs].some((w) => CATEGORICAL.has(w));
+      if (categorical && hedged) return none('the passage says it may happen, the claim that it does');
+    }
+    // A short clause ("Three things", "Throw it out") carries too few words to judge by what is missing.
+    if (terms.size >= 3 && overlap(terms, allTerms) / terms.size < MIN_CLAUSE_COVERAGE)
+      return none(`the passages do not say "${clause}"`);
+  }
+  if (claimTerms.size > 0 && overlap(claimTerms, allTerms) / claimTerms.size < MIN_CLAUSE_COVERAGE)
+    return none('the passages do not say most of it');
+  return { verdict: 'supported', chunk_id: best.passage, evidence: best.text, reason: 'the passage states it' };
+}

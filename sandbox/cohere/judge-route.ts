@@ -1,0 +1,31 @@
+/**
+ * The judge route of the chat stand-in: a chat request with `response_format` json_object whose user message holds a
+ * `<claim>` and its `<passage id="...">` blocks (as functions/adapters/cohere/judge.ts writes them) gets the JSON
+ * verdict of judge-claim.ts. Behaviours play the judge's own failures for the tests: a reply that is not JSON, a
+ * refusal in words, evidence quoted from another passage than the one named.
+ */
+
+import { judgeClaim } from './judge-claim.ts';
+
+export type JudgeBehaviour = 'normal' | 'malformed_json' | 'refuse' | 'evidence_elsewhere';
+
+const decode = (text: string) => text.replace(/&quot;/g, '"');
+
+/** The JSON text the stand-in's judge answers with. */
+export function answerJudge(message: string, behaviour: JudgeBehaviour): string {
+  if (behaviour === 'malformed_json') return '{"verdict": "supported", "evidence": ';
+  if (behaviour === 'refuse') return "I'm sorry, but I can't help with judging this claim.";
+  const claim = /<claim>\n?([\s\S]*?)\n?<\/claim>/.exec(message)?.[1];
+  // Not a judge request: an instructed model would still answer some JSON object.
+  if (claim === undefined) return '{}';
+  const passages = [...message.matchAll(/<passage id="([^"]*)">\n?([\s\S]*?)\n?<\/passage>/g)].map((m) => ({
+    id: decode(m[1] ?? ''),
+    text: m[2] ?? '',
+  }));
+  const verdict = judgeClaim(claim, passages);
+  if (behaviour === 'evidence_elsewhere' && verdict.verdict !== 'not_in_context') {
+    const other = passages.find((p) => p.id !== verdict.chunk_id);
+    return JSON.stringify({ ...verdict, chunk_id: other?.id ?? `${verdict.chunk_id}-other` });
+  }
+  return JSON.stringify(verdict);
+}

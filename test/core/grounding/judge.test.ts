@@ -1,0 +1,441 @@
+import { describe, expect, it } from 'vitest';
+import { answerQuestion } from '../../../functions/core/grounding/agent.ts';
+import { answerAgentQuestions } from '../../../functions/core/grounding/answer-agent-questions.ts';
+import { describeUnsupported } from '../../../functions/core/grounding/assess-claims.ts';
+import { checkGrounding } from '../../../functions/core/grounding/grounding.ts';
+import {
+  applyJudgements,
+  claimKey,
+  createJudgeBudget,
+  DEFAULT_JUDGE_MAX_CLAIMS,
+  describeJudgement,
+  evidenceChunks,
+  judgeClaims,
+  readJudgement,
+} from '../../../functions/core/grounding/judge.ts';
+import { createRetrievalTool } from '../../../functions/core/grounding/retrieval-tool.ts';
+import type { ChatReply, ClaimJudge, JudgeRequest } from '../../../functions/core/ports.ts';
+import type { ClaimJudgement, ClaimSupport } from '../../../functions/core/report/grounding-report.ts';
+import { ChatError } from '../../../functions/core/shared/errors.ts';
+import {
+  createFakeChat,
+  createFakeClock,
+  createFakeEmbedder,
+  createFakeIndex,
+  createIdSequence,
+  hit,
+} from '../../agent/fakes.ts';
+
+const CHUNKS = [
+  { id: 'c1', text: 'URDF cannot describe closed kinematic loops.\nIt describes  trees of links.' },
+  { id: 'c2', text: 'Gazebo simulates the robot; ROS 2 drives it.' },
+];
+
+/** A judge that answers each claim with the reply `answer` gives for it (or throws what it returns). */
+function scriptedJudge(
+  answer: (request: JudgeRequest, call: number) => string | Error,
+  billed = { inputTokens: 50, outputTokens: 7 },
+): ClaimJudge & { requests: JudgeRequest[] } {
+  const requests: JudgeRequest[] = [];
+  return {
+    model: 'judge-model',
+    requests,
+    async judge(request) {
+      requests.push(request);
+      const reply = answer(request, requests.length);
+      if (reply instanceof Error) throw reply;
+      return { text: reply, billedUnits: billed };
+    },
+  };
+}
+
+const reply = (fields: Record<string, unknown>) => JSON.stringify(fields);
+
+function claim(overrides: Partial<ClaimSupport> = {}): ClaimSupport {
+  return {
+    kind: 'cited_sentence',
+    start: 0,
+    end: 10,
+    text: 'URDF can describe closed kinematic loops.',
+    chunk_ids: ['c1'],
+    supported: true,
+    word_support: 1,
+    content_words: 4,
+    missing_words: [],
+    missing_numbers: [],
+    missing_names: [],
+    missing_quantities: [],
+    polarity_conflicts: [],
+    ...overrides,
+  };
+}
+
+describe('readJudgement', () => {
+  it('keeps a supported verdict whose evidence is in the chunk it names, white space and quote marks aside', () => {
+    const judgement = readJudgement(
+      reply({ verdict: 'supported', chunk_id: 'c1', evidence: 'It describes trees\nof links.', reason: 'same' }),
+      CHUNKS,
+    );
+    expect(judgement).toEqual({
+      verdict: 'supported',
+      chunk_id: 'c1',
+      evidence: 'It describes trees of links.',
+      reason: 'same',
+      failure: null,
+    });
+    const curly = readJudgement(reply({ verdict: 'contradicted', chunk_id: 'c3', evidence: '“don’t”' }), [
+      { id: 'c3', text: 'Say "don\'t" twice.' },
+    ]);
+    expect(curly).toMatchObject({ verdict: 'contradicted', evidence: '"don\'t"', reason: '', failure: null });
+  });
+
+  it('keeps a contradiction with its evidence', () => {
+    const judgement = readJudgement(
+      reply({ verdict: 'contradicted', chunk_id: 'c1', evidence: 'URDF cannot describe closed kinematic loops.' }),
+      CHUNKS,
+    );
+    expect(judgement.verdict).toBe('contradicted');
+    expect(judgement.chunk_id).toBe('c1');
+  });
+
+  it('takes not_in_context without evidence, and drops whatever evidence came with it', () => {
+    expect(
+      readJudgement(
+        reply({ verdict: 'not_in_context', chunk_id: 'c1', evidence: 'made up', reason: 'absent' }),
+        CHUNKS,
+      ),
+    ).toEqual({ verdict: 'not_in_context', chunk_id: null, evidence: null, reason: 'absent', failure: null });
+  });
+
+  it('is could_not_verify when the evidence is not in the chunk it names, or names no chunk it was given', () => {
+    const elsewhere = readJudgement(
+      reply({ verdict: 'supported', chunk_id: 'c2', evidence: 'It describes trees of links.' }),
+      CHUNKS,
+    );
+    expect(elsewhere).toMatchObject({ verdict: 'could_not_verify', failure: 'evidence_not_found', evidence: null });
+    expect(elsewhere.reason).toContain('is not in chunk c2');
+    const stranger = readJudgement(reply({ verdict: 'supported', chunk_id: 'c9', evidence: 'URDF' }), CHUNKS);
+    expect(stranger).toMatchObject({ verdict: 'could_not_verify', failure: 'evidence_not_found' });
+    expect(stranger.reason).toContain('"c9", not a chunk it was given');
+    const noId = readJudgement(reply({ verdict: 'supported', evidence: 'URDF' }), CHUNKS);
+    expect(noId.failure).toBe('evidence_not_found');
+  });
+
+  it('is could_not_verify when the evidence is empty, punctuation or not a string', () => {
+    for (const evidence of ['', '  ', '...', 42, undefined]) {
+      const judgement = readJudgement(reply({ verdict: 'contradicted', chunk_id: 'c1', evidence }), CHUNKS);
+      expect(judgement, String(evidence)).toMatchObject({ verdict: 'could_not_verify', failure: 'evidence_not_found' });
+    }
+  });
+
+  it('is could_not_verify (malformed) for a reply that is not JSON, not an object, or has no readable verdict', () => {
+    for (const text of ['{"verdict": "supported"', 'null', '[]', '"supported"', '7']) {
+      expect(readJudgement(text, CHUNKS), text).toMatchObject({ verdict: 'could_not_verify', failure: 'malformed' });
+    }
+    for (const verdict of ['SUPPORTED', 'entailed', 'could_not_verify', 1, null, undefined]) {
+      const judgement = readJudgement(reply({ verdict, chunk_id: 'c1', evidence: 'URDF' }), CHUNKS);
+      expect(judgement, String(verdict)).toMatchObject({ verdict: 'could_not_verify', failure: 'malformed' });
+    }
+    expect(readJudgement('{"verdict": 3}', CHUNKS).reason).toContain('verdict 3 is not one of');
+    expect(readJudgement('{}', CHUNKS).reason).toContain('verdict null is not one of');
+    expect(readJudgement('nope', CHUNKS).reason).toBe('the judge\'s reply is not JSON: "nope"');
+    expect(readJudgement('[1]', CHUNKS).reason).toBe("the judge's reply is not a JSON object");
+  });
+
+  it('names a refusal as such', () => {
+    for (const text of ["I can't help with that.", 'Sorry, I cannot judge this.', 'I am unable to comply.']) {
+      expect(readJudgement(text, CHUNKS), text).toMatchObject({ verdict: 'could_not_verify', failure: 'refused' });
+    }
+    expect(readJudgement('I cannot do that', CHUNKS).reason).toBe('the judge refused: "I cannot do that"');
+  });
+
+  it('cuts a long reason to one line of 300 characters', () => {
+    const judgement = readJudgement(reply({ verdict: 'not_in_context', reason: `a\n${'b'.repeat(400)}` }), CHUNKS);
+    expect(judgement.reason.startsWith('a b')).toBe(true);
+    expect(judgement.reason.length).toBe(301);
+  });
+});
+
+describe('evidenceChunks', () => {
+  const texts = { c1: 'one', c2: 'two' };
+  it('gives a cited claim the chunks it cites, and an uncited one every chunk', () => {
+    expect(evidenceChunks({ kind: 'cited_sentence', chunk_ids: ['c2', 'c9'] }, texts)).toEqual([
+      { id: 'c2', text: 'two' },
+    ]);
+    expect(evidenceChunks({ kind: 'uncited_sentence', chunk_ids: [] }, texts)).toEqual([
+      { id: 'c1', text: 'one' },
+      { id: 'c2', text: 'two' },
+    ]);
+  });
+});
+
+describe('judgeClaims', () => {
+  const chunkTexts = Object.fromEntries(CHUNKS.map((c) => [c.id, c.text]));
+
+  it('asks once per claim with the claim and its evidence, and sums what the calls cost', async () => {
+    const judge = scriptedJudge(() => reply({ verdict: 'not_in_context' }));
+    const claims = [claim(), claim({ start: 11, end: 20, text: 'Gazebo runs ROS 2.', chunk_ids: ['c2'] })];
+    const { judgements, usage } = await judgeClaims({ claims, chunkTexts, judge, budget: createJudgeBudget(10) });
+    expect(judge.requests).toEqual([
+      { claim: 'URDF can describe closed kinematic loops.', chunks: [CHUNKS[0]] },
+      { claim: 'Gazebo runs ROS 2.', chunks: [CHUNKS[1]] },
+    ]);
+    expect([...judgements.keys()]).toEqual(['0:10', '11:20']);
+    expect(usage).toEqual({ input_tokens: 100, output_tokens: 14 });
+  });
+
+  it('spends the run budget across answers and marks the claims past it could_not_verify without a call', async () => {
+    const judge = scriptedJudge(() => reply({ verdict: 'not_in_context' }));
+    const budget = createJudgeBudget(2);
+    const claims = [claim(), claim({ start: 11, end: 20 })];
+    await judgeClaims({ claims, chunkTexts, judge, budget });
+    const second = await judgeClaims({ claims: [claim({ start: 30, end: 40 })], chunkTexts, judge, budget });
+    expect(judge.requests).toHaveLength(2);
+    expect(budget.used).toBe(2);
+    expect(second.judgements.get('30:40')).toMatchObject({ verdict: 'could_not_verify', failure: 'budget_exhausted' });
+    expect(second.judgements.get('30:40')?.reason).toBe("the run's judge budget of 2 claims was spent");
+    expect(second.usage).toEqual({ input_tokens: 0, output_tokens: 0 });
+    expect(createJudgeBudget(-3).maxClaims).toBe(0);
+    expect(DEFAULT_JUDGE_MAX_CLAIMS).toBe(100);
+  });
+
+  it('turns a timeout into could_not_verify (timeout) and any other failure into (unavailable), and goes on', async () => {
+    const judge = scriptedJudge((_, call) =>
+      call === 1
+        ? new ChatError('Cohere chat timed out', 'timeout')
+        : call === 2
+          ? new ChatError('Cohere chat failed with HTTP 500', 'unavailable')
+          : call === 3
+            ? new Error('boom')
+            : reply({ verdict: 'supported', chunk_id: 'c1', evidence: 'URDF' }),
+    );
+    const claims = [0, 1, 2, 3].map((i) => claim({ start: i * 10, end: i * 10 + 5 }));
+    const { judgements, usage } = await judgeClaims({ claims, chunkTexts, judge, budget: createJudgeBudget(9) });
+    expect([...judgements.values()].map((j) => [j.verdict, j.failure])).toEqual([
+      ['could_not_verify', 'timeout'],
+      ['could_not_verify', 'unavailable'],
+      ['could_not_verify', 'unavailable'],
+      ['supported', null],
+    ]);
+    expect(judgements.get('0:5')?.reason).toContain('timed out');
+    expect(usage).toEqual({ input_tokens: 50, output_tokens: 7 });
+  });
+
+  it('finds a claim whose citations name no given chunk not in context, without a call or a budget', async () => {
+    const judge = scriptedJudge(() => new Error('not called'));
+    const budget = createJudgeBudget(0);
+    const { judgements } = await judgeClaims({ claims: [claim({ chunk_ids: ['gone'] })], chunkTexts, judge, budget });
+    expect(judgements.get('0:10')).toEqual({
+      verdict: 'not_in_context',
+      chunk_id: null,
+      evidence: null,
+      reason: 'no chunk given to the model to check it against',
+      failure: null,
+    });
+    expect(judge.requests).toHaveLength(0);
+  });
+});
+
+describe('applyJudgements and describeJudgement', () => {
+  const supported: ClaimJudgement = {
+    verdict: 'supported',
+    chunk_id: 'c1',
+    evidence: 'URDF',
+    reason: '',
+    failure: null,
+  };
+  const contradicted: ClaimJudgement = {
+    verdict: 'contradicted',
+    chunk_id: 'c1',
+    evidence: 'URDF cannot describe closed kinematic loops.',
+    reason: 'negation flipped',
+    failure: null,
+  };
+
+  it('makes the judge final on the claims it judged, keeps the lexical verdict beside, leaves the rest', () => {
+    const claims = [claim({ supported: true }), claim({ start: 20, end: 30, supported: false })];
+    const judged = applyJudgements(claims, new Map([[claimKey(claims[0] as ClaimSupport), contradicted]]));
+    expect(judged[0]).toMatchObject({ supported: false, lexical_supported: true, judge: contradicted });
+    expect(judged[1]).toEqual(claims[1]);
+    const flipped = applyJudgements([claim({ supported: false })], new Map([['0:10', supported]]));
+    expect(flipped[0]).toMatchObject({ supported: true, lexical_supported: false });
+    expect(applyJudgements(claims, undefined)).toEqual(claims);
+  });
+
+  it('says what the judge found, with the evidence, in one line', () => {
+    expect(describeJudgement(claim(), contradicted)).toBe(
+      'the judge finds claim "URDF can describe closed kinematic loops." contradicted by c1, which says "URDF cannot describe closed kinematic loops.": negation flipped',
+    );
+    const absent: ClaimJudgement = {
+      verdict: 'not_in_context',
+      chunk_id: null,
+      evidence: null,
+      reason: '',
+      failure: null,
+    };
+    expect(describeJudgement(claim(), absent)).toBe(
+      'the judge finds claim "URDF can describe closed kinematic loops." not in the chunks it cites (c1)',
+    );
+    expect(describeJudgement(claim({ chunk_ids: [] }), absent)).toContain('not in the chunks it was given');
+    const failed: ClaimJudgement = {
+      verdict: 'could_not_verify',
+      chunk_id: null,
+      evidence: null,
+      reason: 'timed out',
+      failure: 'timeout',
+    };
+    expect(describeJudgement(claim(), failed)).toBe(
+      'the judge could not verify claim "URDF can describe closed kinematic loops." (timeout): timed out',
+    );
+    expect(describeJudgement(claim(), supported)).toContain('supported by c1');
+    expect(describeJudgement(claim({ text: 'x'.repeat(100) }), supported)).toContain(`"${'x'.repeat(80)}…"`);
+    // The report's reasons read the judge's words once a judge gave the verdict.
+    expect(describeUnsupported({ ...claim(), judge: contradicted })).toBe(describeJudgement(claim(), contradicted));
+  });
+});
+
+describe('checkGrounding with judgements', () => {
+  it('fails the claims the judge refutes though the lexical gate passed them, and passes what it supports', () => {
+    const text = 'Gazebo drives the robot.';
+    const options = {
+      response: { response_text: text, citations: [{ start: 0, end: 24, text, document_ids: ['c2'] }] },
+      retrievedChunkIds: ['c2'],
+      chunkTexts: { c2: 'Gazebo drives the robot.' },
+      expectAnswer: true,
+    };
+    expect(checkGrounding(options).passed).toBe(true);
+    const refuted = checkGrounding({
+      ...options,
+      judgements: new Map([['0:24', { ...supported(), verdict: 'contradicted' as const }]]),
+    });
+    expect(refuted).toMatchObject({ passed: false, error_type: 'UNSUPPORTED_CLAIM', support_rate: 0 });
+    expect(refuted.reasons[0]).toContain('the judge finds claim');
+  });
+  const supported = (): ClaimJudgement => ({
+    verdict: 'supported',
+    chunk_id: 'c2',
+    evidence: 'Gazebo drives the robot.',
+    reason: '',
+    failure: null,
+  });
+});
+
+describe('the agent with a judge', () => {
+  const HITS = [hit('c1', 0.9, 'ROS 2 nodes exchange messages over topics.'), hit('c2', 0.8, 'A node may publish.')];
+  const TEXT = 'ROS 2 nodes exchange messages over topics.';
+  const REPLY: ChatReply = {
+    text: TEXT,
+    citations: [{ start: 0, end: TEXT.length, text: TEXT, documentIds: ['c1'] }],
+    billedUnits: { inputTokens: 120, outputTokens: 14 },
+  };
+  const setUp = () => {
+    const clock = createFakeClock();
+    const index = createFakeIndex(HITS);
+    return {
+      chat: createFakeChat(REPLY),
+      clock,
+      newId: createIdSequence(),
+      tool: createRetrievalTool({ embedder: createFakeEmbedder(), index, clock }),
+    };
+  };
+  const QUESTION = { id: 'topics', query_text: 'How do nodes talk?', expect_answer: true };
+
+  it('judges the answer’s claims after the lexical gate, and reports the judge’s verdict, cost and time', async () => {
+    const deps = setUp();
+    const judge = scriptedJudge(() => {
+      deps.clock.advance(40);
+      return reply({ verdict: 'contradicted', chunk_id: 'c1', evidence: 'exchange messages over topics', reason: 'x' });
+    });
+    const response = await answerQuestion({
+      ...deps,
+      query: QUESTION,
+      topK: 5,
+      minRelevance: 0.5,
+      claimJudge: { judge, budget: createJudgeBudget(5) },
+    });
+    expect(judge.requests).toEqual([{ claim: TEXT, chunks: [{ id: 'c1', text: TEXT }] }]);
+    const [only] = response.grounding_validation?.claims ?? [];
+    expect(only).toMatchObject({ supported: false, lexical_supported: true, judge: { verdict: 'contradicted' } });
+    expect(response.grounding_validation?.error_type).toBe('UNSUPPORTED_CLAIM');
+    expect(response.judge_token_usage).toEqual({ input_tokens: 50, output_tokens: 7 });
+    expect(response.latency).toMatchObject({ judge_ms: 40, total_ms: 40 });
+    expect(response.confidence_components.support_rate).toBe(0);
+  });
+
+  it('does not call the judge without claims, and leaves no judge fields without a judge', async () => {
+    const deps = setUp();
+    const plain = await answerQuestion({ ...deps, query: QUESTION, topK: 5, minRelevance: 0.5 });
+    expect(plain.judge_token_usage).toBeUndefined();
+    expect(plain.latency.judge_ms).toBeUndefined();
+    expect(plain.grounding_validation?.claims[0]?.judge).toBeUndefined();
+    const judge = scriptedJudge(() => new Error('not called'));
+    const abstaining = { ...deps, chat: createFakeChat({ ...REPLY, text: "I don't know.", citations: [] }) };
+    await answerQuestion({
+      ...abstaining,
+      query: QUESTION,
+      topK: 5,
+      minRelevance: 0.5,
+      claimJudge: { judge, budget: createJudgeBudget(5) },
+    });
+    expect(judge.requests).toHaveLength(0);
+  });
+
+  it('sums the judge into the run report, with its mode, budget and verdicts; could_not_verify is MEDIUM', async () => {
+    const deps = setUp();
+    const judge = scriptedJudge((_, call) =>
+      call === 1 ? reply({ verdict: 'supported', chunk_id: 'c1', evidence: 'ROS 2 nodes' }) : 'not json',
+    );
+    const queries = ['a', 'b', 'c'].map((id) => ({
+      ...QUESTION,
+      id,
+      agent: true,
+      top_k: 5,
+      min_similarity: 0.5,
+      filters: {},
+    }));
+    const { report, errors } = await answerAgentQuestions({
+      ...deps,
+      queries,
+      maxAgentQueries: 3,
+      judge,
+      judgeMaxClaims: 2,
+    });
+    expect(report.judge).toEqual({
+      mode: 'cohere',
+      model: 'judge-model',
+      max_claims: 2,
+      judged: 2,
+      verdicts: { supported: 1, contradicted: 0, not_in_context: 0, could_not_verify: 2 },
+      token_usage: { input_tokens: 100, output_tokens: 14 },
+    });
+    expect(report.token_usage).toEqual({ input_tokens: 3 * 120 + 100, output_tokens: 3 * 14 + 14 });
+    expect(report.supported_claims).toBe(1);
+    expect(
+      errors.map((e) => [e.error_type, e.severity, (e.details.judge as ClaimJudgement | undefined)?.failure]),
+    ).toEqual([
+      ['UNSUPPORTED_CLAIM', 'MEDIUM', 'malformed'],
+      ['UNSUPPORTED_CLAIM', 'MEDIUM', 'budget_exhausted'],
+    ]);
+    expect(errors[0]?.details.lexical_supported).toBe(true);
+    const lexical = await answerAgentQuestions({ ...setUp(), queries, maxAgentQueries: 1 });
+    expect(lexical.report.judge).toEqual({
+      mode: 'lexical',
+      model: null,
+      max_claims: 100,
+      judged: 0,
+      verdicts: { supported: 0, contradicted: 0, not_in_context: 0, could_not_verify: 0 },
+      token_usage: { input_tokens: 0, output_tokens: 0 },
+    });
+  });
+
+  it('gives a refuted claim a HIGH finding naming the judge’s evidence', async () => {
+    const judge = scriptedJudge(() =>
+      reply({ verdict: 'contradicted', chunk_id: 'c1', evidence: 'over topics', reason: 'r' }),
+    );
+    const queries = [{ ...QUESTION, agent: true, top_k: 5, min_similarity: 0.5, filters: {} }];
+    const { errors } = await answerAgentQuestions({ ...setUp(), queries, maxAgentQueries: 1, judge });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ error_type: 'UNSUPPORTED_CLAIM', severity: 'HIGH' });
+    expect(errors[0]?.message).toContain('contradicted by c1, which says "over topics"');
+  });
+});
