@@ -4,7 +4,9 @@
  * environment that points ragwatch at all three.
  */
 import { readFile } from 'node:fs/promises';
+import { urlPath } from '../functions/core/book/matching.ts';
 import { InputError } from '../functions/core/shared/errors.ts';
+import { isGeneratedListing, isUnderPrefix } from '../functions/core/sitemap/pages.ts';
 import { type IndexBookSummary, indexBook } from '../functions/indexer/index.ts';
 import { readDocs } from '../functions/indexer/read-docs.ts';
 import { sitemapOfPages } from './book-sitemap.ts';
@@ -21,6 +23,8 @@ export interface ServeBookOptions {
   collection?: string;
   /** The folder whose sub-folders are the modules (index's --module-root). */
   moduleRoot?: string;
+  /** The docs plugin's routeBasePath (index's --route-base-path); default the site config's, else `docs`. */
+  routeBasePath?: string;
 }
 
 export interface ServedBook {
@@ -33,7 +37,8 @@ export interface ServedBook {
 
 /** Starts the stand-ins and the sitemap server and indexes the book; stops what it started if anything fails. */
 export async function serveBook(options: ServeBookOptions): Promise<ServedBook> {
-  const pages = await readDocs({ docsDir: options.docsDir, baseUrl: options.baseUrl });
+  const route = options.routeBasePath === undefined ? {} : { routeBasePath: options.routeBasePath };
+  const pages = await readDocs({ docsDir: options.docsDir, baseUrl: options.baseUrl, ...route });
   const xml =
     options.sitemapFile === undefined ? sitemapOfPages(options.baseUrl, pages) : await readSitemap(options.sitemapFile);
   const collection = options.collection ?? 'book';
@@ -54,7 +59,13 @@ export async function serveBook(options: ServeBookOptions): Promise<ServedBook> 
       payloadIndexes: true,
       recreate: true,
       ...(options.moduleRoot === undefined ? {} : { moduleRoot: options.moduleRoot }),
+      ...route,
     });
+    const notDocs = sitePagesUnder(
+      xml,
+      indexed.docsPathPrefix,
+      pages.map((page) => page.sourceUrl),
+    );
     return {
       env: {
         QDRANT_URL: qdrant.url,
@@ -63,6 +74,9 @@ export async function serveBook(options: ServeBookOptions): Promise<ServedBook> 
         COHERE_API_KEY: SANDBOX_COHERE_KEY,
         DOCUSAURUS_BASE_URL: options.baseUrl,
         SITEMAP_URL: sitemap.url,
+        // Where the docs are, so coverage counts them (docs served at the root share '/' with the site's own pages).
+        COVERAGE_PATH_PREFIX: indexed.docsPathPrefix,
+        ...(notDocs.length === 0 ? {} : { COVERAGE_EXCLUDE: notDocs.join(',') }),
       },
       indexed,
       sitemap: options.sitemapFile === undefined ? 'generated' : 'given',
@@ -72,6 +86,18 @@ export async function serveBook(options: ServeBookOptions): Promise<ServedBook> 
     await stop();
     throw error;
   }
+}
+
+/**
+ * The sitemap's pages under the docs' prefix that no docs file makes (the site's home and `src/pages`, a blog under a
+ * root-served book): what COVERAGE_EXCLUDE must name for coverage to count the docs alone. Generated listings (tags,
+ * categories) are left out by coverage already.
+ */
+function sitePagesUnder(xml: string, prefix: string, docUrls: readonly string[]): string[] {
+  const docs = new Set(docUrls.map((url) => urlPath(url).replace(/\/+$/, '')));
+  const locs = [...xml.matchAll(/<loc>\s*([^<]*?)\s*<\/loc>/g)].map((m) => m[1] ?? '').filter((u) => URL.canParse(u));
+  const paths = locs.map(urlPath).filter((p) => isUnderPrefix(p, prefix) && !isGeneratedListing(p, prefix));
+  return [...new Set(paths.filter((p) => !docs.has(p.replace(/\/+$/, ''))))].sort();
 }
 
 async function readSitemap(file: string): Promise<string> {

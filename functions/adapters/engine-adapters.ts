@@ -97,6 +97,7 @@ export function runOptionsFromConfig(config: EngineConfig) {
     environment: config.environment,
     requiredFields: config.requiredFields,
     coveragePathPrefix: config.coveragePathPrefix,
+    coverageExclude: config.coverageExclude,
     searchConcurrency: config.searchConcurrency,
     scrollPartitions: config.scrollPartitions,
     maxAgentQueries: config.maxAgentQueries,

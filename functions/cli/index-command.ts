@@ -9,6 +9,10 @@ import { redactUrlsIn } from '../core/shared/redact-url.ts';
 import { type IndexBookSummary, indexBook } from '../indexer/index.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 
+/** The `--route-base-path` help, shared by index, sandbox and suite generate. */
+export const ROUTE_BASE_PATH_HELP =
+  "the docs plugin's routeBasePath ('/' for docs at the site's root); default: the docusaurus.config.* beside --docs, else docs";
+
 interface IndexFlags {
   docs: string;
   baseUrl: string;
@@ -17,6 +21,7 @@ interface IndexFlags {
   prune?: boolean;
   payloadIndexes: boolean;
   moduleRoot?: string;
+  routeBasePath?: string;
 }
 
 /** Adds `index` to the program. */
@@ -38,6 +43,7 @@ export function registerIndex(program: Command, env: Env): void {
       '--module-root <folder>',
       'the folder (inside --docs) whose sub-folders are the modules; default: the sidebars file beside --docs, else the detected content root',
     )
+    .option('--route-base-path <path>', ROUTE_BASE_PATH_HELP)
     .action(async (flags: IndexFlags) => {
       process.exitCode = await runIndex(flags, env);
     });
@@ -64,6 +70,7 @@ async function runIndex(flags: IndexFlags, env: Env): Promise<ExitCode> {
       recreate: flags.recreate ?? false,
       prune: flags.prune ?? false,
       ...(flags.moduleRoot === undefined ? {} : { moduleRoot: flags.moduleRoot }),
+      ...(flags.routeBasePath === undefined ? {} : { routeBasePath: flags.routeBasePath }),
     });
   } catch (error) {
     if (error instanceof InputError) throw error;
@@ -74,7 +81,7 @@ async function runIndex(flags: IndexFlags, env: Env): Promise<ExitCode> {
   process.stdout.write(
     `Indexed ${summary.documents} pages as ${summary.chunks} chunks into "${summary.collection}" (${summary.vectorSize || 'no new'} dims, ${summary.model}): ` +
       `${summary.written} written, ${summary.unchanged} unchanged, ${summary.deleted} deleted in ${Math.round(summary.durationMs)} ms\n` +
-      `${summary.modules}\n`,
+      `${summary.routes}\n${summary.modules}\n`,
   );
   return EXIT.ok;
 }

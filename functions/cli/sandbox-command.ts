@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { InputError } from '../core/shared/errors.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
+import { ROUTE_BASE_PATH_HELP } from './index-command.ts';
 
 interface SandboxFlags {
   docs: string;
@@ -15,6 +16,7 @@ interface SandboxFlags {
   envFile: string;
   collection?: string;
   moduleRoot?: string;
+  routeBasePath?: string;
 }
 
 /** Adds `sandbox` to the program. */
@@ -30,6 +32,7 @@ export function registerSandbox(program: Command): void {
     .requiredOption('--env-file <path>', 'where to write the KEY=VALUE lines')
     .option('-c, --collection <name>', 'Qdrant collection', 'book')
     .option('--module-root <folder>', 'the folder (inside --docs) whose sub-folders are the modules (as index)')
+    .option('--route-base-path <path>', ROUTE_BASE_PATH_HELP)
     .action(async (flags: SandboxFlags) => {
       process.exitCode = await runSandbox(flags, nextStopSignal());
     });
@@ -47,6 +50,7 @@ async function runSandbox(flags: SandboxFlags, until: Promise<unknown>): Promise
     ...(flags.sitemap === undefined ? {} : { sitemapFile: flags.sitemap }),
     ...(flags.collection === undefined ? {} : { collection: flags.collection }),
     ...(flags.moduleRoot === undefined ? {} : { moduleRoot: flags.moduleRoot }),
+    ...(flags.routeBasePath === undefined ? {} : { routeBasePath: flags.routeBasePath }),
   });
   try {
     const lines = Object.entries(book.env).map(([key, value]) => `${key}=${value}`);
@@ -55,6 +59,7 @@ async function runSandbox(flags: SandboxFlags, until: Promise<unknown>): Promise
     log(
       `ragwatch sandbox: indexed ${book.indexed.documents} pages as ${book.indexed.chunks} chunks; sitemap ${book.sitemap === 'given' ? flags.sitemap : 'generated from the docs'}`,
     );
+    log(book.indexed.routes);
     log(book.indexed.modules);
     log(`Wrote ${flags.envFile} (load it with: set -a; . ${flags.envFile}; set +a). Serving until Ctrl-C.`);
     process.stdout.write(`${lines.join('\n')}\n`);

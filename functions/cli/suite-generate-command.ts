@@ -15,6 +15,7 @@ import { generateSuite } from '../core/suite/generate-suite.ts';
 import { parseSuite } from '../core/suite/suite.ts';
 import { readBookPagesFromDocs } from '../indexer/book-pages.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
+import { ROUTE_BASE_PATH_HELP } from './index-command.ts';
 
 interface GenerateFlags {
   out: string;
@@ -24,6 +25,7 @@ interface GenerateFlags {
   baseUrl?: string;
   collection?: string;
   moduleRoot?: string;
+  routeBasePath?: string;
 }
 
 /** Adds `generate` to the `suite` command (beside `suite normalize`). */
@@ -40,6 +42,7 @@ export function registerSuiteGenerate(suite: Command, env: Env): void {
     .option('-b, --base-url <url>', "with --docs: the book's public base URL (env DOCUSAURUS_BASE_URL)")
     .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
     .option('--module-root <folder>', 'with --docs: the folder whose sub-folders are the modules (as index)')
+    .option('--route-base-path <path>', `with --docs: ${ROUTE_BASE_PATH_HELP}`)
     .action(async (flags: GenerateFlags) => {
       process.exitCode = await runSuiteGenerate(flags, env);
     });
@@ -87,5 +90,6 @@ async function pagesFromDocs(flags: GenerateFlags, env: Env) {
     docsDir: flags.docs ?? '',
     baseUrl,
     ...(flags.moduleRoot === undefined ? {} : { moduleRoot: flags.moduleRoot }),
+    ...(flags.routeBasePath === undefined ? {} : { routeBasePath: flags.routeBasePath }),
   });
 }

@@ -37,6 +37,8 @@ export interface EngineConfig {
   /** Origins (besides SITEMAP_URL's and DOCUSAURUS_BASE_URL's) a sitemap index or a redirect may lead to. */
   sitemapAllowedOrigins: string[];
   coveragePathPrefix: string;
+  /** Sitemap pages under the prefix that are not docs (`/markdown-page`, `/blog/**`): not counted by coverage. */
+  coverageExclude: string[];
   /** Overrides the suite's defaults.min_similarity (a query's own still wins); null: the suite decides. */
   minSimilarity: number | null;
   /** Overrides the suite's defaults.top_k (a query's own still wins); null: the suite decides. */
@@ -190,6 +192,7 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     sitemapUrl,
     sitemapAllowedOrigins: readOrigins(read, 'SITEMAP_ALLOWED_ORIGINS'),
     coveragePathPrefix: prefix,
+    coverageExclude: readPaths(read, 'COVERAGE_EXCLUDE'),
     minSimilarity: read.number('SIMILARITY_THRESHOLD', { min: 0, max: 1 }) ?? null,
     topK: read.number('TOP_K_RESULTS', { min: 1, max: 50, integer: true }) ?? null,
     requiredFields: read.list('REQUIRED_FIELDS') ?? DEFAULT_REQUIRED_FIELDS,
@@ -261,6 +264,16 @@ function readCollection(read: EnvReader): string {
     );
   }
   return name;
+}
+
+/** A comma-separated list of site paths, each starting with '/' (a trailing `/**` takes the path and all under it). */
+function readPaths(read: EnvReader, name: string): string[] {
+  const paths = read.list(name) ?? [];
+  for (const path of paths.filter((p) => !p.startsWith('/')))
+    read.problems.push(
+      `${name}: each item must be a path starting with "/" (e.g. /markdown-page or /blog/**), got "${path}"`,
+    );
+  return paths.filter((p) => p.startsWith('/'));
 }
 
 /** A comma-separated list of http(s) origins (scheme, host, port; no path). */

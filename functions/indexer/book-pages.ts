@@ -6,17 +6,18 @@ import { describeModules } from '../core/book/book-modules.ts';
 import type { BookPage } from '../core/suite/generate-suite.ts';
 import { chunkMarkdown } from './chunk-markdown.ts';
 import { pointIdFor } from './point-id.ts';
-import { readBook } from './read-docs.ts';
+import { describeRoutes, readBook } from './read-docs.ts';
 
 /** Reads and chunks every published page; `modules` says which modules they were given. */
 export async function readBookPagesFromDocs(options: {
   docsDir: string;
   baseUrl: string;
   moduleRoot?: string;
+  routeBasePath?: string;
 }): Promise<{ pages: BookPage[]; modules: string }> {
-  const { pages, modules } = await readBook(options);
+  const { pages, modules, routes } = await readBook(options);
   return {
-    modules: describeModules(modules),
+    modules: `${describeRoutes(routes, options.baseUrl)}\n${describeModules(modules)}`,
     pages: pages.map((page) => ({
       url: page.sourceUrl,
       chapterId: page.chapterId,

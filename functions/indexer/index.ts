@@ -9,7 +9,7 @@ import type { Clock } from '../core/ports.ts';
 import type { ChunkSizes } from './chunk-markdown.ts';
 import { type IndexProgress, type IndexSummary, indexPages } from './index-book.ts';
 import { QdrantWriter } from './qdrant-writer.ts';
-import { readBook } from './read-docs.ts';
+import { describeRoutes, docsPathPrefix, readBook } from './read-docs.ts';
 
 /** Everything one indexing run needs. */
 export interface IndexBookOptions {
@@ -41,11 +41,15 @@ export interface IndexBookSummary extends IndexSummary {
   collection: string;
   /** The modules the pages were given, with their page counts (book-modules.ts describeModules). */
   modules: string;
+  /** Where the docs are served and where that came from (read-docs.ts describeRoutes). */
+  routes: string;
+  /** The docs' path on the site, e.g. `/repo/docs/` or `/`: the COVERAGE_PATH_PREFIX the nightly run needs. */
+  docsPathPrefix: string;
 }
 
 /** Indexes a docs folder into a Qdrant collection; throws InputError, EmbeddingError or IndexError. */
 export async function indexBook(options: IndexBookOptions): Promise<IndexBookSummary> {
-  const { pages, modules } = await readBook({
+  const { pages, modules, routes } = await readBook({
     docsDir: options.docsDir,
     baseUrl: options.baseUrl,
     ...(options.routeBasePath === undefined ? {} : { routeBasePath: options.routeBasePath }),
@@ -66,5 +70,11 @@ export async function indexBook(options: IndexBookOptions): Promise<IndexBookSum
     },
     { pages, prune: options.prune ?? false, ...(options.sizes ? { sizes: options.sizes } : {}) },
   );
-  return { ...summary, collection: options.qdrant.collection, modules: describeModules(modules) };
+  return {
+    ...summary,
+    collection: options.qdrant.collection,
+    modules: describeModules(modules),
+    routes: describeRoutes(routes, options.baseUrl),
+    docsPathPrefix: docsPathPrefix(options.baseUrl, routes.routeBasePath),
+  };
 }

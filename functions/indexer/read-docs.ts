@@ -13,6 +13,7 @@ import { parse as parseYaml } from 'yaml';
 import { type BookModules, deriveModules, type ModulePage } from '../core/book/book-modules.ts';
 import { moduleNameOf } from '../core/book/module-name.ts';
 import { InputError } from '../core/shared/errors.ts';
+import { readSiteConfig, type SiteConfig } from './site-config.ts';
 
 /** One published page of the book, ready to chunk. */
 export interface DocPage {
@@ -33,8 +34,13 @@ export interface ReadDocsOptions {
   docsDir: string;
   /** The site's base URL, e.g. https://book.example.com (a trailing slash is ignored). */
   baseUrl: string;
-  /** Docusaurus's `routeBasePath` for the docs plugin (default `docs`). */
+  /**
+   * Docusaurus's `routeBasePath` for the docs plugin, overriding the site config's (`--route-base-path`). Default:
+   * the docusaurus.config.* beside the docs folder, else `docs`.
+   */
   routeBasePath?: string;
+  /** Docusaurus's `trailingSlash`, overriding the site config's; default the config's, else none added. */
+  trailingSlash?: boolean;
   /**
    * The folder inside the docs folder whose sub-folders are the modules (the override for unusual layouts); when
    * given, the sidebars file is not read. Default: the sidebars file, else the detected content root.
@@ -48,6 +54,18 @@ export interface ReadDocsOptions {
 export interface Book {
   pages: DocPage[];
   modules: BookModules;
+  /** Where the docs are served and why: the route base path, trailing slash, and the config they came from. */
+  routes: Routes;
+}
+
+/** How the pages' URLs were formed (what index, sandbox and suite generate print). */
+export interface Routes {
+  routeBasePath: string;
+  trailingSlash: boolean;
+  /** The site config read, or null when there is none beside the docs folder. */
+  configFile: string | null;
+  /** The site's own public URL (config `url` + `baseUrl`) when it differs from the base URL given; else null. */
+  configBaseUrl: string | null;
 }
 
 const SIDEBARS_FILES = ['sidebars.json', 'sidebars.js', 'sidebars.cjs', 'sidebars.mjs', 'sidebars.ts'];
@@ -62,9 +80,11 @@ export async function readDocs(options: ReadDocsOptions): Promise<DocPage[]> {
 }
 
 /** readDocs, with the modules derived from the book's structure (what index, sandbox and suite generate print). */
-export async function readBook(options: ReadDocsOptions): Promise<Book> {
-  const entries = await listEntries(options.docsDir);
+export async function readBook(given: ReadDocsOptions): Promise<Book> {
+  const entries = await listEntries(given.docsDir);
   const files = entries.filter(isPublished);
+  const routes = routesOf(given, await readSiteConfig(given.docsDir));
+  const options = { ...given, routeBasePath: routes.routeBasePath, trailingSlash: routes.trailingSlash };
   const problems: string[] = [];
   const read: { page: DocPage; modulePage: ModulePage }[] = [];
   for (const file of files) {
@@ -89,7 +109,45 @@ export async function readBook(options: ReadDocsOptions): Promise<Book> {
     byUrl.set(page.sourceUrl, page.file);
   }
   if (problems.length > 0) throw new InputError(`docs folder ${options.docsDir}`, problems);
-  return { pages, modules };
+  return { pages, modules, routes };
+}
+
+/** The flags first, then the site config, then Docusaurus's defaults (`docs`, no trailing slash added). */
+function routesOf(options: ReadDocsOptions, site: SiteConfig | null): Routes {
+  const siteUrl =
+    site?.url === undefined ? null : `${site.url.replace(/\/+$/, '')}/${(site.baseUrl ?? '/').replace(/^\/+/, '')}`;
+  const differs = siteUrl !== null && sameSiteUrl(siteUrl, options.baseUrl) === false;
+  return {
+    routeBasePath: options.routeBasePath ?? site?.routeBasePath ?? 'docs',
+    trailingSlash: options.trailingSlash ?? site?.trailingSlash ?? false,
+    configFile: site?.file ?? null,
+    configBaseUrl: differs ? siteUrl : null,
+  };
+}
+
+function sameSiteUrl(a: string, b: string): boolean {
+  const key = (url: string) => url.replace(/^(https?:\/\/[^/]+)/i, (host) => host.toLowerCase()).replace(/\/+$/, '');
+  return key(a) === key(b);
+}
+
+/** The docs' path on the site: the base URL's path and the route base path, e.g. `/repo/docs/`, or `/` at the root. */
+export function docsPathPrefix(baseUrl: string, routeBasePath: string): string {
+  const base = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const route = routeBasePath.replace(/^\/+|\/+$/g, '');
+  return `${base}/${route === '' ? '' : `${route}/`}`;
+}
+
+/** One line saying where the docs' URLs come from, e.g. "Docs served at <base>/ (routeBasePath '/' from ...)". */
+export function describeRoutes(routes: Routes, baseUrl: string): string {
+  const route = routes.routeBasePath.replace(/^\/+|\/+$/g, '');
+  const at = `${baseUrl.replace(/\/+$/, '')}/${route === '' ? '' : `${route}/`}`;
+  const from = routes.configFile === null ? 'no docusaurus.config.* beside --docs' : `from ${routes.configFile}`;
+  const lines = [
+    `Docs served at ${at} (routeBasePath '${routes.routeBasePath}'${routes.trailingSlash ? ', trailing slash' : ''}; ${from}; --route-base-path overrides)`,
+  ];
+  if (routes.configBaseUrl !== null)
+    lines.push(`Note: the site config publishes the book at ${routes.configBaseUrl}, not at --base-url ${baseUrl}`);
+  return lines.join('\n');
 }
 
 /** `_category_.json` / `.yml` labels by folder; a category file without a string label maps to null. */
@@ -203,14 +261,18 @@ function buildUrl(
   id: string,
   slug: string | undefined,
 ): string {
-  const base = options.baseUrl.replace(/\/+$/, '');
+  // The host in lower case, as the site's sitemap writes it (a config's `QuillWorks.github.io` is published lower).
+  const base = options.baseUrl.replace(/^(https?:\/\/[^/]+)/i, (origin) => origin.toLowerCase()).replace(/\/+$/, '');
   const route = (options.routeBasePath ?? 'docs').replace(/^\/+|\/+$/g, '');
   const folderPath = folders.join('/');
   let path: string;
   if (slug !== undefined) path = slug.startsWith('/') ? slug : joinPath(folderPath, slug);
   else if (isFolderIndex(fileName, folders)) path = folderPath;
   else path = joinPath(folderPath, id);
-  return `${base}${encodeURI(`/${joinPath(route, path.replace(/^\/+/, ''))}`.replace(/\/+$/, '') || '/')}`;
+  const full = `/${joinPath(route, path.replace(/^\/+|\/+$/g, ''))}`;
+  // Docusaurus's trailingSlash: true ends every page's URL with '/'; the site's root keeps its single '/'.
+  const slashed = options.trailingSlash === true && full !== '/' ? `${full}/` : full;
+  return `${base}${encodeURI(slashed)}`;
 }
 
 // Docusaurus turns index.md, README.md and a file named after its folder into the folder's own page.

@@ -29,7 +29,14 @@ export interface BookJson {
   name: string;
   held_out: boolean;
   modelled_on: { repository: string; commit: string; licence: string };
-  site: { lastmod: 'date' | 'datetime' | null; showLastUpdateTime: boolean };
+  site: {
+    url: string;
+    baseUrl: string;
+    routeBasePath: string;
+    trailingSlash: boolean | null;
+    lastmod: 'date' | 'datetime' | null;
+    showLastUpdateTime: boolean;
+  };
   /** The site's sidebars file, as data. */
   sidebars?: Record<string, unknown>;
   edit: { file: string; append: string };
@@ -86,6 +93,42 @@ export interface Report {
   errors: { error_type: string; message: string }[];
 }
 
+/** A docusaurus.config.js as a site writes one (preset options, sitemap plugin), from the fixture's `site`. */
+function siteConfigOf(book: BookJson): string {
+  const { site } = book;
+  const trailing = site.trailingSlash === null ? '' : `\n  trailingSlash: ${site.trailingSlash},`;
+  const lastmod = site.lastmod === null ? '' : `\n          lastmod: '${site.lastmod}',`;
+  return `// @ts-check
+import { themes as prismThemes } from 'prism-react-renderer';
+
+/** @type {import('@docusaurus/types').Config} */
+const config = {
+  title: '${book.name}',
+  url: '${site.url}',
+  baseUrl: '${site.baseUrl}',${trailing}
+  presets: [
+    [
+      'classic',
+      {
+        docs: {
+          routeBasePath: '${site.routeBasePath}',
+          sidebarPath: './sidebars.json',
+          showLastUpdateTime: ${site.showLastUpdateTime},
+        },
+        blog: { routeBasePath: '/blog', showReadingTime: true },
+        sitemap: {${lastmod}
+          changefreq: 'weekly',
+        },
+      },
+    ],
+  ],
+  themeConfig: { prism: { theme: prismThemes.github } },
+};
+
+export default config;
+`;
+}
+
 /** Runs the whole walk; the sandbox is always stopped. */
 export async function walkDayOne(input: WalkInput): Promise<WalkRecord> {
   const dir = mkdtempSync(path.join(tmpdir(), `ragwatch-day-one-${input.name}-`));
@@ -94,6 +137,8 @@ export async function walkDayOne(input: WalkInput): Promise<WalkRecord> {
   // A site keeps its sidebars file beside its docs folder (site/sidebars.js, site/docs/): the fixture's, written there.
   if (input.book?.sidebars !== undefined)
     writeFileSync(path.join(dir, 'sidebars.json'), `${JSON.stringify(input.book.sidebars, null, 2)}\n`);
+  // And its docusaurus.config.js: where the indexer reads the docs' route base path and trailing slash from.
+  if (input.book?.site !== undefined) writeFileSync(path.join(dir, 'docusaurus.config.js'), siteConfigOf(input.book));
   const sitemap = input.sitemapFile === undefined ? undefined : path.join(dir, 'sitemap.xml');
   if (sitemap !== undefined && input.sitemapFile !== undefined) cpSync(input.sitemapFile, sitemap);
   const record: WalkRecord = {

@@ -287,7 +287,7 @@ describe('ragwatch index', () => {
     // Assess
     expect(code).toBe(0);
     expect(out.join('')).toMatch(
-      /^Indexed 13 pages as (\d+) chunks into "cli-book" \(1024 dims, embed-english-v3\.0\): \1 written, 0 unchanged, 0 deleted in \d+ ms\nmodules from the folders under the docs folder: Module 1 Ros2 \(3\), Module 2 Digital Twin \(3\), Module 3 Nvidia Isaac \(3\), Module 4 Vla \(3\); 1 page\(s\) in no module\n$/,
+      /^Indexed 13 pages as (\d+) chunks into "cli-book" \(1024 dims, embed-english-v3\.0\): \1 written, 0 unchanged, 0 deleted in \d+ ms\nDocs served at https:\/\/book\.example\.com\/docs\/ \(routeBasePath 'docs'; no docusaurus\.config\.\* beside --docs; --route-base-path overrides\)\nmodules from the folders under the docs folder: Module 1 Ros2 \(3\), Module 2 Digital Twin \(3\), Module 3 Nvidia Isaac \(3\), Module 4 Vla \(3\); 1 page\(s\) in no module\n$/,
     );
   });
 

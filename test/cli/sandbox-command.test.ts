@@ -101,7 +101,9 @@ describe('ragwatch sandbox', () => {
       'COHERE_API_KEY',
       'DOCUSAURUS_BASE_URL',
       'SITEMAP_URL',
+      'COVERAGE_PATH_PREFIX',
     ]);
+    expect(env.COVERAGE_PATH_PREFIX).toBe('/repo/docs/');
     expect(printed.trim()).toBe(readFileSync(envFile, 'utf8').trim());
     expect(env.DOCUSAURUS_BASE_URL).toBe(BASE_URL);
     expect(report.coverage_report).toMatchObject({

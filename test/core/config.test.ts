@@ -44,6 +44,7 @@ describe('parseEngineConfig', () => {
       sitemapUrl: 'https://book.example.com/sitemap.xml',
       sitemapAllowedOrigins: [],
       coveragePathPrefix: '/docs/',
+      coverageExclude: [],
       minSimilarity: 0.65,
       topK: 8,
       requiredFields: DEFAULT_REQUIRED_FIELDS,
@@ -85,6 +86,18 @@ describe('parseEngineConfig', () => {
 
     // Assess
     expect(config.coveragePathPrefix).toBe('/repo/guide/');
+  });
+
+  it('reads COVERAGE_EXCLUDE as site paths, none by default, and refuses one without a leading slash', () => {
+    expect(parseEngineConfig(VALID).coverageExclude).toEqual([]);
+    expect(parseEngineConfig({ ...VALID, COVERAGE_EXCLUDE: ' /, /markdown-page ,/blog/**' }).coverageExclude).toEqual([
+      '/',
+      '/markdown-page',
+      '/blog/**',
+    ]);
+    expect(problemsOf({ ...VALID, COVERAGE_EXCLUDE: '/a,blog/**' })).toEqual([
+      'COVERAGE_EXCLUDE: each item must be a path starting with "/" (e.g. /markdown-page or /blog/**), got "blog/**"',
+    ]);
   });
 
   it('lists every bad variable at once with what was expected', () => {

@@ -77,6 +77,7 @@ const SAMPLES: Record<string, string> = {
   SITEMAP_URL: 'https://book.example.com/other-sitemap.xml',
   SITEMAP_ALLOWED_ORIGINS: 'https://cdn.example.com',
   COVERAGE_PATH_PREFIX: '/guide/',
+  COVERAGE_EXCLUDE: '/markdown-page,/blog/**',
   SIMILARITY_THRESHOLD: '0.42',
   TOP_K_RESULTS: '7',
   REQUIRED_FIELDS: 'source_url',

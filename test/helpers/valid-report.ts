@@ -5,15 +5,23 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { ValidationReport } from '../../functions/core/report/report.ts';
 import { listIssues } from '../../functions/core/suite/issue-messages.ts';
 
 const SCHEMA_PATH = path.join(import.meta.dirname, '..', '..', 'docs', 'report.schema.json');
-// Formats (uri, uuid, date-time) are zod's to check; the document is checked for structure, ranges and patterns.
-const validateDocument = new Ajv2020({ strict: false, allErrors: true, validateFormats: false }).compile(
-  JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as object,
-);
+/**
+ * The published document as a consumer would validate it: every keyword on, formats (uuid, uri, date-time) included,
+ * so a rule the document states is a rule it enforces (test/core/report/invalid-reports.test.ts).
+ */
+export function compileReportJsonSchema(): ValidateFunction {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  return ajv.compile(JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as object);
+}
+
+const validateDocument = compileReportJsonSchema();
 
 /** Parses a report (an object, or JSON text) and throws one error listing every rule it breaks, in either schema. */
 export function parseValidReport(value: unknown): ValidationReport {

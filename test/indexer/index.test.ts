@@ -110,6 +110,9 @@ describe('indexBook on the sample book, through the real clients and the stand-i
         durationMs: 0,
         modules:
           'modules from the folders under the docs folder: Module 1 Ros2 (3), Module 2 Digital Twin (3), Module 3 Nvidia Isaac (3), Module 4 Vla (3); 1 page(s) in no module',
+        routes:
+          "Docs served at https://book.example.com/docs/ (routeBasePath 'docs'; no docusaurus.config.* beside --docs; --route-base-path overrides)",
+        docsPathPrefix: '/docs/',
       },
       points: summary.chunks,
       vectors: expect.objectContaining({ size: 1024, distance: 'Cosine' }),

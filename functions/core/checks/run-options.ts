@@ -26,6 +26,8 @@ export interface RunOptions {
   environment: string;
   requiredFields: string[];
   coveragePathPrefix: string;
+  /** Sitemap paths under the prefix that are not docs, left out of coverage (COVERAGE_EXCLUDE; default none). */
+  coverageExclude?: readonly string[];
   /** Overrides of the suite's defaults and success criteria, from configuration. */
   topK?: number;
   minSimilarity?: number;

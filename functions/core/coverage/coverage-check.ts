@@ -30,6 +30,7 @@ export const coverageCheck = defineCheck({
       sitemapUrls: sitemap.entries.map((e) => e.url),
       indexedUrls: [...profile.distinctUrls],
       pathPrefix: ctx.options.coveragePathPrefix,
+      ...(ctx.options.coverageExclude === undefined ? {} : { exclude: ctx.options.coverageExclude }),
       sitemapUrl: ctx.sitemapUrl,
       source: profile.sources.urls,
       timestamp: ctx.now,

@@ -10,7 +10,7 @@ import { urlPath } from '../book/matching.ts';
 import type { CoverageReport } from '../report/coverage-report.ts';
 import type { ValidationError } from '../report/findings.ts';
 import { roundTo } from '../shared/statistics.ts';
-import { distinct, isGeneratedListing, isUnderPrefix, pagesUnderPrefix } from '../sitemap/pages.ts';
+import { distinct, isExcluded, isGeneratedListing, isUnderPrefix, pagesUnderPrefix } from '../sitemap/pages.ts';
 
 const LISTED_IN_DETAILS = 20;
 
@@ -19,6 +19,8 @@ export function computeCoverage(options: {
   sitemapUrls: readonly string[];
   indexedUrls: readonly string[];
   pathPrefix: string;
+  /** COVERAGE_EXCLUDE: sitemap paths under the prefix that are not docs (sitemap/pages.ts isExcluded). */
+  exclude?: readonly string[];
   sitemapUrl: string;
   source: CoverageReport['source'];
   timestamp: string;
@@ -26,13 +28,22 @@ export function computeCoverage(options: {
   const { pathPrefix } = options;
   const sitemap = distinct(options.sitemapUrls);
   const indexed = distinct(options.indexedUrls);
-  const pages = pagesUnderPrefix(sitemap, pathPrefix);
+  const exclude = options.exclude ?? [];
+  const pages = pagesUnderPrefix(sitemap, pathPrefix, exclude);
   const notes: string[] = [];
   const listings = sitemap.filter((url) => isGeneratedListing(urlPath(url), pathPrefix));
   if (listings.length > 0)
     notes.push(
       `${listings.length} generated listing page(s) under ${pathPrefix} not counted (tags, generated-index categories: no docs file makes them), e.g. ${listings[0]}`,
     );
+  const excluded = sitemap.filter(
+    (url) =>
+      isUnderPrefix(urlPath(url), pathPrefix) &&
+      !isGeneratedListing(urlPath(url), pathPrefix) &&
+      isExcluded(urlPath(url), exclude),
+  );
+  if (excluded.length > 0)
+    notes.push(`${excluded.length} sitemap page(s) left out by COVERAGE_EXCLUDE (not docs), e.g. ${excluded[0]}`);
 
   const indexedSet = new Set(indexed);
   const byUrl = pages.some((url) => indexedSet.has(url));
@@ -63,7 +74,7 @@ export function computeCoverage(options: {
   return {
     sitemap_url: options.sitemapUrl,
     path_prefix: pathPrefix,
-    outside_prefix_urls: sitemap.length - pages.length - listings.length,
+    outside_prefix_urls: sitemap.length - pages.length - listings.length - excluded.length,
     suggested_prefix: suggested,
     total_sitemap_urls: pages.length,
     indexed_urls: found.sort(),

@@ -7,7 +7,7 @@
  * A value that could not be computed (null) counts as breached, at the criterion's worst severity.
  */
 
-import type { CriterionResult, Severity, ValidationError } from '../report/findings.ts';
+import { type CriterionResult, failsTheRun, type Severity, type ValidationError } from '../report/findings.ts';
 import { roundTo } from '../shared/statistics.ts';
 
 /** A criterion to judge: its figure, threshold and comparison, and the severity of a breach. */
@@ -62,24 +62,8 @@ export function judgeCriterion(spec: CriterionSpec): CriterionResult {
 }
 
 /**
- * Findings that fail the run on their own, whatever the criteria say (docs/DATA-MODEL.md, "The run's status"): every
- * CRITICAL finding (a model mismatch, a failed stage), and a HIGH finding of a type that says the answers a user gets
- * are wrong (an unsupported claim, a broken grounding). Other HIGH findings (stale chunks, a filter violation) and
- * every MEDIUM and LOW one are reported and leave the status to the success criteria, whose thresholds the suite sets:
- * a run's status should not change with how many of them a night happens to count.
- */
-const FAILS_THE_RUN: Readonly<Partial<Record<Severity, ReadonlySet<string> | 'every type'>>> = {
-  CRITICAL: 'every type',
-  HIGH: new Set(['UNSUPPORTED_CLAIM', 'GROUNDING_FAILED']),
-};
-const failsTheRun = (f: Pick<ValidationError, 'error_type' | 'severity'>) => {
-  const types = FAILS_THE_RUN[f.severity];
-  return f.error_type !== 'CRITERION_BREACHED' && (types === 'every type' || (types?.has(f.error_type) ?? false));
-};
-
-/**
  * The run's status, one rule: ERROR when a stage could not run; FAILED when a criterion is breached or a finding
- * fails the run (FAILS_THE_RUN); else PASSED.
+ * fails the run (FAILS_THE_RUN in report/findings.ts); else PASSED.
  */
 export function decideRunStatus(
   stageFailures: readonly string[],

@@ -19,6 +19,6 @@ export const CoverageReport = z.object({
   matched_by: z.enum(['url', 'path']).describe('path: the book moved host, URLs were matched by path alone'),
   source: z.enum(['facet', 'scroll']),
   notes: z.array(z.string()),
-  timestamp: z.string(),
+  timestamp: z.iso.datetime(),
 });
 export type CoverageReport = z.infer<typeof CoverageReport>;

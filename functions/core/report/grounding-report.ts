@@ -5,6 +5,7 @@
  * answer-agent-questions.ts fills it.
  */
 import { z } from 'zod';
+import { ifThen, withRecordRules } from './record-rules.ts';
 
 /** One check's outcome, cdk-nag style: a verdict as a value. */
 export const CheckVerdict = z.enum(['PASS', 'FAIL', 'NOT_APPLICABLE']);
@@ -91,8 +92,7 @@ export const ClaimSupport = z.object({
 });
 export type ClaimSupport = z.infer<typeof ClaimSupport>;
 
-/** The deterministic grounding verdict of one response (grounding.ts), seed 002's grounding_validation. */
-export const GroundingVerdict = z.object({
+const GroundingVerdictFields = z.object({
   passed: z.boolean().describe('Every check PASS or NOT_APPLICABLE'),
   grounded: z.boolean().describe('The citations hold: valid, retrieved, and (for an answer) present and covering'),
   abstained: z.boolean(),
@@ -122,6 +122,51 @@ export const GroundingVerdict = z.object({
     .nullable()
     .describe('UNSUPPORTED_CLAIM when the citations hold but a claim is not supported by what it cites'),
 });
+
+const CHECK_NAMES = Object.keys(GroundingChecks.shape) as (keyof z.output<typeof GroundingChecks>)[];
+const notFailed = { properties: Object.fromEntries(CHECK_NAMES.map((c) => [c, { not: { const: 'FAIL' } }])) };
+
+/** The deterministic grounding verdict of one response (grounding.ts), seed 002's grounding_validation. */
+export const GroundingVerdict = withRecordRules(GroundingVerdictFields, [
+  {
+    rule: 'passed is true exactly when no check is FAIL',
+    holds: (v) => v.passed === CHECK_NAMES.every((c) => v.checks[c] !== 'FAIL'),
+    jsonSchema: ifThen({ passed: true }, { checks: notFailed }, { checks: { not: notFailed } }),
+  },
+  {
+    rule: 'abstention_correct is true exactly when the agent abstained on a question the book cannot answer, or answered one it can',
+    holds: (v) => v.abstention_correct === (v.abstained !== v.expect_answer),
+    jsonSchema: {
+      anyOf: [
+        [true, false, true],
+        [false, true, true],
+        [true, true, false],
+        [false, false, false],
+      ].map(([abstained, expect_answer, abstention_correct]) => ({
+        properties: {
+          abstained: { const: abstained },
+          expect_answer: { const: expect_answer },
+          abstention_correct: { const: abstention_correct },
+        },
+      })),
+    },
+  },
+  {
+    rule: 'support_rate is null exactly when there are no claims',
+    holds: (v) => (v.support_rate === null) === (v.claims.length === 0),
+    jsonSchema: {
+      if: { properties: { claims: { maxItems: 0 } } },
+      // biome-ignore lint/suspicious/noThenProperty: `then` is JSON Schema's keyword, not a thenable.
+      then: { properties: { support_rate: { type: 'null' } } },
+      else: { properties: { support_rate: { type: 'number', minimum: 0, maximum: 1 } } },
+    },
+  },
+  {
+    rule: 'covered_sentences is at most sentences (zod only: two numbers compared)',
+    holds: (v) => v.covered_sentences <= v.sentences,
+    jsonSchema: null,
+  },
+]);
 export type GroundingVerdict = z.infer<typeof GroundingVerdict>;
 
 /** A citation as the report keeps it: the answer's span and the chunk ids it cites. */
@@ -140,12 +185,11 @@ const AGENT_STATUSES = ['ANSWERED', 'NO_RELEVANT_DOCUMENTS', 'RETRIEVAL_FAILED',
 export const TokenUsage = z.object({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
 export type TokenUsage = z.infer<typeof TokenUsage>;
 
-/** Seed 002 Agent Response, plus what a person needs to see why its verdict is what it is. */
-export const AgentResponse = z.object({
+const AgentResponseFields = z.object({
   response_text: z.string(),
-  response_id: z.string(),
-  query_id: z.string(),
-  query_text: z.string(),
+  response_id: z.string().min(1),
+  query_id: z.string().min(1),
+  query_text: z.string().min(1),
   source_chunks: z.array(z.string()).describe('Distinct chunk ids the answer cites, in order of first citation'),
   confidence_score: z
     .number()
@@ -162,7 +206,7 @@ export const AgentResponse = z.object({
       .describe('Mean relevance score of the cited chunks that were given to the model, clamped to 0..1; 0 when none'),
     support_rate: z.number().min(0).max(1).nullable().describe('grounding_validation.support_rate'),
   }),
-  timestamp: z.string(),
+  timestamp: z.iso.datetime(),
   grounding_validation: GroundingVerdict.nullable().describe('null when retrieval or chat failed'),
   status: z
     .enum(AGENT_STATUSES)
@@ -188,6 +232,43 @@ export const AgentResponse = z.object({
     total_ms: z.number().min(0),
   }),
 });
+
+const FAILED_TURNS: readonly string[] = ['RETRIEVAL_FAILED', 'CHAT_FAILED'];
+
+/** Seed 002 Agent Response, plus what a person needs to see why its verdict is what it is. */
+export const AgentResponse = withRecordRules(AgentResponseFields, [
+  {
+    rule: 'a failed turn (RETRIEVAL_FAILED, CHAT_FAILED) has an error and no verdict; any other has a verdict and no error',
+    holds: (r) =>
+      FAILED_TURNS.includes(r.status) === (r.error !== null) &&
+      (r.error === null) === (r.grounding_validation !== null),
+    jsonSchema: {
+      if: { properties: { status: { enum: FAILED_TURNS } }, required: ['status'] },
+      // biome-ignore lint/suspicious/noThenProperty: `then` is JSON Schema's keyword, not a thenable.
+      then: { properties: { error: { type: 'object' }, grounding_validation: { type: 'null' } } },
+      else: { properties: { error: { type: 'null' }, grounding_validation: { type: 'object' } } },
+    },
+  },
+  {
+    rule: 'the error names the stage that failed: retrieval for RETRIEVAL_FAILED, chat for CHAT_FAILED',
+    holds: (r) =>
+      r.error === null || (r.status === 'RETRIEVAL_FAILED' ? r.error.stage === 'retrieval' : r.error.stage === 'chat'),
+    jsonSchema: {
+      allOf: [
+        ifThen({ status: 'RETRIEVAL_FAILED' }, { error: { properties: { stage: { const: 'retrieval' } } } }),
+        ifThen({ status: 'CHAT_FAILED' }, { error: { properties: { stage: { const: 'chat' } } } }),
+      ],
+    },
+  },
+  {
+    rule: 'source_chunks are the distinct chunk ids the citations name (zod only: a set compared)',
+    holds: (r) => {
+      const cited = new Set(r.citations.flatMap((c) => c.document_ids));
+      return r.source_chunks.length === cited.size && r.source_chunks.every((id) => cited.has(id));
+    },
+    jsonSchema: null,
+  },
+]);
 export type AgentResponse = z.infer<typeof AgentResponse>;
 
 const count = z.number().int().min(0);
@@ -209,9 +290,8 @@ const GroundingJudge = z.object({
   token_usage: TokenUsage.describe('Billed units of the judge’s calls (also in the total token_usage)'),
 });
 
-/** The report's grounding section: counts partition the evaluated queries; errors are excluded from both rates. */
-export const GroundingReport = z.object({
-  chat_model: z.string(),
+const GroundingReportFields = z.object({
+  chat_model: z.string().min(1),
   agent_queries: count.describe('Suite queries marked agent: true'),
   evaluated: count.describe('Agent queries run this time (the first max_agent_queries, in suite order)'),
   capped: count.describe('Agent queries skipped by the per-run cap'),
@@ -250,4 +330,39 @@ export const GroundingReport = z.object({
   ),
   responses: z.array(AgentResponse),
 });
+
+type GroundingFigures = z.output<typeof GroundingReportFields>;
+const rate = (part: number, whole: number) => (whole === 0 ? null : (part / whole) * 100);
+const near = (value: number | null, expected: number | null) =>
+  value === null || expected === null ? value === expected : Math.abs(value - expected) <= 0.005;
+
+/** The report's grounding section: counts partition the evaluated queries; errors are excluded from both rates. */
+export const GroundingReport = withRecordRules(GroundingReportFields, [
+  {
+    rule: 'evaluated + capped = agent_queries, and one response per evaluated query (zod only: sums)',
+    holds: (g) => g.evaluated + g.capped === g.agent_queries && g.responses.length === g.evaluated,
+    jsonSchema: null,
+  },
+  {
+    rule: 'grounded, ungrounded, unnecessary_abstentions, abstentions_correct, abstentions_incorrect and errors partition the evaluated queries (zod only: a sum)',
+    holds: (g) =>
+      g.grounded +
+        g.ungrounded +
+        g.unnecessary_abstentions +
+        g.abstentions_correct +
+        g.abstentions_incorrect +
+        g.errors ===
+      g.evaluated,
+    jsonSchema: null,
+  },
+  {
+    rule: 'supported_claims <= claims, and grounded_rate, abstention_correct_rate and support_rate are their ratios × 100 (zod only: ratios)',
+    holds: (g: GroundingFigures) =>
+      g.supported_claims <= g.claims &&
+      near(g.support_rate, rate(g.supported_claims, g.claims)) &&
+      near(g.grounded_rate, rate(g.grounded, g.grounded + g.ungrounded + g.unnecessary_abstentions)) &&
+      near(g.abstention_correct_rate, rate(g.abstentions_correct, g.abstentions_correct + g.abstentions_incorrect)),
+    jsonSchema: null,
+  },
+]);
 export type GroundingReport = z.infer<typeof GroundingReport>;

@@ -34,6 +34,6 @@ export const QualityMetrics = z.object({
     token_distribution: z.enum(['facet', 'scroll']),
   }),
   points_scanned: z.number().int().min(0),
-  timestamp: z.string(),
+  timestamp: z.iso.datetime(),
 });
 export type QualityMetrics = z.infer<typeof QualityMetrics>;

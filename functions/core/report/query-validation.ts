@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ErrorType } from './findings.ts';
+import { ifThen, withRecordRules } from './record-rules.ts';
 
 /** Qdrant's two point id forms: a UUID (what the indexer writes, seed 001) or an unsigned integer. */
 const PointId = z
@@ -41,6 +42,8 @@ export const QueryResult = z.object({
     ),
   source_url: z
     .url({ protocol: /^https?$/ })
+    // zod checks the protocol itself; the published schema says it as a pattern beside its uri format.
+    .meta({ pattern: '^https?://' })
     .nullable()
     .describe('An http(s) URL (seed 003); else null'),
   chapter_id: z.string().nullable(),
@@ -88,10 +91,10 @@ export type IrMetrics = z.infer<typeof IrMetrics>;
 const QueryStatus = z.enum(['PASS', 'FAIL', 'ERROR']);
 
 /** Seeds 001 QueryValidationResult + 003 ValidationResponse + 000 ValidationResult + 004 RetrievalResponse. */
-export const QueryValidationResult = z.object({
-  id: z.string(),
-  query_text: z.string(),
-  query_category: z.string(),
+const QueryValidationFields = z.object({
+  id: z.string().min(1),
+  query_text: z.string().min(1),
+  query_category: z.string().min(1),
   description: z.string().nullable(),
   query: z.record(z.string(), z.unknown()).describe('The suite entry as resolved (suite defaults applied)'),
   status: QueryStatus,
@@ -145,6 +148,57 @@ export const QueryValidationResult = z.object({
   latency: LatencyBreakdown,
   criteria_evaluations: z.record(z.string(), z.boolean()),
   error_types: z.array(ErrorType),
-  timestamp: z.string(),
+  timestamp: z.iso.datetime().describe('When the query was judged (UTC)'),
 });
+
+const FIGURES = ['best_similarity', 'mean_top_k_similarity', 'semantic_alignment_score', 'confidence_score'] as const;
+const unit = { type: 'number', minimum: 0, maximum: 1 };
+
+/** A query's verdict agrees with itself: passed, the reasons and the figures follow its status and its results. */
+export const QueryValidationResult = withRecordRules(QueryValidationFields, [
+  {
+    rule: 'passed is true exactly when status is PASS, with a pass_reason and no fail_reason (else the reverse)',
+    holds: (q) =>
+      q.passed === (q.status === 'PASS') &&
+      (q.pass_reason !== null) === q.passed &&
+      (q.fail_reason === null) === q.passed,
+    jsonSchema: ifThen(
+      { status: 'PASS' },
+      { passed: { const: true }, pass_reason: { type: 'string' }, fail_reason: { type: 'null' } },
+      { passed: { const: false }, pass_reason: { type: 'null' }, fail_reason: { type: 'string' } },
+    ),
+  },
+  {
+    rule: 'the similarity figures are null exactly when top_results is empty',
+    holds: (q) => FIGURES.every((f) => (q[f] === null) === (q.top_results.length === 0)),
+    jsonSchema: {
+      if: { properties: { top_results: { maxItems: 0 } } },
+      // biome-ignore lint/suspicious/noThenProperty: `then` is JSON Schema's keyword, not a thenable.
+      then: { properties: Object.fromEntries(FIGURES.map((f) => [f, { type: 'null' }])) },
+      else: { properties: Object.fromEntries(FIGURES.map((f) => [f, unit])) },
+    },
+  },
+  {
+    rule: 'sources_match_ratio is null exactly when the query names no expected source',
+    holds: (q) => (q.sources_match_ratio === null) === (q.total_expected_sources === 0),
+    jsonSchema: ifThen(
+      { total_expected_sources: 0 },
+      { sources_match_ratio: { type: 'null' } },
+      {
+        sources_match_ratio: unit,
+      },
+    ),
+  },
+  {
+    rule: 'expected_sources_found + missing_expected_sources = total_expected_sources (zod only: a sum)',
+    holds: (q) => q.expected_sources_found + q.missing_expected_sources.length === q.total_expected_sources,
+    jsonSchema: null,
+  },
+  {
+    rule: 'best_similarity is the highest similarity_score of top_results (zod only: a comparison across records)',
+    holds: (q) =>
+      q.top_results.length === 0 || q.best_similarity === Math.max(...q.top_results.map((r) => r.similarity_score)),
+    jsonSchema: null,
+  },
+]);
 export type QueryValidationResult = z.infer<typeof QueryValidationResult>;

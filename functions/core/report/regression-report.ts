@@ -39,7 +39,7 @@ export type RegressionFinding = z.infer<typeof RegressionFinding>;
 const BaselineRun = z.object({
   run_id: z.string(),
   status: z.enum(['PASSED', 'FAILED']),
-  started_at: z.string(),
+  started_at: z.iso.datetime(),
   location: z.string(),
 });
 

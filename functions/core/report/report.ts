@@ -7,23 +7,24 @@
  */
 import { z } from 'zod';
 import { CoverageReport } from './coverage-report.ts';
-import { CriterionResult, ValidationError } from './findings.ts';
+import { CriterionResult, failsTheRun, failsTheRunJsonSchema, ValidationError } from './findings.ts';
 import { GroundingReport } from './grounding-report.ts';
 import { IndexHealth } from './index-health-report.ts';
 import { QualityMetrics } from './quality-metrics.ts';
 import { QueryValidationResult } from './query-validation.ts';
+import { ifThen, withRecordRules } from './record-rules.ts';
 import { RegressionReport } from './regression-report.ts';
 import { ValidationMetrics } from './validation-metrics.ts';
 
 const LIFECYCLE_STATES = ['CREATED', 'EXECUTING', 'COMPLETED', 'FAILED', 'ANALYZED'] as const;
-export const LifecycleEvent = z.object({ state: z.enum(LIFECYCLE_STATES), at: z.string() });
+export const LifecycleEvent = z.object({ state: z.enum(LIFECYCLE_STATES), at: z.iso.datetime() });
 export type LifecycleEvent = z.infer<typeof LifecycleEvent>;
 
 /** How the run used the services: calls per stage and which path each aggregate took. */
 export const Execution = z.object({
   embed_calls: z.number().int().min(0),
   search_calls: z.number().int().min(0),
-  embedding_model: z.string(),
+  embedding_model: z.string().min(1),
   vector_size: z.number().int().nullable(),
   stages: z.record(
     z.string(),
@@ -34,19 +35,20 @@ export type Execution = z.infer<typeof Execution>;
 
 const RunStatus = z.enum(['PASSED', 'FAILED', 'ERROR']);
 
-/** Seed 001 ValidationReport: the one document a run produces. */
-export const ValidationReport = z.object({
+/** Seed 001 ValidationReport's fields; ValidationReport below adds the rules between them. */
+// Strict, as the published document is (additionalProperties: false): a field the report does not define is refused.
+const ValidationReportFields = z.strictObject({
   schema_version: z.literal('1'),
   run_id: z.string().uuid(),
   status: RunStatus.describe(
     'PASSED: every criterion holds; FAILED: a criterion is breached; ERROR: the run could not complete',
   ),
-  status_reason: z.string(),
-  collection: z.string(),
-  environment: z.string(),
-  suite: z.object({ name: z.string(), source: z.string(), query_count: z.number().int().min(0) }),
-  timestamp: z.string().describe('When the run started'),
-  finished_at: z.string(),
+  status_reason: z.string().min(1),
+  collection: z.string().min(1),
+  environment: z.string().min(1),
+  suite: z.object({ name: z.string().min(1), source: z.string().min(1), query_count: z.number().int().min(0) }),
+  timestamp: z.iso.datetime().describe('When the run started (UTC)'),
+  finished_at: z.iso.datetime(),
   duration_seconds: z.number().min(0),
   lifecycle: z.array(LifecycleEvent),
   total_queries: z.number().int().min(0),
@@ -75,6 +77,76 @@ export const ValidationReport = z.object({
     'What changed against the baseline of recent runs, and the golden queries the run found stale (written by the run, compared: false until the comparison with history); absent when neither was done',
   ),
 });
+
+const count = (r: z.output<typeof ValidationReportFields>, status: string) =>
+  r.query_results.filter((q) => q.status === status).length;
+const stateIs = (state: string) => ({ properties: { state: { const: state } } });
+
+/** Seed 001 ValidationReport: the one document a run produces, whose status follows its criteria and findings. */
+export const ValidationReport = withRecordRules(ValidationReportFields, [
+  {
+    rule: 'a PASSED run has every success criterion passed and no finding that fails the run (CRITICAL, or HIGH UNSUPPORTED_CLAIM / GROUNDING_FAILED)',
+    holds: (r) => r.status !== 'PASSED' || (r.success_criteria.every((c) => c.passed) && !r.errors.some(failsTheRun)),
+    jsonSchema: ifThen(
+      { status: 'PASSED' },
+      {
+        success_criteria: { items: { properties: { passed: { const: true } } } },
+        errors: { items: { not: failsTheRunJsonSchema() } },
+      },
+    ),
+  },
+  {
+    rule: 'a FAILED run has a breached success criterion or a finding that fails the run',
+    holds: (r) => r.status !== 'FAILED' || r.success_criteria.some((c) => !c.passed) || r.errors.some(failsTheRun),
+    jsonSchema: {
+      if: { properties: { status: { const: 'FAILED' } }, required: ['status'] },
+      // biome-ignore lint/suspicious/noThenProperty: `then` is JSON Schema's keyword, not a thenable.
+      then: {
+        anyOf: [
+          { properties: { success_criteria: { contains: { properties: { passed: { const: false } } } } } },
+          { properties: { errors: { contains: failsTheRunJsonSchema() } } },
+        ],
+      },
+    },
+  },
+  {
+    rule: 'an ERROR run, and only an ERROR run, has a FAILED state in its lifecycle',
+    holds: (r) => (r.status === 'ERROR') === r.lifecycle.some((e) => e.state === 'FAILED'),
+    jsonSchema: ifThen(
+      { status: 'ERROR' },
+      { lifecycle: { contains: stateIs('FAILED') } },
+      { lifecycle: { items: { not: stateIs('FAILED') } } },
+    ),
+  },
+  {
+    rule: 'total_queries is the number of query_results, and passed/failed/error_queries count their PASS/FAIL/ERROR (zod only: counts)',
+    holds: (r) =>
+      r.total_queries === r.query_results.length &&
+      r.passed_queries === count(r, 'PASS') &&
+      r.failed_queries === count(r, 'FAIL') &&
+      r.error_queries === count(r, 'ERROR'),
+    jsonSchema: null,
+  },
+  {
+    rule: 'pass_rate is passed_queries / total_queries × 100 to 2 decimals, 0 when there are none (zod only: a ratio)',
+    holds: (r) =>
+      Math.abs(r.pass_rate - (r.total_queries === 0 ? 0 : (r.passed_queries / r.total_queries) * 100)) <= 0.005,
+    jsonSchema: null,
+  },
+  {
+    rule: 'the lifecycle runs forward in time, from timestamp to no later than finished_at (zod only: an order)',
+    holds: (r) => {
+      const times = [r.timestamp, ...r.lifecycle.map((e) => e.at), r.finished_at].map((t) => Date.parse(t));
+      return times.every((t, i) => i === 0 || (times[i - 1] ?? t) <= t);
+    },
+    jsonSchema: null,
+  },
+  {
+    rule: 'validation_metrics.validation_run_id is the run_id (zod only: two values compared)',
+    holds: (r) => r.validation_metrics.validation_run_id === r.run_id,
+    jsonSchema: null,
+  },
+]);
 export type ValidationReport = z.infer<typeof ValidationReport>;
 
 /** The JSON Schema of the report, generated from the zod schema above. */

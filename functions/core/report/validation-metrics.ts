@@ -7,7 +7,7 @@ const Uuid = z.uuid();
 /** Seed 003 ValidationMetrics, with the IR means and latency percentiles. */
 export const ValidationMetrics = z.object({
   validation_run_id: Uuid,
-  timestamp: z.string(),
+  timestamp: z.iso.datetime(),
   query_types_tested: z.array(z.string()),
   total_queries_tested: z.number().int().min(0),
   queries_passed: z.number().int().min(0),

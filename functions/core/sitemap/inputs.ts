@@ -39,6 +39,7 @@ export const staleQueries: Input<StaleQueries> = {
     const pages = pagesUnderPrefix(
       sitemap.value.entries.map((e) => e.url),
       ctx.options.coveragePathPrefix,
+      ctx.options.coverageExclude,
     );
     return { pages: pages.length, stale: staleExpectations(ctx.queries, pages) };
   },

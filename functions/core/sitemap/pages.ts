@@ -1,10 +1,32 @@
 /** The book's pages as its sitemap lists them: distinct, normalised, under the path prefix coverage counts. */
 import { normaliseUrl, urlPath } from '../book/matching.ts';
 
-/** The sitemap's distinct pages under the path prefix: the pages coverage counts (generated listings left out). */
-export function pagesUnderPrefix(sitemapUrls: readonly string[], pathPrefix: string): string[] {
+/**
+ * The sitemap's distinct pages under the path prefix: the pages coverage counts (generated listings and the paths
+ * `exclude` names left out).
+ */
+export function pagesUnderPrefix(
+  sitemapUrls: readonly string[],
+  pathPrefix: string,
+  exclude: readonly string[] = [],
+): string[] {
   return distinct(sitemapUrls).filter(
-    (url) => isUnderPrefix(urlPath(url), pathPrefix) && !isGeneratedListing(urlPath(url), pathPrefix),
+    (url) =>
+      isUnderPrefix(urlPath(url), pathPrefix) &&
+      !isGeneratedListing(urlPath(url), pathPrefix) &&
+      !isExcluded(urlPath(url), exclude),
+  );
+}
+
+/**
+ * A page COVERAGE_EXCLUDE names: the path itself (trailing slash ignored), or anything under an entry ending in `/**`.
+ * Docs served at the site's root (`routeBasePath: '/'`) share the prefix `/` with the site's own pages (the home
+ * page, `/markdown-page`, the blog): only their paths tell them apart.
+ */
+export function isExcluded(path: string, exclude: readonly string[]): boolean {
+  const bare = path.replace(/\/+$/, '');
+  return exclude.some((entry) =>
+    entry.endsWith('/**') ? isUnderPrefix(path, entry.slice(0, -3) || '/') : bare === entry.replace(/\/+$/, ''),
   );
 }
 

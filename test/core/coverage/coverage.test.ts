@@ -415,4 +415,37 @@ describe('computeCoverage: listings Docusaurus generates (issue 23)', () => {
         .coverage_percentage,
     ).toBe(100);
   });
+
+  it('leaves out the site pages COVERAGE_EXCLUDE names under a root-served docs route, and says how many', () => {
+    // Prepare: docs at the root beside the site's home, its markdown page and a blog; one doc really missing.
+    const sitemap = [
+      `${BOOK}/`,
+      `${BOOK}/markdown-page/`,
+      `${BOOK}/news`,
+      `${BOOK}/news/2026/welcome`,
+      `${BOOK}/faq/retention/`,
+      `${BOOK}/cli/install/`,
+      `${BOOK}/markdown-page-two/`,
+    ];
+    const indexed = [`${BOOK}/faq/retention/`];
+    const exclude = ['/', '/markdown-page', '/news/**'];
+
+    // Act
+    const report = computeCoverage({
+      sitemapUrls: sitemap,
+      indexedUrls: indexed,
+      pathPrefix: '/',
+      exclude,
+      sitemapUrl: SITEMAP,
+      source: 'facet',
+      timestamp: AT,
+    });
+
+    // Assess: '/' is the home page alone (not every page under it), '/markdown-page' not '/markdown-page-two'.
+    expect(report.total_sitemap_urls).toBe(3);
+    expect(report.missing_urls).toEqual([`${BOOK}/cli/install`, `${BOOK}/markdown-page-two`]);
+    expect(report.outside_prefix_urls).toBe(0);
+    expect(report.notes).toContain(`4 sitemap page(s) left out by COVERAGE_EXCLUDE (not docs), e.g. ${BOOK}/`);
+    expect(cover(sitemap, indexed, '/').total_sitemap_urls).toBe(7);
+  });
 });

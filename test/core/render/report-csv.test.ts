@@ -173,7 +173,8 @@ describe('renderQueryRowsCsv', () => {
       module_match: 'true',
       chapter_match: '',
       precision_at_k: '',
-      top_source_url: '',
+      top_source_url: 'https://book.example.org/docs/q-7',
+      top_score: '0.85',
     });
     expect(rows.slice(2)).toEqual(['']);
   });

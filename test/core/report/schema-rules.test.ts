@@ -75,7 +75,10 @@ describe('the report schema enforces the seeds’ rules', () => {
     const ordered = [ROW, { ...ROW, rank: 2, similarity_score: 0.8 }];
 
     // Assess
-    const refused = (top_results: QueryResult[]) => !QueryValidationResult.safeParse({ ...query, top_results }).success;
+    const best_similarity = (rows: QueryResult[]) => Math.max(...rows.map((r) => r.similarity_score));
+    const refused = (top_results: QueryResult[]) =>
+      !QueryValidationResult.safeParse({ ...query, top_results, best_similarity: best_similarity(top_results) })
+        .success;
     expect([refused(unordered), refused(misranked), refused(ordered)]).toEqual([true, true, false]);
   });
 
