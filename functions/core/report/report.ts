@@ -10,6 +10,7 @@ import { CoverageReport } from './coverage-report.ts';
 import { CriterionResult, failsTheRun, failsTheRunJsonSchema, ValidationError } from './findings.ts';
 import { GroundingReport } from './grounding-report.ts';
 import { IndexHealth } from './index-health-report.ts';
+import { MaintenanceWindow } from './maintenance-window.ts';
 import { QualityMetrics } from './quality-metrics.ts';
 import { QueryValidationResult } from './query-validation.ts';
 import { ifThen, withRecordRules } from './record-rules.ts';
@@ -76,6 +77,10 @@ const ValidationReportFields = z.strictObject({
   errors: z.array(ValidationError),
   execution: Execution,
   // What changed since the usual (core/regression); the run writes its stale golden queries here first (SUITE_STALE).
+  // Set only when the run fell in a planned maintenance window (core/post-run/maintenance.ts): no email was sent.
+  maintenance: MaintenanceWindow.optional().describe(
+    'The planned maintenance window this run fell in (an S3 marker): the run and its report as usual, but no incident moved and no email was sent; absent outside a window',
+  ),
   regression: RegressionReport.optional().describe(
     'What changed against the baseline of recent runs, and the golden queries the run found stale (written by the run, compared: false until the comparison with history); absent when neither was done',
   ),
