@@ -8,8 +8,9 @@
  */
 import { INVENTORY_FIELDS } from '../book/payload.ts';
 import { outcome, type RunContext } from '../checks/input.ts';
-import { DEFAULT_SCROLL_PARTITIONS, type Payload, scrollPlan } from '../ports.ts';
+import type { Payload } from '../ports.ts';
 import { collectionDescription } from '../queries/inputs.ts';
+import { DEFAULT_SCROLL_PARTITIONS, scrollPlan } from '../scroll-plan.ts';
 
 export interface PageInventory {
   /** The page_hash values of the page's points: more than one means leftovers of an earlier version. */
