@@ -35,6 +35,12 @@ export interface QdrantIndexOptions {
 
 type Schemas = Parameters<QdrantClient['queryBatch']>[1]['searches'][number];
 
+/**
+ * Calls in a row that must fail hard before Qdrant is not tried again in the run (transport.ts's DependencyGate):
+ * one timed-out query batch or facet is a blip that costs its own step only; two in a row is Qdrant gone.
+ */
+export const QDRANT_GATE_STRIKES = 2;
+
 /** The official client as ragwatch uses it: an explicit timeout, and no version check. */
 export function createQdrantClient(options: { url: string; apiKey?: string; timeoutMs: number }): QdrantClient {
   // checkCompatibility: false avoids an extra version round trip at start-up (and a warning against stand-ins).
@@ -54,7 +60,7 @@ export class QdrantIndex implements VectorIndex {
 
   constructor(options: QdrantIndexOptions) {
     this.#options = options;
-    this.#gate = options.gate ?? new DependencyGate('Qdrant');
+    this.#gate = options.gate ?? new DependencyGate('Qdrant', { strikes: QDRANT_GATE_STRIKES });
     // No client-side timeout: its middleware would replace the per-call signal, which carries both the request's
     // timeout and the run's deadline (see #call).
     this.#api = createQdrantClient({ ...options, timeoutMs: Number.POSITIVE_INFINITY }).api();
@@ -63,7 +69,9 @@ export class QdrantIndex implements VectorIndex {
   async describe(): Promise<CollectionInfo> {
     const info = await this.#call('get collection', (init) =>
       this.#api.getCollection({ collection_name: this.#options.collection }, init),
-    );
+    ).catch(async (error: unknown) => {
+      throw error instanceof IndexError && error.kind === 'not_found' ? await this.#withExistingNames(error) : error;
+    });
     const vectors = (info as { config?: { params?: { vectors?: unknown } } }).config?.params?.vectors as
       | { size?: unknown; distance?: unknown }
       | undefined;
@@ -256,6 +264,25 @@ export class QdrantIndex implements VectorIndex {
         { timeoutMs, ...(run ? { run } : {}) },
       ),
     );
+  }
+
+  /**
+   * A collection that does not exist, said with the names of those that do (a typo, or the wrong QDRANT_URL, is
+   * then plain). One more request; if it fails too, the first error is said as it was.
+   */
+  async #withExistingNames(notFound: IndexError): Promise<IndexError> {
+    const names = await this.#call('list collections', (init) => this.#api.getCollections({}, init))
+      .then((r) => (r.collections ?? []).map((c) => c.name).sort())
+      .catch(() => null);
+    if (names === null) return notFound;
+    const there =
+      names.length === 0
+        ? 'there is no collection at this QDRANT_URL'
+        : `the collections there: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more` : ''}`;
+    return new IndexError(`${notFound.message}; ${there} (QDRANT_COLLECTION names the one to validate)`, 'not_found', {
+      ...(notFound.status === undefined ? {} : { status: notFound.status }),
+      cause: notFound,
+    });
   }
 
   #malformed(operation: string, what: string): IndexError {
