@@ -18,6 +18,9 @@ import { RegressionReport } from './regression-report.ts';
 import { ValidationMetrics } from './validation-metrics.ts';
 
 const LIFECYCLE_STATES = ['CREATED', 'EXECUTING', 'COMPLETED', 'FAILED', 'ANALYZED'] as const;
+/** The report's schema version: bumped when a field is renamed or its meaning changes (`ragwatch --version`). */
+export const REPORT_SCHEMA_VERSION = '1';
+
 export const LifecycleEvent = z.object({ state: z.enum(LIFECYCLE_STATES), at: z.iso.datetime() });
 export type LifecycleEvent = z.infer<typeof LifecycleEvent>;
 
@@ -39,7 +42,7 @@ const RunStatus = z.enum(['PASSED', 'FAILED', 'ERROR']);
 /** Seed 001 ValidationReport's fields; ValidationReport below adds the rules between them. */
 // Strict, as the published document is (additionalProperties: false): a field the report does not define is refused.
 const ValidationReportFields = z.strictObject({
-  schema_version: z.literal('1'),
+  schema_version: z.literal(REPORT_SCHEMA_VERSION),
   run_id: z.string().uuid(),
   status: RunStatus.describe(
     'PASSED: every criterion holds; FAILED: a criterion is breached; ERROR: the run could not complete',
