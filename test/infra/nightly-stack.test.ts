@@ -60,13 +60,14 @@ const ref = (type: string): string => {
 };
 
 describe('the nightly function', () => {
-  it('runs on Node.js 24, ARM64, 512 MB, 10 minutes, one at a time', () => {
+  it('runs on Node.js 24, ARM64, 512 MB, 10 minutes, with no reserved concurrency by default and JSON logs', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       MemorySize: 512,
       Timeout: 600,
-      ReservedConcurrentExecutions: 1,
+      ReservedConcurrentExecutions: Match.absent(),
+      LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }),
       Handler: 'index.handler',
     });
   });
