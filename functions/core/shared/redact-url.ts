@@ -25,21 +25,30 @@ export function isCredentialParam(name: string): boolean {
 }
 
 /**
- * The URL with its user:password replaced by ***@ and the value of every credential-like query parameter by
- * ***; everything else is left exactly as written (no normalisation), so a redacted URL still reads as the one
- * the user configured. Works on text that is not a valid URL too (it is cut at the first space or quote by callers).
+ * The URL with its user:password replaced by ***@ and the value of every credential-like parameter, in the query or
+ * in the fragment (an OAuth redirect carries `#access_token=`), by ***; everything else is left exactly as written
+ * (no normalisation), so a redacted URL still reads as the one the user configured. Works on text that is not a
+ * valid URL too (it is cut at the first space or quote by callers).
  */
 export function redactUrl(url: string): string {
   const hashAt = url.indexOf('#');
   const beforeHash = hashAt === -1 ? url : url.slice(0, hashAt);
-  const hash = hashAt === -1 ? '' : url.slice(hashAt);
+  const fragment = hashAt === -1 ? null : url.slice(hashAt + 1);
   const queryAt = beforeHash.indexOf('?');
   const head = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
   const query = queryAt === -1 ? null : beforeHash.slice(queryAt + 1);
   // The authority's userinfo: up to the last @ before the path, since a password may itself hold an @.
   const cleanHead = head.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/]*@/i, `$1${REDACTED}@`);
-  if (query === null) return cleanHead + hash;
-  const cleanQuery = query
+  return (
+    cleanHead +
+    (query === null ? '' : `?${redactParams(query)}`) +
+    (fragment === null ? '' : `#${redactParams(fragment)}`)
+  );
+}
+
+/** `name=value` parameters (separated by &, ; or an HTML &amp;) with each credential-like value replaced by ***. */
+function redactParams(params: string): string {
+  return params
     .split(/(&amp;|&|;)/)
     .map((part) => {
       const eq = part.indexOf('=');
@@ -50,7 +59,6 @@ export function redactUrl(url: string): string {
       return `${part.slice(0, eq)}=${REDACTED}${tail}`;
     })
     .join('');
-  return `${cleanHead}?${cleanQuery}${hash}`;
 }
 
 /** Whether the URL carries a credential: a user:password, or a credential-like query parameter (redactUrl's rules). */

@@ -30,6 +30,37 @@ function textOf(pieces: Iterable<string>): string {
 }
 
 describe('cutUrlLists', () => {
+  it('returns the very report when nothing is cut and its fields already say so', () => {
+    const report = withLists(urls(3));
+    expect(cutUrlLists(report).report).toBe(report);
+  });
+
+  it('says no list was cut, at this limit, when none is over it', () => {
+    const report = withLists(urls(3));
+    const stale = {
+      ...report,
+      coverage_report: {
+        ...(report.coverage_report as NonNullable<ValidationReport['coverage_report']>),
+        urls_listed_max: 7,
+        full_url_lists: '.urls.json.gz',
+      },
+    };
+    expect(cutUrlLists(stale, 5).report.coverage_report).toMatchObject({
+      urls_listed_max: 5,
+      full_url_lists: null,
+      missing_urls: urls(3),
+    });
+  });
+
+  it('cuts the orphans too, and writes empty lists as [] in the full lists', () => {
+    const { report, fullLists } = cutUrlLists(withLists([], urls(3, 'x')), 2);
+    expect(report.coverage_report?.extra_urls).toEqual(urls(2, 'x'));
+    expect(fullLists?.contentType).toBe('application/gzip');
+    expect(textOf(fullLists?.pieces() ?? [])).toBe(
+      '{\n"indexed_urls": [],\n"missing_urls": [],\n"extra_urls": [\n  "https://b.example/docs/x-000000",\n  "https://b.example/docs/x-000001",\n  "https://b.example/docs/x-000002"\n]\n}\n',
+    );
+  });
+
   it('keeps a list of exactly the limit whole, with no attachment', () => {
     const report = withLists(urls(URL_LIST_LIMIT));
     const { report: stored, fullLists } = cutUrlLists(report);
@@ -69,7 +100,9 @@ describe('cutUrlLists', () => {
     const { fullLists } = cutUrlLists(withLists(long, [], ['https://b.example/docs/"quoted"']));
     const pieces = [...(fullLists?.pieces() ?? [])];
     expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(64 * 1024 + 2_100);
+    // 100 MB in pieces of at least 64 KB: about 1,560 of them, not one per URL
     expect(pieces.length).toBeGreaterThan(1_500);
+    expect(pieces.length).toBeLessThan(1_650);
     const parsed = JSON.parse(pieces.join('')) as Record<string, string[]>;
     expect(parsed.missing_urls).toHaveLength(50_000);
     expect(parsed.missing_urls?.[49_999]).toBe(long[49_999]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  hasUrlCredentials,
   isCredentialParam,
   redactUrl,
   redactUrlsDeep,
@@ -25,6 +26,10 @@ describe('redactUrl', () => {
     ['https://user@b.example/', 'https://***@b.example/'],
     ['https://b.example/s.xml?to%6Ben=a', 'https://b.example/s.xml?to%6Ben=***'],
     ['https://b.example/s.xml?token=a#frag', 'https://b.example/s.xml?token=***#frag'],
+    // An OAuth redirect's token rides in the fragment.
+    ['https://b.example/cb#access_token=abc&state=1', 'https://b.example/cb#access_token=***&state=1'],
+    ['https://b.example/cb?a=1#token=abc', 'https://b.example/cb?a=1#token=***'],
+    ['https://b.example/s.xml?%20token=a', 'https://b.example/s.xml?%20token=***'],
   ])('redacts %s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });
@@ -35,6 +40,9 @@ describe('redactUrl', () => {
     'https://book.example.com/a?keyword=x&tokens=3&monkey=1&signed=yes',
     'https://book.example.com/a?token',
     'https://b.example/path@x',
+    'https://b.example/p/http://x@y/z',
+    'https://b.example/p?tokens&a=1',
+    'https://b.example/docs/intro#token-bucket',
     'not a url',
   ])('leaves %s exactly as written', (url) => {
     expect(redactUrl(url)).toBe(url);
@@ -42,6 +50,14 @@ describe('redactUrl', () => {
 
   it('redacts a token written in an HTML attribute (&amp; between parameters)', () => {
     expect(redactUrl('https://b.example/s.xml?a=1&amp;token=s3cr3t')).toBe('https://b.example/s.xml?a=1&amp;token=***');
+  });
+});
+
+describe('hasUrlCredentials', () => {
+  it('is true for a URL carrying a credential and false for one without', () => {
+    expect(hasUrlCredentials('https://b.example/s.xml?token=abc')).toBe(true);
+    expect(hasUrlCredentials('https://u:p@b.example/s.xml')).toBe(true);
+    expect(hasUrlCredentials('https://b.example/s.xml?page=2')).toBe(false);
   });
 });
 
@@ -62,6 +78,13 @@ describe('redactUrlsIn', () => {
       ),
     ).toBe(
       'could not read the sitemap https://b.example/s.xml?token=***: 404 (from https://***@b.example/i.xml?sig=***).',
+    );
+  });
+
+  it('keeps the punctuation that closes a sentence after a redacted value', () => {
+    expect(redactUrlsIn('see (https://b.example/s.xml?token=abc).')).toBe('see (https://b.example/s.xml?token=***).');
+    expect(redactUrlsIn('at https://b.example/s.xml?sig=abc]: done!')).toBe(
+      'at https://b.example/s.xml?sig=***]: done!',
     );
   });
 
@@ -88,6 +111,9 @@ describe('redactUrlsDeep', () => {
       flag: true,
     });
     expect(out.clean).toBe(clean);
+    // Only plain objects and arrays are walked: a Date (or any class instance) is kept as it is.
+    const at = new Date(0);
+    expect(redactUrlsDeep({ at }).at).toBe(at);
     expect(value.coverage.sitemap_url).toBe('https://b.example/s.xml?token=abc');
   });
 });
