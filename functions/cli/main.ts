@@ -82,10 +82,12 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
   });
 }
 
-if (import.meta.main) {
-  // `npm run ragwatch` puts `--` after the script: Node 24 reads an `--env-file <path>` anywhere on its command line,
-  // even after the script's name (and exits 9 when the file does not exist yet), unless a `--` comes first.
-  const argv = process.argv.slice(2);
+/**
+ * Runs the CLI as a process: `argv` without node and the script, then the exit. ragwatch.mjs (the bin) calls it once
+ * it has checked the Node version; `node functions/cli/main.ts` on Node 24 comes here directly.
+ */
+export async function runFromCommandLine(argv: string[]): Promise<never> {
+  // `npm run ragwatch` puts `--` after the script (so that Node reads no flag of ours as its own): drop it.
   const code = await main(argv[0] === '--' ? argv.slice(1) : argv);
   // Every path (the report's JSON, the schema, the exit-3 fallback's whole report on stderr) is flushed before the
   // exit: the exit code never changes when output is cut, so a cut would break a CI job without saying why.
@@ -94,3 +96,5 @@ if (import.meta.main) {
   // request is aborted (at the run's deadline), which would hold the process up to 30 s more.
   process.exit(code);
 }
+
+if (import.meta.main) await runFromCommandLine(process.argv.slice(2));
