@@ -1,6 +1,8 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { Env } from '../core/config.ts';
+import { REPORT_SCHEMA_VERSION } from '../core/report/report.ts';
 import { describeError, InputError, isServiceError } from '../core/shared/errors.ts';
 /**
  * The ragwatch command line: a thin composition root. Each command registers itself (its flags, its action) from
@@ -9,6 +11,7 @@ import { describeError, InputError, isServiceError } from '../core/shared/errors
  */
 import { redactUrlsIn } from '../core/shared/redact-url.ts';
 import { registerCalibrate } from './calibrate-command.ts';
+import { registerCompletion } from './completion-command.ts';
 import { registerDemo } from './demo.ts';
 import { EXIT } from './exit-codes.ts';
 import { registerIndex } from './index-command.ts';
@@ -33,10 +36,18 @@ function buildProgram(env: Env): Command {
   const program = new Command()
     .name('ragwatch')
     .description("Validates a RAG system's retrieval: golden queries, sitemap coverage, metadata quality.")
+    .version(versionLine(), '-V, --version', 'the package’s version and the report schema’s')
     .showHelpAfterError()
     .exitOverride();
   for (const register of COMMANDS) register(program, env);
+  registerCompletion(program); // last: it completes every command registered before it
   return program;
+}
+
+/** "ragwatch 0.1.0 (report schema_version 1)": what a bug report or a script checking compatibility needs. */
+function versionLine(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return `ragwatch ${pkg.version} (report schema_version ${REPORT_SCHEMA_VERSION})`;
 }
 
 /** Runs the CLI with the given argv and environment; returns the exit code instead of exiting, for tests. */
