@@ -174,6 +174,11 @@ const SCHEMA_RULES: [string, (r: Report) => void][] = [
   ['a source URL that is not a URL', (r) => Object.assign(row0(r), { source_url: 'book/intro' })],
   ['a chunk id that is not a point id', (r) => Object.assign(row0(r), { chunk_id: 'chunk-1' })],
   ['a token_count of 0', (r) => Object.assign(row0(r), { token_count: 0 })],
+  [
+    'a result not relevant with full confidence',
+    (r) => Object.assign(row0(r), { relevance: false, relevance_grade: 0 }),
+  ],
+  ['a relevant result of grade 0', (r) => Object.assign(row0(r), { relevance_grade: 0 })],
   ['a validation_run_id that is not a UUID', (r) => Object.assign(r.validation_metrics, { validation_run_id: 'vr-1' })],
   ['a success_rate over 1', (r) => Object.assign(r.validation_metrics, { success_rate: 1.5 })],
   ['PASSED with a breached criterion', (r) => Object.assign(r.success_criteria[0] ?? {}, { passed: false })],
