@@ -27,6 +27,7 @@ function answered(): AgentResponse {
       passed: true,
       grounded: true,
       abstained: false,
+      gated: false,
       abstention_correct: true,
       expect_answer: true,
       citation_coverage: 1,
@@ -106,6 +107,7 @@ function grounding(): GroundingReport {
     ungrounded: 0,
     unnecessary_abstentions: 0,
     abstentions_correct: 0,
+    abstentions_gated: 0,
     abstentions_incorrect: 0,
     errors: 1,
     grounded_rate: 100,
@@ -210,6 +212,16 @@ const SCHEMA_RULES: [string, (r: Report) => void][] = [
   ['a verdict passed beside a FAIL check', (r) => Object.assign(verdict(r).checks, { spans_match: 'FAIL' })],
   ['a verdict not passed with no FAIL check', (r) => Object.assign(verdict(r), { passed: false })],
   ['an abstention on an answerable question called correct', (r) => Object.assign(verdict(r), { abstained: true })],
+  [
+    'a gated abstention graded correct',
+    (r) =>
+      Object.assign(verdict(r), { gated: true, abstained: true, expect_answer: false, claims: [], support_rate: null }),
+  ],
+  [
+    'a gated verdict that did not abstain',
+    (r) => Object.assign(verdict(r), { gated: true, abstention_correct: false }),
+  ],
+  ['an answer from chat marked gated', (r) => Object.assign(verdict(r), { gated: true })],
   ['claims without a support rate', (r) => Object.assign(verdict(r), { support_rate: null })],
   ['a word support over 1', (r) => Object.assign(verdict(r).claims[0] ?? {}, { word_support: 2 })],
   ['an answer with an error', (r) => Object.assign(answer(r), { error: { stage: 'chat', kind: null, message: 'x' } })],
