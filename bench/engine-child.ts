@@ -12,6 +12,7 @@ import { createEngineAdapters, runOptionsFromConfig } from '../functions/adapter
 import { parseEngineConfig } from '../functions/core/config.ts';
 import { runValidation } from '../functions/core/run/run-validation.ts';
 import { parseSuite } from '../functions/core/suite/suite.ts';
+import { limitHeapGrowth } from '../functions/nightly/heap-growth.ts';
 
 /** What the child reports after each run. */
 export interface EngineFigures {
@@ -21,6 +22,13 @@ export interface EngineFigures {
   peakRssMb: number;
   /** The V8 heap still in use once the run is over and a full GC has run: what the engine really kept. */
   liveHeapAfterGcMb: number;
+  /**
+   * Where the memory was, sampled every 20 ms during the run: each part's highest value (MB). heapUsed is the JS
+   * objects (live or not yet collected), heapTotal what V8 reserved for them, external and arrayBuffers the memory
+   * outside the JS heap (Buffers of undici's sockets and bodies). Peak RSS minus the highest heapTotal and external
+   * is the rest: code, the runtime's own and the native allocator's.
+   */
+  memoryPeaksMb: { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
   status: string;
   stagesMs: Record<string, number>;
   p50LatencyMs: number | null;
@@ -41,6 +49,8 @@ if (suitePath === undefined || process.send === undefined) {
 }
 const send = (message: ChildMessage) => process.send?.(message);
 
+// As the nightly handler does when its module loads (unless the bench is asked to measure without it).
+if (process.env.BENCH_DEFAULT_HEAP_GROWTH === undefined) limitHeapGrowth();
 const config = parseEngineConfig(process.env);
 const suite = parseSuite(readFileSync(suitePath, 'utf8'), suitePath);
 const deps = createEngineAdapters(config);
@@ -67,9 +77,17 @@ send({ type: 'ready', baselineRssMb: process.memoryUsage().rss / 2 ** 20 });
 
 async function runOnce(): Promise<EngineFigures> {
   const cpuBefore = process.cpuUsage();
+  const peaks = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
+  const sample = () => {
+    const now = process.memoryUsage();
+    for (const key of Object.keys(peaks) as (keyof typeof peaks)[])
+      peaks[key] = Math.max(peaks[key], now[key] / 2 ** 20);
+  };
+  const sampler = setInterval(sample, 20);
   const started = performance.now();
-  const report = await runValidation(deps, options);
+  const report = await runValidation(deps, options).finally(() => clearInterval(sampler));
   const wallMs = performance.now() - started;
+  sample();
   const cpu = process.cpuUsage(cpuBefore);
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   // Started with --expose-gc by bench/run.ts; the collection runs after the peak is read, so it cannot lower it.
@@ -80,6 +98,7 @@ async function runOnce(): Promise<EngineFigures> {
     cpuMs: (cpu.user + cpu.system) / 1000,
     peakRssMb,
     liveHeapAfterGcMb: process.memoryUsage().heapUsed / 2 ** 20,
+    memoryPeaksMb: peaks,
     status: report.status,
     stagesMs: Object.fromEntries(Object.entries(report.execution.stages).map(([name, s]) => [name, s.duration_ms])),
     p50LatencyMs: report.validation_metrics.p50_latency_ms,

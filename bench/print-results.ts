@@ -58,6 +58,7 @@ export function printResults(rows: Measured[], settings: BenchSettings): void {
   printTimes(rows, settings);
   printEngineChains(rows, settings);
   printCpuAndMemory(rows);
+  printMemoryParts(rows);
 }
 
 /**
@@ -177,6 +178,27 @@ function printCpuAndMemory(rows: Measured[]): void {
       formatNumber(m.cold.pointsScanned),
       scanning ? formatNumber(m.cold.pointsScanned / (profileMs / 1000)) : '-',
       m.cold.status,
+    ];
+  });
+  out(formatTable(header, body));
+}
+
+/** Where the cold run's memory was: each part's highest value, sampled every 20 ms (issue 20 §3). */
+function printMemoryParts(rows: Measured[]): void {
+  out(
+    '\nWhere the memory of the cold run was: the highest value of each part of process.memoryUsage(), sampled every 20 ms (MB); rest = peak RSS - heap total - external',
+  );
+  const header = ['scenario', 'peak RSS', 'heap total', 'heap used', 'external', 'array buffers', 'rest'];
+  const body = rows.map((m) => {
+    const p = m.cold.memoryPeaksMb;
+    return [
+      m.scenario.name,
+      formatNumber(m.cold.peakRssMb, 1),
+      formatNumber(p.heapTotal, 1),
+      formatNumber(p.heapUsed, 1),
+      formatNumber(p.external, 1),
+      formatNumber(p.arrayBuffers, 1),
+      formatNumber(m.cold.peakRssMb - p.heapTotal - p.external, 1),
     ];
   });
   out(formatTable(header, body));

@@ -51,6 +51,7 @@ const USAGE = `usage: npm run bench -- [options]
                       "sitemap": the sitemap reading figures)
   --page-size <n>     scroll page size for the engine (default 1000, the engine's own)
   --partitions <n>    id ranges each fallback scroll reads at once (SCROLL_PARTITIONS, default 8)
+  --default-heap-growth  leave V8's heap growth as it is (the handler limits it: functions/nightly/heap-growth.ts)
   --skip-lambda       skip bundling and timing the Lambda handler
   --cpu-prof <dir>    write a V8 CPU profile of each engine process into <dir> (figures then include the profiler)
   --engine-flags=<f>  Node/V8 flags for the engine processes instead of the deployed ones (infra/runtime-flags.ts),
@@ -84,6 +85,7 @@ const { values: flags } = parseArgs({
     only: { type: 'string' },
     'page-size': { type: 'string', default: '1000' },
     partitions: { type: 'string', default: '8' },
+    'default-heap-growth': { type: 'boolean', default: false },
     'skip-lambda': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     'engine-flags': { type: 'string' },
@@ -295,6 +297,7 @@ async function measure(
       BENCH_SUITE_PATH: suitePath,
       BENCH_SCROLL_PAGE_SIZE: String(pageSize),
       SCROLL_PARTITIONS: String(partitions),
+      ...(flags['default-heap-growth'] ? { BENCH_DEFAULT_HEAP_GROWTH: '1' } : {}),
     },
     nodeFlags: [...profileFlags, ...engineFlags],
   });

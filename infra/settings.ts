@@ -181,7 +181,7 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   const alerts = {
     reminderDays: whole('alertReminderDays', 1, 0, 365),
     reminderMinSeverity,
-    recoveryRuns: whole('alertRecoveryRuns', 1, 1, 30),
+    recoveryRuns: whole('alertRecoveryRuns', 2, 1, 30),
   };
 
   const settings: StackSettings = {

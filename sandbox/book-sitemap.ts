@@ -5,12 +5,25 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { DocPage } from '../functions/indexer/read-docs.ts';
 
-/** The sitemap XML of the home page (the base URL) and each page, in page order. */
-export function sitemapOfPages(baseUrl: string, pages: readonly DocPage[]): string {
+/**
+ * The sitemap XML of the home page (the base URL) and each page, in page order; with `lastmod`, each page carries
+ * its `<lastmod>` (a Docusaurus site's with the sitemap plugin's `lastmod` option and `showLastUpdateTime`).
+ */
+export function sitemapOfPages(
+  baseUrl: string,
+  pages: readonly DocPage[],
+  lastmod?: ReadonlyMap<string, string>,
+): string {
   const home = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
-  const urls = [home, ...pages.map((page) => page.sourceUrl)];
+  const urls = [
+    { loc: home },
+    ...pages.map((page) => {
+      const at = lastmod?.get(page.file);
+      return at === undefined ? { loc: page.sourceUrl } : { loc: page.sourceUrl, lastmod: at };
+    }),
+  ];
   const builder = new XMLBuilder({ ignoreAttributes: false, format: true });
   return `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build({
-    urlset: { '@_xmlns': 'http://www.sitemaps.org/schemas/sitemap/0.9', url: urls.map((loc) => ({ loc })) },
+    urlset: { '@_xmlns': 'http://www.sitemaps.org/schemas/sitemap/0.9', url: urls },
   })}`;
 }

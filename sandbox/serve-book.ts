@@ -3,12 +3,13 @@
  * the real clients, and its sitemap served over loopback (the given file, or one generated from the docs), with the
  * environment that points ragwatch at all three.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { urlPath } from '../functions/core/book/matching.ts';
 import { InputError } from '../functions/core/shared/errors.ts';
 import { isGeneratedListing, isUnderPrefix } from '../functions/core/sitemap/pages.ts';
 import { type IndexBookSummary, indexBook } from '../functions/indexer/index.ts';
-import { readDocs } from '../functions/indexer/read-docs.ts';
+import { type DocPage, readDocs } from '../functions/indexer/read-docs.ts';
 import { sitemapOfPages } from './book-sitemap.ts';
 import { startCohereStandIn } from './cohere/index.ts';
 import { startQdrantStandIn } from './qdrant/index.ts';
@@ -39,13 +40,22 @@ export interface ServedBook {
 export async function serveBook(options: ServeBookOptions): Promise<ServedBook> {
   const route = options.routeBasePath === undefined ? {} : { routeBasePath: options.routeBasePath };
   const pages = await readDocs({ docsDir: options.docsDir, baseUrl: options.baseUrl, ...route });
-  const xml =
-    options.sitemapFile === undefined ? sitemapOfPages(options.baseUrl, pages) : await readSitemap(options.sitemapFile);
+  // Read again at every request, as a deployed site serves its latest build: an edit (and, generated, the file's
+  // modification time as its lastmod) shows on the next run, so "edit a page, see STALE_PAGES" can be rehearsed.
+  const { sitemapFile } = options;
+  const read =
+    sitemapFile === undefined
+      ? async () => {
+          const now = await readDocs({ docsDir: options.docsDir, baseUrl: options.baseUrl, ...route });
+          return sitemapOfPages(options.baseUrl, now, await modifiedTimes(options.docsDir, now));
+        }
+      : () => readSitemap(sitemapFile);
+  const xml = await read();
   const collection = options.collection ?? 'book';
   const [qdrant, cohere, sitemap] = await Promise.all([
     startQdrantStandIn(),
     startCohereStandIn(),
-    startSitemapServer({ xml, latencyMs: 0 }),
+    startSitemapServer({ xml, latencyMs: 0, read }),
   ]);
   const stop = async () => {
     await Promise.all([qdrant.stop(), cohere.stop(), sitemap.stop()]);
@@ -98,6 +108,13 @@ function sitePagesUnder(xml: string, prefix: string, docUrls: readonly string[])
   const locs = [...xml.matchAll(/<loc>\s*([^<]*?)\s*<\/loc>/g)].map((m) => m[1] ?? '').filter((u) => URL.canParse(u));
   const paths = locs.map(urlPath).filter((p) => isUnderPrefix(p, prefix) && !isGeneratedListing(p, prefix));
   return [...new Set(paths.filter((p) => !docs.has(p.replace(/\/+$/, ''))))].sort();
+}
+
+/** Each page's file modification time (ISO), by its path in the docs folder. */
+async function modifiedTimes(docsDir: string, pages: readonly DocPage[]): Promise<Map<string, string>> {
+  const times = new Map<string, string>();
+  for (const page of pages) times.set(page.file, (await stat(join(docsDir, page.file))).mtime.toISOString());
+  return times;
 }
 
 async function readSitemap(file: string): Promise<string> {

@@ -16,8 +16,16 @@ export interface SitemapServer {
   stop(): Promise<void>;
 }
 
-/** Starts a server answering GET /sitemap.xml with `xml` after `latencyMs`. */
-export async function startSitemapServer(options: { xml: string; latencyMs: number }): Promise<SitemapServer> {
+/**
+ * Starts a server answering GET /sitemap.xml with `xml` after `latencyMs`; with `read`, with what it returns at each
+ * request instead (`ragwatch sandbox` re-reads the book's sitemap, so an edit shows as a deployed site's would), and
+ * 500 when it throws.
+ */
+export async function startSitemapServer(options: {
+  xml: string;
+  latencyMs: number;
+  read?: () => Promise<string>;
+}): Promise<SitemapServer> {
   let xml = options.xml;
   let latencyMs = options.latencyMs;
   let requests = 0;
@@ -25,8 +33,16 @@ export async function startSitemapServer(options: { xml: string; latencyMs: numb
     requests += 1;
     const found = new URL(req.url ?? '/', 'http://localhost').pathname === '/sitemap.xml';
     setTimeout(() => {
-      if (found) res.writeHead(200, { 'content-type': 'application/xml' }).end(xml);
-      else res.writeHead(404).end();
+      if (!found) res.writeHead(404).end();
+      else if (options.read === undefined) res.writeHead(200, { 'content-type': 'application/xml' }).end(xml);
+      else
+        options.read().then(
+          (body) => res.writeHead(200, { 'content-type': 'application/xml' }).end(body),
+          (error: unknown) =>
+            res
+              .writeHead(500)
+              .end(`sandbox: cannot read the sitemap: ${error instanceof Error ? error.message : error}`),
+        );
     }, latencyMs);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

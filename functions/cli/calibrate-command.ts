@@ -10,10 +10,12 @@ import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-a
 import { readSuiteText } from '../adapters/files/suite-file.ts';
 import { type Env, parseEngineConfig } from '../core/config.ts';
 import { runValidation } from '../core/run/run-validation.ts';
+import { redactUrlsIn } from '../core/shared/redact-url.ts';
 import { applyCalibration, type Calibration, proposeThresholds } from '../core/suite/calibrate.ts';
 import { formatPrediction, predictRun } from '../core/suite/predict-run.ts';
 import { parseSuite } from '../core/suite/suite.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
+import { gatherInputs, withSuiteHint } from './inputs.ts';
 
 interface CalibrateFlags {
   suite: string;
@@ -38,10 +40,17 @@ export function registerCalibrate(program: Command, env: Env): void {
 
 /** Runs, proposes, prints, and writes with --write; returns the exit code (0 once a proposal is made). */
 async function runCalibrate(flags: CalibrateFlags, env: Env): Promise<ExitCode> {
-  const config = parseEngineConfig({ ...env, ...(flags.collection ? { QDRANT_COLLECTION: flags.collection } : {}) });
   const yaml = /\.ya?ml$/i.test(flags.suite);
-  const text = await readSuiteText(flags.suite);
-  const suite = parseSuite(text, flags.suite);
+  // The flags and the environment, and the suite file: every problem of both listed at once.
+  const [config, { text, suite }] = await gatherInputs([
+    () => parseEngineConfig({ ...env, ...(flags.collection ? { QDRANT_COLLECTION: flags.collection } : {}) }),
+    async () => {
+      const text = await readSuiteText(flags.suite).catch((error: unknown) => {
+        throw withSuiteHint(error, flags.suite, 'flag');
+      });
+      return { text, suite: parseSuite(text, flags.suite) };
+    },
+  ]);
   // Calibration measures the book, not the suite's current thresholds: a similarity override would skew nothing
   // (best scores do not depend on it), so the configuration is used as is.
   const report = await runValidation(createEngineAdapters(config), {
@@ -49,6 +58,14 @@ async function runCalibrate(flags: CalibrateFlags, env: Env): Promise<ExitCode> 
     suite,
     suiteSource: flags.suite,
   });
+  // Thresholds proposed from a run in which no query completed would be proposed from nothing (every score
+  // missing): say why and exit as a run that could not complete does, with nothing written.
+  if (report.total_queries > 0 && report.passed_queries + report.failed_queries === 0) {
+    process.stderr.write(
+      `ragwatch: nothing to calibrate from: ${redactUrlsIn(report.status_reason)}; fix the services and run calibrate again (nothing was written)\n`,
+    );
+    return EXIT.error;
+  }
   const calibration = proposeThresholds(report);
   process.stdout.write(`${formatCalibration(calibration, { suite: flags.suite, collection: config.collection })}\n`);
   const raw = (yaml ? parseYaml(text) : JSON.parse(text)) as Record<string, unknown>;

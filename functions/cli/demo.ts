@@ -7,15 +7,20 @@
 import { type Command, Option } from 'commander';
 import { loadSuiteFile } from '../adapters/files/suite-file.ts';
 import { parseEngineConfig } from '../core/config.ts';
+import { InputError } from '../core/shared/errors.ts';
 import { executeRun } from './execute-run.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
+import { wholeNumberFlag } from './inputs.ts';
 
 /** The agent question the chat stand-in answers with an invented figure, so the demo shows UNSUPPORTED_CLAIM. */
 const INVENTED_NUMBER_QUERY = 'llm-planning';
+/** The agent question the chat stand-in answers with its first sentence negated, for the claim judge to catch. */
+const FLIPPED_NEGATION_QUERY = 'isaac-vslam';
 
 export interface DemoFlags {
   out: string;
-  latency: number;
+  /** Milliseconds, as given (a string) or the default; checked by wholeNumberFlag. */
+  latency: string | number;
   payloadIndexes: boolean;
   strict?: boolean;
   all?: boolean;
@@ -32,7 +37,7 @@ export function registerDemo(program: Command): void {
       'start the local sandbox (Qdrant and Cohere stand-ins, sample book), index the book and run the full validation',
     )
     .option('-o, --out <dir>', 'directory for reports', 'reports')
-    .addOption(new Option('--latency <ms>', 'latency added to every stand-in request').default(0).argParser(Number))
+    .addOption(new Option('--latency <ms>', 'latency added to every stand-in request (0 to 60000)').default(0))
     .option('--no-payload-indexes', 'index without payload indexes, to show the scroll fallback')
     .option('--strict', 'exit 1 when a criterion is breached, as `run` does (the demo breaches some on purpose)')
     .option('--no-html', 'do not write the HTML report beside the JSON')
@@ -50,8 +55,11 @@ export async function runDemo(flags: DemoFlags): Promise<ExitCode> {
     '../../sandbox/start-sandbox.ts'
   );
   const log = (line: string) => process.stderr.write(`${line}\n`);
+  // A negative delay would be read as none by the timers, and the demo would claim a latency it never added.
+  const latency = wholeNumberFlag('--latency', flags.latency, { min: 0, max: 60_000 });
+  if ('problem' in latency) throw new InputError('demo', [latency.problem]);
   const suite = await loadSuiteFile(SAMPLE_SUITE_PATH);
-  const sandbox = await startSandbox({ latencyMs: flags.latency });
+  const sandbox = await startSandbox({ latencyMs: latency.value });
   try {
     log('ragwatch demo: the full validation against a local sandbox (no account, no key, no network)');
     log(`  Qdrant stand-in   ${sandbox.qdrant.url}`);
@@ -67,6 +75,11 @@ export async function runDemo(flags: DemoFlags): Promise<ExitCode> {
     if (inventing) {
       sandbox.cohere.setChatBehaviour('invent_number', { question: inventing.query_text });
       log(`Told the chat stand-in to invent a number, under a real citation, when it answers "${inventing.id}"`);
+    }
+    const flipping = suite.queries.find((q) => q.id === FLIPPED_NEGATION_QUERY);
+    if (flipping) {
+      sandbox.cohere.setChatBehaviour('flip_negation', { question: flipping.query_text });
+      log(`Told the chat stand-in to flip a negation, under a real citation, when it answers "${flipping.id}"`);
     }
     log(`Running the suite ${SAMPLE_SUITE_PATH} (${suite.queries.length} queries)\n`);
     const config = parseEngineConfig(sandbox.env);

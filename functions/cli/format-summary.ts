@@ -307,6 +307,14 @@ function formatGrounding(report: ValidationReport, s: Style, all: boolean): stri
       `Grounded answers  ${g.grounded}/${g.grounded + g.ungrounded + g.unnecessary_abstentions} grounded${g.grounded_rate === null ? '' : ` (${g.grounded_rate}%)`}, ${g.abstentions_correct}/${g.abstentions_correct + g.abstentions_incorrect} correct abstentions${g.abstentions_gated ? ` (${g.abstentions_gated} more gated before chat, not graded)` : ''}, ${g.supported_claims}/${g.claims} claims supported${g.support_rate === null ? '' : ` (${Math.round(g.support_rate * 100) / 100}%)`}${g.errors ? `, ${g.errors} errored` : ''}`,
     ),
   ];
+  // Who gave the claims their verdicts: the judge (and what it found) or the lexical gate alone.
+  const judge = g.judge;
+  if (judge && judge.mode === 'cohere') {
+    const v = judge.verdicts;
+    lines.push(
+      `  ${s.dim(`claim verdicts from the judge ${judge.model}: ${v.supported} supported, ${v.contradicted} contradicted, ${v.not_in_context} not in context, ${v.could_not_verify} could not be verified (${judge.judged} calls, budget ${judge.max_claims})`)}`,
+    );
+  } else if (judge) lines.push(`  ${s.dim('claim verdicts from the lexical gate alone (GROUNDING_JUDGE=lexical)')}`);
   for (const group of groupByReason(shown, (r) => (r.ok ? null : `${r.verdict} ${r.why}`))) {
     const [first] = group;
     if (first === undefined) continue;

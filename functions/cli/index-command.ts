@@ -83,5 +83,10 @@ async function runIndex(flags: IndexFlags, env: Env): Promise<ExitCode> {
       `${summary.written} written, ${summary.unchanged} unchanged, ${summary.deleted} deleted in ${Math.round(summary.durationMs)} ms\n` +
       `${summary.routes}\n${summary.modules}\n`,
   );
+  const gone = summary.keptGonePages;
+  if (gone.length > 0)
+    process.stderr.write(
+      `ragwatch: warning: the collection still holds ${gone.length} page(s) no longer in --docs (coverage will count them as orphans); give --prune to delete them: ${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ', ...' : ''}\n`,
+    );
   return EXIT.ok;
 }

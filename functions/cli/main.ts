@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import type { Env } from '../core/config.ts';
-import { InputError } from '../core/shared/errors.ts';
+import { describeError, InputError, isServiceError } from '../core/shared/errors.ts';
 /**
  * The ragwatch command line: a thin composition root. Each command registers itself (its flags, its action) from
  * its own file; this one builds the program from that list, maps what escapes a command to an exit code
@@ -12,6 +12,7 @@ import { registerCalibrate } from './calibrate-command.ts';
 import { registerDemo } from './demo.ts';
 import { EXIT } from './exit-codes.ts';
 import { registerIndex } from './index-command.ts';
+import { InputErrors } from './inputs.ts';
 import { registerRun } from './run-command.ts';
 import { registerSandbox } from './sandbox-command.ts';
 import { registerSchema } from './schema-command.ts';
@@ -52,9 +53,16 @@ export async function main(argv: string[], env: Env = process.env): Promise<numb
         ? EXIT.ok
         : EXIT.badInput;
     }
-    if (error instanceof InputError) {
-      process.stderr.write(`ragwatch: ${redactUrlsIn(error.message)}\n`);
+    if (error instanceof InputError || error instanceof InputErrors) {
+      for (const e of error instanceof InputErrors ? error.errors : [error])
+        process.stderr.write(`ragwatch: ${redactUrlsIn(e.message)}\n`);
       return EXIT.badInput;
+    }
+    // A service that failed outside a run (suite generate reading the index, say): one line naming it, as a run
+    // that could not complete exits; never a stack trace. Adapters' messages carry no secret (errors.ts).
+    if (isServiceError(error)) {
+      process.stderr.write(`ragwatch: ${redactUrlsIn(describeError(error))}\n`);
+      return EXIT.error;
     }
     throw error;
   }

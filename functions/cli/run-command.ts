@@ -7,6 +7,7 @@ import { loadSuiteFile } from '../adapters/files/suite-file.ts';
 import { type Env, parseEngineConfig, parseLocations } from '../core/config.ts';
 import { executeRun } from './execute-run.ts';
 import type { ExitCode } from './exit-codes.ts';
+import { gatherInputs, withSuiteHint } from './inputs.ts';
 
 interface RunFlags {
   suite: string;
@@ -50,13 +51,20 @@ export function registerRun(program: Command, env: Env): void {
 
 /** Runs the validation from flags and the environment; returns the exit code. */
 async function runCheck(flags: RunFlags, env: Env): Promise<ExitCode> {
-  const config = parseEngineConfig({
-    ...env,
-    ...(flags.collection ? { QDRANT_COLLECTION: flags.collection } : {}),
-    ...(flags.sitemapUrl ? { SITEMAP_URL: flags.sitemapUrl } : {}),
-    ...(flags.deadline !== undefined ? { RUN_DEADLINE_SECONDS: flags.deadline } : {}),
-  });
-  const suite = await loadSuiteFile(flags.suite);
+  // The flags and the environment, and the suite file: every problem of both listed at once.
+  const [config, suite] = await gatherInputs([
+    () =>
+      parseEngineConfig({
+        ...env,
+        ...(flags.collection ? { QDRANT_COLLECTION: flags.collection } : {}),
+        ...(flags.sitemapUrl ? { SITEMAP_URL: flags.sitemapUrl } : {}),
+        ...(flags.deadline !== undefined ? { RUN_DEADLINE_SECONDS: flags.deadline } : {}),
+      }),
+    () =>
+      loadSuiteFile(flags.suite).catch((error: unknown) => {
+        throw withSuiteHint(error, flags.suite, 'flag or env');
+      }),
+  ]);
   return executeRun({
     config,
     suite,

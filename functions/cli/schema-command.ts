@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { buildReportJsonSchema } from '../core/report/report.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
+import { unwritableOutput } from './inputs.ts';
 
 /** Adds `schema` to the program. */
 export function registerSchema(program: Command): void {
@@ -18,7 +19,11 @@ export function registerSchema(program: Command): void {
 /** Prints the schema, or writes it to `out`; returns the exit code. */
 async function writeSchema(options: { out?: string }): Promise<ExitCode> {
   const text = `${JSON.stringify(buildReportJsonSchema(), null, 2)}\n`;
-  if (options.out) await writeFile(options.out, text, 'utf8');
-  else process.stdout.write(text);
+  if (options.out) {
+    const out = options.out;
+    await writeFile(out, text, 'utf8').catch((error: unknown) => {
+      throw unwritableOutput('-o', out, error);
+    });
+  } else process.stdout.write(text);
   return EXIT.ok;
 }

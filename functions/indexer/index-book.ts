@@ -71,6 +71,8 @@ export interface IndexSummary {
   unchanged: number;
   /** Stored points removed: leftovers of re-indexed pages, and with prune those of pages gone from the folder. */
   deleted: number;
+  /** Pages the collection still holds that are no longer in the docs folder (kept: prune was not given), sorted. */
+  keptGonePages: string[];
   /** 0 when nothing needed embedding. */
   vectorSize: number;
   model: string;
@@ -193,6 +195,7 @@ export async function indexPages(
     written: upserted,
     unchanged: plan.unchanged.length,
     deleted: plan.toDelete.length,
+    keptGonePages: plan.keptGonePages,
     vectorSize: vectorSize ?? 0,
     model: deps.embedder.model,
     billedInputTokens: billed,

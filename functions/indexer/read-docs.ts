@@ -5,15 +5,15 @@
  * folder's own page. Drafts (`draft: true`) and files or folders starting with `_` or `.` are skipped, as Docusaurus
  * does in a production build.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { type BookModules, deriveModules, type ModulePage } from '../core/book/book-modules.ts';
 import { moduleNameOf } from '../core/book/module-name.ts';
 import { InputError } from '../core/shared/errors.ts';
-import { readSiteConfig, type SiteConfig } from './site-config.ts';
+import { readSiteConfig, type SiteConfig, siteConfigFileIn } from './site-config.ts';
 
 /** One published page of the book, ready to chunk. */
 export interface DocPage {
@@ -81,6 +81,7 @@ export async function readDocs(options: ReadDocsOptions): Promise<DocPage[]> {
 
 /** readDocs, with the modules derived from the book's structure (what index, sandbox and suite generate print). */
 export async function readBook(given: ReadDocsOptions): Promise<Book> {
+  refuseSiteRoot(given.docsDir);
   const entries = await listEntries(given.docsDir);
   const files = entries.filter(isPublished);
   const routes = routesOf(given, await readSiteConfig(given.docsDir));
@@ -110,6 +111,24 @@ export async function readBook(given: ReadDocsOptions): Promise<Book> {
   }
   if (problems.length > 0) throw new InputError(`docs folder ${options.docsDir}`, problems);
   return { pages, modules, routes };
+}
+
+/**
+ * Refuses the site's root given as the docs folder (issue 23: it indexed `/docs/docs/...` URLs with exit 0 and the
+ * next run found coverage 0 %): a folder holding a docusaurus.config.*, or a `docs/` folder beside a site's
+ * package.json, sidebars file or src/ folder, is a site, and the error names the docs folder inside it.
+ */
+function refuseSiteRoot(docsDir: string): void {
+  const config = siteConfigFileIn(docsDir);
+  const inner = join(docsDir, 'docs');
+  const hasInner = existsSync(inner) && statSync(inner).isDirectory();
+  const siteMarker = ['package.json', 'src', ...SIDEBARS_FILES].find((f) => existsSync(join(docsDir, f)));
+  if (config === undefined && !(hasInner && siteMarker !== undefined)) return;
+  const why = config === undefined ? `a docs/ folder beside ${siteMarker}` : basename(config);
+  const use = hasInner ? `--docs ${inner}` : "--docs <the folder the docs plugin's path names>";
+  throw new InputError(`docs folder ${docsDir}`, [
+    `${docsDir}: is the site's root (it holds ${why}), not its docs folder: give ${use}`,
+  ]);
 }
 
 /** The flags first, then the site config, then Docusaurus's defaults (`docs`, no trailing slash added). */

@@ -35,6 +35,11 @@ export interface ReindexPlan<C extends PlannedChunk> {
   pageVersionUpdates: Map<string, { pageHash: string; ids: string[] }>;
   /** Stored points to delete. */
   toDelete: string[];
+  /**
+   * Pages the collection holds that are no longer in the docs folder, kept because prune was not asked (sorted):
+   * coverage would count them as orphans every night, so `index` warns about them.
+   */
+  keptGonePages: string[];
 }
 
 export function planReindex<C extends PlannedChunk>(options: {
@@ -63,10 +68,12 @@ export function planReindex<C extends PlannedChunk>(options: {
   const wanted = new Set(chunks.map((c) => c.id));
   const pages = new Set(chunks.map((c) => c.sourceUrl));
   const toDelete: string[] = [];
+  const kept = new Set<string>();
   for (const [id, point] of stored) {
     if (wanted.has(id)) continue;
     const ofIndexedPage = point.sourceUrl !== undefined && pages.has(point.sourceUrl);
     if (ofIndexedPage || options.prune) toDelete.push(id);
+    else if (point.sourceUrl !== undefined) kept.add(point.sourceUrl);
   }
-  return { toWrite, unchanged, pageVersionUpdates, toDelete };
+  return { toWrite, unchanged, pageVersionUpdates, toDelete, keptGonePages: [...kept].sort() };
 }

@@ -23,7 +23,7 @@ export interface SiteConfig {
 const CONFIG_FILES = ['docusaurus.config.ts', 'docusaurus.config.js', 'docusaurus.config.mjs', 'docusaurus.config.cjs'];
 
 /** The config file in `siteDir`, when there is one. */
-function siteConfigFileIn(siteDir: string): string | undefined {
+export function siteConfigFileIn(siteDir: string): string | undefined {
   return CONFIG_FILES.map((f) => join(siteDir, f)).find((f) => existsSync(f));
 }
 

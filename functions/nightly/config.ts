@@ -5,6 +5,7 @@
  * QDRANT_API_KEY variable on the function is itself a problem, since it would sit in plain text in the template.
  */
 import { type EngineConfig, EnvReader, parseEngineConfig, parseLocations } from '../core/config.ts';
+import { DEFAULT_RECOVERY_RUNS } from '../core/incident/advance-incidents.ts';
 import { InputError } from '../core/shared/errors.ts';
 
 export type SuiteLocation = { kind: 's3'; uri: string; bucket: string; key: string } | { kind: 'file'; path: string };
@@ -93,7 +94,7 @@ export function parseNightlyConfig(env: Env): NightlyConfig {
   const reminderMinSeverity = SEVERITIES.find((s) => s === minSeverity) ?? 'HIGH';
   if (!SEVERITIES.includes(minSeverity as ReminderSeverity))
     read.problems.push(`ALERT_REMINDER_MIN_SEVERITY: must be one of ${SEVERITIES.join(', ')}, got "${minSeverity}"`);
-  const recoveryRuns = read.number('ALERT_RECOVERY_RUNS', { min: 1, max: 30, integer: true }) ?? 1;
+  const recoveryRuns = read.number('ALERT_RECOVERY_RUNS', { min: 1, max: 30, integer: true }) ?? DEFAULT_RECOVERY_RUNS;
 
   const suiteUri = read.string('SUITE_S3_URI');
   let suite: SuiteLocation = { kind: 'file', path: parseLocations(env).suitePath };

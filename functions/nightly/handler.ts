@@ -26,6 +26,7 @@ import { describeError } from '../core/shared/errors.ts';
 import { engineBudgetMs } from './budget.ts';
 import { parseNightlyConfig } from './config.ts';
 import { createNightlyDeps, type LambdaContext, type NightlyDeps } from './deps.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
 import { nightlyPostRunPorts, startEarlyReads } from './post-run-ports.ts';
 import { produceReport } from './produce-report.ts';
 import { redactingLogger } from './redacting-logger.ts';
@@ -81,6 +82,7 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
 
 // ---- module scope: built once per cold start -------------------------------------------------------------------
 
+limitHeapGrowth();
 const logger = redactingLogger(new Logger({ serviceName: 'ragwatch-nightly' }));
 const clients: AwsClients = createAwsClients();
 

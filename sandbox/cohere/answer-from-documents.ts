@@ -4,7 +4,7 @@
  * to misbehave so a grounding check sees both verdicts.
  */
 
-import { inventNumber, paraphrase } from './rewrite-claims.ts';
+import { flipNegation, inventNumber, paraphrase } from './rewrite-claims.ts';
 import { extractTerms, tokenizeWords } from './tokenizer.ts';
 
 /** How the stand-in answers: honestly, or with one deliberate grounding fault. */
@@ -15,6 +15,7 @@ export type ChatBehaviour =
   | 'answer_unanswerable'
   | 'misplaced_span'
   | 'invent_number'
+  | 'flip_negation'
   | 'cite_other_document'
   | 'paraphrase';
 
@@ -132,9 +133,10 @@ function sourceDocument(document: ChatDocument): Record<string, unknown> {
   return { id: document.id, ...document.data };
 }
 
-// invent_number changes the first sentence only: one invented figure in an otherwise honest answer.
+// invent_number and flip_negation change the first sentence only: one fault in an otherwise honest answer.
 function rewrite(chosen: Candidate[], behaviour: ChatBehaviour): Candidate[] {
   if (behaviour === 'paraphrase') return chosen.map((c) => ({ ...c, text: paraphrase(c.text) }));
+  if (behaviour === 'flip_negation') return chosen.map((c, i) => (i === 0 ? { ...c, text: flipNegation(c.text) } : c));
   if (behaviour !== 'invent_number') return chosen;
   return chosen.map((c, i) => (i === 0 ? { ...c, text: inventNumber(c.text) } : c));
 }

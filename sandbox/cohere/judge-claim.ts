@@ -538,6 +538,14 @@ const overlap = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].filte
 
 /** Judges one claim against passages. */
 export function judgeClaim(claim: string, passages: readonly JudgePassage[]): StandInJudgement {
+  // "It is not true that X" denies X: contradicted when the passages state X.
+  const denial = /^(?:it is (?:not true|false|not the case)|it's (?:not true|false)) that\s+(.+)$/is.exec(claim.trim());
+  if (denial) {
+    const inner = judgeClaim(denial[1] as string, passages);
+    return inner.verdict === 'supported'
+      ? { ...inner, verdict: 'contradicted', reason: 'the claim denies what the passage states' }
+      : { verdict: 'not_in_context', chunk_id: '', evidence: '', reason: 'the passages do not settle it' };
+  }
   const sentences = sentencesOf(passages);
   const none = (reason: string): StandInJudgement => ({
     verdict: 'not_in_context',
@@ -592,10 +600,20 @@ export function judgeClaim(claim: string, passages: readonly JudgePassage[]): St
     const scores = sentences.map((x) => overlap(terms, x.terms));
     const top = Math.max(...scores);
     const tied = sentences.filter((_, i) => scores[i] === top);
-    if (top >= Math.max(Math.min(2, terms.size), Math.ceil(terms.size / 2))) {
-      const denials = tied.map((x) => deniedOnOneSide(clause, x.text));
-      if (denials.every((d) => d !== null))
-        return against(tied[0] as Sentence, `one side denies "${denials[0]}", the other states it`);
+    // Enough in common: half of the clause, or half of the sentence when the clause runs on past it.
+    const smaller = Math.min(terms.size, ...tied.map((x) => x.terms.size));
+    if (top >= Math.max(Math.min(2, terms.size), Math.ceil(smaller / 2))) {
+      // On a tie, a denial holds unless another of the tied sentences says it the claim's way.
+      const mine = polarityOf(clause);
+      const agrees = (x: Sentence, t: string) => {
+        const theirs = polarityOf(x.text);
+        return mine.denied.has(t) ? theirs.denied.has(t) : theirs.affirmed.has(t) && !theirs.denied.has(t);
+      };
+      for (const x of tied) {
+        const denied = deniedOnOneSide(clause, x.text);
+        if (denied !== null && !tied.some((y) => agrees(y, denied)))
+          return against(x, `one side denies "${denied}", the other states it`);
+      }
     }
     if (match && match.shared >= Math.min(2, terms.size)) {
       const theirs = new Set(tokenizeWords(match.clause));

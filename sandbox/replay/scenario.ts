@@ -1,10 +1,12 @@
 /**
  * The replay's scenario: how many nights, from which date, the noise on every night, and the faults injected on
- * given nights. Faults on the same incident track may not overlap or touch (a clean night must separate them),
- * so each email can be attributed to exactly one fault and the tally stays honest.
+ * given nights. Faults on the same incident track may not overlap or touch (a clean night must separate them;
+ * when the target wants each fault's recovery, the DEFAULT_RECOVERY_RUNS (2) clean nights that send it), so each
+ * email can be attributed to exactly one fault and the tally stays honest.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { DEFAULT_RECOVERY_RUNS } from '../../functions/core/incident/advance-incidents.ts';
 import { FAULT_KINDS, type FaultKind } from './faults.ts';
 
 export const ScenarioFault = z.object({
@@ -87,12 +89,13 @@ export function parseScenario(raw: unknown, source: string): Scenario {
     for (const field of needs) if (fault[field] === undefined) problems.push(`fault ${fault.id}: ${field} is required`);
   }
   const byTrack = Map.groupBy(scenario.faults, (f) => FAULT_KINDS[f.kind].track);
+  const gap = scenario.target.recover ? DEFAULT_RECOVERY_RUNS : 1;
   for (const [track, faults] of byTrack) {
     const sorted = [...faults].sort((a, b) => a.from - b.from);
     for (const [i, f] of sorted.entries()) {
       const next = sorted[i + 1];
-      if (next && next.from <= f.from + f.nights)
-        problems.push(`faults ${f.id} and ${next.id} (${track}) must be separated by a clean night`);
+      if (next && next.from < f.from + f.nights + gap)
+        problems.push(`faults ${f.id} and ${next.id} (${track}) must be separated by ${gap} clean night(s)`);
     }
   }
   if (problems.length > 0) throw new Error(`${source}: ${problems.join('; ')}`);

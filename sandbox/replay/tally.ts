@@ -2,9 +2,10 @@
  * The replay's verdict from its nights, per fault episode and its incident track:
  * - detected_first_night: an onset, re-opening (flapping) or escalation on the fault's track on the fault's first night that
  *   names what the fault breaks (one of its kind's `names`, in the subject or body): any email that night is not enough;
- * - recoveries: a recovery on the fault's track on the first night after it ended (the scenario keeps a clean
- *   night after every fault on a track, and the default policy recovers after 1 clean run); for quality and
- *   suite faults, the first such night whose run completed (an ERROR run cannot judge them);
+ * - recoveries: a recovery on the fault's track on the night its `DEFAULT_RECOVERY_RUNS`-th (2nd) clean run after it
+ *   ended (the scenarios keep two clean nights after every fault on a track, and the handler's default policy
+ *   recovers after 2 clean runs); for quality and suite faults, counting only nights whose run completed (an ERROR
+ *   run cannot judge them);
  * - false_alerts: an onset, escalation or reminder on a track with no fault of that track active that night, or a
  *   recovery not on the night after a fault of its track ended;
  * - duplicate_alerts: any email on the fault's track while it lasts other than the first onset or escalation (the
@@ -12,6 +13,7 @@
  * And, for the noisy and long scenarios: per fault, the night it was first detected (named) and the recoveries
  * sent while it was still active; the emails by kind and severity; the emails on nights with no fault at all.
  */
+import { DEFAULT_RECOVERY_RUNS } from '../../functions/core/incident/advance-incidents.ts';
 import { FAULT_KINDS } from './faults.ts';
 import type { NightRecord } from './replay.ts';
 import type { Scenario } from './scenario.ts';
@@ -103,10 +105,18 @@ export function tallyReplay(scenario: Scenario, records: readonly NightRecord[])
   };
 }
 
-/** The first night from `night` on whose run could judge `track` (an ERROR run judges neither quality nor suite). */
+/**
+ * The night of the recovery owed to a fault whose first night without it is `night`: the DEFAULT_RECOVERY_RUNS-th
+ * night from `night` on whose run could judge `track` (an ERROR run judges neither quality nor suite).
+ */
 function recoveryNight(records: readonly NightRecord[], night: number, track: string): number {
-  let after = night;
-  while (track !== 'infrastructure' && records[after - 1]?.status === 'ERROR') after += 1;
+  const judges = (n: number) => track === 'infrastructure' || records[n - 1]?.status !== 'ERROR';
+  let after = night - 1;
+  let clean = 0;
+  while (clean < DEFAULT_RECOVERY_RUNS) {
+    after += 1;
+    if (after > records.length || judges(after)) clean += 1;
+  }
   return after;
 }
 

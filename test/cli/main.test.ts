@@ -2,7 +2,7 @@
  * The CLI as a developer meets it: exit codes, the messages for bad input, the report file and the summary,
  * against the sandbox's stand-ins through the real clients.
  */
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -253,6 +253,48 @@ describe('ragwatch run', () => {
     expect(err.join('')).toContain('nope.json is invalid:\n  - file not found');
   });
 
+  it('says how to name a suite and how to make one when there is none', async () => {
+    const code = await cli(['run', '--suite', path.join(dir, 'nope.json')]);
+
+    expect(code).toBe(2);
+    expect(err.join('')).toContain(
+      `file not found: name the suite with --suite <file> or SUITE_PATH, or write one from the index with \`ragwatch suite generate --out ${path.join(dir, 'nope.json')}\``,
+    );
+  });
+
+  it('lists the environment’s problems and the suite’s at once, and runs nothing', async () => {
+    // Prepare
+    sandbox.qdrant.resetCounts();
+
+    // Act
+    const code = await cli(['run', '--suite', path.join(dir, 'nope.json')], { ...sandbox.env, TOP_K_RESULTS: '99' });
+
+    // Assess
+    expect(code).toBe(2);
+    expect(err.join('')).toMatch(
+      /^ragwatch: configuration is invalid:\n {2}- TOP_K_RESULTS: .*\nragwatch: \S+nope\.json is invalid:\n {2}- file not found: /,
+    );
+    expect(sandbox.qdrant.requestCounts()).toEqual({});
+  });
+
+  it('names the collections that exist when the one asked for does not', async () => {
+    const code = await cli([
+      'run',
+      '--suite',
+      path.join(dir, 'passing.json'),
+      '-c',
+      'boook',
+      '--json',
+      '--no-progress',
+    ]);
+
+    expect(code).toBe(4);
+    const report = parseValidReport(out.join(''));
+    expect(report.errors.map((e) => e.message)).toContainEqual(
+      expect.stringMatching(/"boook" .* 404: .*; the collections there: (\S+, )*book(, \S+)* \(QDRANT_COLLECTION/),
+    );
+  });
+
   it('exits 2 on an unknown flag', async () => {
     expect(await cli(['run', '--frobnicate'])).toBe(2);
   });
@@ -312,10 +354,90 @@ describe('ragwatch index', () => {
     expect(err.join('')).not.toContain('co-secret-index-0003');
   });
 
+  it('warns, on stderr, of pages the collection holds that are no longer in --docs when --prune is not given', async () => {
+    // Prepare: the book indexed, then one page deleted from a copy of it.
+    const docs = path.join(dir, 'shrinking-docs');
+    await cp(path.join(SAMPLE_BOOK_DIR, 'docs'), docs, { recursive: true });
+    const args = ['index', '--docs', docs, '--base-url', SAMPLE_BOOK_BASE_URL, '--collection', 'cli-gone'];
+    expect(await cli(args)).toBe(0);
+    await rm(path.join(docs, 'intro.md'));
+    err.length = 0;
+
+    // Act
+    const kept = await cli(args);
+    const keptErr = err.join('');
+    err.length = 0;
+    const pruned = await cli([...args, '--prune']);
+
+    // Assess
+    expect([kept, pruned]).toEqual([0, 0]);
+    expect(keptErr).toBe(
+      `ragwatch: warning: the collection still holds 1 page(s) no longer in --docs (coverage will count them as orphans); give --prune to delete them: ${SAMPLE_BOOK_BASE_URL}/docs/intro\n`,
+    );
+    expect(err.join('')).toBe('');
+  });
+
   it('exits 2 without a base URL', async () => {
     const { DOCUSAURUS_BASE_URL: _omitted, ...env } = sandbox.env;
 
     expect(await cli(['index', '--docs', path.join(SAMPLE_BOOK_DIR, 'docs')], env)).toBe(2);
+  });
+});
+
+describe('ragwatch suite generate and calibrate when something is wrong', () => {
+  it('names --per-page, the type expected and what was given, with the environment’s problems at once', async () => {
+    const code = await cli(['suite', 'generate', '--per-page', 'abc', '--out', path.join(dir, 'g.json')], {
+      QDRANT_URL: 'not a url',
+    });
+
+    expect(code).toBe(2);
+    expect(err.join('')).toBe(
+      [
+        'ragwatch: suite generate is invalid:',
+        '  - --per-page: expects a whole number from 1 to 20, got "abc"',
+        'ragwatch: configuration is invalid:',
+        '  - QDRANT_URL: must be an http(s) URL, got "not a url"',
+        '  - DOCUSAURUS_BASE_URL: required (the book’s base URL)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('exits 4 with one line naming Qdrant, no stack trace, when the index cannot be read', async () => {
+    const code = await cli(['suite', 'generate', '--out', path.join(dir, 'g.json')], {
+      ...sandbox.env,
+      QDRANT_URL: 'http://127.0.0.1:9',
+    });
+
+    expect(code).toBe(4);
+    expect(err.join('')).toMatch(/^ragwatch: Qdrant .* unreachable .*\n$/);
+  });
+
+  it('exits 2 naming the folder when --out cannot be written', async () => {
+    const code = await cli(['suite', 'generate', '--out', '/nonexistent/g.json'], sandbox.env);
+
+    expect(code).toBe(2);
+    expect(err.join('')).toBe(
+      'ragwatch: --out /nonexistent/g.json is invalid:\n  - its folder does not exist; name a file in a folder that exists\n',
+    );
+  });
+
+  it('proposes nothing and writes nothing when no query completed, and exits 4', async () => {
+    // Prepare
+    const suite = path.join(dir, 'calibrate-me.json');
+    await writeFile(suite, JSON.stringify(PASSING_SUITE));
+
+    // Act
+    const code = await cli(['calibrate', '--suite', suite, '--write'], {
+      ...sandbox.env,
+      QDRANT_URL: 'http://127.0.0.1:9',
+    });
+
+    // Assess
+    expect(code).toBe(4);
+    expect(err.join('')).toMatch(/^ragwatch: nothing to calibrate from: the run could not complete: .*Qdrant/);
+    expect(out.join('')).toBe('');
+    expect(JSON.parse(await readFile(suite, 'utf8'))).toEqual(PASSING_SUITE);
   });
 });
 
@@ -331,6 +453,13 @@ describe('ragwatch demo', () => {
     expect(err.join('')).toContain('breach some criteria on purpose');
   });
 
+  it('refuses a negative --latency, naming the flag, before starting anything', async () => {
+    expect(await cli(['demo', '--latency', '-50', '--out', path.join(dir, 'demo-reports')])).toBe(2);
+    expect(err.join('')).toBe(
+      'ragwatch: demo is invalid:\n  - --latency: expects a whole number from 0 to 60000, got "-50"\n',
+    );
+  });
+
   it('exits 1 on the same run with --strict', async () => {
     expect(await cli(['demo', '--out', path.join(dir, 'demo-reports'), '--no-progress', '--strict'])).toBe(1);
   });
@@ -343,6 +472,13 @@ describe('ragwatch schema', () => {
       type: 'object',
       required: expect.arrayContaining(['run_id', 'status']),
     });
+  });
+
+  it('exits 2 with one line naming the folder, no stack trace, when -o cannot be written', async () => {
+    expect(await cli(['schema', '-o', '/nonexistent/x.json'])).toBe(2);
+    expect(err.join('')).toBe(
+      'ragwatch: -o /nonexistent/x.json is invalid:\n  - its folder does not exist; name a file in a folder that exists\n',
+    );
   });
 });
 

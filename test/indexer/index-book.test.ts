@@ -161,6 +161,7 @@ describe('indexPages', () => {
       written: 3,
       unchanged: 0,
       deleted: 0,
+      keptGonePages: [],
       vectorSize: 3,
       model: MODEL,
       billedInputTokens: 30,

@@ -103,6 +103,7 @@ describe('indexBook on the sample book, through the real clients and the stand-i
         written: summary.chunks,
         unchanged: 0,
         deleted: 0,
+        keptGonePages: [],
         vectorSize: 1024,
         model: MODEL,
         billedInputTokens: expect.any(Number),

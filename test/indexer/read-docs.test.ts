@@ -392,3 +392,37 @@ describe('stripNumberPrefix', () => {
     });
   });
 });
+
+describe('the site root given as --docs', () => {
+  it('is refused with the docs folder inside it named, whether a config or a package.json marks the site', async () => {
+    // Prepare: a site root (config, docs/ inside); another marked by its package.json alone.
+    await writeDoc('docusaurus.config.ts', 'export default {};\n');
+    await writeDoc('docs/intro.md', '# Intro\n');
+    const other = join(docsDir, 'other');
+    await writeDoc('other/package.json', '{}');
+    await writeDoc('other/docs/intro.md', '# Intro\n');
+
+    // Act
+    const errors = [
+      await caught(readBook({ docsDir, baseUrl: BASE })),
+      await caught(readDocs({ docsDir: other, baseUrl: BASE })),
+    ];
+
+    // Assess
+    expect(errors.map((e) => (e as InputError).problems)).toEqual([
+      [
+        `${docsDir}: is the site's root (it holds docusaurus.config.ts), not its docs folder: give --docs ${join(docsDir, 'docs')}`,
+      ],
+      [
+        `${other}: is the site's root (it holds a docs/ folder beside package.json), not its docs folder: give --docs ${join(other, 'docs')}`,
+      ],
+    ]);
+    await expect(readDocs({ docsDir: join(docsDir, 'docs'), baseUrl: BASE })).resolves.toHaveLength(1);
+  });
+
+  it('is not confused with a docs folder that has a docs/ module of its own', async () => {
+    await writeDoc('docs/intro.md', '# Intro\n');
+    await writeDoc('guide.md', '# Guide\n');
+    expect((await readDocs({ docsDir, baseUrl: BASE })).map((p) => p.file)).toEqual(['docs/intro.md', 'guide.md']);
+  });
+});

@@ -56,6 +56,8 @@ describe('planReindex', () => {
     const kept = planReindex({ chunks: [chunk('1')], stored: points, model: MODEL, prune: false });
     const pruned = planReindex({ chunks: [chunk('1')], stored: points, model: MODEL, prune: true });
     expect([kept.toDelete, pruned.toDelete]).toEqual([['9'], ['9', '7']]);
+    // The page kept without prune is named, so `index` can warn that coverage will count it as an orphan.
+    expect([kept.keptGonePages, pruned.keptGonePages]).toEqual([['u/gone'], []]);
   });
 
   it('gives unchanged chunks of an edited page its new page hash, grouped by page', () => {

@@ -53,7 +53,7 @@ describe('readStackSettings', () => {
       reportRetentionDays: 400,
       logRetentionDays: 90,
       logLevel: 'INFO',
-      alerts: { reminderDays: 1, reminderMinSeverity: 'HIGH', recoveryRuns: 1 },
+      alerts: { reminderDays: 1, reminderMinSeverity: 'HIGH', recoveryRuns: 2 },
     });
   });
 

@@ -178,7 +178,13 @@ describe('the emails, as golden files', () => {
   });
 
   it('quality recovery', async () => {
-    const sent = await play([{ report: buildFailedReport }, { report: buildPassedReport }]);
+    // Reminders off, so the recovery is the second email; it comes on the second clean night (the default).
+    const sent = await play([
+      { report: buildFailedReport, env: off },
+      { report: buildPassedReport, env: off },
+      { report: buildPassedReport, env: off },
+    ]);
+    expect(sent).toHaveLength(2);
     expect(sent[1]?.attributes.alert_kind).toBe('recovery');
     expectGolden('recovery-quality', sent[1]);
   });
@@ -186,6 +192,7 @@ describe('the emails, as golden files', () => {
   it('quality incident re-opened (flapping)', async () => {
     const sent = await play([
       { report: buildFailedReport, env: off },
+      { report: buildPassedReport, env: off },
       { report: buildPassedReport, env: off },
       { report: buildFailedReport, env: off },
     ]);
@@ -206,7 +213,12 @@ describe('the emails, as golden files', () => {
   });
 
   it('ERROR recovery', async () => {
-    const sent = await play([{ report: buildErrorReport }, { report: buildPassedReport }]);
+    const sent = await play([
+      { report: buildErrorReport },
+      { report: buildPassedReport },
+      { report: buildPassedReport },
+    ]);
+    expect(sent).toHaveLength(2);
     expect(sent[1]?.attributes.alert_kind).toBe('recovery');
     expectGolden('recovery-error', sent[1]);
   });

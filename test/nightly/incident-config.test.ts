@@ -3,9 +3,9 @@ import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { problemsOf, VALID } from './nightly-env.ts';
 
 describe('the incident settings of the nightly configuration', () => {
-  it('recovers after one clean run and reminds daily of HIGH and CRITICAL incidents by default', () => {
+  it('recovers after two clean runs and reminds daily of HIGH and CRITICAL incidents by default', () => {
     expect(parseNightlyConfig(VALID).incidents).toEqual({
-      recoveryRuns: 1,
+      recoveryRuns: 2,
       reminderDays: 1,
       reminderMinSeverity: 'HIGH',
     });

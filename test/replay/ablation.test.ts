@@ -42,7 +42,8 @@ const scenario = (seed: number) =>
   parseScenario(
     {
       name: 'ablation',
-      nights: 9,
+      // The fault's last night is 8; its recovery comes on the second clean night (ALERT_RECOVERY_RUNS 2).
+      nights: 10,
       start_date: '2026-05-01',
       noise: { latency_jitter_ms: [0, 5], reindexed_chunks: 2, seed, sigma: 0.01, busy_nights: 0.1 },
       faults: [{ id: 'lowered', kind: 'scores-lowered', fall: 0.15, from: 5, nights: 4 }],

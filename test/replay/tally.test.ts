@@ -31,8 +31,8 @@ const nights = (emails: Record<number, ReturnType<typeof email>[]>): NightRecord
   }));
 
 describe('tallyReplay', () => {
-  it('meets the target when the fault is told once on its first night and its end once on the next', () => {
-    const summary = tallyReplay(scenario, nights({ 2: [email('onset')], 4: [email('recovery')] }));
+  it('meets the target when the fault is told once on its first night and its end once on its second clean night', () => {
+    const summary = tallyReplay(scenario, nights({ 2: [email('onset')], 5: [email('recovery')] }));
     expect(summary).toEqual({
       faults: 1,
       detected_first_night: 1,
@@ -53,7 +53,7 @@ describe('tallyReplay', () => {
   it('does not count an onset that names nothing the fault breaks as detecting it', () => {
     const summary = tallyReplay(
       scenario,
-      nights({ 2: [email('onset', 'quality', 'SIMILARITY_DROPPED [LOW]')], 4: [email('recovery')] }),
+      nights({ 2: [email('onset', 'quality', 'SIMILARITY_DROPPED [LOW]')], 5: [email('recovery')] }),
     );
     expect(summary.detected_first_night).toBe(0);
     expect(summary.per_fault[0]?.detected_on).toBeNull();
@@ -82,12 +82,12 @@ describe('tallyReplay', () => {
   });
 
   it('counts an email on a later night of the fault as a duplicate', () => {
-    const summary = tallyReplay(scenario, nights({ 2: [email('onset')], 3: [email('onset')], 4: [email('recovery')] }));
+    const summary = tallyReplay(scenario, nights({ 2: [email('onset')], 3: [email('onset')], 5: [email('recovery')] }));
     expect(summary.duplicate_alerts).toBe(1);
   });
 
   it('counts an email on a clean night as a false alert', () => {
-    const summary = tallyReplay(scenario, nights({ 2: [email('onset')], 4: [email('recovery')], 6: [email('onset')] }));
+    const summary = tallyReplay(scenario, nights({ 2: [email('onset')], 5: [email('recovery')], 6: [email('onset')] }));
     expect(summary.false_alerts).toBe(1);
   });
 
@@ -97,31 +97,40 @@ describe('tallyReplay', () => {
   });
 
   it('waits past a night whose run could not complete for a quality recovery', () => {
-    const records = nights({ 2: [email('onset')], 5: [email('recovery')] });
+    const records = nights({ 2: [email('onset')], 6: [email('recovery')] });
     const errorNight = records[3];
     if (errorNight) errorNight.status = 'ERROR';
     expect(tallyReplay(scenario, records)).toMatchObject({ recoveries: 1, false_alerts: 0 });
   });
 
-  it('does not count a recovery that comes a night late', () => {
-    expect(tallyReplay(scenario, nights({ 2: [email('onset')], 5: [email('recovery')] })).recoveries).toBe(0);
+  it('does not count a recovery that comes a night late, or on the first clean night (a false alert)', () => {
+    expect(tallyReplay(scenario, nights({ 2: [email('onset')], 6: [email('recovery')] })).recoveries).toBe(0);
+    const early = tallyReplay(scenario, nights({ 2: [email('onset')], 4: [email('recovery')] }));
+    expect(early).toMatchObject({ recoveries: 0, false_alerts: 1 });
   });
 });
 
 describe('parseScenario', () => {
-  it('refuses two faults of one incident track without a clean night between them', () => {
+  it('refuses two faults of one incident track without the two clean nights that recover the first between them', () => {
     const raw = {
       nights: 10,
       start_date: '2026-03-01',
       noise: { latency_jitter_ms: [0, 0], reindexed_chunks: 0, seed: 1 },
       faults: [
         { id: 'a', kind: 'module-dropped', target: 'module-4-vla', from: 2, nights: 2 },
-        { id: 'f', kind: 'page-not-indexed', target: '/docs/x', from: 4, nights: 1 },
+        { id: 'f', kind: 'page-not-indexed', target: '/docs/x', from: 5, nights: 1 },
       ],
     };
     expect(() => parseScenario(raw, 'scenario.json')).toThrow(
-      'scenario.json: faults a and f (quality) must be separated by a clean night',
+      'scenario.json: faults a and f (quality) must be separated by 2 clean night(s)',
     );
+    const spaced = { ...raw, faults: [raw.faults[0], { ...raw.faults[1], from: 6 }] };
+    expect(parseScenario(spaced, 'scenario.json').faults).toHaveLength(2);
+    // A scenario that does not count recoveries (flapping) needs one clean night between them.
+    const flapping = { ...raw, faults: [raw.faults[0], { ...raw.faults[1], from: 5 }], target: { recover: false } };
+    expect(parseScenario(flapping, 'scenario.json').faults).toHaveLength(2);
+    const touching = { ...flapping, faults: [raw.faults[0], { ...raw.faults[1], from: 4 }] };
+    expect(() => parseScenario(touching, 'scenario.json')).toThrow('must be separated by 1 clean night(s)');
   });
 
   it('names a fault that lacks the target it needs, or runs past the last night', () => {
@@ -146,9 +155,9 @@ describe('tallyReplay: a fault told on its second night', () => {
       },
       'late',
     );
-    const late = nights({ 3: [email('onset')], 5: [email('recovery')] });
+    const late = nights({ 3: [email('onset')], 6: [email('recovery')] });
     expect(tallyReplay(s, late)).toMatchObject({ detected_first_night: 0, duplicate_alerts: 0, recoveries: 1 });
-    const repeated = nights({ 3: [email('onset')], 4: [email('escalation')], 5: [email('recovery')] });
+    const repeated = nights({ 3: [email('onset')], 4: [email('escalation')], 6: [email('recovery')] });
     expect(tallyReplay(s, repeated).duplicate_alerts).toBe(1);
   });
 });

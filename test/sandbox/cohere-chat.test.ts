@@ -267,6 +267,18 @@ describe('the Cohere stand-in, chat making claims its documents do not support',
     expect(text).toMatch(/^Nodes exchange data by publishing messages on topics on a machine with 64 GB of RAM\. /);
   });
 
+  it('flip_negation: says the opposite of the first sentence and still cites the real chunk', async () => {
+    // Prepare
+    standIn.setChatBehaviour('flip_negation');
+
+    // Act
+    const { text, citations = [] } = await ask(ANSWERABLE);
+
+    // Assess
+    expect(text).toMatch(/^It is not true that nodes exchange data by publishing messages on topics\. /);
+    expect(citations.every((citation) => text.slice(citation.start, citation.end) === citation.text)).toBe(true);
+  });
+
   it('cite_other_document: gives the same answer but cites another given document for each sentence', async () => {
     // Prepare
     const honest = await ask(ANSWERABLE);

@@ -63,7 +63,9 @@ export class QdrantIndex implements VectorIndex {
   async describe(): Promise<CollectionInfo> {
     const info = await this.#call('get collection', (init) =>
       this.#api.getCollection({ collection_name: this.#options.collection }, init),
-    );
+    ).catch(async (error: unknown) => {
+      throw error instanceof IndexError && error.kind === 'not_found' ? await this.#withExistingNames(error) : error;
+    });
     const vectors = (info as { config?: { params?: { vectors?: unknown } } }).config?.params?.vectors as
       | { size?: unknown; distance?: unknown }
       | undefined;
@@ -256,6 +258,25 @@ export class QdrantIndex implements VectorIndex {
         { timeoutMs, ...(run ? { run } : {}) },
       ),
     );
+  }
+
+  /**
+   * A collection that does not exist, said with the names of those that do (a typo, or the wrong QDRANT_URL, is
+   * then plain). One more request; if it fails too, the first error is said as it was.
+   */
+  async #withExistingNames(notFound: IndexError): Promise<IndexError> {
+    const names = await this.#call('list collections', (init) => this.#api.getCollections({}, init))
+      .then((r) => (r.collections ?? []).map((c) => c.name).sort())
+      .catch(() => null);
+    if (names === null) return notFound;
+    const there =
+      names.length === 0
+        ? 'there is no collection at this QDRANT_URL'
+        : `the collections there: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more` : ''}`;
+    return new IndexError(`${notFound.message}; ${there} (QDRANT_COLLECTION names the one to validate)`, 'not_found', {
+      ...(notFound.status === undefined ? {} : { status: notFound.status }),
+      cause: notFound,
+    });
   }
 
   #malformed(operation: string, what: string): IndexError {

@@ -1,5 +1,6 @@
 /**
- * The grounding check: deterministic, no second model as judge. An answer is grounded when it cites, every citation
+ * The grounding check: deterministic (the claim judge's verdicts, when the agent has one, come in as `judgements`
+ * and are final for the claims they cover: judge.ts). An answer is grounded when it cites, every citation
  * names a chunk retrieved for that query, every cited span is where the citation says it is, enough of the answer's
  * sentences carry a citation, and every claim is supported by what it cites (assess-claims.ts). A question the book
  * cannot answer must get an abstention, and an answerable one must not.

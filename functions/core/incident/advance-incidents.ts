@@ -46,7 +46,7 @@ export interface Notice {
 }
 
 export interface IncidentPolicy {
-  /** Clean runs in a row that close an incident (default 1). */
+  /** Clean runs in a row that close an incident (default 2: DEFAULT_RECOVERY_RUNS). */
   recoveryRuns: number;
   /** Days between reminders while an incident lasts; null = no reminders (the default). */
   reminderDays: number | null;
@@ -57,7 +57,13 @@ export interface IncidentPolicy {
   reminderMinSeverity?: Breach['severity'];
 }
 
-export const DEFAULT_POLICY: IncidentPolicy = { recoveryRuns: 1, reminderDays: null };
+/**
+ * Two clean runs close an incident (docs/DETECTION.md): a fault on and off on alternate nights stays one incident
+ * (onset, then its recovery two clean nights after it ends: 2 emails, not one a night), and one noisy passing night
+ * inside a lasting fault does not declare it "[RESOLVED]". The cost: every recovery email a night later.
+ */
+export const DEFAULT_RECOVERY_RUNS = 2;
+export const DEFAULT_POLICY: IncidentPolicy = { recoveryRuns: DEFAULT_RECOVERY_RUNS, reminderDays: null };
 /** The severity from which reminders go out when the policy does not say. */
 export const REMINDER_MIN_SEVERITY: Breach['severity'] = 'HIGH';
 

@@ -50,7 +50,7 @@ export function normaliseSuiteForm(raw: unknown, source: string): NormalisedSuit
     forms.push(`the project's form (${projectAt.slice(0, 3).join(', ') || 'queries'})`);
   if (forms.length > 1)
     throw new InputError(source, [
-      `mixes suite forms: ${forms.join('; ')}. Write the whole file in one form; \`ragwatch suite normalize ${source}\` prints a single-form file in the project's form`,
+      `mixes suite forms: ${forms.join('; ')}. Write the whole file in one form, renaming the fields named here (docs/DATA-MODEL.md maps each seed's names to the project's); \`ragwatch suite normalize\` converts a file once it is wholly in one seed's form`,
     ]);
   if (benchmarkKeys.length > 0) return fromBenchmark(list, source);
   if (requestAt.length > 0) return fromRequests(list);

@@ -210,3 +210,32 @@ describe('QdrantIndex within one run', () => {
     expect(error?.kind).toBe('timeout');
   });
 });
+
+describe('QdrantIndex and a collection that does not exist', () => {
+  it('names the collections that do exist, so a typo or the wrong QDRANT_URL is plain', async () => {
+    // Act
+    const error = await failureOf(
+      new QdrantIndex({ url: standIn.url, collection: 'honset', timeoutMs: 5000, retries: 0 }).describe(),
+    );
+
+    // Assess
+    expect(error?.kind).toBe('not_found');
+    expect(error?.message).toMatch(
+      /^Qdrant get collection on collection "honset" at http:\/\/127\.0\.0\.1:\d+ failed with 404: .*; the collections there: (\S+, )*honest(, \S+)* \(QDRANT_COLLECTION names the one to validate\)$/,
+    );
+  });
+
+  it('says the first error as it was when the list cannot be read either', async () => {
+    // Prepare: the list is refused too
+    standIn.inject({ operationId: 'get_collections', status: 500, times: 10 });
+
+    // Act
+    const error = await failureOf(
+      new QdrantIndex({ url: standIn.url, collection: 'honset', timeoutMs: 5000, retries: 0 }).describe(),
+    );
+
+    // Assess
+    expect(error?.kind).toBe('not_found');
+    expect(error?.message).toMatch(/failed with 404: [^;]*$/);
+  });
+});

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { advanceIncidents, type IncidentPolicy } from '../../../functions/core/incident/advance-incidents.ts';
+import {
+  advanceIncidents,
+  DEFAULT_POLICY,
+  type IncidentPolicy,
+} from '../../../functions/core/incident/advance-incidents.ts';
 import type { Observation } from '../../../functions/core/incident/observe-run.ts';
 import type { Breach, IncidentState } from '../../../functions/core/report/incident-state.ts';
 
@@ -11,8 +15,14 @@ const clean: Observation = { quality: [], infrastructure: [], suite: [] };
 const failed = (...quality: Breach[]): Observation => ({ quality, infrastructure: [], suite: [] });
 const errored: Observation = { quality: null, infrastructure: [error], suite: null };
 
+/**
+ * One clean run recovers unless a test says otherwise, so each story is a night shorter; the default policy (two
+ * clean runs) has its own tests (replay(nights, DEFAULT_POLICY)).
+ */
+const ONE_CLEAN_RUN: IncidentPolicy = { recoveryRuns: 1, reminderDays: null };
+
 /** Runs the nights in order, one a day from 2026-03-01, and returns each night's notice kinds. */
-function replay(nights: Observation[], policy?: IncidentPolicy) {
+function replay(nights: Observation[], policy: IncidentPolicy | null = ONE_CLEAN_RUN) {
   let state: IncidentState | null = null;
   let n = 0;
   return nights.map((observation, i) => {
@@ -36,6 +46,24 @@ function replay(nights: Observation[], policy?: IncidentPolicy) {
 }
 
 describe('advanceIncidents', () => {
+  it('by default recovers on the second clean run in a row, not the first (DEFAULT_RECOVERY_RUNS)', () => {
+    expect(DEFAULT_POLICY.recoveryRuns).toBe(2);
+    expect(replay([failed(pass), clean, clean, clean], null)).toEqual([
+      ['quality:onset'],
+      [],
+      ['quality:recovery'],
+      [],
+    ]);
+    // A breach between the clean runs starts the count again.
+    expect(replay([failed(pass), clean, failed(pass), clean, clean], null)).toEqual([
+      ['quality:onset'],
+      [],
+      [],
+      [],
+      ['quality:recovery'],
+    ]);
+  });
+
   it('sends nothing on clean nights', () => {
     expect(replay([clean, clean])).toEqual([[], []]);
   });
@@ -219,6 +247,7 @@ describe('advanceIncidents: the notices’ contents', () => {
       observation: clean,
       run: run('2026-03-02T02:00:00.000Z', 'r2'),
       newId: () => 'unused',
+      policy: ONE_CLEAN_RUN,
     });
     expect(next.notices).toEqual([
       {
@@ -255,7 +284,7 @@ describe('advanceIncidents: a run ERROR pages on its second night in a row, not 
   const blip: Breach = { kind: 'RUN_ERROR', severity: 'MEDIUM', summary: 'run ERROR: Qdrant timed out' };
   const down: Observation = { quality: null, infrastructure: [blip], suite: null };
   /** Runs `[observation, hours after 2026-03-01T02:00Z]` in order; each run's notices as "kind severity". */
-  function at(runs: [Observation, number][], policy?: IncidentPolicy) {
+  function at(runs: [Observation, number][], policy: IncidentPolicy = ONE_CLEAN_RUN) {
     let state: IncidentState | null = null;
     return runs.map(([observation, hours], i) => {
       const started = new Date(Date.UTC(2026, 2, 1, 2) + hours * 3_600_000).toISOString();
@@ -345,7 +374,7 @@ describe('advanceIncidents: a run ERROR pages on its second night in a row, not 
 
 describe('advanceIncidents: an incident back within days re-opens (flapping), it does not start anew', () => {
   /** Runs `[observation, days after 2026-03-01T02:00Z]` in order; each run's notices as "kind id". */
-  function days(runs: [Observation, number][], policy?: IncidentPolicy) {
+  function days(runs: [Observation, number][], policy: IncidentPolicy = ONE_CLEAN_RUN) {
     let state: IncidentState | null = null;
     let n = 0;
     const seen = runs.map(([observation, day], i) => {
@@ -458,6 +487,7 @@ describe('advanceIncidents: re-opening needs the same breach back', () => {
         observation,
         run: { run_id: `run-${i}`, started_at: new Date(Date.UTC(2026, 2, 1 + i, 2)).toISOString(), report: 'x' },
         newId: () => `incident-${i}`,
+        policy: ONE_CLEAN_RUN,
       });
       state = next.state;
       return next.notices.map((x) => `${x.kind} ${x.incident.id}`).join(', ');

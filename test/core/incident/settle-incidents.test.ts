@@ -8,13 +8,24 @@ import { buildFailedReport, buildPassedReport } from '../../nightly/fixtures/rep
 
 const key = { collection: 'book', environment: 'prod' };
 
-function settle(store: MemoryIncidentStore, report: ValidationReport, extra: { reportLocation?: string | null } = {}) {
+/**
+ * One clean run recovers here, so each story is a night shorter: these tests are about the store; the default
+ * policy (two clean runs) is pinned below and in advance-incidents.test.ts.
+ */
+const ONE_CLEAN_RUN = { recoveryRuns: 1, reminderDays: null };
+
+function settle(
+  store: MemoryIncidentStore,
+  report: ValidationReport,
+  extra: { reportLocation?: string | null; policy?: typeof ONE_CLEAN_RUN } = {},
+) {
   let n = 0;
   return settleIncidents({
     store,
     report,
     reportLocation: 's3://b/k.json',
     newId: () => `incident-${++n}`,
+    policy: ONE_CLEAN_RUN,
     ...extra,
   });
 }
@@ -117,11 +128,19 @@ describe('settleIncidents', () => {
     expect((store.state as IncidentState).open.quality).toBeNull();
   });
 
-  it('applies the policy it is given: two clean nights to recover', async () => {
+  it('applies the policy it is given: three clean nights to recover', async () => {
     const { store } = await afterOneFailedNight();
-    const policy = { recoveryRuns: 2, reminderDays: null };
+    const policy = { recoveryRuns: 3, reminderDays: null };
     const clean = () =>
       settleIncidents({ store, report: buildPassedReport(), reportLocation: 'x', newId: () => 'i', policy });
+    expect(kinds(await clean())).toEqual([]);
+    expect(kinds(await clean())).toEqual([]);
+    expect(kinds(await clean())).toEqual(['quality:recovery']);
+  });
+
+  it('without a policy, applies the default: two clean nights to recover', async () => {
+    const { store } = await afterOneFailedNight();
+    const clean = () => settleIncidents({ store, report: buildPassedReport(), reportLocation: 'x', newId: () => 'i' });
     expect(kinds(await clean())).toEqual([]);
     expect(kinds(await clean())).toEqual(['quality:recovery']);
   });
@@ -234,6 +253,7 @@ describe('settleIncidents', () => {
       report,
       reportLocation: 's3://b/k.json',
       newId: () => 'incident-new',
+      policy: ONE_CLEAN_RUN,
       previous: status === null ? null : previous(status),
     });
 

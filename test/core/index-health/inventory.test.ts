@@ -81,6 +81,23 @@ describe('the index inventory', () => {
     expect([inventory.pages.get(A)?.duplicateChunks, inventory.pointsWithoutPageHash]).toEqual([1, 2]);
   });
 
+  it('finds a repeat at any chunk index: bitmap edges, a grown bitmap, past its limit, negative and fractional', async () => {
+    const indexes = [0, 31, 32, 63, 64, 1_000, 65_535, 65_536, 2 ** 31, -1, 1.5];
+    const once = indexes.map((chunk_index, i) => point(`a${i}`, { chunk_index }));
+    const twice = indexes.map((chunk_index, i) => point(`b${i}`, { chunk_index }));
+    // The same indexes under another version and another page: no repeat within a version there.
+    const elsewhere = indexes.flatMap((chunk_index, i) => [
+      point(`c${i}`, { chunk_index, page_hash: 'h2' }),
+      point(`d${i}`, { chunk_index, source_url: `${A}/other` }),
+    ]);
+    const { ctx } = healthContext({ points: [...once, ...elsewhere, ...twice] });
+    const inventory = await ctx.input(indexInventory);
+    expect(inventory.pages.get(A)?.duplicateChunks).toBe(indexes.length);
+    expect(inventory.pages.get(`${A}/other`)?.duplicateChunks).toBe(0);
+    const first = healthContext({ points: [...once, ...elsewhere] });
+    expect((await first.ctx.input(indexInventory)).pages.get(A)?.duplicateChunks).toBe(0);
+  });
+
   it('leaves a page without a readable indexed_at undated', async () => {
     const { ctx } = healthContext({ points: [point('1', { indexed_at: undefined }), point('2', { indexed_at: 'x' })] });
     expect((await ctx.input(indexInventory)).pages.get(A)?.oldestIndexedAt).toBeUndefined();

@@ -189,7 +189,7 @@ describe('a suite that mixes forms', () => {
 
     // Assess
     expect(problemsOf(mixed)).toEqual([
-      "mixes suite forms: the seed 003 request form (queries[0].query); the project's form (queries[1].query_text). Write the whole file in one form; `ragwatch suite normalize suite.json` prints a single-form file in the project's form",
+      "mixes suite forms: the seed 003 request form (queries[0].query); the project's form (queries[1].query_text). Write the whole file in one form, renaming the fields named here (docs/DATA-MODEL.md maps each seed's names to the project's); `ragwatch suite normalize` converts a file once it is wholly in one seed's form",
     ]);
   });
 

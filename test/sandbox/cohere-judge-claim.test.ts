@@ -1,0 +1,111 @@
+/**
+ * The chat stand-in's claim judge (sandbox/cohere/judge-claim.ts), a rule-based NLI: each rule on a claim it must
+ * catch and on the faithful claim beside it, so no rule holds by flagging everything. Its figures on the evaluation
+ * set are the bench's (docs/GROUNDING.md); the route over HTTP is tested in test/adapters/cohere/judge.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { judgeClaim } from '../../sandbox/cohere/judge-claim.ts';
+import { answerJudge } from '../../sandbox/cohere/judge-route.ts';
+import { flipNegation } from '../../sandbox/cohere/rewrite-claims.ts';
+
+const passage = (text: string, id = 'p1') => [{ id, text }];
+const URDF = passage(
+  'URDF describes a robot as a tree of links joined by joints.\nIt cannot describe closed kinematic loops, so a\nparallel linkage needs a workaround.',
+);
+
+describe('judgeClaim', () => {
+  it('supports a claim the passage states, quoting the sentence verbatim (line breaks and all)', () => {
+    const verdict = judgeClaim('URDF cannot describe closed kinematic loops.', URDF);
+    expect(verdict).toEqual({
+      verdict: 'supported',
+      chunk_id: 'p1',
+      evidence: 'It cannot describe closed kinematic loops, so a\nparallel linkage needs a workaround.',
+      reason: 'the passage states it',
+    });
+    expect(URDF[0]?.text).toContain(verdict.evidence);
+  });
+
+  it('contradicts a flipped negation, either way round, and a denial of the whole claim', () => {
+    expect(judgeClaim('URDF can describe closed kinematic loops.', URDF).verdict).toBe('contradicted');
+    expect(judgeClaim('URDF does not describe a robot as a tree of links.', URDF).verdict).toBe('contradicted');
+    expect(judgeClaim('It is not true that URDF describes a robot as a tree of links.', URDF)).toMatchObject({
+      verdict: 'contradicted',
+      reason: 'the claim denies what the passage states',
+    });
+    expect(judgeClaim('It is not true that URDF runs on Mars.', URDF).verdict).toBe('not_in_context');
+  });
+
+  it('reads numbers by value and unit: the same quantity in other units is supported, another figure is not', () => {
+    const timing = passage('The controller runs every 1000 ms. The planner replans at 2 Hz on a 16 GB machine.');
+    expect(judgeClaim('The controller runs every second.', timing).verdict).toBe('supported');
+    expect(judgeClaim('The controller runs every 500 ms.', timing).verdict).toBe('contradicted');
+    expect(judgeClaim('The planner replans at two hertz.', timing).verdict).toBe('supported');
+    expect(judgeClaim('The planner replans at 2 Hz on a 16 MB machine.', timing).verdict).toBe('contradicted');
+    expect(judgeClaim('Nav2 needs 64 GB of RAM.', timing)).toMatchObject({ verdict: 'not_in_context' });
+    const temperature = passage('Bake at 230 °C for twenty minutes.');
+    expect(judgeClaim('Bake at 446 °F for 20 minutes.', temperature).verdict).toBe('supported');
+    expect(judgeClaim('Bake at two hundred and thirty degrees Celsius for 20 minutes.', temperature).verdict).toBe(
+      'supported',
+    );
+  });
+
+  it('contradicts two names exchanged, and leaves a reworded order alone', () => {
+    const frames = passage('Unity uses a left-handed frame with Y up, while ROS uses a right-handed frame with Z up.');
+    expect(
+      judgeClaim('ROS uses a left-handed frame with Y up, while Unity uses a right-handed frame with Z up.', frames),
+    ).toMatchObject({ verdict: 'contradicted', reason: 'the passage has ros and unity the other way round' });
+    expect(judgeClaim('Unity uses a left-handed frame with Y up.', frames).verdict).toBe('supported');
+  });
+
+  it('contradicts an antonym, and finds a certainty the passage only allows not in context', () => {
+    const params = passage('The namespace argument is optional. A model trained on synthetic data may still fail.');
+    expect(judgeClaim('The namespace argument is required.', params).verdict).toBe('contradicted');
+    expect(judgeClaim('A model trained on synthetic data will fail.', params).verdict).toBe('not_in_context');
+    expect(judgeClaim('A model trained on synthetic data might fail.', params).verdict).toBe('supported');
+  });
+
+  it('finds an uncited tail and a claim about something else not in context; reads general synonyms', () => {
+    expect(
+      judgeClaim('URDF describes a robot as a tree of links, and Gazebo renders photorealistic clouds at night.', URDF)
+        .verdict,
+    ).toBe('not_in_context');
+    expect(judgeClaim('Isaac Sim renders photorealistic scenes with ray tracing.', URDF).verdict).toBe(
+      'not_in_context',
+    );
+    const labels = passage('Labelling real images by hand is slow, expensive and error-prone.');
+    expect(judgeClaim('Labelling real pictures by hand is sluggish and costly.', labels).verdict).toBe('supported');
+    expect(judgeClaim('Anything.', [])).toMatchObject({ verdict: 'not_in_context' });
+  });
+});
+
+describe('the judge route', () => {
+  const message =
+    '<passage id="p&quot;1">\nURDF cannot describe closed kinematic loops.\n</passage>\n\n<claim>\nURDF can describe closed kinematic loops.\n</claim>';
+
+  it('reads the passages and the claim out of the message, and answers the verdict as JSON', () => {
+    expect(JSON.parse(answerJudge(message, 'normal'))).toMatchObject({ verdict: 'contradicted', chunk_id: 'p"1' });
+    expect(answerJudge('Generate a JSON object.', 'normal')).toBe('{}');
+  });
+
+  it('plays the judge failures: not JSON, a refusal, evidence named from another passage', () => {
+    expect(() => JSON.parse(answerJudge(message, 'malformed_json'))).toThrow();
+    expect(answerJudge(message, 'refuse')).toMatch(/^I'm sorry/);
+    expect(JSON.parse(answerJudge(message, 'evidence_elsewhere')).chunk_id).toBe('p"1-other');
+  });
+});
+
+describe('flipNegation', () => {
+  it('takes a negation away, or puts one in, so the sentence says the opposite', () => {
+    expect(flipNegation('URDF cannot describe loops.')).toBe('URDF can describe loops.');
+    expect(flipNegation('It is not here.')).toBe('It is here.');
+    expect(flipNegation("It doesn't work.")).toBe('It does work.');
+    expect(flipNegation('The joint is fixed.')).toBe('The joint is not fixed.');
+    expect(flipNegation('The node publishes data.')).toBe('The node does not publish data.');
+    expect(flipNegation('`isaac_ros_visual_slam` implements odometry.')).toBe(
+      '`isaac_ros_visual_slam` does not implement odometry.',
+    );
+    expect(flipNegation('Nodes exchange data by publishing messages on topics.')).toBe(
+      'It is not true that nodes exchange data by publishing messages on topics.',
+    );
+  });
+});
