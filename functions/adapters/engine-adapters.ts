@@ -8,7 +8,7 @@ import type { EngineDeps } from '../core/run/run-validation.ts';
 import { createCohereChat } from './cohere/chat.ts';
 import { CohereEmbedder } from './cohere/embedder.ts';
 import { createCohereJudge } from './cohere/judge.ts';
-import { QdrantIndex } from './qdrant/vector-index.ts';
+import { QDRANT_GATE_STRIKES, QdrantIndex } from './qdrant/vector-index.ts';
 import { HttpSitemap } from './sitemap/http-sitemap.ts';
 import { allowedOriginsOf } from './sitemap/url-policy.ts';
 import { systemClock } from './system-clock.ts';
@@ -23,7 +23,11 @@ export function createEngineAdapters(config: EngineConfig, options: { run?: RunS
   const run = options.run ? { run: options.run } : {};
   const cohere = new DependencyGate('Cohere');
   return {
-    index: new QdrantIndex({ ...run, gate: new DependencyGate('Qdrant'), ...qdrantTarget(config) }),
+    index: new QdrantIndex({
+      ...run,
+      gate: new DependencyGate('Qdrant', { strikes: QDRANT_GATE_STRIKES }),
+      ...qdrantTarget(config),
+    }),
     embedder: new CohereEmbedder({ ...run, gate: cohere, ...cohereEmbedTarget(config) }),
     chat: createCohereChat({
       ...run,

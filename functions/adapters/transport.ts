@@ -122,22 +122,40 @@ function isHardFailure(error: unknown): boolean {
  * the key, could not be reached), later calls fail at once with a message that points at the
  * first failure, instead of each query paying a timeout again: a hung Qdrant otherwise costs every agent question
  * another 10 s search.
+ *
+ * `strikes`: how many calls in a row must fail hard (timed out or unreachable; no call succeeding between them)
+ * before the gate closes; a refused key closes it at once, whatever the count, as it will not heal within a run.
+ * Qdrant's is 2 (engine-adapters.ts): one query batch or one facet that timed out, even after its retry, is a blip
+ * that costs only the step that made it, while the searches, counts and scrolls after it still run; a Qdrant that is
+ * really gone fails the next call too, and then the gate closes (two calls' timeouts, not one per later step).
  */
 export class DependencyGate {
   readonly #name: string;
+  readonly #strikes: number;
   #failure: Error | undefined;
+  #inARow = 0;
+  #firstInARow: Error | undefined;
 
-  constructor(name: string) {
+  constructor(name: string, options: { strikes?: number } = {}) {
     this.#name = name;
+    this.#strikes = Math.max(1, options.strikes ?? 1);
   }
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
     const first = this.#failure;
     if (first !== undefined) throw skipped(this.#name, first);
     try {
-      return await fn();
+      const value = await fn();
+      this.#inARow = 0;
+      this.#firstInARow = undefined;
+      return value;
     } catch (error) {
-      if (isHardFailure(error)) this.#failure ??= error as Error;
+      if (isHardFailure(error)) {
+        this.#inARow += 1;
+        this.#firstInARow ??= error as Error;
+        if (this.#inARow >= this.#strikes || (isServiceError(error) && error.kind === 'unauthorized'))
+          this.#failure ??= this.#firstInARow;
+      }
       throw error;
     }
   }

@@ -62,6 +62,7 @@ export function formatSummary(report: ValidationReport, options: SummaryOptions 
     ...section(formatCriteria(report, s, all)),
     ...section(formatQueries(report, s, all)),
     ...section(formatCoverage(report, s, all)),
+    ...section(formatFreshnessNote(report, s)),
     ...section(formatQuality(report, s, all)),
     ...section(formatGrounding(report, s, all)),
     ...section(formatFindings(report, s)),
@@ -253,6 +254,12 @@ function formatCoverage(report: ValidationReport, s: Style, all: boolean): strin
     );
   for (const note of c.notes) lines.push(`  ${s.dim(`note: ${note}`)}`);
   return lines;
+}
+
+/** Freshness, when it checked no page: why, and the setting that makes it work (every night, until fixed). */
+function formatFreshnessNote(report: ValidationReport, s: Style): string[] {
+  const note = report.index_health?.freshness?.note;
+  return note === undefined ? [] : [s.bold('Freshness'), `  ${s.warn(note)}`];
 }
 
 function listUrls(urls: string[]): string[] {

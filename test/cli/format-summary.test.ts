@@ -169,3 +169,33 @@ describe('groupByReason', () => {
     expect(groupByReason(items, key)).toEqual([['a1', 'a2'], ['b1', 'b2'], ['p'], ['p'], ['c1']]);
   });
 });
+
+describe('the freshness note', () => {
+  it('says freshness was not checked, and why, whenever the report says so, and nothing otherwise', () => {
+    // Prepare
+    const note =
+      'freshness not checked: the sitemap gives no <lastmod> for any of its 3 pages, so an edit ... (`showLastUpdateTime: true` in the docs options)';
+    const freshness = { pages_checked: 0, stale_pages: 0, urls: [], source: 'scroll' as const };
+    const base = buildPassedReport();
+    const health = {
+      stale_chunks: null,
+      embedding_models: null,
+      drift_canary: null,
+      ann: null,
+      filters: null,
+    };
+    const withNote: ValidationReport = { ...base, index_health: { ...health, freshness: { ...freshness, note } } };
+    const checked: ValidationReport = {
+      ...base,
+      index_health: { ...health, freshness: { ...freshness, pages_checked: 3 } },
+    };
+
+    // Act
+    const lines = formatSummary(withNote).split('\n');
+
+    // Assess
+    expect(lines.slice(lines.indexOf('Freshness'), lines.indexOf('Freshness') + 2)).toEqual(['Freshness', `  ${note}`]);
+    expect(formatSummary(checked)).not.toContain('Freshness');
+    expect(formatSummary(base)).not.toContain('Freshness');
+  });
+});

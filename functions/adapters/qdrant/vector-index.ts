@@ -35,6 +35,12 @@ export interface QdrantIndexOptions {
 
 type Schemas = Parameters<QdrantClient['queryBatch']>[1]['searches'][number];
 
+/**
+ * Calls in a row that must fail hard before Qdrant is not tried again in the run (transport.ts's DependencyGate):
+ * one timed-out query batch or facet is a blip that costs its own step only; two in a row is Qdrant gone.
+ */
+export const QDRANT_GATE_STRIKES = 2;
+
 /** The official client as ragwatch uses it: an explicit timeout, and no version check. */
 export function createQdrantClient(options: { url: string; apiKey?: string; timeoutMs: number }): QdrantClient {
   // checkCompatibility: false avoids an extra version round trip at start-up (and a warning against stand-ins).
@@ -54,7 +60,7 @@ export class QdrantIndex implements VectorIndex {
 
   constructor(options: QdrantIndexOptions) {
     this.#options = options;
-    this.#gate = options.gate ?? new DependencyGate('Qdrant');
+    this.#gate = options.gate ?? new DependencyGate('Qdrant', { strikes: QDRANT_GATE_STRIKES });
     // No client-side timeout: its middleware would replace the per-call signal, which carries both the request's
     // timeout and the run's deadline (see #call).
     this.#api = createQdrantClient({ ...options, timeoutMs: Number.POSITIVE_INFINITY }).api();

@@ -46,11 +46,13 @@ export const freshnessCheck = defineCheck({
       checked += 1;
       if (editedAfter(entry.lastmod ?? '', lastmod, indexedAt)) stale.push(entry.url);
     }
+    const note = checked > 0 ? null : notCheckedNote(sitemap.entries, pages.length);
     const block = {
       pages_checked: checked,
       stale_pages: stale.length,
       urls: stale.slice(0, LISTED),
       source: inventory.source,
+      ...(note === null ? {} : { note }),
     };
     return verdict({
       sections: { index_health: { freshness: block } },
@@ -71,6 +73,18 @@ export const freshnessCheck = defineCheck({
     });
   },
 });
+
+/**
+ * Why no page was checked, said in the report, the HTML and the summary (issue 23: Docusaurus's default sitemap has
+ * no <lastmod>, and freshness then checked nothing without a word). Null when the index or the sitemap is empty:
+ * other findings say so.
+ */
+function notCheckedNote(entries: readonly { lastmod?: string | undefined }[], indexedPages: number): string | null {
+  if (entries.length === 0 || indexedPages === 0) return null;
+  if (entries.every((e) => e.lastmod === undefined || e.lastmod.trim() === ''))
+    return `freshness not checked: the sitemap gives no <lastmod> for any of its ${entries.length} pages, so an edit made after the index was built cannot be seen. Docusaurus writes one when the sitemap plugin's \`lastmod\` option is set ('date' or 'datetime') and docs carry their last update time (\`showLastUpdateTime: true\` in the docs options)`;
+  return 'freshness not checked: no page the index holds has both a readable sitemap <lastmod> and a readable indexed_at';
+}
 
 const DATE_ONLY = /^\s*\d{4}-\d{2}-\d{2}\s*$/;
 

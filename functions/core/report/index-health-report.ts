@@ -32,6 +32,12 @@ const Freshness = z.object({
   stale_pages: count.describe('pages whose sitemap lastmod is newer than their oldest indexed_at'),
   urls,
   source: inventorySource,
+  note: z
+    .string()
+    .optional()
+    .describe(
+      'present when no page was checked: why, and for a sitemap without <lastmod> the Docusaurus setting that writes it',
+    ),
 });
 
 const EmbeddingModels = z.object({

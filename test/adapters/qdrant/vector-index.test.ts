@@ -177,10 +177,11 @@ describe('QdrantIndex within one run', () => {
     expect(standIn.requestCounts().count_points).toBe(1);
   });
 
-  it('does not try Qdrant again after it timed out twice', async () => {
+  it('does not try Qdrant again after two calls in a row timed out (each asked twice)', async () => {
     // Prepare
-    standIn.inject({ operationId: 'count_points', hang: true, times: 2 });
+    standIn.inject({ operationId: 'count_points', hang: true, times: 4 });
     const shared = index({ timeoutMs: 200 });
+    await failureOf(shared.count());
     await failureOf(shared.count());
 
     // Act
@@ -191,7 +192,26 @@ describe('QdrantIndex within one run', () => {
       /^Qdrant not tried again: it failed earlier in this run \(Qdrant count .* timed out after 200 ms\)$/,
     );
     expect(error?.kind).toBe('timeout');
-    expect(standIn.requestCounts().count_points).toBe(2);
+    expect(standIn.requestCounts().count_points).toBe(4);
+  });
+
+  it('keeps Qdrant open after one call timed out even when asked again (a blip), and counts again after a success', async () => {
+    // Prepare: the first call's two attempts hang; then Qdrant answers.
+    standIn.inject({ operationId: 'count_points', hang: true, times: 2 });
+    const shared = index({ timeoutMs: 200 });
+    expect((await failureOf(shared.count()))?.kind).toBe('timeout');
+
+    // Act
+    const count = await shared.count();
+    standIn.inject({ operationId: 'count_points', hang: true, times: 2 });
+    const again = await failureOf(shared.count());
+    const after = await shared.count();
+
+    // Assess: the later steps ran; a second lone timeout, after a success, does not close it either.
+    expect(typeof count).toBe('number');
+    expect(again?.message).toMatch(/timed out after 200 ms$/);
+    expect(after).toBe(count);
+    expect(standIn.requestCounts().count_points).toBe(6);
   });
 
   it('ends a hung request when the run deadline fires, saying it was cut', async () => {

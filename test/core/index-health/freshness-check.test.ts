@@ -93,9 +93,29 @@ describe('the freshness check', () => {
       stale_pages: 0,
       urls: [],
       source: 'scroll',
+      note: 'freshness not checked: no page the index holds has both a readable sitemap <lastmod> and a readable indexed_at',
     });
-    // Nothing judged, nothing to say: no verdict either way.
+    // Nothing judged: no finding and no verdict either way, but the report says it was not checked.
     expect([result.errors, result.verdicts]).toEqual([[], []]);
+  });
+
+  it('says, when the sitemap has no <lastmod> at all, that freshness was not checked and which setting gives it', async () => {
+    const none = healthContext({ points: [point('1')], sitemap: [{ url: A }, { url: B, lastmod: ' ' }] });
+    const one = healthContext({ points: [point('1')], sitemap: [{ url: A }, { url: B, lastmod: '2026-12-01' }] });
+    const empty = healthContext({ points: [], sitemap: [{ url: A }] });
+    const notes = await Promise.all(
+      [none, one, empty].map(
+        async (c) => (await runCheck(freshnessCheck, c.ctx)).sections?.index_health?.freshness?.note,
+      ),
+    );
+    expect(notes[0]).toBe(
+      "freshness not checked: the sitemap gives no <lastmod> for any of its 2 pages, so an edit made after the index was built cannot be seen. Docusaurus writes one when the sitemap plugin's `lastmod` option is set ('date' or 'datetime') and docs carry their last update time (`showLastUpdateTime: true` in the docs options)",
+    );
+    expect(notes[1]).toBe(
+      'freshness not checked: no page the index holds has both a readable sitemap <lastmod> and a readable indexed_at',
+    );
+    // An empty index is reported by its own findings.
+    expect(notes[2]).toBeUndefined();
   });
 
   it('judges no page whose points carry no readable indexed_at', async () => {

@@ -52,6 +52,36 @@ describe('the suite-stale check (SUITE_STALE)', () => {
     );
   });
 
+  it('compares full URLs by coverage’s key (host case, trailing slash), and by path when the book moved host', async () => {
+    // Prepare: generated suites write full URLs; the sitemap writes the host lower-cased, with a trailing slash.
+    const full = {
+      queries: [
+        { id: 'q1', query_text: 'x', expected_sources: ['https://Book.Example.org/docs/intro'] },
+        { id: 'q2', query_text: 'y', expected_sources: ['https://Book.Example.org/docs/old-name'] },
+      ],
+    };
+    const moved = (...paths: string[]) => ({
+      entries: paths.map((p) => ({ url: `http://127.0.0.1:4000${p}/` })),
+      issues: [],
+    });
+
+    // Act
+    const here = await runCheck(
+      suiteStaleCheck,
+      buildRunContext({ suite: full, sitemap: sitemap('/docs/intro/') }).ctx,
+    );
+    const there = await runCheck(suiteStaleCheck, buildRunContext({ suite: full, sitemap: moved('/docs/intro') }).ctx);
+    const nowhere = await runCheck(
+      suiteStaleCheck,
+      buildRunContext({ suite: full, sitemap: moved('/docs/other') }).ctx,
+    );
+
+    // Assess: only the renamed page is stale, wherever the book is served; a sitemap sharing no page makes both stale.
+    expect(here.sections.regression?.stale_queries).toEqual(['q2']);
+    expect(there.sections.regression?.stale_queries).toEqual(['q2']);
+    expect(nowhere.sections.regression?.stale_queries).toEqual(['q1', 'q2']);
+  });
+
   it('leaves a query whose expectations are all in the sitemap alone', async () => {
     const { ctx } = buildRunContext({ suite, sitemap: sitemap('/docs/intro', '/docs/old-name') });
     const result = await runCheck(suiteStaleCheck, ctx);
