@@ -80,7 +80,7 @@ async function runIndex(flags: IndexFlags, env: Env): Promise<ExitCode> {
   }
   process.stdout.write(
     `Indexed ${summary.documents} pages as ${summary.chunks} chunks into "${summary.collection}" (${summary.vectorSize || 'no new'} dims, ${summary.model}): ` +
-      `${summary.written} written, ${summary.unchanged} unchanged, ${summary.deleted} deleted in ${Math.round(summary.durationMs)} ms\n` +
+      `${summary.written} written${summary.reused > 0 ? ` (${summary.reused} moved, their vectors reused)` : ''}, ${summary.unchanged} unchanged, ${summary.deleted} deleted in ${Math.round(summary.durationMs)} ms\n` +
       `${summary.routes}\n${summary.modules}\n`,
   );
   const gone = summary.keptGonePages;

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { Env } from '../core/config.ts';
+import { REPORT_SCHEMA_VERSION } from '../core/report/report.ts';
 import { describeError, InputError, isServiceError } from '../core/shared/errors.ts';
 /**
  * The ragwatch command line: a thin composition root. Each command registers itself (its flags, its action) from
@@ -9,6 +11,7 @@ import { describeError, InputError, isServiceError } from '../core/shared/errors
  */
 import { redactUrlsIn } from '../core/shared/redact-url.ts';
 import { registerCalibrate } from './calibrate-command.ts';
+import { registerCompletion } from './completion-command.ts';
 import { registerDemo } from './demo.ts';
 import { EXIT } from './exit-codes.ts';
 import { registerIndex } from './index-command.ts';
@@ -33,10 +36,18 @@ function buildProgram(env: Env): Command {
   const program = new Command()
     .name('ragwatch')
     .description("Validates a RAG system's retrieval: golden queries, sitemap coverage, metadata quality.")
+    .version(versionLine(), '-V, --version', 'the package’s version and the report schema’s')
     .showHelpAfterError()
     .exitOverride();
   for (const register of COMMANDS) register(program, env);
+  registerCompletion(program); // last: it completes every command registered before it
   return program;
+}
+
+/** "ragwatch 0.1.0 (report schema_version 1)": what a bug report or a script checking compatibility needs. */
+function versionLine(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return `ragwatch ${pkg.version} (report schema_version ${REPORT_SCHEMA_VERSION})`;
 }
 
 /** Runs the CLI with the given argv and environment; returns the exit code instead of exiting, for tests. */
@@ -82,10 +93,12 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
   });
 }
 
-if (import.meta.main) {
-  // `npm run ragwatch` puts `--` after the script: Node 24 reads an `--env-file <path>` anywhere on its command line,
-  // even after the script's name (and exits 9 when the file does not exist yet), unless a `--` comes first.
-  const argv = process.argv.slice(2);
+/**
+ * Runs the CLI as a process: `argv` without node and the script, then the exit. ragwatch.mjs (the bin) calls it once
+ * it has checked the Node version; `node functions/cli/main.ts` on Node 24 comes here directly.
+ */
+export async function runFromCommandLine(argv: string[]): Promise<never> {
+  // `npm run ragwatch` puts `--` after the script (so that Node reads no flag of ours as its own): drop it.
   const code = await main(argv[0] === '--' ? argv.slice(1) : argv);
   // Every path (the report's JSON, the schema, the exit-3 fallback's whole report on stderr) is flushed before the
   // exit: the exit code never changes when output is cut, so a cut would break a CI job without saying why.
@@ -94,3 +107,5 @@ if (import.meta.main) {
   // request is aborted (at the run's deadline), which would hold the process up to 30 s more.
   process.exit(code);
 }
+
+if (import.meta.main) await runFromCommandLine(process.argv.slice(2));

@@ -13,7 +13,7 @@ interface SandboxFlags {
   docs: string;
   baseUrl: string;
   sitemap?: string;
-  envFile: string;
+  writeEnv: string;
   collection?: string;
   moduleRoot?: string;
   routeBasePath?: string;
@@ -24,12 +24,14 @@ export function registerSandbox(program: Command): void {
   program
     .command('sandbox')
     .description(
-      'your own book offline: start the Qdrant and Cohere stand-ins, index the book, serve its sitemap, write the environment to --env-file, serve until Ctrl-C',
+      'your own book offline: start the Qdrant and Cohere stand-ins, index the book, serve its sitemap, write the environment to --write-env, serve until Ctrl-C',
     )
     .requiredOption('-d, --docs <dir>', 'the Docusaurus docs folder')
     .requiredOption('-b, --base-url <url>', "the book's public base URL, e.g. https://user.github.io/repo/")
     .option('--sitemap <file>', "the book's sitemap.xml (default: one generated from the docs)")
-    .requiredOption('--env-file <path>', 'where to write the KEY=VALUE lines')
+    // Not --env-file: Node 24 reads an `--env-file` anywhere on its command line, after the script's name too, and
+    // exits 9 when the file does not exist yet (it is ours to write).
+    .requiredOption('--write-env <path>', 'where to write the KEY=VALUE lines')
     .option('-c, --collection <name>', 'Qdrant collection', 'book')
     .option('--module-root <folder>', 'the folder (inside --docs) whose sub-folders are the modules (as index)')
     .option('--route-base-path <path>', ROUTE_BASE_PATH_HELP)
@@ -54,14 +56,14 @@ async function runSandbox(flags: SandboxFlags, until: Promise<unknown>): Promise
   });
   try {
     const lines = Object.entries(book.env).map(([key, value]) => `${key}=${value}`);
-    await writeFile(flags.envFile, `${lines.join('\n')}\n`);
+    await writeFile(flags.writeEnv, `${lines.join('\n')}\n`);
     const log = (line: string) => process.stderr.write(`${line}\n`);
     log(
       `ragwatch sandbox: indexed ${book.indexed.documents} pages as ${book.indexed.chunks} chunks; sitemap ${book.sitemap === 'given' ? flags.sitemap : 'generated from the docs'}`,
     );
     log(book.indexed.routes);
     log(book.indexed.modules);
-    log(`Wrote ${flags.envFile} (load it with: set -a; . ${flags.envFile}; set +a). Serving until Ctrl-C.`);
+    log(`Wrote ${flags.writeEnv} (load it with: set -a; . ${flags.writeEnv}; set +a). Serving until Ctrl-C.`);
     process.stdout.write(`${lines.join('\n')}\n`);
     await until;
     return EXIT.ok;

@@ -2,6 +2,7 @@
  * `ragwatch suite generate`: a known-item suite from the index named by the environment (or from a docs folder),
  * checked by the same validation as any suite before it is written.
  */
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import { stringify as toYaml } from 'yaml';
@@ -20,6 +21,8 @@ import { gatherInputs, unwritableOutput, wholeNumberFlag } from './inputs.ts';
 
 interface GenerateFlags {
   out: string;
+  /** Overwrite --out when it exists (a calibrated suite is otherwise never replaced). */
+  force?: boolean;
   /** As given (a string), or the default: checked by wholeNumberFlag so "abc" is named, never "NaN". */
   perPage: string | number;
   probes: string | number;
@@ -40,6 +43,7 @@ export function registerSuiteGenerate(suite: Command, env: Env): void {
     .option('-o, --out <file>', 'the suite file to write (.json, or .yaml/.yml)', 'suite.json')
     .addOption(new Option('--per-page <n>', 'questions per page, at most (1 to 20)').default(2))
     .addOption(new Option('--probes <n>', 'out-of-domain probes (0 to 5)').default(3))
+    .option('-f, --force', 'overwrite --out when it exists (by default an existing suite is never replaced)')
     .option('-d, --docs <dir>', 'read the pages from this docs folder instead of the index')
     .option('-b, --base-url <url>', "with --docs: the book's public base URL (env DOCUSAURUS_BASE_URL)")
     .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
@@ -65,6 +69,13 @@ async function runSuiteGenerate(flags: GenerateFlags, env: Env): Promise<ExitCod
       return { perPage: perPage.value, probes: probes.value };
     },
     () => (flags.docs === undefined ? configForIndex(flags, env) : baseUrlForDocs(flags, env)),
+    // A suite already there may hold calibrated thresholds and hand-written queries: replaced only when asked.
+    () => {
+      if (!flags.force && existsSync(flags.out))
+        throw new InputError(`--out ${flags.out}`, [
+          'the file exists (it may hold calibrated thresholds): pass --force to overwrite it, or name another file',
+        ]);
+    },
   ]);
   const { pages, modules } =
     typeof source === 'string' ? await pagesFromDocs(flags, source) : await pagesFromIndex(source);

@@ -40,6 +40,8 @@ export interface DocumentEmbedder {
 export interface PointSink {
   /** What is stored already, by point id (empty when the collection does not exist or is to be recreated). */
   stored(): Promise<Map<string, StoredPoint>>;
+  /** The stored vectors of these points, by id (a point that is gone is left out). */
+  vectors(ids: string[]): Promise<Map<string, number[]>>;
   /** Called once, before the first upsert, with the length of the vectors to come. */
   prepare(options: { vectorSize: number }): Promise<void>;
   /**
@@ -69,6 +71,8 @@ export interface IndexSummary {
   written: number;
   /** Chunks already stored with the same text hash and model: not re-embedded. */
   unchanged: number;
+  /** Of `written`, chunks whose text was stored under another id (they moved): written with the stored vector. */
+  reused: number;
   /** Stored points removed: leftovers of re-indexed pages, and with prune those of pages gone from the folder. */
   deleted: number;
   /** Pages the collection still holds that are no longer in the docs folder (kept: prune was not given), sorted. */
@@ -131,7 +135,11 @@ export async function indexPages(
     model: deps.embedder.model,
     prune: options.prune ?? false,
   });
-  const chunks = plan.toWrite;
+  // A moved chunk keeps its stored vector, read before anything is written or deleted; one whose vector is gone
+  // (another writer removed it since) is embedded after all.
+  const kept = plan.moved.length === 0 ? new Map() : await deps.sink.vectors(plan.moved.map((m) => m.fromId));
+  const reused = plan.moved.filter((m) => kept.has(m.fromId));
+  const chunks = [...plan.toWrite, ...plan.moved.filter((m) => !kept.has(m.fromId)).map((m) => m.chunk)];
   const batchSize = Math.min(EMBED_BATCH_SIZE, deps.embedder.maxBatchSize);
   let vectorSize: number | undefined;
   let billed: number | undefined;
@@ -146,6 +154,31 @@ export async function indexPages(
     }
   };
 
+  const pointOf = (
+    { page, chunk, id, header, contentHash, pageHash, pageVersion }: (typeof all)[number],
+    vector: number[],
+  ): IndexPoint => ({
+    id,
+    vector,
+    payload: {
+      chunk_text: chunk.chunkText,
+      source_url: page.sourceUrl,
+      chapter_id: page.chapterId,
+      module_name: page.moduleName,
+      heading_hierarchy: chunk.headingHierarchy,
+      token_count: chunk.tokenCount,
+      chunk_index: chunk.chunkIndex,
+      indexed_at: indexedAt,
+      content_hash: contentHash,
+      page_hash: pageHash,
+      page_version: pageVersion,
+      model_version: deps.embedder.model,
+      embed_header: header,
+    },
+  });
+  for (const { chunk, fromId } of reused) pending.push(pointOf(chunk, kept.get(fromId) ?? []));
+  await flush(false);
+
   for (let start = 0; start < chunks.length; start += batchSize) {
     const batch = chunks.slice(start, start + batchSize);
     const result = await deps.embedder.embedDocuments(
@@ -157,26 +190,8 @@ export async function indexPages(
       await deps.sink.prepare({ vectorSize });
     }
     if (result.billedInputTokens !== undefined) billed = (billed ?? 0) + result.billedInputTokens;
-    batch.forEach(({ page, chunk, id, header, contentHash, pageHash, pageVersion }, i) => {
-      pending.push({
-        id,
-        vector: result.vectors[i] ?? [],
-        payload: {
-          chunk_text: chunk.chunkText,
-          source_url: page.sourceUrl,
-          chapter_id: page.chapterId,
-          module_name: page.moduleName,
-          heading_hierarchy: chunk.headingHierarchy,
-          token_count: chunk.tokenCount,
-          chunk_index: chunk.chunkIndex,
-          indexed_at: indexedAt,
-          content_hash: contentHash,
-          page_hash: pageHash,
-          page_version: pageVersion,
-          model_version: deps.embedder.model,
-          embed_header: header,
-        },
-      });
+    batch.forEach((planned, i) => {
+      pending.push(pointOf(planned, result.vectors[i] ?? []));
     });
     await flush(false);
     deps.onProgress?.({ chunksDone: Math.min(start + batchSize, chunks.length), chunksTotal: chunks.length });
@@ -194,6 +209,7 @@ export async function indexPages(
     pointsUpserted: upserted,
     written: upserted,
     unchanged: plan.unchanged.length,
+    reused: reused.length,
     deleted: plan.toDelete.length,
     keptGonePages: plan.keptGonePages,
     vectorSize: vectorSize ?? 0,

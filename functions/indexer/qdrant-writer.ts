@@ -119,6 +119,20 @@ export class QdrantWriter implements PointSink {
     return found;
   }
 
+  /** The stored vectors of these points (one retrieve per 1000 ids); a point that is gone is left out. */
+  async vectors(ids: string[]): Promise<Map<string, number[]>> {
+    const found = new Map<string, number[]>();
+    for (let start = 0; start < ids.length; start += SCROLL_PAGE) {
+      const batch = ids.slice(start, start + SCROLL_PAGE);
+      const points = await this.#call(`retrieve of ${batch.length} stored vectors`, () =>
+        this.#client.retrieve(this.#options.collection, { ids: batch, with_payload: false, with_vector: true }),
+      );
+      for (const point of points)
+        if (Array.isArray(point.vector)) found.set(String(point.id), point.vector as number[]);
+    }
+    return found;
+  }
+
   async setPayload(ids: string[], payload: Partial<ChunkPayload>): Promise<void> {
     await this.#call(`set payload on ${ids.length} points`, () =>
       this.#client.setPayload(this.#options.collection, { wait: true, points: ids, payload: { ...payload } }),

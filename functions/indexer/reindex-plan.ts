@@ -24,8 +24,13 @@ export interface PlannedChunk {
 }
 
 export interface ReindexPlan<C extends PlannedChunk> {
-  /** Chunks to embed and write: new ids, changed text, or vectors of another model. */
+  /** Chunks to embed and write: new text, or text whose stored vector came from another model. */
   toWrite: C[];
+  /**
+   * Chunks whose text is stored already under another id (the chunk moved: a section before it was added or
+   * removed, so its index changed): written under their new id with the stored vector, not re-embedded.
+   */
+  moved: { chunk: C; fromId: string }[];
   /** Chunks already stored as they are: not re-embedded. */
   unchanged: C[];
   /**
@@ -51,11 +56,19 @@ export function planReindex<C extends PlannedChunk>(options: {
   const { chunks, stored, model } = options;
   const toWrite: C[] = [];
   const unchanged: C[] = [];
+  const moved: { chunk: C; fromId: string }[] = [];
   const pageVersionUpdates = new Map<string, { pageHash: string; ids: string[] }>();
+  // Stored points of this model by the hash of their embedded text: a chunk that moved finds its vector here.
+  const byHash = new Map<string, string>();
+  for (const [id, point] of stored)
+    if (point.model === model && point.contentHash !== undefined && !byHash.has(point.contentHash))
+      byHash.set(point.contentHash, id);
   for (const chunk of chunks) {
     const point = stored.get(chunk.id);
     if (point === undefined || point.contentHash !== chunk.contentHash || point.model !== model) {
-      toWrite.push(chunk);
+      const fromId = byHash.get(chunk.contentHash);
+      if (fromId === undefined) toWrite.push(chunk);
+      else moved.push({ chunk, fromId });
       continue;
     }
     unchanged.push(chunk);
@@ -75,5 +88,5 @@ export function planReindex<C extends PlannedChunk>(options: {
     if (ofIndexedPage || options.prune) toDelete.push(id);
     else if (point.sourceUrl !== undefined) kept.add(point.sourceUrl);
   }
-  return { toWrite, unchanged, pageVersionUpdates, toDelete, keptGonePages: [...kept].sort() };
+  return { toWrite, moved, unchanged, pageVersionUpdates, toDelete, keptGonePages: [...kept].sort() };
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { AwsClients } from '../adapters/aws/clients.ts';
 import { CloudWatchMetrics } from '../adapters/aws/cloudwatch-metrics.ts';
 import { S3IncidentStore } from '../adapters/aws/s3-incident-store.ts';
+import { S3MaintenanceMarker } from '../adapters/aws/s3-maintenance-marker.ts';
 import { S3ReportStore } from '../adapters/aws/s3-report-store.ts';
 import { S3RunHistory } from '../adapters/aws/s3-run-history.ts';
 import { SecretsReader } from '../adapters/aws/secrets.ts';
@@ -66,6 +67,8 @@ export interface NightlyDeps {
   history: RunHistory;
   /** The incident state beside the reports, written conditionally. */
   incidents: IncidentStore;
+  /** The planned maintenance window's marker beside the reports (docs/DEPLOY.md). */
+  maintenance: Pick<S3MaintenanceMarker, 'read' | 'uri'>;
   metrics: Pick<CloudWatchMetrics, 'publish'>;
   alerter: Pick<SnsAlerter, 'send'>;
 }
@@ -102,6 +105,7 @@ export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, lo
     reportStore: new S3ReportStore({ client: clients.s3, bucket: config.reportBucket }),
     history: new S3RunHistory({ client: clients.s3, bucket: config.reportBucket }),
     incidents: new S3IncidentStore({ client: clients.s3, bucket: config.reportBucket }),
+    maintenance: new S3MaintenanceMarker({ client: clients.s3, bucket: config.reportBucket }),
     metrics: new CloudWatchMetrics({ client: clients.cloudWatch, namespace: config.metricNamespace }),
     alerter: new SnsAlerter({ client: clients.sns, topicArn: config.alertTopicArn }),
   };

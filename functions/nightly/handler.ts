@@ -58,7 +58,9 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
     });
 
     const early = startEarlyReads(deps);
-    const produced = await produceReport(deps, runId, deadline).finally(() => deadline.cancel());
+    const engineReport = await produceReport(deps, runId, deadline).finally(() => deadline.cancel());
+    const maintenance = await early.maintenance;
+    const produced = maintenance.active ? { ...engineReport, maintenance: maintenance.window } : engineReport;
     const { report, sinks } = await finishRun(
       nightlyPostRunPorts(deps, early.incidents, runId),
       { report: produced, previous: await early.previous },

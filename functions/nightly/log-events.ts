@@ -52,6 +52,8 @@ export function logPostRunEvents(logger: NightlyLogger, runId: string): (event: 
           subject: event.subject,
           message_id: event.messageId,
         });
+      case 'alerts_held':
+        return logger.info('maintenance: alerts held', { until: event.until, reason: event.reason });
       case 'run_alert_not_sent':
         return logger.error('alert not sent', {
           severity: event.severity,

@@ -8,6 +8,7 @@ import type { ArchivedReport } from '../adapters/aws/s3-report-store.ts';
 import { withinBound } from '../adapters/bounded.ts';
 import type { IncidentStore } from '../core/ports.ts';
 import { composeEmails } from '../core/post-run/emails.ts';
+import { judgeMaintenance, type MaintenanceVerdict } from '../core/post-run/maintenance.ts';
 import type { PostRunPorts, PreviousRun } from '../core/post-run/ports.ts';
 import { prefetchIncidentState } from '../core/post-run/prefetch.ts';
 import { describeError } from '../core/shared/errors.ts';
@@ -21,6 +22,7 @@ import { logPostRunEvents } from './log-events.ts';
 export function startEarlyReads(deps: NightlyDeps): {
   previous: Promise<PreviousRun | null | undefined>;
   incidents: IncidentStore;
+  maintenance: Promise<MaintenanceVerdict>;
 } {
   const { config, logger } = deps;
   const bound = (what: string) => ({ what, ms: config.sinkTimeoutMs });
@@ -36,7 +38,30 @@ export function startEarlyReads(deps: NightlyDeps): {
       withinBound(bound('S3 incident state write'), () => deps.incidents.write(key, state, version)),
   };
   const own = { collection: config.engine.collection, environment: config.engine.environment };
-  return { previous, incidents: prefetchIncidentState(bounded, own) };
+  return { previous, incidents: prefetchIncidentState(bounded, own), maintenance: readMaintenance(deps, own) };
+}
+
+/**
+ * The planned maintenance window, judged at the run's start. A marker that cannot be read or honoured alerts as
+ * usual, and the log says why: a maintenance switch must never be how an incident goes unseen.
+ */
+async function readMaintenance(
+  deps: NightlyDeps,
+  own: { collection: string; environment: string },
+): Promise<MaintenanceVerdict> {
+  const where = deps.maintenance.uri(own);
+  const verdict = await withinBound({ what: 'S3 maintenance marker', ms: deps.config.sinkTimeoutMs }, (signal) =>
+    deps.maintenance.read(own, { signal }),
+  ).then(
+    (text) => judgeMaintenance(text, deps.clock.now(), where),
+    (error: unknown) => ({
+      active: false as const,
+      note: `maintenance marker ${where} not read (${describeError(error)}): alerting as usual`,
+    }),
+  );
+  if (!verdict.active && verdict.note !== null)
+    deps.logger.warn('maintenance marker not honoured', { reason: verdict.note });
+  return verdict;
 }
 
 /** The ports for one invocation; `incidents` is the store startEarlyReads began reading. */

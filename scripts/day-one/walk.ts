@@ -151,7 +151,7 @@ export async function walkDayOne(input: WalkInput): Promise<WalkRecord> {
     rebuiltSitemapChanged: null,
   };
   const envFile = path.join(dir, 'sandbox.env');
-  const sandboxArgs = ['sandbox', '--docs', docs, '--base-url', input.baseUrl, '--env-file', envFile];
+  const sandboxArgs = ['sandbox', '--docs', docs, '--base-url', input.baseUrl, '--write-env', envFile];
   const sandbox = await startSandbox([...sandboxArgs, ...(sitemap ? ['--sitemap', sitemap] : [])], dir);
   record.steps.push(sandbox.step);
   if (sandbox.env === null) return record;

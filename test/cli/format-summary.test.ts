@@ -199,3 +199,30 @@ describe('the freshness note', () => {
     expect(formatSummary(base)).not.toContain('Freshness');
   });
 });
+
+describe('a pass_rate criterion judged on another figure', () => {
+  it('is explained under the queries line, with the reason the criterion gives', () => {
+    // Prepare
+    const base = buildFailedReport();
+    const judged = base.success_criteria.map((c) =>
+      c.name === 'pass_rate'
+        ? {
+            ...c,
+            value: 85.29,
+            description: 'Queries that pass (%); 1 stale query set aside (regression.stale_queries)',
+          }
+        : c,
+    );
+    const report: ValidationReport = { ...base, pass_rate: 84.06, success_criteria: judged };
+
+    // Act
+    const text = formatSummary(report);
+    const same = formatSummary({ ...report, pass_rate: 85.29 });
+
+    // Assess
+    expect(text).toContain(
+      '  the pass_rate criterion judged 85.29%, not 84.06%: 1 stale query set aside (regression.stale_queries)',
+    );
+    expect(same).not.toContain('the pass_rate criterion judged');
+  });
+});

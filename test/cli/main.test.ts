@@ -422,6 +422,31 @@ describe('ragwatch suite generate and calibrate when something is wrong', () => 
     );
   });
 
+  it('never replaces an existing suite without --force, and says so with the other problems at once', async () => {
+    // Prepare
+    const existing = path.join(dir, 'calibrated.json');
+    await writeFile(existing, '{"queries": []}');
+
+    // Act
+    const refused = await cli(['suite', 'generate', '--out', existing, '--probes', '9'], sandbox.env);
+    const refusal = err.join('');
+    const forced = await cli(['suite', 'generate', '--out', existing, '--force'], sandbox.env);
+
+    // Assess
+    expect(refused).toBe(2);
+    expect(refusal).toBe(
+      [
+        'ragwatch: suite generate is invalid:',
+        '  - --probes: expects a whole number from 0 to 5, got "9"',
+        `ragwatch: --out ${existing} is invalid:`,
+        '  - the file exists (it may hold calibrated thresholds): pass --force to overwrite it, or name another file',
+        '',
+      ].join('\n'),
+    );
+    expect(forced).toBe(0);
+    expect(JSON.parse(await readFile(existing, 'utf8')).queries.length).toBeGreaterThan(0);
+  });
+
   it('proposes nothing and writes nothing when no query completed, and exits 4', async () => {
     // Prepare
     const suite = path.join(dir, 'calibrate-me.json');

@@ -49,7 +49,7 @@ afterAll(() => {
 async function startSandboxCommand(extra: string[]): Promise<Started> {
   const envFile = path.join(mkdtempSync(path.join(tmpdir(), 'ragwatch-sandbox-')), 'sandbox.env');
   const args = [...RAGWATCH, 'sandbox', '--docs', path.join(BOOK, 'docs'), '--base-url', BASE_URL];
-  const child = spawn(process.execPath, [...args, '--env-file', envFile, ...extra], { cwd: ROOT });
+  const child = spawn(process.execPath, [...args, '--write-env', envFile, ...extra], { cwd: ROOT });
   children.push(child);
   let printed = '';
   let errors = '';
@@ -152,7 +152,7 @@ describe('ragwatch sandbox', () => {
     const args = ['--docs', path.join(BOOK, 'docs'), '--base-url', BASE_URL, '--sitemap', 'nope.xml'];
 
     // Act
-    const code = await main(['sandbox', ...args, '--env-file', path.join(tmpdir(), 'x.env')]);
+    const code = await main(['sandbox', ...args, '--write-env', path.join(tmpdir(), 'x.env')]);
 
     // Assess
     expect(code).toBe(2);

@@ -45,6 +45,9 @@ class FakeSink implements PointSink {
   async stored() {
     return new Map();
   }
+  async vectors() {
+    return new Map<string, number[]>();
+  }
   async setPayload(ids: string[]): Promise<void> {
     this.events.push(`set payload ${ids.length}`);
   }
@@ -162,6 +165,7 @@ describe('indexPages', () => {
       unchanged: 0,
       deleted: 0,
       keptGonePages: [],
+      reused: 0,
       vectorSize: 3,
       model: MODEL,
       billedInputTokens: 30,

@@ -104,6 +104,7 @@ describe('indexBook on the sample book, through the real clients and the stand-i
         unchanged: 0,
         deleted: 0,
         keptGonePages: [],
+        reused: 0,
         vectorSize: 1024,
         model: MODEL,
         billedInputTokens: expect.any(Number),

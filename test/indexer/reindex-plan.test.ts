@@ -37,6 +37,27 @@ describe('planReindex', () => {
     expect([plan.toWrite.map((c) => c.id), plan.unchanged.map((c) => c.id)]).toEqual([['2', '3'], ['1']]);
   });
 
+  it('finds a moved chunk’s vector by its text hash, of the same model only', () => {
+    // Prepare: chunk 2 now holds what point 1 held; chunk 3's text is stored only from another model.
+    const points = new Map([
+      ['1', stored('u/a', 'h-moved')],
+      ['9', stored('u/a', 'h-old', 'p1', 'embed-english-v2.0')],
+    ]);
+
+    // Act
+    const plan = planReindex({
+      chunks: [chunk('1', 'u/a', 'h-new'), chunk('2', 'u/a', 'h-moved'), chunk('3', 'u/a', 'h-old')],
+      stored: points,
+      model: MODEL,
+      prune: false,
+    });
+
+    // Assess
+    expect(plan.moved.map((m) => [m.chunk.id, m.fromId])).toEqual([['2', '1']]);
+    expect(plan.toWrite.map((c) => c.id)).toEqual(['1', '3']);
+    expect(plan.toDelete).toEqual(['9']);
+  });
+
   it('re-embeds a chunk whose stored vector came from another model', () => {
     const plan = planReindex({
       chunks: [chunk('1')],

@@ -138,6 +138,43 @@ describe('re-indexing a docs folder', () => {
     expect(await schema()).toEqual(before);
   });
 
+  it('reuses the stored vector of a chunk that moved, and embeds nothing when a section was only removed', async () => {
+    // Prepare: six sections, one chunk each; the first is then deleted, so every later chunk's index shifts.
+    await writePage('a', sections(6));
+    await run();
+    const vectorsByHash = async () => {
+      const { points } = await client.scroll(collection, {
+        limit: 100,
+        with_payload: ['content_hash'],
+        with_vector: true,
+      });
+      return new Map(points.map((p) => [String(p.payload?.content_hash), p.vector]));
+    };
+    const before = await vectorsByHash();
+    await writePage('a', sections(6).replace('## Part 0\n\nThe text of part 0.\n\n', ''));
+    cohere.resetCounts();
+
+    // Act
+    const summary = await run();
+
+    // Assess: five chunks written under their new ids with their old vectors, none embedded, the leftover deleted.
+    expect([summary.written, summary.reused, summary.unchanged, summary.deleted]).toEqual([5, 5, 0, 1]);
+    expect(cohere.requestCounts().embed).toBe(0);
+    const after = await vectorsByHash();
+    expect(after.size).toBe(5);
+    for (const [hash, vector] of after) expect(vector).toEqual(before.get(hash));
+  });
+
+  it('embeds a moved chunk whose text changed, and reuses the others', async () => {
+    await writePage('a', sections(4));
+    await run();
+    await writePage('a', `## Intro\n\nA new first section.\n\n${sections(4).replace('part 3.', 'part three.')}`);
+    cohere.resetCounts();
+    const summary = await run();
+    expect([summary.written, summary.reused, summary.unchanged]).toEqual([5, 3, 0]);
+    expect(cohere.requestCounts().embed).toBe(1);
+  });
+
   it('keeps the points of a page deleted from the folder without prune, and removes them with it', async () => {
     await writePage('a', sections(2));
     await writePage('b', sections(2));

@@ -7,7 +7,7 @@
  * Every scenario but one feeds the handler a fixture report (the engine is not what these files are about); the
  * Qdrant-down email comes from the real engine, whose every search meets a 503 from the Qdrant stand-in.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../functions/core/ports.ts';
@@ -243,5 +243,42 @@ describe('the emails, as golden files', () => {
     });
     const [alert] = await play([{ report: buildPassedReport }]);
     expectGolden('onset-metrics-not-delivered', alert);
+  });
+});
+
+describe('every golden email', () => {
+  const files = readdirSync(GOLDEN_DIR).filter((f) => f.endsWith('.txt'));
+  const body = (file: string) => readFileSync(path.join(GOLDEN_DIR, file), 'utf8').split('\n').slice(3);
+
+  it('covers each kind: onset, reopened, escalation, reminder, recovery, the ERROR ones and a sink failure', () => {
+    expect(files.sort()).toEqual([
+      'escalation-error.txt',
+      'onset-error-qdrant-down.txt',
+      'onset-error.txt',
+      'onset-metrics-not-delivered.txt',
+      'onset-quality-critical.txt',
+      'onset-quality-high.txt',
+      'recovery-error.txt',
+      'recovery-quality.txt',
+      'reminder-quality.txt',
+      'reopened-quality.txt',
+    ]);
+  });
+
+  it.each(files)('%s: has one links block, the report link once, and its cause or its span on line 2', (file) => {
+    const lines = body(file);
+    expect(lines.filter((l) => l === 'LINKS')).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith('- Report (HTML'))).toHaveLength(1);
+    expect(lines[1]).toMatch(file.startsWith('recovery') ? /^It lasted .* Nothing to do\.$/ : /^Cause: /);
+  });
+
+  it.each(files)('%s: never says a 0% pass rate beside n/a, nor an enum name in its first line', (file) => {
+    const lines = body(file);
+    expect(lines.join('\n')).not.toMatch(/pass rate 0%/);
+    expect(lines[0]).not.toMatch(/[A-Z]+_[A-Z]+|pass_rate/);
+  });
+
+  it.each(files.filter((f) => f.startsWith('recovery')))('%s: has no severity line', (file) => {
+    expect(body(file).some((l) => l.startsWith('Severity'))).toBe(false);
   });
 });

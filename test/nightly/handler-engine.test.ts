@@ -78,7 +78,7 @@ describe('the nightly handler through the real engine and the sandbox', () => {
     expect(breached).toEqual(expect.arrayContaining(['completeness']));
     const [alert] = aws.deliveredAlerts();
     expect(alert?.subject).toMatch(/^\[(HIGH|MEDIUM|CRITICAL)\] RagWatch prod\/book: /);
-    expect(alert?.message).toContain(`run id ${stored.run_id}`);
+    expect(alert?.message).toContain(`(run ${stored.run_id})`);
     expect(alert?.message).toContain('ORPHAN URLS (indexed, not in the sitemap): ');
   });
 

@@ -207,7 +207,7 @@ describe('the nightly handler on a breaching run', () => {
       incident_track: 'quality',
     });
     expect(alerts[0]?.message).toContain(
-      `- This run: s3://ragwatch-reports/reports/book/2026/03/14/${result.runId}.json`,
+      `- Report JSON: s3://ragwatch-reports/reports/book/2026/03/14/${result.runId}.json`,
     );
     expect(result.sinks.alert).toEqual({
       ok: true,
@@ -231,8 +231,10 @@ describe('the nightly handler on a breaching run', () => {
 
     // Assess
     expect(aws.deliveredAlerts()).toHaveLength(1);
-    expect(aws.deliveredAlerts()[0]?.message.split('\n')[3]).toBe(
-      `Since: 2026-03-14T02:00:00.000Z (run ${onset.runId}; 1 run(s) so far)`,
+    expect(aws.deliveredAlerts()[0]?.message.split('\n')[2]).toMatch(
+      new RegExp(
+        `^Severity: CRITICAL; open since 2026-03-14T02:00:00.000Z \\(1 run\\(s\\)\\); this run .* \\(run ${onset.runId}\\), FAILED$`,
+      ),
     );
     expect(nextNight.sinks.alert).toEqual({ ok: true, value: { sent: false } });
   });
@@ -272,7 +274,7 @@ describe('the nightly handler when one sink fails', () => {
     const [alert] = aws.deliveredAlerts();
     expect(alert?.subject).toContain('report NOT stored');
     expect(alert?.message).toContain(
-      `- The full report is in the function's log (/aws/lambda/ragwatch-nightly), message "validation report (not stored)"`,
+      `the full report is in the function's log (/aws/lambda/ragwatch-nightly), message "validation report (not stored)"`,
     );
     expect(alert?.message).toContain('SUMMARY');
     const logged = logger.find('validation report (not stored)');
@@ -361,7 +363,7 @@ describe('the nightly handler when the run itself fails', () => {
     const [alert] = aws.deliveredAlerts();
     expect(alert?.attributes.severity).toBe('MEDIUM');
     expect(alert?.subject).toBe(
-      '[MEDIUM] RagWatch prod/book: run ERROR: engine: Qdrant at http://10.0.0.5:6333 is unreachable:...',
+      '[MEDIUM] RagWatch prod/book: run ERROR: engine: Qdrant at http://10.0.0.5:6333 is unreachable: E...',
     );
   });
 

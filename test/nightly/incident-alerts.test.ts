@@ -65,7 +65,7 @@ describe('the nightly handler’s incident emails', () => {
     expect(kinds()).toEqual(['quality:onset']);
     await night(buildPassedReport, 4, {}, new RecordingLogger(), off);
     expect(kinds()).toEqual(['quality:onset', 'quality:recovery']);
-    expect(aws.deliveredAlerts()[1]?.message).toContain('LASTED: 3 run(s), 3 night(s)');
+    expect(aws.deliveredAlerts()[1]?.message.split('\n')[1]).toMatch(/^It lasted 3 run\(s\), 3 night\(s\), from /);
   });
 
   it('by default, reminds of a HIGH or CRITICAL incident every night it lasts, and says so in the onset', async () => {
@@ -101,7 +101,7 @@ describe('the nightly handler’s incident emails', () => {
       /^\[HIGH\] FLAPPING RagWatch prod\/book: quality regressed re-opened: coverage 7.41% < 100%/,
     );
     expect(back?.message).toContain('flapping: re-opened, 1 time(s)');
-    expect(back?.message).toContain('Since: 2026-03-14T02:00:00.000Z');
+    expect(back?.message).toContain('open since 2026-03-14T02:00:00.000Z');
     await night(buildPassedReport, 4);
     await night(buildPassedReport, 5);
     expect(quality()).toEqual(['quality:onset', 'quality:recovery', 'quality:reopened', 'quality:recovery']);

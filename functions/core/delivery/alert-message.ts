@@ -8,7 +8,8 @@ import type { CriterionResult, Severity } from '../report/findings.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { truncate } from '../shared/errors.ts';
 import { roundTo } from '../shared/statistics.ts';
-import { buildS3ConsoleUrl, linkLines, type RunLinks } from './links.ts';
+import { linkLines, type RunLinks } from './links.ts';
+import { type CauseContext, causeLine, failingQueryLines, groupByReason, noQueryCompleted } from './run-causes.ts';
 
 export interface AlertMessage {
   subject: string;
@@ -81,12 +82,7 @@ function buildSubject(
   what.push(...failedSinks.map((f) => `${f.sink} NOT delivered`));
   if (report.status === 'ERROR')
     what.push(`run ERROR: ${report.status_reason.replace(/^the run could not complete:\s*/i, '')}`);
-  else
-    what.push(
-      ...breached.map(
-        (c) => `${label(c.name)} ${formatValue(c, c.value)} ${breachSign(c)} ${formatValue(c, c.threshold)}`,
-      ),
-    );
+  else what.push(...breached.map((c) => shortBreach(report, c)));
   const text = `[${severity}] RagWatch ${report.environment}/${report.collection}: ${what.join(', ') || report.status}`;
   return toSubject(text);
 }
@@ -110,59 +106,75 @@ function buildBody(
   severity: Severity,
   context: AlertContext,
 ): string[] {
-  const lines: string[] = [];
-  const name = `The nightly validation of "${report.collection}" (${report.environment})`;
-  const reason = report.status_reason.replace(/^the run could not complete:\s*/i, '');
-  // The first five lines: what broke, how badly, when this run was, since when, what changed. Details follow.
-  const headline =
-    report.status === 'ERROR'
-      ? `${name} could not complete: ${truncate(reason, 500)}`
-      : report.status === 'FAILED'
-        ? `${name} breached ${breached.length} success criteria${breached.length > 0 ? `: ${breached.map(shortBreach).join(', ')}` : ''}.`
-        : context.placement.stored
-          ? `${name} passed, but ${(context.failedSinks ?? []).map((f) => f.sink).join(' and ') || 'a sink'} could not be delivered.`
-          : `${name} passed, but its report could not be stored.`;
-  lines.push(headline, howBadly(report, severity), `Run started: ${report.timestamp} (run id ${report.run_id})`);
-  lines.push(sinceLine(context.previous), changedLine(report), '', ...linkLines(context.links));
-
-  if (report.status === 'ERROR') {
-    // The reason is the headline already; list only what adds to it.
-    const more = report.errors
-      .filter((e) => e.severity === 'CRITICAL' || e.severity === 'HIGH')
-      .filter((e) => !reason.includes(e.message) && !e.message.includes(reason))
-      .slice(0, 5);
-    if (more.length > 0)
-      lines.push(
-        'WHAT FAILED',
-        ...more.map((error) => `- ${error.error_type} [${error.severity}]: ${truncate(error.message, 300)}`),
-        '',
-      );
-  }
+  // The first five lines: what broke, its likeliest cause, how badly and when, since when, what changed. Then the
+  // one links block, then the details.
+  const lines = [
+    headlineOf(report, breached, context),
+    causeLine(report, causeContext(context)),
+    `${howBadly(report, severity)}; run ${report.timestamp} (run id ${report.run_id})`,
+    sinceLine(context.previous),
+    changedLine(report),
+    '',
+    ...linkLines(context.links, reportLinkLines(context.placement)),
+  ];
   if (breached.length > 0) {
     lines.push('WHAT BROKE (value vs threshold)');
     for (const c of breached)
       lines.push(
-        `- ${label(c.name)}: ${formatValue(c, c.value)} (must be ${c.comparator} ${formatValue(c, c.threshold)}) [${c.severity}]`,
+        `- ${label(c.name)}: ${formatCriterion(report, c)} (must be ${c.comparator} ${formatValue(c, c.threshold)}) [${c.severity}]`,
       );
     lines.push('');
   }
-  lines.push('FULL REPORT', ...placementLines(context.placement), '');
+  return [...lines, ...runDetailLines(report, context)];
+}
+
+/** Line 1 of a run alert: what happened, in words. */
+function headlineOf(report: ValidationReport, breached: CriterionResult[], context: AlertContext): string {
+  const name = `The nightly validation of "${report.collection}" (${report.environment})`;
+  if (report.status === 'ERROR') return `${name} could not complete: nothing was validated.`;
+  if (report.status === 'FAILED')
+    return `${name} breached ${breached.length} success criteria${breached.length > 0 ? `: ${breached.map((c) => shortBreach(report, c)).join(', ')}` : ''}.`;
+  return context.placement.stored
+    ? `${name} passed, but ${(context.failedSinks ?? []).map((f) => f.sink).join(' and ') || 'a sink'} could not be delivered.`
+    : `${name} passed, but its report could not be stored.`;
+}
+
+function causeContext(context: AlertContext): CauseContext {
+  const p = context.placement;
+  return {
+    stored: p.stored,
+    ...(p.stored ? {} : { notStored: { reason: p.reason, fallback: p.fallback } }),
+    ...(context.failedSinks ? { failedSinks: context.failedSinks } : {}),
+  };
+}
+
+/**
+ * The details every email about a run carries below its top: the run's own errors (the same one on many queries
+ * once, with a count), the sinks that failed, the failing queries grouped by reason, the sitemap's missing and
+ * orphan pages, and the figures.
+ */
+export function runDetailLines(report: ValidationReport, context: Pick<AlertContext, 'failedSinks'>): string[] {
+  const lines: string[] = [];
+  if (report.status === 'ERROR') {
+    // The cause is line 2 already; list only what adds to it.
+    const reason = report.status_reason.replace(/^the run could not complete:\s*/i, '');
+    const more = groupByReason(
+      report.errors
+        .filter((e) => e.severity === 'CRITICAL' || e.severity === 'HIGH')
+        .filter((e) => !reason.includes(e.message) && !e.message.includes(reason))
+        .map((e) => ({ id: e.id, reason: `${e.error_type} [${e.severity}]: ${truncate(e.message, 300)}` })),
+    ).slice(0, 5);
+    if (more.length > 0)
+      lines.push(
+        'WHAT FAILED',
+        ...more.map((g) => `- ${g.ids.length > 1 ? `${g.ids.length} times: ` : ''}${g.reason}`),
+        '',
+      );
+  }
   for (const failure of context.failedSinks ?? [])
     lines.push(`Also failed: ${failure.sink}: ${truncate(failure.reason)}`);
   if ((context.failedSinks ?? []).length > 0) lines.push('');
-
-  const failing = report.query_results.filter((q) => q.status !== 'PASS');
-  if (failing.length > 0) {
-    const shown = failing.slice(0, ALERT_LIMITS.failingQueries);
-    lines.push(
-      `FAILING QUERIES (${failing.length} of ${report.total_queries}${failing.length > shown.length ? `, first ${shown.length}` : ''})`,
-    );
-    for (const q of shown)
-      lines.push(
-        `- ${q.id} [${q.status}] "${truncate(q.query_text, 120)}": ${truncate(q.fail_reason ?? 'no reason given', 300)}`,
-      );
-    lines.push('');
-  }
+  lines.push(...failingQueryLines(report, ALERT_LIMITS.failingQueries));
   const coverage = report.coverage_report;
   if (coverage !== null) {
     lines.push(...urlSection('MISSING URLS (in the sitemap, not indexed)', coverage.missing_urls));
@@ -170,6 +182,12 @@ function buildBody(
   }
   lines.push('SUMMARY', ...summaryLines(report));
   return lines;
+}
+
+/** The report's own lines in the links block: its JSON in S3, or where its only copy is when S3 refused it. */
+export function reportLinkLines(placement: ReportPlacement): string[] {
+  if (placement.stored) return [`- Report JSON: s3://${placement.bucket}/${placement.key}`];
+  return [`- Report NOT STORED in S3 (${truncate(placement.reason)}); the full report is in ${placement.fallback}`];
 }
 
 /** How badly: the severity, and how many queries it touches (none ran: said so, never "0%"). */
@@ -194,7 +212,9 @@ function changedLine(report: ValidationReport): string {
   return `What changed: ${findings.length} regression(s) since the baseline: ${shown.join('; ')}${more}`;
 }
 
-function shortBreach(c: CriterionResult): string {
+function shortBreach(report: ValidationReport, c: CriterionResult): string {
+  if (c.name === 'pass_rate' && noQueryCompleted(report))
+    return `${label(c.name)} n/a ${breachSign(c)} ${formatValue(c, c.threshold)} (no query completed)`;
   return `${label(c.name)} ${formatValue(c, c.value)} ${breachSign(c)} ${formatValue(c, c.threshold)}`;
 }
 
@@ -204,15 +224,6 @@ function sinceLine(previous: AlertContext['previous']): string {
   if (previous === null) return 'Previous run: none on record (this is the first stored report)';
   const verdict = previous.status === 'PASSED' ? 'PASSED, so this broke since then' : `${previous.status} too`;
   return `Previous run: ${previous.startedAt} (run id ${previous.runId}) ${verdict}`;
-}
-
-function placementLines(placement: ReportPlacement): string[] {
-  if (placement.stored)
-    return [
-      `- s3://${placement.bucket}/${placement.key}`,
-      `- Console: ${buildS3ConsoleUrl(placement.bucket, placement.key, placement.region)}`,
-    ];
-  return [`- NOT STORED in S3: ${truncate(placement.reason)}`, `- The full report is in ${placement.fallback}`];
 }
 
 function urlSection(title: string, urls: string[]): string[] {
@@ -228,10 +239,10 @@ function summaryLines(report: ValidationReport): string[] {
   const num = (v: number | null | undefined, unit = '') =>
     v === null || v === undefined ? 'n/a' : `${roundTo(v, 2)}${unit}`;
   return [
-    // An ERROR run's reason opens the email: not again here. Its pass rate is no figure at all, not 0%.
-    report.status === 'ERROR'
-      ? '- Status: ERROR'
-      : `- Status: ${report.status} (${truncate(report.status_reason, 300)})`,
+    // An ERROR run's reason opens the email, a FAILED run's breaches are listed above: not again here.
+    report.status === 'PASSED' || (report.status === 'FAILED' && !report.success_criteria.some((c) => !c.passed))
+      ? `- Status: ${report.status} (${truncate(report.status_reason, 300)})`
+      : `- Status: ${report.status}`,
     report.total_queries === 0
       ? '- Queries: none ran'
       : `- Queries: ${report.total_queries} run, ${report.passed_queries} passed, ${report.failed_queries} failed, ${report.error_queries} errors; pass rate ${passRateText(report, pct)}`,
@@ -273,8 +284,17 @@ function breachSign(c: CriterionResult): string {
 
 /** The pass rate, or why there is none: a run where no query completed has no rate, and 0% would read as "all failed". */
 function passRateText(report: ValidationReport, pct: (v: number | null | undefined) => string): string {
-  if (report.passed_queries + report.failed_queries === 0) return 'n/a (no query completed)';
+  if (noQueryCompleted(report)) return 'n/a (no query completed)';
   return report.status === 'ERROR' ? 'n/a (the run did not complete)' : pct(report.pass_rate);
+}
+
+/**
+ * A criterion's figure as the email shows it: the pass rate of a run where no query completed is no figure ("n/a
+ * (no query completed)"), whatever the engine put in the criterion, so "0%" never sits beside "n/a".
+ */
+function formatCriterion(report: ValidationReport, c: CriterionResult): string {
+  if (c.name === 'pass_rate' && noQueryCompleted(report)) return 'n/a (no query completed)';
+  return formatValue(c, c.value);
 }
 
 /** Percent-like criteria get a %, latency ones ms; a figure that could not be computed reads n/a. */

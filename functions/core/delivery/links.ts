@@ -47,13 +47,16 @@ export function buildRunLinks(inputs: RunLinkInputs): RunLinks {
   return links;
 }
 
-/** The email's LINKS section (nothing when there is no link), plain text, one link per line. */
-export function linkLines(links: RunLinks | undefined): string[] {
-  if (links === undefined) return [];
+/**
+ * The email's one LINKS section, plain text, one link per line: the HTML report, the dashboard, the run's logs,
+ * then `more` (the report's JSON in S3 or where its only copy is; an incident's first report). Nothing when empty.
+ */
+export function linkLines(links: RunLinks | undefined, more: string[] = []): string[] {
   const lines = [
-    links.report && `- Report (HTML, in the S3 console; "Open" shows it): ${links.report}`,
-    links.dashboard && `- Dashboard: ${links.dashboard}`,
-    links.logs && `- This run's log lines (CloudWatch Logs Insights): ${links.logs}`,
+    links?.report && `- Report (HTML, in the S3 console; "Open" shows it): ${links.report}`,
+    links?.dashboard && `- Dashboard: ${links.dashboard}`,
+    links?.logs && `- This run's log lines (CloudWatch Logs Insights): ${links.logs}`,
+    ...more,
   ].filter((l): l is string => typeof l === 'string');
   return lines.length === 0 ? [] : ['LINKS', ...lines, ''];
 }

@@ -6,11 +6,13 @@
 import {
   type AlertContext,
   type AlertMessage,
-  buildAlertMessage,
   buildS3ConsoleUrl,
+  reportLinkLines,
+  runDetailLines,
   toSubject,
 } from '../delivery/alert-message.ts';
 import { linkLines } from '../delivery/links.ts';
+import { type CauseContext, causeLine, noQueryCompleted } from '../delivery/run-causes.ts';
 import { type Incident, type RunRef, severityRank, type Track } from '../report/incident-state.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { truncate } from '../shared/errors.ts';
@@ -23,24 +25,25 @@ export interface IncidentMessage extends AlertMessage {
 const TITLES: Record<Track, string> = {
   quality: 'quality regressed',
   infrastructure: 'run ERROR',
-  suite: 'golden suite stale (for the suite maintainer)',
+  suite: 'suite stale, for its maintainer',
 };
 const NOUNS: Record<Track, string> = {
   quality: 'quality incident',
   infrastructure: 'run-failure incident',
   suite: 'suite-maintenance incident',
 };
-const AUDIENCE: Record<Track, string> = {
-  quality: 'Retrieval got worse than its baseline or breached a success criterion.',
-  infrastructure: 'The nightly run could not complete or could not store its report: nothing was validated.',
-  suite:
-    'For the suite’s maintainer: the golden suite expects pages the book no longer has. Retrieval is not at fault.',
-};
+/** Line 2 of a suite email: who acts, and that retrieval is not at fault. */
+const AUDIENCE_SUITE =
+  'For the suite’s maintainer: the golden suite expects pages the book no longer has. Retrieval is not at fault.';
 const MAX_LISTED = 20;
 const STATE_LOST =
   'The incident state was lost (missing, or not readable and replaced) while the run before this one had broken this track: this email may repeat or end one ops already had.';
 
-/** The email for a notice about `report`'s run. */
+/**
+ * The email for a notice about `report`'s run. Line 1 says what happened in words, line 2 the likeliest cause (or,
+ * for a recovery, how long it lasted), line 3 how bad and since when; then the one links block, what is broken,
+ * the run's details and what email comes next.
+ */
 export function buildIncidentMessage(
   notice: Notice,
   report: ValidationReport,
@@ -51,102 +54,137 @@ export function buildIncidentMessage(
   },
 ): IncidentMessage {
   const { incident, track, kind } = notice;
-  const where = `RagWatch ${report.environment}/${report.collection}`;
-  // The run's own alert: its subject already names what broke (criteria with values, or the run error), and its
-  // body carries the per-run details.
-  // Without the links: this email lists them itself, near the top.
-  const { links: runLinks, ...detailContext } = context;
-  const details = buildAlertMessage(report, { ...detailContext, maxBodyBytes: 200_000 });
-  const runSubjectFits =
-    details !== null &&
-    ((track === 'quality' && report.status === 'FAILED') ||
-      (track === 'infrastructure' && (report.status === 'ERROR' || !context.placement.stored)));
-  const subjects: Record<Notice['kind'], string> = {
-    onset:
-      runSubjectFits && details
-        ? withSeverity(details.subject, details.severity, incident.severity)
-        : `[${incident.severity}] ${where}: ${TITLES[track]}: ${notice.breaches.map(label).join(', ')}`,
-    reopened: `[${incident.severity}] FLAPPING ${where}: ${TITLES[track]} re-opened: ${notice.breaches.map(label).join(', ')}`,
-    escalation: `[${incident.severity}] ESCALATED ${where}: ${TITLES[track]}: new ${notice.newKinds.map(kindLabel).join(', ') || 'severity'}`,
-    reminder: `[${incident.severity}] STILL OPEN ${where}: ${TITLES[track]} since ${incident.opened.started_at.slice(0, 10)}`,
-    recovery: notice.stateLost
-      ? `[RESOLVED] ${where}: ${NOUNS[track]} over (the incident state was lost)`
-      : `[RESOLVED] ${where}: ${NOUNS[track]} over after ${lasted(incident, notice)}`,
-  };
-  const lines = [
-    headline(notice, report),
-    ...(notice.stateLost ? [STATE_LOST] : []),
-    AUDIENCE[track],
-    `Severity: ${incident.severity}`,
-    `Since: ${incident.opened.started_at} (run ${incident.opened.run_id}; ${incident.runs} run(s) so far)`,
-    `This run: ${report.timestamp} (run ${report.run_id}), status ${report.status}`,
-    '',
-    ...linkLines(runLinks),
-  ];
+  const subject = toSubject(subjectOf(notice, report));
+  const lines = [headline(notice, report)];
   if (kind === 'recovery') {
-    lines.push('WHAT RECOVERED', ...incident.breaches.map((b) => `- ${truncate(b.summary, 300)} [${b.severity}]`), '');
-    if (incident.reopened) lines.push(`FLAPPING: it came back ${incident.reopened} time(s) after a recovery`, '');
+    // Its own wording: no severity line (nothing is broken now), how long it lasted, what recovered.
     lines.push(
       notice.stateLost
-        ? `LASTED: unknown, at least since ${incident.opened.started_at} (the incident state was lost)`
-        : `LASTED: ${lasted(incident, notice)} (${incident.opened.started_at} to ${report.timestamp})`,
+        ? `It lasted since at least ${incident.opened.started_at}. Nothing to do.`
+        : `It lasted ${lasted(incident, notice)}, from ${incident.opened.started_at} to this run at ${report.timestamp} (run ${report.run_id}). Nothing to do.`,
+      ...(notice.stateLost ? [STATE_LOST] : []),
+      '',
+      ...linkLines(context.links, [
+        ...reportLinkLines(context.placement).map((l) => l.replace('- Report JSON:', '- This run (clean), JSON:')),
+        ...beganLines(incident.opened, context.region),
+      ]),
+      'WHAT RECOVERED',
+      ...incident.breaches.map((b) => `- ${truncate(b.summary, 300)} [was ${b.severity}]`),
       '',
     );
-    lines.push('REPORTS', ...links('When it began', incident.opened, context.region));
-    lines.push(...placementLinks('Now (clean)', context, report), '');
-  } else {
-    lines.push(kind === 'escalation' ? 'WHAT CHANGED (new or worse since the last email)' : 'WHAT CHANGED');
-    for (const b of notice.breaches.slice(0, MAX_LISTED))
-      lines.push(
-        `- ${notice.newKinds.includes(b.kind) && kind === 'escalation' ? 'NEW ' : ''}${truncate(b.summary, 300)} [${b.severity}]`,
-      );
-    lines.push('', ...findingLines(report, track), 'REPORTS', ...placementLinks('This run', context, report));
-    if (kind !== 'onset') lines.push(...links('When it began', incident.opened, context.region));
-    lines.push(
-      '',
-      nextEmails(context.reminderDays, context.reminderMinSeverity ?? REMINDER_MIN_SEVERITY, incident),
-      '',
-    );
-    // "Since" is the incident's (above); the run alert's own look at the night before would contradict it.
-    // The incident's severity rules (a first ERROR night is MEDIUM, the run alert's own would say CRITICAL).
-    if (details)
-      lines.push(
-        'DETAILS OF THIS RUN',
-        ...details.body
-          .split('\n')
-          .filter((l) => !l.startsWith('Previous run:'))
-          .map((l) => withSeverity(l, details.severity, incident.severity, 'Severity: ')),
-      );
+    if (incident.reopened) lines.push(`FLAPPING: it came back ${incident.reopened} time(s) after a recovery`, '');
+    return { kind, severity: incident.severity, subject, body: lines.join('\n').trimEnd() };
   }
-  return { kind, severity: incident.severity, subject: toSubject(subjects[kind]), body: lines.join('\n') };
+  lines.push(
+    track === 'suite' ? AUDIENCE_SUITE : causeLine(report, causeContextOf(context)),
+    `Severity: ${incident.severity}; open since ${incident.opened.started_at} (${incident.runs} run(s)); this run ${report.timestamp} (run ${report.run_id}), ${report.status}`,
+    ...(notice.stateLost ? [STATE_LOST] : []),
+    '',
+    ...linkLines(context.links, [
+      ...reportLinkLines(context.placement),
+      ...(kind === 'onset' ? [] : beganLines(incident.opened, context.region)),
+    ]),
+    kind === 'escalation' ? 'WHAT CHANGED (new or worse since the last email)' : 'WHAT IS BROKEN',
+  );
+  for (const b of notice.breaches.slice(0, MAX_LISTED))
+    lines.push(
+      `- ${notice.newKinds.includes(b.kind) && kind === 'escalation' ? 'NEW ' : ''}${truncate(b.summary, 300)} [${b.severity}]`,
+    );
+  lines.push('', ...findingLines(report, track), ...runDetailLines(report, context), '');
+  lines.push(nextEmails(context.reminderDays, context.reminderMinSeverity ?? REMINDER_MIN_SEVERITY, incident));
+  return { kind, severity: incident.severity, subject, body: lines.join('\n') };
 }
 
-/** `text` with its leading "[SEV]" (or "Severity: SEV") naming the incident's severity instead of the run's. */
-function withSeverity(text: string, run: string, incident: string, lead: 'bracket' | 'Severity: ' = 'bracket'): string {
-  const [from, to] = lead === 'bracket' ? [`[${run}]`, `[${incident}]`] : [`${lead}${run}`, `${lead}${incident}`];
-  return text.startsWith(from) ? `${to}${text.slice(from.length)}` : text;
+/** The subject: how bad, which kind of email, where, and what broke (the cause in it when it fits). */
+function subjectOf(notice: Notice, report: ValidationReport): string {
+  const { incident, track } = notice;
+  const where = `RagWatch ${report.environment}/${report.collection}`;
+  const what = whatBroke(notice.breaches);
+  switch (notice.kind) {
+    case 'onset':
+      // Quality: the breaches are the news; a run failure: what failed (the report unstored first, ops' one act).
+      if (track === 'quality') return `[${incident.severity}] ${where}: ${what}`;
+      if (track === 'infrastructure') return `[${incident.severity}] ${where}: ${infrastructureWhat(notice, report)}`;
+      return `[${incident.severity}] ${where}: ${TITLES[track]}: ${what}`;
+    case 'reopened':
+      return `[${incident.severity}] FLAPPING ${where}: ${TITLES[track]} re-opened: ${what}`;
+    case 'escalation':
+      return `[${incident.severity}] ESCALATED ${where}: ${TITLES[track]}: ${whatBroke(fresh(notice).length > 0 ? fresh(notice) : notice.breaches)}`;
+    case 'reminder':
+      return `[${incident.severity}] STILL OPEN ${where}: ${TITLES[track]} since ${incident.opened.started_at.slice(0, 10)}: ${what}`;
+    case 'recovery':
+      return notice.stateLost
+        ? `[RESOLVED] ${where}: ${NOUNS[track]} over (the incident state was lost)`
+        : `[RESOLVED] ${where}: ${NOUNS[track]} over after ${lasted(incident, notice)}`;
+  }
 }
 
+/** A run failure in a subject: "report NOT stored" and/or "run ERROR: <reason>". */
+function infrastructureWhat(notice: Notice, report: ValidationReport): string {
+  const kinds = new Set(notice.breaches.map((b) => b.kind));
+  const what = kinds.has('REPORT_NOT_STORED') ? ['report NOT stored'] : [];
+  if (report.status === 'ERROR')
+    what.push(`run ERROR: ${report.status_reason.replace(/^the run could not complete:\s*/i, '')}`);
+  return what.join(', ') || `${TITLES.infrastructure}: ${whatBroke(notice.breaches)}`;
+}
+
+/** The breaches of kinds ops had not been told of (an escalation's news). */
+function fresh(notice: Notice): Notice['breaches'] {
+  return notice.breaches.filter((b) => notice.newKinds.includes(b.kind));
+}
+
+/** Breaches in words, each once (two kinds may read the same), for a subject or a headline. */
+function whatBroke(breaches: Notice['breaches'], max = 3): string {
+  const words = [...new Set(breaches.map((b) => b.summary.replace(/^run ERROR: /, '')))];
+  const shown = words.slice(0, max).map((w) => truncate(w, 120));
+  return `${shown.join(', ')}${words.length > shown.length ? `, and ${words.length - shown.length} more` : ''}`;
+}
+
+function causeContextOf(context: AlertContext): CauseContext {
+  const p = context.placement;
+  return {
+    stored: p.stored,
+    ...(p.stored ? {} : { notStored: { reason: p.reason, fallback: p.fallback } }),
+    ...(context.failedSinks ? { failedSinks: context.failedSinks } : {}),
+  };
+}
+
+/** Line 1: what happened, in words, for a reader who reads no further. */
 function headline(notice: Notice, report: ValidationReport): string {
   const name = `"${report.collection}" (${report.environment})`;
+  const { incident, track } = notice;
+  // A run failure's breach is its reason, which line 2 gives: line 1 says what it means instead.
+  const what = track === 'infrastructure' ? '' : `: ${whatBroke(notice.breaches)}`;
+  const event: Record<Track, string> = {
+    // Every query errored: the searches failed, not retrieval's quality (line 2 says what they met).
+    quality:
+      noQueryCompleted(report) && report.error_queries > 0
+        ? `no query on ${name} could be searched`
+        : `retrieval on ${name} got worse`,
+    infrastructure:
+      report.status === 'ERROR'
+        ? `the nightly run of ${name} could not complete`
+        : `the nightly run of ${name} could not store its report`,
+    suite: `the golden suite of ${name} expects pages the book no longer has`,
+  };
   switch (notice.kind) {
-    case 'onset': {
-      // What broke, in the first line: an on-call reader may read no further.
-      const what = notice.breaches.slice(0, 3).map((b) => truncate(b.summary, 120));
-      const more = notice.breaches.length > what.length ? `, and ${notice.breaches.length - what.length} more` : '';
-      return `A ${NOUNS[notice.track]} opened on ${name}${what.length > 0 ? `: ${what.join(', ')}${more}` : ''}.`;
-    }
-    case 'reopened': {
-      const what = notice.breaches.slice(0, 3).map((b) => truncate(b.summary, 120));
-      return `The ${NOUNS[notice.track]} on ${name} is back days after its recovery email (flapping: re-opened, ${notice.incident.reopened ?? 1} time(s)), the same incident${what.length > 0 ? `: ${what.join(', ')}` : ''}.`;
-    }
+    case 'onset':
+      return `${capital(event[track])}${track === 'infrastructure' && report.status === 'ERROR' ? ', so nothing was validated' : what}.`;
+    case 'reopened':
+      return `Back after its recovery (flapping: re-opened, ${incident.reopened ?? 1} time(s)): ${event[track]}${what}.`;
     case 'escalation':
-      return `The ${NOUNS[notice.track]} on ${name} got worse: ${notice.newKinds.map(kindLabel).join(', ') || `severity rose to ${notice.incident.severity}`}.`;
+      return fresh(notice).length > 0
+        ? `Worse: the ${NOUNS[track]} on ${name} now also has ${whatBroke(fresh(notice))}; ${incident.severity} now.`
+        : `Worse: the ${NOUNS[track]} on ${name} is ${incident.severity} now, after ${incident.runs} runs${track === 'infrastructure' && report.status === 'ERROR' ? ' that could not complete' : ''}.`;
     case 'reminder':
-      return `Reminder: the ${NOUNS[notice.track]} on ${name} is still open.`;
+      return `Still open since ${incident.opened.started_at.slice(0, 10)} (${incident.runs} runs): the ${NOUNS[track]} on ${name}${what}.`;
     case 'recovery':
-      return `The ${NOUNS[notice.track]} on ${name} is over: this run is clean.`;
+      return `Resolved: the ${NOUNS[track]} on ${name} is over; this run is clean.`;
   }
+}
+
+function capital(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
 function findingLines(report: ValidationReport, track: Track): string[] {
@@ -163,16 +201,11 @@ function findingLines(report: ValidationReport, track: Track): string[] {
   return [...lines, ''];
 }
 
-function placementLinks(label: string, context: AlertContext, report: ValidationReport): string[] {
-  const p = context.placement;
-  if (!p.stored) return [`- ${label}: NOT STORED (${truncate(p.reason)}); see ${p.fallback}, run ${report.run_id}`];
-  return [`- ${label}: s3://${p.bucket}/${p.key}`, `  ${buildS3ConsoleUrl(p.bucket, p.key, p.region)}`];
-}
-
-function links(label: string, ref: RunRef, region: string): string[] {
+/** The incident's first report, in the links block: its console page (the report's JSON, as the state keeps it). */
+function beganLines(ref: RunRef, region: string): string[] {
   const s3 = /^s3:\/\/([^/]+)\/(.+)$/.exec(ref.report);
-  if (!s3?.[1] || !s3[2]) return [`- ${label}: ${ref.report} (run ${ref.run_id})`];
-  return [`- ${label}: ${ref.report}`, `  ${buildS3ConsoleUrl(s3[1], s3[2], region)}`];
+  if (!s3?.[1] || !s3[2]) return [`- When it began: ${ref.report} (run ${ref.run_id})`];
+  return [`- When it began (${ref.started_at}): ${buildS3ConsoleUrl(s3[1], s3[2], region)}`];
 }
 
 function nextEmails(reminderDays: number | null, minSeverity: Incident['severity'], incident: Incident): string {
@@ -188,12 +221,4 @@ function lasted(incident: Incident, notice: Notice): string {
   const broken = incident.runs - incident.clean_runs;
   const days = Math.round(ms / 86_400_000);
   return days >= 1 ? `${broken} run(s), ${days + 1} night(s)` : `${broken} run(s)`;
-}
-
-function label(b: { kind: string; summary: string }): string {
-  return b.kind.startsWith('criterion:') ? b.summary : kindLabel(b.kind);
-}
-
-function kindLabel(kind: string): string {
-  return kind.replace(/^criterion:/, '').replace(/^METRIC_DROPPED:/, '');
 }

@@ -33,7 +33,7 @@ export function observeRun(report: ValidationReport, stored: boolean): Observati
     add(quality, {
       kind: `criterion:${c.name}`,
       severity: c.severity,
-      summary: `${c.name.replace(/_/g, ' ')} ${figure(c.name, c.value)} ${c.comparator === '>=' ? '<' : '>'} ${figure(c.name, c.threshold)}`,
+      summary: `${c.name.replace(/_/g, ' ')} ${figure(c.name, noFigure(report, c.name) ? null : c.value)} ${c.comparator === '>=' ? '<' : '>'} ${figure(c.name, c.threshold)}${noFigure(report, c.name) ? ' (no query completed)' : ''}`,
     });
   // A regression that breaches no criterion waits for the next run to confirm it (regression/compare-with-history.ts).
   const awaiting = report.regression?.awaiting_confirmation === true;
@@ -62,6 +62,11 @@ function onlyNewQueries(report: ValidationReport, c: ValidationReport['success_c
   const kept = report.query_results.filter((q) => !added.has(q.id) && !stale.has(q.id));
   if (kept.length === 0) return true;
   return (kept.filter((q) => q.status === 'PASS').length / kept.length) * 100 >= c.threshold;
+}
+
+/** A pass rate where no query completed is no figure: "n/a", never the 0 the criterion may hold. */
+function noFigure(report: ValidationReport, name: string): boolean {
+  return name === 'pass_rate' && report.passed_queries + report.failed_queries === 0;
 }
 
 function figure(name: string, value: number | null): string {

@@ -101,6 +101,13 @@ async function alertStep<S extends StoredReport>(
   delivery: Delivery<S>,
   policy: IncidentPolicy,
 ): Promise<AlertOutcome> {
+  // A planned maintenance window: no incident moves (so the first run after it opens what is still broken, as an
+  // onset) and nothing is sent.
+  const window = delivery.report.maintenance;
+  if (window !== undefined) {
+    ports.log({ kind: 'alerts_held', until: window.until, reason: window.reason });
+    return { ok: true, value: { sent: false } };
+  }
   try {
     return await ports.withinStepBound('alert step', () => sendNotices(ports, delivery, policy));
   } catch (error) {

@@ -102,7 +102,8 @@ export type PostRunEvent =
   | { kind: 'notice_not_sent'; reason: string }
   | { kind: 'incidents_not_put_back'; reason: string }
   | { kind: 'run_alert_sent'; severity: Severity; subject: string; messageId: string }
-  | { kind: 'run_alert_not_sent'; severity: Severity; subject: string; reason: string };
+  | { kind: 'run_alert_not_sent'; severity: Severity; subject: string; reason: string }
+  | { kind: 'alerts_held'; until: string; reason: string };
 
 export interface PostRunPorts<S extends StoredReport> {
   /** Earlier runs, for the regression section and the trend. */

@@ -10,6 +10,7 @@ import { CoverageReport } from './coverage-report.ts';
 import { CriterionResult, failsTheRun, failsTheRunJsonSchema, ValidationError } from './findings.ts';
 import { GroundingReport } from './grounding-report.ts';
 import { IndexHealth } from './index-health-report.ts';
+import { MaintenanceWindow } from './maintenance-window.ts';
 import { QualityMetrics } from './quality-metrics.ts';
 import { QueryValidationResult } from './query-validation.ts';
 import { ifThen, withRecordRules } from './record-rules.ts';
@@ -17,6 +18,9 @@ import { RegressionReport } from './regression-report.ts';
 import { ValidationMetrics } from './validation-metrics.ts';
 
 const LIFECYCLE_STATES = ['CREATED', 'EXECUTING', 'COMPLETED', 'FAILED', 'ANALYZED'] as const;
+/** The report's schema version: bumped when a field is renamed or its meaning changes (`ragwatch --version`). */
+export const REPORT_SCHEMA_VERSION = '1';
+
 export const LifecycleEvent = z.object({ state: z.enum(LIFECYCLE_STATES), at: z.iso.datetime() });
 export type LifecycleEvent = z.infer<typeof LifecycleEvent>;
 
@@ -38,7 +42,7 @@ const RunStatus = z.enum(['PASSED', 'FAILED', 'ERROR']);
 /** Seed 001 ValidationReport's fields; ValidationReport below adds the rules between them. */
 // Strict, as the published document is (additionalProperties: false): a field the report does not define is refused.
 const ValidationReportFields = z.strictObject({
-  schema_version: z.literal('1'),
+  schema_version: z.literal(REPORT_SCHEMA_VERSION),
   run_id: z.string().uuid(),
   status: RunStatus.describe(
     'PASSED: every criterion holds; FAILED: a criterion is breached; ERROR: the run could not complete',
@@ -73,6 +77,10 @@ const ValidationReportFields = z.strictObject({
   errors: z.array(ValidationError),
   execution: Execution,
   // What changed since the usual (core/regression); the run writes its stale golden queries here first (SUITE_STALE).
+  // Set only when the run fell in a planned maintenance window (core/post-run/maintenance.ts): no email was sent.
+  maintenance: MaintenanceWindow.optional().describe(
+    'The planned maintenance window this run fell in (an S3 marker): the run and its report as usual, but no incident moved and no email was sent; absent outside a window',
+  ),
   regression: RegressionReport.optional().describe(
     'What changed against the baseline of recent runs, and the golden queries the run found stale (written by the run, compared: false until the comparison with history); absent when neither was done',
   ),

@@ -1,6 +1,7 @@
 /**
- * The top of every run alert: five lines that say what broke, how badly, when, since when and what changed, then
- * the links; and a run that could not start says so once, with no "0%" for queries that never ran.
+ * The top of every run alert: five lines that say what broke, its likeliest cause, how badly and when, since when
+ * and what changed, then the one links block; and a run that could not start says so once, with no "0%" for
+ * queries that never ran.
  */
 import { describe, expect, it } from 'vitest';
 import { type AlertContext, buildAlertMessage } from '../../../functions/core/delivery/alert-message.ts';
@@ -36,13 +37,16 @@ describe('the top of a run alert', () => {
 
     // Assess
     expect(lines[5]).toBe('');
-    expect(lines.slice(6, 11)).toEqual([
+    expect(lines.slice(6, 12)).toEqual([
       'LINKS',
       `- Report (HTML, in the S3 console; "Open" shows it): ${LINKS.report}`,
       `- Dashboard: ${LINKS.dashboard}`,
       `- This run's log lines (CloudWatch Logs Insights): ${LINKS.logs}`,
+      `- Report JSON: s3://ragwatch-reports/${KEY}`,
       '',
     ]);
+    // One links block: the report's console page is nowhere else.
+    expect(lines.filter((l) => l.includes('console.aws.amazon.com/s3/'))).toHaveLength(1);
   });
 
   it('says what changed since the baseline in its fifth line', () => {
@@ -70,9 +74,10 @@ describe('the top of a run alert', () => {
     const body = buildAlertMessage(report, CONTEXT)?.body ?? '';
 
     // Assess
-    expect(body.split('\n').slice(0, 2)).toEqual([
-      `The nightly validation of "book" (prod) could not complete: ${report.status_reason.replace(/^the run could not complete:\s*/i, '')}`,
-      'Severity: CRITICAL; no query ran',
+    expect(body.split('\n').slice(0, 3)).toEqual([
+      'The nightly validation of "book" (prod) could not complete: nothing was validated.',
+      `Cause: ${report.status_reason.replace(/^the run could not complete:\s*/i, '')}`,
+      `Severity: CRITICAL; no query ran; run ${report.timestamp} (run id ${RUN_ID})`,
     ]);
     expect(body.match(/AccessDeniedException/g)).toHaveLength(1);
     expect(body).toContain('- Queries: none ran');

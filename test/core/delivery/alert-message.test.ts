@@ -74,12 +74,15 @@ describe('buildAlertMessage', () => {
     const alert = buildAlertMessage(buildFailedReport(), { ...STORED, previous });
 
     // Assess
-    expect(alert?.body.split('\n').slice(0, 11)).toEqual([
+    expect(alert?.body.split('\n').slice(0, 14)).toEqual([
       'The nightly validation of "book" (prod) breached 3 success criteria: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%.',
-      'Severity: CRITICAL; 12 of 20 queries failing',
-      `Run started: 2026-03-14T02:00:00.000Z (run id ${RUN_ID})`,
+      'Cause: 12 of 20 queries failed: best similarity 0.41 is under min_similarity 0.70',
+      `Severity: CRITICAL; 12 of 20 queries failing; run 2026-03-14T02:00:00.000Z (run id ${RUN_ID})`,
       'Previous run: 2026-03-13T02:00:00.000Z (run id 11111111-2222-4333-8444-555555555555) PASSED, so this broke since then',
       'What changed: not compared with a baseline',
+      '',
+      'LINKS',
+      `- Report JSON: s3://ragwatch-reports/${KEY}`,
       '',
       'WHAT BROKE (value vs threshold)',
       '- pass rate: 40% (must be >= 90%) [CRITICAL]',
@@ -106,29 +109,46 @@ describe('buildAlertMessage', () => {
     ]);
   });
 
-  it('says where the full report is: the S3 key and a console link', () => {
+  it('says where the full report is, once, in the links block: its S3 key', () => {
+    // Act
+    const body = buildAlertMessage(buildFailedReport(), STORED)?.body ?? '';
+
+    // Assess
+    expect(sectionOf(body, 'LINKS')).toEqual(['LINKS', `- Report JSON: s3://ragwatch-reports/${KEY}`]);
+    expect(body.match(new RegExp(RUN_ID, 'g'))).toHaveLength(2); // the run id line and the key
+    expect(body).not.toContain('FULL REPORT');
+  });
+
+  it('collapses failing queries of one reason into one line, with their count and the first 8 ids', () => {
     // Act
     const alert = buildAlertMessage(buildFailedReport(), STORED);
 
     // Assess
-    expect(sectionOf(alert?.body ?? '', 'FULL REPORT')).toEqual([
-      'FULL REPORT',
-      `- s3://ragwatch-reports/${KEY}`,
-      `- Console: https://eu-west-1.console.aws.amazon.com/s3/object/ragwatch-reports?region=eu-west-1&bucketType=general&prefix=reports%2Fbook%2F2026%2F03%2F14%2F${RUN_ID}.json`,
+    expect(sectionOf(alert?.body ?? '', 'FAILING QUERIES')).toEqual([
+      'FAILING QUERIES (12 of 20)',
+      '- 12 queries [FAIL]: best similarity 0.41 is under min_similarity 0.70 (fail-1, fail-2, fail-3, fail-4, fail-5, fail-6, fail-7, fail-8, and 4 more)',
     ]);
   });
 
-  it('lists the first 10 failing queries with their reasons and the total count', () => {
+  it('lists a query alone on its line, with its text, when no other failed the same way; errors first', () => {
+    // Prepare
+    const report = buildFailedReport();
+    const [one, two] = report.query_results.filter((q) => q.status === 'FAIL');
+    if (!one || !two) throw new Error('the fixture has failing queries');
+    one.fail_reason = 'not in the top 5';
+    two.status = 'ERROR';
+    two.fail_reason = 'Qdrant search failed with 503';
+
     // Act
-    const alert = buildAlertMessage(buildFailedReport(), STORED);
+    const section = sectionOf(buildAlertMessage(report, STORED)?.body ?? '', 'FAILING QUERIES');
 
     // Assess
-    const section = sectionOf(alert?.body ?? '', 'FAILING QUERIES');
-    expect(section[0]).toBe('FAILING QUERIES (12 of 20, first 10)');
-    expect(section).toHaveLength(11);
-    expect(section[1]).toBe(
-      '- fail-1 [FAIL] "What does fail-1 cover?": best similarity 0.41 is under min_similarity 0.70',
-    );
+    expect(section).toEqual([
+      'FAILING QUERIES (12 of 20)',
+      '- fail-2 [ERROR] "What does fail-2 cover?": Qdrant search failed with 503',
+      '- 10 queries [FAIL]: best similarity 0.41 is under min_similarity 0.70 (fail-3, fail-4, fail-5, fail-6, fail-7, fail-8, fail-9, fail-10, and 2 more)',
+      '- fail-1 [FAIL] "What does fail-1 cover?": not in the top 5',
+    ]);
   });
 
   it('lists up to 20 missing URLs and the orphans, each section with its count', () => {
@@ -155,9 +175,10 @@ describe('buildAlertMessage', () => {
     expect(alert?.subject).toBe(
       '[CRITICAL] RagWatch prod/book: run ERROR: the vector index is unreachable: connect ECONNREFUSED ...',
     );
-    expect(alert?.body.split('\n')[0]).toBe(
-      'The nightly validation of "book" (prod) could not complete: the vector index is unreachable: connect ECONNREFUSED 10.0.0.5:6333',
-    );
+    expect(alert?.body.split('\n').slice(0, 2)).toEqual([
+      'The nightly validation of "book" (prod) could not complete: nothing was validated.',
+      'Cause: the vector index is unreachable: connect ECONNREFUSED 10.0.0.5:6333',
+    ]);
     // The reason is said once: the RUN_FAILED error repeating it adds nothing, so no WHAT FAILED section.
     expect(alert?.body.match(/ECONNREFUSED 10\.0\.0\.5/g)).toHaveLength(1);
     expect(alert?.body).not.toContain('WHAT FAILED');
@@ -170,11 +191,13 @@ describe('buildAlertMessage', () => {
     // Assess
     expect(alert?.severity).toBe('HIGH');
     expect(alert?.subject).toBe('[HIGH] RagWatch prod/book: report NOT stored');
-    expect(sectionOf(alert?.body ?? '', 'FULL REPORT')).toEqual([
-      'FULL REPORT',
-      '- NOT STORED in S3: NoSuchBucket: The specified bucket does not exist',
-      '- The full report is in the function log (/aws/lambda/ragwatch-nightly), message "validation report (not stored)"',
+    expect(sectionOf(alert?.body ?? '', 'LINKS')).toEqual([
+      'LINKS',
+      '- Report NOT STORED in S3 (NoSuchBucket: The specified bucket does not exist); the full report is in the function log (/aws/lambda/ragwatch-nightly), message "validation report (not stored)"',
     ]);
+    expect(alert?.body.split('\n')[1]).toBe(
+      'Cause: S3 would not take the report (NoSuchBucket: The specified bucket does not exist); its only copy is in the function log (/aws/lambda/ragwatch-nightly), message "validation report (not stored)"',
+    );
   });
 
   it('alerts HIGH on a clean run whose metrics CloudWatch refused, naming the sink and the reason', () => {
@@ -189,9 +212,10 @@ describe('buildAlertMessage', () => {
     // Assess
     expect(alert?.severity).toBe('HIGH');
     expect(alert?.subject).toBe('[HIGH] RagWatch prod/book: CloudWatch metrics NOT delivered');
-    expect(alert?.body.split('\n')[0]).toBe(
+    expect(alert?.body.split('\n').slice(0, 2)).toEqual([
       'The nightly validation of "book" (prod) passed, but CloudWatch metrics could not be delivered.',
-    );
+      'Cause: CloudWatch metrics: CloudWatch PutMetricData to RagWatch: 3 of 21 datums not published',
+    ]);
     expect(alert?.body).toContain(
       'Also failed: CloudWatch metrics: CloudWatch PutMetricData to RagWatch: 3 of 21 datums not published',
     );
@@ -214,7 +238,8 @@ describe('buildAlertMessage', () => {
     // Assess
     expect(sectionOf(alert?.body ?? '', 'SUMMARY')).toEqual([
       'SUMMARY',
-      '- Status: FAILED (3 success criteria breached)',
+      // The breaches are listed above: the status reason would repeat them.
+      '- Status: FAILED',
       '- Queries: 20 run, 8 passed, 12 failed, 0 errors; pass rate 40%',
       '- Coverage: 7.41%; metadata completeness: 97.5%',
       '- MRR 0.8, recall@k 0.75, nDCG@k 0.7, avg similarity 0.8',
@@ -267,7 +292,7 @@ describe('buildAlertMessage', () => {
     // Assess: an alert holding the huge fields, cut to fit (no alert would measure "undefinedundefined" and pass)
     if (!alert) throw new Error('no alert was built for a FAILED report');
     expect(alert.subject).toMatch(/^\[[A-Z]+\] RagWatch /);
-    expect(alert.body).toContain('- fail-1 [FAIL] "What does fail-1 cover?": rrrr');
+    expect(alert.body).toContain('- 12 queries [FAIL]: rrrr');
     expect(new TextEncoder().encode(`${alert.subject}${alert.body}`).length).toBeLessThan(256 * 1024);
   });
 });
@@ -348,9 +373,10 @@ describe('buildAlertMessage: severity', () => {
 
     // Assess
     expect(alert?.severity).toBe('CRITICAL');
-    expect(alert?.body.split('\n')[0]).toBe(
-      'The nightly validation of "book" (prod) could not complete: the vector index is unreachable: connect ECONNREFUSED 10.0.0.5:6333',
-    );
+    expect(alert?.body.split('\n').slice(0, 2)).toEqual([
+      'The nightly validation of "book" (prod) could not complete: nothing was validated.',
+      'Cause: the vector index is unreachable: connect ECONNREFUSED 10.0.0.5:6333',
+    ]);
   });
 
   it('is CRITICAL for an ERROR run even when the report could not be stored', () => {
@@ -455,7 +481,7 @@ describe('buildAlertMessage: body', () => {
     );
     for (const title of ['WHAT FAILED', 'WHAT BROKE', 'FAILING QUERIES', 'MISSING URLS', 'ORPHAN URLS', 'Also failed'])
       expect(body).not.toContain(title);
-    expect(body.split('\n').slice(4, 7)).toEqual(['What changed: not compared with a baseline', '', 'FULL REPORT']);
+    expect(body.split('\n').slice(4, 7)).toEqual(['What changed: not compared with a baseline', '', 'LINKS']);
   });
 
   it('lists at most 5 of an ERROR run’s CRITICAL and HIGH errors, none of lower severity', () => {
@@ -518,17 +544,26 @@ describe('buildAlertMessage: body', () => {
     expect(body).not.toContain('pass rate 0%');
   });
 
-  it('lists exactly 10 failing queries without saying "first"', () => {
-    // Prepare
+  it('lists 10 distinct reasons one line each, and counts the queries of an 11th instead of listing them', () => {
+    // Prepare: each failing query its own reason; fail-11 and fail-12 share one
     const report = buildFailedReport();
-    report.query_results = report.query_results.filter((q) => q.id !== 'fail-11' && q.id !== 'fail-12');
+    for (const [i, q] of report.query_results.filter((r) => r.status === 'FAIL').entries())
+      q.fail_reason = `reason ${Math.min(i, 10)}`;
+    const ten = buildFailedReport();
+    ten.query_results = ten.query_results.filter((q) => q.id !== 'fail-11' && q.id !== 'fail-12');
+    for (const [i, q] of ten.query_results.filter((r) => r.status === 'FAIL').entries()) q.fail_reason = `reason ${i}`;
 
     // Act
-    const section = sectionOf(buildAlertMessage(report, STORED)?.body ?? '', 'FAILING QUERIES');
+    const eleven = sectionOf(buildAlertMessage(report, STORED)?.body ?? '', 'FAILING QUERIES');
+    const exactlyTen = sectionOf(buildAlertMessage(ten, STORED)?.body ?? '', 'FAILING QUERIES');
 
     // Assess
-    expect(section[0]).toBe('FAILING QUERIES (10 of 20)');
-    expect(section).toHaveLength(11);
+    expect(eleven).toHaveLength(12);
+    expect(eleven[1]).toBe('- 2 queries [FAIL]: reason 10 (fail-11, fail-12)');
+    expect(eleven.at(-1)).toBe('- 1 more, for other reasons: in the report');
+    expect(exactlyTen[0]).toBe('FAILING QUERIES (10 of 20)');
+    expect(exactlyTen).toHaveLength(11);
+    expect(exactlyTen.at(-1)).toBe('- fail-10 [FAIL] "What does fail-10 cover?": reason 9');
   });
 
   it('lists exactly 20 missing URLs without saying "first"', () => {

@@ -149,6 +149,22 @@ describe('readJudgement', () => {
     expect(readJudgement('I cannot do that', CHUNKS).reason).toBe('the judge refused: "I cannot do that"');
   });
 
+  it('trims the quoted evidence, and takes no span without a letter or a digit even when the chunk has it', () => {
+    expect(
+      readJudgement(reply({ verdict: 'supported', chunk_id: 'c1', evidence: '  URDF cannot ' }), CHUNKS),
+    ).toMatchObject({
+      verdict: 'supported',
+      evidence: 'URDF cannot',
+    });
+    expect(readJudgement(reply({ verdict: 'supported', chunk_id: 'c1', evidence: '.' }), CHUNKS)).toMatchObject({
+      verdict: 'could_not_verify',
+      failure: 'evidence_not_found',
+    });
+    expect(readJudgement(reply({ verdict: 'supported', chunk_id: 5, evidence: 'URDF' }), CHUNKS).reason).toBe(
+      'the judge says supported citing "", not a chunk it was given',
+    );
+  });
+
   it('cuts a long reason to one line of 300 characters', () => {
     const judgement = readJudgement(reply({ verdict: 'not_in_context', reason: `a\n${'b'.repeat(400)}` }), CHUNKS);
     expect(judgement.reason.startsWith('a b')).toBe(true);
@@ -276,7 +292,10 @@ describe('applyJudgements and describeJudgement', () => {
     expect(describeJudgement(claim(), absent)).toBe(
       'the judge finds claim "URDF can describe closed kinematic loops." not in the chunks it cites (c1)',
     );
-    expect(describeJudgement(claim({ chunk_ids: [] }), absent)).toContain('not in the chunks it was given');
+    expect(describeJudgement(claim({ chunk_ids: [] }), absent)).toBe(
+      'the judge finds claim "URDF can describe closed kinematic loops." not in the chunks it was given',
+    );
+    expect(describeJudgement(claim({ text: 'y'.repeat(80) }), absent)).toContain(`"${'y'.repeat(80)}" not in`);
     const failed: ClaimJudgement = {
       verdict: 'could_not_verify',
       chunk_id: null,

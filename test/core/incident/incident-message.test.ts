@@ -40,14 +40,13 @@ describe('buildIncidentMessage', () => {
       '[CRITICAL] RagWatch prod/book: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < ...',
     );
     const lines = onset?.body.split('\n') ?? [];
-    expect(lines.slice(0, 4)).toEqual([
-      'A quality incident opened on "book" (prod): pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%.',
-      'Retrieval got worse than its baseline or breached a success criterion.',
-      'Severity: CRITICAL',
-      'Since: 2026-03-10T02:00:00.000Z (run 00000000-0000-4000-8000-000000000000; 1 run(s) so far)',
+    expect(lines.slice(0, 3)).toEqual([
+      'Retrieval on "book" (prod) got worse: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%.',
+      'Cause: 12 of 20 queries failed: best similarity 0.41 is under min_similarity 0.70',
+      'Severity: CRITICAL; open since 2026-03-10T02:00:00.000Z (1 run(s)); this run 2026-03-10T02:00:00.000Z (run 00000000-0000-4000-8000-000000000000), FAILED',
     ]);
     expect(onset?.body).toContain('No more email while this lasts, unless it gets worse');
-    expect(onset?.body).toContain('DETAILS OF THIS RUN');
+    expect(onset?.body).toContain('FAILING QUERIES (12 of 20)');
     expect(onset?.body).not.toContain('Previous run:');
   });
 
@@ -61,25 +60,25 @@ describe('buildIncidentMessage', () => {
     const [, recovery] = emails([buildFailedReport(), buildFailedReport(), buildPassedReport()]);
     expect(recovery?.kind).toBe('recovery');
     expect(recovery?.subject).toBe('[RESOLVED] RagWatch prod/book: quality incident over after 2 run(s), 2 night(s)');
-    expect(recovery?.body).toContain('- pass rate 40% < 90% [CRITICAL]');
-    expect(recovery?.body).toContain(
-      'LASTED: 2 run(s), 2 night(s) (2026-03-10T02:00:00.000Z to 2026-03-12T02:00:00.000Z)',
+    expect(recovery?.body).toContain('- pass rate 40% < 90% [was CRITICAL]');
+    expect(recovery?.body.split('\n')[1]).toBe(
+      'It lasted 2 run(s), 2 night(s), from 2026-03-10T02:00:00.000Z to this run at 2026-03-12T02:00:00.000Z (run 00000000-0000-4000-8000-000000000002). Nothing to do.',
     );
     expect(recovery?.body).toContain(
-      '- When it began: s3://reports/reports/book/2026/03/10/00000000-0000-4000-8000-000000000000.json',
+      '- When it began (2026-03-10T02:00:00.000Z): https://eu-west-1.console.aws.amazon.com/s3/object/reports?region=eu-west-1&bucketType=general&prefix=reports%2Fbook%2F2026%2F03%2F10%2F00000000-0000-4000-8000-000000000000.json',
     );
     expect(recovery?.body).toContain(
-      '- Now (clean): s3://reports/reports/book/2026/03/12/00000000-0000-4000-8000-000000000002.json',
+      '- This run (clean), JSON: s3://reports/reports/book/2026/03/12/00000000-0000-4000-8000-000000000002.json',
     );
   });
 
   it('says “since” from the incident’s start in a reminder, days later', () => {
     const messages = emails([buildFailedReport(), buildFailedReport(), buildFailedReport()], 2);
     expect(messages.map((m) => m.kind)).toEqual(['onset', 'reminder']);
-    expect(messages[1]?.subject).toBe('[CRITICAL] STILL OPEN RagWatch prod/book: quality regressed since 2026-03-10');
-    expect(messages[1]?.body).toContain(
-      'Since: 2026-03-10T02:00:00.000Z (run 00000000-0000-4000-8000-000000000000; 3 run(s) so far)',
+    expect(messages[1]?.subject).toBe(
+      '[CRITICAL] STILL OPEN RagWatch prod/book: quality regressed since 2026-03-10: pass rate 40% < 90...',
     );
+    expect(messages[1]?.body).toContain('Severity: CRITICAL; open since 2026-03-10T02:00:00.000Z (3 run(s)); ');
     expect(messages[1]?.body).toContain('and a reminder every 2 day(s)');
   });
 

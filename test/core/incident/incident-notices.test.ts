@@ -39,19 +39,26 @@ function message(n: Notice, report: ValidationReport = buildPassedReport(), extr
 const lines = (n: Notice, report?: ValidationReport, extra?: object) => message(n, report, extra).body.split('\n');
 
 describe('buildIncidentMessage, onset', () => {
-  it('names each breach in the subject when the run has no alert of its own: a criterion by its figures, a regression by its kind', () => {
+  it('names each breach in the subject in words: a criterion by its figures, a regression by its message', () => {
     const m = message(notice({ kind: 'onset', breaches: [pass, mrr], incident: incident({ severity: 'CRITICAL' }) }));
     expect(m).toMatchObject({ kind: 'onset', severity: 'CRITICAL' });
-    expect(m.subject).toBe('[CRITICAL] RagWatch prod/book: quality regressed: pass rate 80% < 90%, mrr');
+    expect(m.subject).toBe('[CRITICAL] RagWatch prod/book: pass rate 80% < 90%, MRR fell to 0.4');
+  });
+
+  it('names a breach once when two kinds read the same', () => {
+    const twin: Breach = { kind: 'METRIC_DROPPED:pass_rate', severity: 'HIGH', summary: pass.summary };
+    const m = message(notice({ kind: 'onset', breaches: [pass, twin] }));
+    expect(m.subject).toBe('[HIGH] RagWatch prod/book: pass rate 80% < 90%');
+    expect(m.body.split('\n')[0]).toBe('Retrieval on "book" (prod) got worse: pass rate 80% < 90%.');
   });
 
   it('opens with the breaches, at most three, and counts the rest', () => {
     const many = ['a', 'b', 'c', 'd', 'e'].map((k) => ({ kind: k, severity: 'LOW' as const, summary: `${k} broke` }));
     expect(lines(notice({ kind: 'onset', breaches: many }))[0]).toBe(
-      'A quality incident opened on "book" (prod): a broke, b broke, c broke, and 2 more.',
+      'Retrieval on "book" (prod) got worse: a broke, b broke, c broke, and 2 more.',
     );
     expect(lines(notice({ kind: 'onset', breaches: many.slice(0, 3) }))[0]).toBe(
-      'A quality incident opened on "book" (prod): a broke, b broke, c broke.',
+      'Retrieval on "book" (prod) got worse: a broke, b broke, c broke.',
     );
   });
 
@@ -62,7 +69,7 @@ describe('buildIncidentMessage, onset', () => {
       summary: `s${i}`,
     }));
     const body = lines(notice({ kind: 'onset', breaches: many }));
-    const at = body.indexOf('WHAT CHANGED');
+    const at = body.indexOf('WHAT IS BROKEN');
     expect(body.slice(at + 1, at + 3)).toEqual(['- s0 [MEDIUM]', '- s1 [MEDIUM]']);
     expect(body.filter((l) => /^- s\d+ \[MEDIUM\]$/.test(l))).toHaveLength(20);
   });
@@ -70,45 +77,47 @@ describe('buildIncidentMessage, onset', () => {
   it('gives the incident’s start, its run count and this run, and what emails come next', () => {
     const report = buildPassedReport();
     const body = lines(notice({ kind: 'onset' }), report);
-    expect(body.slice(1, 6)).toEqual([
-      'Retrieval got worse than its baseline or breached a success criterion.',
-      'Severity: HIGH',
-      'Since: 2026-03-10T02:00:00.000Z (run r0; 4 run(s) so far)',
-      `This run: ${report.timestamp} (run ${report.run_id}), status PASSED`,
+    expect(body.slice(2, 4)).toEqual([
+      `Severity: HIGH; open since 2026-03-10T02:00:00.000Z (4 run(s)); this run ${report.timestamp} (run ${report.run_id}), PASSED`,
       '',
     ]);
     const next = body.indexOf(
       'No more email while this lasts, unless it gets worse (a new kind of breach or a higher severity); one email will say when it is over.',
     );
-    expect([body[next - 1], body[next + 1]]).toEqual(['', '']);
+    // The last line, after a blank one: what comes next closes the email.
+    expect([body[next - 1], next]).toEqual(['', body.length - 1]);
   });
 
-  it('links this run’s report in S3 and its console page, and only this run’s', () => {
+  it('links this run’s report in S3 in the one links block, and only this run’s', () => {
     const body = lines(notice({ kind: 'onset' }));
-    const at = body.indexOf('REPORTS');
-    expect(body.slice(at - 3, at)).toEqual(['WHAT CHANGED', '- pass rate 80% < 90% [HIGH]', '']);
-    expect(body.slice(at + 1, at + 3)).toEqual([
-      '- This run: s3://reports/reports/book/now.json',
-      `  ${CONSOLE}&prefix=reports%2Fbook%2Fnow.json`,
+    const at = body.indexOf('LINKS');
+    expect(body.slice(at, at + 5)).toEqual([
+      'LINKS',
+      '- Report JSON: s3://reports/reports/book/now.json',
+      '',
+      'WHAT IS BROKEN',
+      '- pass rate 80% < 90% [HIGH]',
     ]);
     expect(body.join('\n')).not.toContain('When it began');
+    expect(body.join('\n')).not.toContain('REPORTS');
   });
 
   it('says where the report went when it could not be stored', () => {
     const placement = { stored: false as const, reason: 'access denied', fallback: 'the function’s log' };
     const report = buildPassedReport();
-    expect(lines(notice({ kind: 'onset', track: 'infrastructure' }), report, { placement })).toContain(
-      `- This run: NOT STORED (access denied); see the function’s log, run ${report.run_id}`,
-    );
+    const body = lines(notice({ kind: 'onset', track: 'infrastructure' }), report, { placement });
+    expect(body).toContain('- Report NOT STORED in S3 (access denied); the full report is in the function’s log');
+    expect(body[1]).toBe('Cause: S3 would not take the report (access denied); its only copy is in the function’s log');
   });
 
   it('lists the links given, once, after the run’s facts', () => {
     const links = { dashboard: 'https://console/dash', logs: 'https://console/logs' };
     const body = lines(notice({ kind: 'onset' }), buildPassedReport(), { links });
-    expect(body.slice(6, 10)).toEqual([
+    expect(body.slice(4, 9)).toEqual([
       'LINKS',
       '- Dashboard: https://console/dash',
       "- This run's log lines (CloudWatch Logs Insights): https://console/logs",
+      '- Report JSON: s3://reports/reports/book/now.json',
       '',
     ]);
     expect(body.filter((l) => l === 'LINKS')).toHaveLength(1);
@@ -143,32 +152,37 @@ describe('buildIncidentMessage, onset', () => {
     const m = message(
       notice({ kind: 'onset', track: 'suite', breaches: [stale], incident: incident({ severity: 'LOW' }) }),
     );
-    expect(m.subject).toBe('[LOW] RagWatch prod/book: golden suite stale (for the suite maintainer): SUITE_STALE');
+    expect(m.subject).toBe(
+      '[LOW] RagWatch prod/book: suite stale, for its maintainer: q1 expects a page the book lost',
+    );
     expect(m.body.split('\n').slice(0, 2)).toEqual([
-      'A suite-maintenance incident opened on "book" (prod): q1 expects a page the book lost.',
+      'The golden suite of "book" (prod) expects pages the book no longer has: q1 expects a page the book lost.',
       'For the suite’s maintainer: the golden suite expects pages the book no longer has. Retrieval is not at fault.',
     ]);
   });
 
-  it('takes the run alert’s subject for a run that could not store its report, and drops its look at the night before', () => {
+  it('says “report NOT stored” for a run that could not store its report, and drops the run’s look at the night before', () => {
     const placement = { stored: false as const, reason: 'access denied', fallback: 'the log' };
     const previous = { runId: 'r-1', status: 'PASSED', startedAt: '2026-03-09T02:00:00Z' };
-    const m = message(notice({ kind: 'onset', track: 'infrastructure' }), buildPassedReport(), { placement, previous });
+    const notStored: Breach = {
+      kind: 'REPORT_NOT_STORED',
+      severity: 'HIGH',
+      summary: 'the report could not be stored',
+    };
+    const m = message(notice({ kind: 'onset', track: 'infrastructure', breaches: [notStored] }), buildPassedReport(), {
+      placement,
+      previous,
+    });
     expect(m.subject).toBe('[HIGH] RagWatch prod/book: report NOT stored');
-    const body = m.body.split('\n');
-    const at = body.indexOf('DETAILS OF THIS RUN');
-    expect(body.slice(at + 1, at + 4)).toEqual([
-      'The nightly validation of "book" (prod) passed, but its report could not be stored.',
-      'Severity: HIGH; 0 of 10 queries failing',
-      'Run started: 2026-03-14T02:00:00.000Z (run id 6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b)',
-    ]);
-    expect(body[at + 4]).toBe('What changed: not compared with a baseline');
+    expect(m.body.split('\n')[0]).toBe('The nightly run of "book" (prod) could not store its report.');
+    expect(m.body).not.toContain('Previous run:');
   });
 
-  it('builds its own subject for a quality incident on a run that passed its criteria, with no run details', () => {
+  it('gives a quality incident on a run that passed its criteria the run’s figures, and no failing queries', () => {
     const m = message(notice({ kind: 'onset' }));
-    expect(m.subject).toBe('[HIGH] RagWatch prod/book: quality regressed: pass rate 80% < 90%');
-    expect(m.body).not.toContain('DETAILS OF THIS RUN');
+    expect(m.subject).toBe('[HIGH] RagWatch prod/book: pass rate 80% < 90%');
+    expect(m.body).toContain('\nSUMMARY\n- Status: PASSED (every success criterion holds)');
+    expect(m.body).not.toContain('FAILING QUERIES');
   });
 });
 
@@ -181,35 +195,42 @@ describe('buildIncidentMessage, escalation and reminder', () => {
       incident: incident({ severity: 'CRITICAL' }),
     });
     const m = message(n);
-    expect(m.subject).toBe('[CRITICAL] ESCALATED RagWatch prod/book: quality regressed: new mrr');
+    expect(m.subject).toBe('[CRITICAL] ESCALATED RagWatch prod/book: quality regressed: MRR fell to 0.4');
     const body = m.body.split('\n');
-    expect(body[0]).toBe('The quality incident on "book" (prod) got worse: mrr.');
+    expect(body[0]).toBe('Worse: the quality incident on "book" (prod) now also has MRR fell to 0.4; CRITICAL now.');
     const at = body.indexOf('WHAT CHANGED (new or worse since the last email)');
     expect(body.slice(at + 1, at + 3)).toEqual(['- pass rate 80% < 90% [HIGH]', '- NEW MRR fell to 0.4 [CRITICAL]']);
   });
 
-  it('lists several new kinds by name, a criterion by its name alone', () => {
+  it('lists several new kinds in words, a criterion by its figures', () => {
     const n = notice({
       kind: 'escalation',
       breaches: [pass, mrr],
       newKinds: ['criterion:pass_rate', 'METRIC_DROPPED:mrr'],
     });
     const m = message(n);
-    expect(m.subject).toBe('[HIGH] ESCALATED RagWatch prod/book: quality regressed: new pass_rate, mrr');
-    expect(m.body.split('\n')[0]).toBe('The quality incident on "book" (prod) got worse: pass_rate, mrr.');
+    expect(m.subject).toBe(
+      '[HIGH] ESCALATED RagWatch prod/book: quality regressed: pass rate 80% < 90%, MRR fell to 0.4',
+    );
+    expect(m.body.split('\n')[0]).toBe(
+      'Worse: the quality incident on "book" (prod) now also has pass rate 80% < 90%, MRR fell to 0.4; HIGH now.',
+    );
   });
 
   it('says the severity rose when no kind is new', () => {
     const m = message(notice({ kind: 'escalation', incident: incident({ severity: 'CRITICAL' }) }));
-    expect(m.subject).toBe('[CRITICAL] ESCALATED RagWatch prod/book: quality regressed: new severity');
-    expect(m.body.split('\n')[0]).toBe('The quality incident on "book" (prod) got worse: severity rose to CRITICAL.');
+    expect(m.subject).toBe('[CRITICAL] ESCALATED RagWatch prod/book: quality regressed: pass rate 80% < 90%');
+    expect(m.body.split('\n')[0]).toBe('Worse: the quality incident on "book" (prod) is CRITICAL now, after 4 runs.');
   });
 
   it('links where the incident began beside this run', () => {
     const body = lines(notice({ kind: 'escalation', newKinds: ['criterion:pass_rate'] }));
-    const at = body.indexOf('- When it began: s3://reports/reports/book/r0.json');
-    expect(at).toBeGreaterThan(body.indexOf('- This run: s3://reports/reports/book/now.json'));
-    expect(body[at + 1]).toBe(`  ${CONSOLE}&prefix=reports%2Fbook%2Fr0.json`);
+    const at = body.indexOf('- Report JSON: s3://reports/reports/book/now.json');
+    expect(body.slice(at, at + 3)).toEqual([
+      '- Report JSON: s3://reports/reports/book/now.json',
+      `- When it began (2026-03-10T02:00:00.000Z): ${CONSOLE}&prefix=reports%2Fbook%2Fr0.json`,
+      '',
+    ]);
   });
 
   it('names the start of an incident whose first report was not stored by its run id', () => {
@@ -221,10 +242,14 @@ describe('buildIncidentMessage, escalation and reminder', () => {
 
   it('reminds with the incident’s start date and the reminder period', () => {
     const m = message(notice({ kind: 'reminder' }), buildPassedReport(), { reminderDays: 3 });
-    expect(m.subject).toBe('[HIGH] STILL OPEN RagWatch prod/book: quality regressed since 2026-03-10');
+    expect(m.subject).toBe(
+      '[HIGH] STILL OPEN RagWatch prod/book: quality regressed since 2026-03-10: pass rate 80% < 90%',
+    );
     const body = m.body.split('\n');
-    expect(body[0]).toBe('Reminder: the quality incident on "book" (prod) is still open.');
-    expect(body).toContain('WHAT CHANGED');
+    expect(body[0]).toBe(
+      'Still open since 2026-03-10 (4 runs): the quality incident on "book" (prod): pass rate 80% < 90%.',
+    );
+    expect(body).toContain('WHAT IS BROKEN');
     expect(body).toContain(
       'No more email while this lasts, unless it gets worse (a new kind of breach or a higher severity), and a reminder every 3 day(s) while it is HIGH or worse; one email will say when it is over.',
     );
@@ -250,7 +275,14 @@ describe('buildIncidentMessage, recovery', () => {
   it('counts the broken runs and the nights from the start to the last broken run', () => {
     const m = message(recovered({ runs: 5, clean_runs: 1 }));
     expect(m.subject).toBe('[RESOLVED] RagWatch prod/book: run-failure incident over after 4 run(s), 4 night(s)');
-    expect(m.body.split('\n')[0]).toBe('The run-failure incident on "book" (prod) is over: this run is clean.');
+    expect(m.body.split('\n')[0]).toBe(
+      'Resolved: the run-failure incident on "book" (prod) is over; this run is clean.',
+    );
+    // Its own wording: no severity line, nothing to act on.
+    expect(m.body).not.toMatch(/^Severity:/m);
+    expect(m.body.split('\n')[1]).toMatch(
+      /^It lasted 4 run\(s\), 4 night\(s\), from 2026-03-10T02:00:00.000Z to this run at .*\. Nothing to do\.$/,
+    );
   });
 
   it('counts no nights for an incident shorter than half a day, and one more night from half a day', () => {
@@ -266,24 +298,19 @@ describe('buildIncidentMessage, recovery', () => {
   it('lists what recovered with severities, how long it lasted, and both reports', () => {
     const report = buildPassedReport();
     const body = lines(recovered({ breaches: [pass, mrr], runs: 5, clean_runs: 1 }), report);
-    const at = body.indexOf('WHAT RECOVERED');
-    expect(body.slice(at, at + 9)).toEqual([
+    expect(body[1]).toBe(
+      `It lasted 4 run(s), 4 night(s), from 2026-03-10T02:00:00.000Z to this run at ${report.timestamp} (run ${report.run_id}). Nothing to do.`,
+    );
+    const at = body.indexOf('LINKS');
+    expect(body.slice(at)).toEqual([
+      'LINKS',
+      '- This run (clean), JSON: s3://reports/reports/book/now.json',
+      `- When it began (2026-03-10T02:00:00.000Z): ${CONSOLE}&prefix=reports%2Fbook%2Fr0.json`,
+      '',
       'WHAT RECOVERED',
-      '- pass rate 80% < 90% [HIGH]',
-      '- MRR fell to 0.4 [CRITICAL]',
-      '',
-      `LASTED: 4 run(s), 4 night(s) (2026-03-10T02:00:00.000Z to ${report.timestamp})`,
-      '',
-      'REPORTS',
-      '- When it began: s3://reports/reports/book/r0.json',
-      `  ${CONSOLE}&prefix=reports%2Fbook%2Fr0.json`,
+      '- pass rate 80% < 90% [was HIGH]',
+      '- MRR fell to 0.4 [was CRITICAL]',
     ]);
-    expect(body.slice(at + 9, at + 11)).toEqual([
-      '- Now (clean): s3://reports/reports/book/now.json',
-      `  ${CONSOLE}&prefix=reports%2Fbook%2Fnow.json`,
-    ]);
-    expect(body.join('\n')).not.toContain('WHAT CHANGED');
-    expect(body.at(-1)).toBe('');
   });
 });
 
@@ -298,17 +325,17 @@ describe('buildIncidentMessage, which subject', () => {
   });
 
   it('opens without a list when the notice names no breach', () => {
-    expect(lines(notice({ kind: 'onset', breaches: [] }))[0]).toBe('A quality incident opened on "book" (prod).');
+    expect(lines(notice({ kind: 'onset', breaches: [] }))[0]).toBe('Retrieval on "book" (prod) got worse: .');
   });
 
   it('takes the run alert’s subject for a run-failure incident on a run that ERRORed', () => {
     const m = message(notice({ kind: 'onset', track: 'infrastructure' }), buildErrorReport());
     expect(m.subject).toBe(
-      '[HIGH] RagWatch prod/book: run ERROR: the vector index is unreachable: connect ECONNREFUSED ...',
+      '[HIGH] RagWatch prod/book: run ERROR: the vector index is unreachable: connect ECONNREFUSED 10.0...',
     );
-    // The incident's severity, not the run alert's: the details say the same.
+    // The incident's severity, not the run alert's: said once.
+    expect(m.body.match(/Severity: /g)).toHaveLength(1);
     expect(m.body).toContain('\nSeverity: HIGH; ');
-    expect(m.body).not.toContain('Severity: CRITICAL');
   });
 
   it('builds its own subject for a run-failure incident on a stored FAILED run', () => {
@@ -319,14 +346,14 @@ describe('buildIncidentMessage, which subject', () => {
 
   it('builds its own subject for suite rot, whatever the run alert says', () => {
     const suite = notice({ kind: 'onset', track: 'suite', breaches: [stale], incident: incident({ severity: 'LOW' }) });
-    const own = '[LOW] RagWatch prod/book: golden suite stale (for the suite maintainer): SUITE_STALE';
+    const own = '[LOW] RagWatch prod/book: suite stale, for its maintainer: q1 expects a page the book lost';
     expect(message(suite, failedReport()).subject).toBe(own);
     expect(message(suite, buildPassedReport(), { placement }).subject).toBe(own);
   });
 
   it('builds its own subject for a quality incident on a passed run whose report was not stored', () => {
     expect(message(notice({ kind: 'onset' }), buildPassedReport(), { placement }).subject).toBe(
-      '[HIGH] RagWatch prod/book: quality regressed: pass rate 80% < 90%',
+      '[HIGH] RagWatch prod/book: pass rate 80% < 90%',
     );
   });
 
@@ -352,7 +379,13 @@ describe('buildIncidentMessage, which subject', () => {
     });
     const body = lines(notice({ kind: 'onset' }), report);
     const at = body.indexOf('Baseline: 3 runs, 2026-03-07 to 2026-03-09');
-    expect(body.slice(at + 1, at + 3)).toEqual(['', 'REPORTS']);
+    expect(body.slice(at - 2, at + 3)).toEqual([
+      'REGRESSIONS AGAINST THE BASELINE (1)',
+      '- QUERY_REGRESSED [MEDIUM]: q2 fails now',
+      'Baseline: 3 runs, 2026-03-07 to 2026-03-09',
+      '',
+      'SUMMARY',
+    ]);
   });
 
   it('shows a first report whose location only contains s3:// as it is', () => {

@@ -40,12 +40,13 @@ async function onset(): Promise<Notice> {
 }
 
 describe('composeEmails: a notice', () => {
-  it('names the stored report in S3 and its console page in the deployment’s region', async () => {
+  it('names the stored report in S3, after its HTML’s console page in the deployment’s region', async () => {
     // Act
     const email = composeEmails(SETTINGS).composeNotice(await onset(), delivery());
 
     // Assess
-    expect(email.body).toContain(`- This run: s3://bkt/reports/k.json\n  ${CONSOLE}reports%2Fk.json`);
+    expect(email.body).toContain(`"Open" shows it): ${CONSOLE}reports%2Fk.html`);
+    expect(email.body).toContain('- Report JSON: s3://bkt/reports/k.json\n');
   });
 
   it('links the HTML report, the dashboard and the run’s log lines', async () => {
@@ -93,9 +94,8 @@ describe('composeEmails: a notice', () => {
     );
 
     // Assess
-    expect(email.body).toContain('- NOT STORED in S3: NoSuchBucket: gone');
     expect(email.body).toContain(
-      `- The full report is in the function's log (/aws/lambda/ragwatch), message "validation report (not stored)"`,
+      `- Report NOT STORED in S3 (NoSuchBucket: gone); the full report is in the function's log (/aws/lambda/ragwatch), message "validation report (not stored)"`,
     );
     expect(email.body).not.toContain('Report (HTML');
   });
@@ -127,7 +127,7 @@ describe('composeEmails: the run’s own alert', () => {
     expect(alert?.body).toContain(
       'Previous run: 2026-03-13T02:00:00.000Z (run id run-0) PASSED, so this broke since then',
     );
-    expect(alert?.body).toContain(`- s3://bkt/reports/k.json\n- Console: ${CONSOLE}reports%2Fk.json`);
+    expect(alert?.body).toContain('- Report JSON: s3://bkt/reports/k.json\n');
     expect(alert?.body).toContain(`- Report (HTML, in the S3 console; "Open" shows it): ${CONSOLE}reports%2Fk.html`);
   });
 

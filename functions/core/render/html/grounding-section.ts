@@ -2,7 +2,7 @@
  * Grounded answers: each agent answer with its cited spans marked and the chunks they cite, and its verdict. The
  * answer comes from a chat model fed with book text: escaped, and citation offsets are bounds-checked.
  */
-import type { AgentResponse } from '../../report/grounding-report.ts';
+import type { AgentResponse, ClaimJudgement, ClaimSupport } from '../../report/grounding-report.ts';
 import type { ValidationReport } from '../../report/report.ts';
 import { cut, html, type Markup, num } from './escape.ts';
 
@@ -15,6 +15,7 @@ export function renderGrounding(report: ValidationReport): Markup {
   const passing = g.responses.filter((r) => r.grounding_validation?.passed === true);
   return html`<section id="grounding"><h2>Grounded answers: ${num(g.grounded_rate, 2, '%')} grounded</h2>
 <p class="figures">${g.evaluated} of ${g.agent_queries} agent questions evaluated${g.capped > 0 ? ` (${g.capped} over the cap of ${g.max_agent_queries})` : ''} · grounded <b>${g.grounded}</b> · ungrounded <b>${g.ungrounded}</b> · needless abstentions <b>${g.unnecessary_abstentions}</b> · correct abstentions <b>${g.abstentions_correct}</b> · gated before chat (not graded) <b>${g.abstentions_gated}</b> · wrong answers to unanswerable questions <b>${g.abstentions_incorrect}</b> · errors <b>${g.errors}</b> · model ${g.chat_model}</p>
+${renderJudge(g)}
 ${failing.map(renderResponse)}
 ${passing.length > 0 ? html`<details><summary>${passing.length} passing answer(s)</summary>${passing.map(renderResponse)}</details>` : ''}
 </section>`;
@@ -27,8 +28,30 @@ function renderResponse(r: AgentResponse): Markup {
 ${r.error ? html`<p class="why"><b>${r.error.stage} failed:</b> ${cut(r.error.message, 400)}</p>` : ''}
 ${r.response_text ? html`<div class="response">${highlightCitations(r)}</div>` : ''}
 ${v ? html`<p class="muted">${v.abstained ? 'abstained' : 'answered'} · ${v.expect_answer ? 'answerable' : 'not answerable from the book'} · citation coverage ${num(v.citation_coverage * 100, 0, '%')} (min ${num(v.min_coverage * 100, 0, '%')}) · cites ${r.source_chunks.length} chunk(s)</p>` : ''}
-${v && v.reasons.length > 0 ? html`<ul class="reasons">${v.reasons.map((reason) => html`<li>${cut(reason, 400)}</li>`)}</ul>` : ''}
+${v && v.reasons.length > 0 ? html`<ul class="reasons">${v.reasons.map((reason) => html`<li>${cut(reason, 400)}</li>`)}</ul>` : ''}${v ? renderJudgedClaims(v.claims) : ''}
 </article>`;
+}
+
+/** Who gave the claims their verdicts, and what the judge found over the run. */
+function renderJudge(g: NonNullable<ValidationReport['grounding_report']>): Markup {
+  const judge = g.judge;
+  if (judge === undefined) return html``;
+  if (judge.mode === 'lexical')
+    return html`<p class="muted">claim verdicts from the lexical gate alone (GROUNDING_JUDGE=lexical)</p>`;
+  const v = judge.verdicts;
+  return html`<p class="muted">claim verdicts from the judge ${judge.model ?? ''}: supported <b>${v.supported}</b> · contradicted <b>${v.contradicted}</b> · not in context <b>${v.not_in_context}</b> · could not verify <b>${v.could_not_verify}</b> · ${judge.judged} call(s) of a budget of ${judge.max_claims} · ${judge.token_usage.input_tokens} + ${judge.token_usage.output_tokens} tokens</p>`;
+}
+
+/** Each judged claim with the judge's verdict and the evidence it quoted, beside the lexical gate's verdict. */
+function renderJudgedClaims(claims: readonly ClaimSupport[]): Markup {
+  const judged = claims.filter((c) => c.judge !== undefined);
+  if (judged.length === 0) return html``;
+  const row = (c: ClaimSupport) => {
+    const j = c.judge as ClaimJudgement;
+    const tag = j.verdict === 'supported' ? 'pass' : j.verdict === 'could_not_verify' ? 'error' : 'fail';
+    return html`<li><span class="tag ${tag}">${j.verdict}</span> “${cut(c.text, 300)}”${j.evidence ? html` · ${j.chunk_id}: “${cut(j.evidence, 300)}”` : ''}${j.failure ? html` · ${j.failure}` : ''} <span class="muted">(lexical gate: ${c.lexical_supported ? 'supported' : 'not supported'})</span></li>`;
+  };
+  return html`<ul class="claims">${judged.map(row)}</ul>`;
 }
 
 /**

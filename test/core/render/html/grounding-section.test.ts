@@ -98,6 +98,76 @@ describe('renderGrounding', () => {
     );
   });
 
+  it('says who gave the claims their verdicts, and what the judge found over the run', () => {
+    const judge = {
+      mode: 'cohere' as const,
+      model: 'command-a-03-2025',
+      max_claims: 100,
+      judged: 4,
+      verdicts: { supported: 2, contradicted: 1, not_in_context: 0, could_not_verify: 1 },
+      token_usage: { input_tokens: 300, output_tokens: 40 },
+    };
+    expect(page(grounding([], { judge }))).toContain(
+      'claim verdicts from the judge command-a-03-2025: supported <b>2</b> · contradicted <b>1</b> · not in context <b>0</b> · could not verify <b>1</b> · 4 call(s) of a budget of 100 · 300 + 40 tokens',
+    );
+    expect(page(grounding([], { judge: { ...judge, mode: 'lexical', model: null } }))).toContain(
+      'claim verdicts from the lexical gate alone (GROUNDING_JUDGE=lexical)',
+    );
+    expect(page(grounding([]))).not.toContain('claim verdicts');
+  });
+
+  it('lists each judged claim with the judge’s verdict, the evidence it quoted and the gate’s verdict', () => {
+    const claim = {
+      kind: 'cited_sentence' as const,
+      start: 0,
+      end: 22,
+      text: 'Qdrant stores vectors.',
+      chunk_ids: ['c-1'],
+      supported: false,
+      lexical_supported: true,
+      word_support: 1,
+      content_words: 3,
+      missing_words: [],
+      missing_numbers: [],
+      missing_names: [],
+      missing_quantities: [],
+      polarity_conflicts: [],
+    };
+    const judged = response('q1', {
+      grounding_validation: verdict({
+        passed: false,
+        claims: [
+          {
+            ...claim,
+            judge: {
+              verdict: 'contradicted',
+              chunk_id: 'c-1',
+              evidence: 'Qdrant <does not> store vectors.',
+              reason: '',
+              failure: null,
+            },
+          },
+          {
+            ...claim,
+            start: 30,
+            judge: { verdict: 'could_not_verify', chunk_id: null, evidence: null, reason: 'x', failure: 'timeout' },
+          },
+          { ...claim, start: 40, supported: true },
+        ],
+      }),
+    });
+    const markup = page(grounding([judged]));
+    expect(markup).toContain(
+      '<li><span class="tag fail">contradicted</span> “Qdrant stores vectors.” · c-1: “Qdrant &lt;does not&gt; store vectors.” <span class="muted">(lexical gate: supported)</span></li>',
+    );
+    expect(markup).toContain(
+      '<li><span class="tag error">could_not_verify</span> “Qdrant stores vectors.” · timeout <span class="muted">(lexical gate: supported)</span></li>',
+    );
+    expect(markup.match(/<ul class="claims">/g)).toHaveLength(1);
+    expect(markup.match(/<li><span class="tag/g)).toHaveLength(2);
+    expect(page(grounding([response('q2')]))).not.toContain('class="claims"');
+  });
+
   it('says how many agent questions the cap left out', () => {
     expect(page(grounding([], { agent_queries: 25, evaluated: 20, capped: 5 }))).toContain(
       '20 of 25 agent questions evaluated (5 over the cap of 20) · grounded',
