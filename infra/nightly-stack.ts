@@ -325,7 +325,9 @@ export class NightlyStack extends Stack {
       'WriteReportsPolicy',
       new iam.PolicyStatement({
         sid: 'WriteReports',
-        actions: ['s3:PutObject'],
+        // AbortMultipartUpload: the full URL lists go up in parts (lib-storage), and a failed upload is aborted.
+        // CopyObject (the latest copies) needs only PutObject here and GetObject on the source (below).
+        actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
         resources: [this.bucket.arnForObjects(`${REPORTS_PREFIX}/*`)],
       }),
     );

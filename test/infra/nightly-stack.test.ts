@@ -303,11 +303,11 @@ describe('the function’s permissions', () => {
   const roleId = () =>
     Object.keys(json.Resources).find((k) => json.Resources[k]?.Type === 'AWS::IAM::Role' && k.startsWith('Role')) ?? '';
 
-  it('may put objects under reports/ only', () => {
+  it('may put objects (and abort its multipart uploads) under reports/ only', () => {
     expect(statements()).toContainEqual({
       Sid: 'WriteReports',
       Effect: 'Allow',
-      Action: 's3:PutObject',
+      Action: ['s3:PutObject', 's3:AbortMultipartUpload'],
       Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [ref('AWS::S3::Bucket'), 'Arn'] }, '/reports/*']] },
     });
   });
