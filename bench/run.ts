@@ -37,6 +37,7 @@ import { BUNDLE_DIR, bundleLikeTheStack } from './bundle.ts';
 import type { EngineFigures } from './engine-child.ts';
 import { startEngineProcess } from './engine-process.ts';
 import { formatCount, formatNumber } from './format-table.ts';
+import { runHandlerUrlsBench } from './handler-urls-bench.ts';
 import { type LambdaFigures, measureLambda, median } from './lambda-bundle.ts';
 import type { Measured, Scenario } from './measured.ts';
 import { type BenchSettings, printLambda, printMachine, printResults, printTargets } from './print-results.ts';
@@ -48,7 +49,8 @@ const USAGE = `usage: npm run bench -- [options]
   --latency <ms>      delay every stand-in adds to each request (default 50)
   --quick             P = 10k and 100k only (skips the million-point collection)
   --only <text>       run only the scenarios whose name contains <text> (e.g. "P=100k indexed", "sample",
-                      "sitemap": the sitemap reading figures)
+                      "sitemap": the sitemap reading figures; "huge URL lists": the
+                      handler's peak RSS with 50,000 missing URLs of 2 KB)
   --page-size <n>     scroll page size for the engine (default 1000, the engine's own)
   --partitions <n>    id ranges each fallback scroll reads at once (SCROLL_PARTITIONS, default 8)
   --default-heap-growth  leave V8's heap growth as it is (the handler limits it: functions/nightly/heap-growth.ts)
@@ -65,6 +67,8 @@ const LATENCY_STEP_MS = 200;
 const INIT_RUNS = 7;
 const SAMPLE_SUITE_NAME = 'sample suite';
 const SITEMAP_BENCH_NAME = 'sitemap';
+/** Issue 19: the whole handler's peak RSS with 50,000 missing URLs of 2 KB in the report. */
+const HANDLER_URLS_BENCH_NAME = 'huge URL lists';
 /** The yardstick of issue 20: the seeds' algorithm at N = 200 on the P = 100k collection, in the same run. */
 const SEEDS_NAME = "seeds' algorithm";
 const SEEDS_QUERIES = 200;
@@ -161,6 +165,7 @@ try {
   if (wanted(SAMPLE_SUITE_NAME)) measured.push(await runSampleSuite());
   printResults(measured, settings);
   if (wanted(SITEMAP_BENCH_NAME)) await runSitemapBench({ nodeFlags: engineFlags, log });
+  if (wanted(HANDLER_URLS_BENCH_NAME)) await runHandlerUrlsBench({ nodeFlags: engineFlags, log });
   let lambda: LambdaFigures | null = null;
   if (!flags['skip-lambda']) {
     log('bundling and timing the Lambda handler ...');

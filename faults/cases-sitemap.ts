@@ -4,6 +4,7 @@
  */
 import { type Case, common, expectExit, expectExitOfStatus, expectRssUnder, expectWithin, findings } from './case.ts';
 import type { Observed } from './drive.ts';
+import { LONG_URLS } from './hostile-sitemaps.ts';
 import { SECRETS, type World } from './world.ts';
 
 /** A sitemap finding of one of these types (the report's own words for what was wrong with the sitemap). */
@@ -92,6 +93,39 @@ export const SITEMAP_CASES: Case[] = [
     ...expectSitemapFinding(o, ['SITEMAP_FAILED']),
     ...(JSON.stringify(o.report).includes('lollollol') ? ['an entity was expanded'] : []),
   ]),
+  {
+    // Issue 19 §1: the report with every URL list was 52-100 MB and the process went past the function's 512 MB.
+    name: 'sitemap of 50,000 URLs of 2 KB, none indexed (Lambda)',
+    group: 'sitemap',
+    expected:
+      'returns; report stored with the first 100 URLs of each list and the whole counts (under 2 MB), every URL in its .urls.json.gz, RunSucceeded 1, an alert; peak RSS < 400 MB (unbundled; bundled: bench "huge URL lists", 300 MB)',
+    arrange: (w) => ({ surface: 'lambda', env: { ...w.lambdaEnv(), SITEMAP_URL: w.sitemaps.url('long-urls.xml') } }),
+    check: (o) => {
+      const need = (cond: boolean, what: string) => (cond ? [] : [what]);
+      const coverage = o.report?.coverage_report;
+      const dated = [...o.objects.keys()].find((k) => /\/\d{4}\/\d{2}\/\d{2}\/[^/]+\.json$/.test(k));
+      const lists = dated === undefined ? undefined : o.objects.get(dated.replace(/\.json$/, '.urls.json.gz'));
+      const full = lists === undefined ? null : (JSON.parse(lists) as { missing_urls?: string[] });
+      return [
+        ...common(o),
+        ...need(o.outcome === 'returned', `the handler ${o.outcome}${o.threw ? `: ${o.threw}` : ''}`),
+        ...need(coverage?.missing_count === LONG_URLS, `missing_count ${coverage?.missing_count}, not ${LONG_URLS}`),
+        ...need(coverage?.missing_urls.length === 100, `${coverage?.missing_urls.length} missing URLs listed, not 100`),
+        ...need(coverage?.full_url_lists === '.urls.json.gz', 'full_url_lists does not name the .urls.json.gz'),
+        ...need(
+          full?.missing_urls?.length === LONG_URLS,
+          `the .urls.json.gz holds ${full?.missing_urls?.length} missing URLs`,
+        ),
+        ...need(
+          dated !== undefined && (o.objects.get(dated)?.length ?? Infinity) < 2 * 1024 * 1024,
+          `the stored report is ${o.objects.get(dated ?? '')?.length} characters`,
+        ),
+        ...need(o.runSucceeded === 1, 'RunSucceeded not sent'),
+        ...need(o.alertSubjects.length > 0, 'no alert'),
+        ...expectRssUnder(o, 400),
+      ];
+    },
+  },
   {
     name: 'credentials in SITEMAP_URL',
     group: 'sitemap',

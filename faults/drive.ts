@@ -7,7 +7,9 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { ValidationReport } from '../functions/core/report/report.ts';
+import { LAMBDA_V8_FLAGS } from '../infra/runtime-flags.ts';
 import { SECRETS, type World } from './world.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -30,6 +32,8 @@ export interface Observed {
   peakRssMb: number | null;
   stdout: string;
   stderr: string;
+  /** Lambda rows: the text of every object in the bucket by key (a .gz object as its decompressed text). */
+  objects: Map<string, string>;
 }
 
 export interface RunSpec {
@@ -52,7 +56,9 @@ export async function drive(world: World, spec: RunSpec): Promise<Observed> {
         ? ['run', '--suite', spec.suite ?? SUITE, '--out', reportsDir, '--no-progress', ...(spec.args ?? [])]
         : [];
     const started = performance.now();
-    const child = await runChild(path.join(ROOT, 'faults', script), argv, {
+    // The Lambda rows run with the function's own V8 flags (infra/runtime-flags.ts), as it is deployed.
+    const nodeFlags = spec.surface === 'lambda' ? LAMBDA_V8_FLAGS : [];
+    const child = await runChild(path.join(ROOT, 'faults', script), argv, nodeFlags, {
       ...minimalEnv(),
       ...spec.env,
       ...(spec.surface === 'lambda' ? { SUITE_PATH: spec.suite ?? SUITE, POWERTOOLS_LOG_LEVEL: 'INFO' } : {}),
@@ -65,7 +71,8 @@ export async function drive(world: World, spec: RunSpec): Promise<Observed> {
     const heartbeat = world.aws.cloudWatch.datums.find((d) => d.MetricName === 'RunSucceeded');
     // Every artefact of the run, not only the report read above: each file the CLI wrote (JSON, HTML, CSV, the
     // latest copies), each object in the bucket, the alerts, the metric payloads, stdout and stderr.
-    const artefacts = spec.surface === 'cli' ? await filesUnder(reportsDir) : await bucketObjects(world);
+    const objects = spec.surface === 'cli' ? new Map<string, string>() : await bucketObjects(world);
+    const artefacts = spec.surface === 'cli' ? await filesUnder(reportsDir) : [...objects.values()];
     const leakSurface = [
       child.stdout,
       child.stderr,
@@ -98,6 +105,7 @@ export async function drive(world: World, spec: RunSpec): Promise<Observed> {
       peakRssMb: typeof written?.maxRssKb === 'number' ? Math.round(written.maxRssKb / 1024) : null,
       stdout: child.stdout,
       stderr: child.stderr,
+      objects,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -137,10 +145,17 @@ async function filesUnder(dir: string): Promise<string[]> {
   );
 }
 
-/** The text of every object in the report bucket. */
-async function bucketObjects(world: World): Promise<string[]> {
+/** The text of every object in the report bucket, a gzip object (the full URL lists) decompressed. */
+async function bucketObjects(world: World): Promise<Map<string, string>> {
   const keys = await world.aws.listKeys().catch(() => []);
-  return Promise.all(keys.map(async (key) => (await world.aws.readObject(key).catch(() => '')) ?? ''));
+  const texts = await Promise.all(
+    keys.map(async (key) => {
+      if (!key.endsWith('.gz')) return (await world.aws.readObject(key).catch(() => '')) ?? '';
+      const bytes = await world.aws.readObjectBytes(key).catch(() => undefined);
+      return bytes === undefined ? '' : gunzipSync(bytes).toString('utf8');
+    }),
+  );
+  return new Map(keys.map((key, i) => [key, texts[i] ?? '']));
 }
 
 async function readJson<T>(file: string): Promise<T | null> {
@@ -154,10 +169,15 @@ async function readJson<T>(file: string): Promise<T | null> {
 function runChild(
   script: string,
   argv: string[],
+  nodeFlags: readonly string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...argv], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeFlags, script, ...argv], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const collect = (stream: NodeJS.ReadableStream) => {
       const chunks: Buffer[] = [];
       let size = 0;

@@ -104,9 +104,48 @@ function serve(name: string, res: ServerResponse, at: { origin: string; other: s
       );
     case 'sitemap.xml':
       return xml(`<urlset ${NS}>${PAGE(at.origin, 1)}</urlset>`);
-    default:
+    case 'long-urls.xml':
+      return index(Array.from({ length: LONG_URL_CHILDREN }, (_, c) => `${at.origin}/long-urls-${c}.xml`));
+    default: {
+      const child = /^long-urls-(\d+)\.xml$/.exec(name);
+      if (child !== null && Number(child[1]) < LONG_URL_CHILDREN) return streamLongUrls(res, Number(child[1]));
       res.writeHead(404).end();
+    }
   }
+}
+
+/** The protocol's most: 50,000 page URLs of 2,000 characters over an index of 4 children (each under 50 MB). */
+export const LONG_URLS = 50_000;
+const LONG_URL_CHILDREN = 4;
+
+/** The `i`-th long URL: on the book's host under /docs/, its slug seeded letters (real text's gzip, not one word's). */
+function longUrl(i: number): string {
+  const head = `https://book.example.com/docs/long/page-${i}/`;
+  let seed = (i + 1) * 2_654_435_761;
+  let slug = '';
+  while (head.length + slug.length < 2_000) {
+    seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+    slug += seed >>> 27 < 4 ? '-' : String.fromCharCode(97 + ((seed >>> 16) % 26));
+  }
+  return head + slug;
+}
+
+function streamLongUrls(res: ServerResponse, child: number): void {
+  const per = LONG_URLS / LONG_URL_CHILDREN;
+  res.writeHead(200, { 'content-type': 'application/xml' });
+  res.write(`<?xml version="1.0"?><urlset ${NS}>`);
+  let i = child * per;
+  const pump = () => {
+    while (i < (child + 1) * per) {
+      const chunk = Array.from({ length: 100 }, () => `<url><loc>${longUrl(i++)}</loc></url>`).join('');
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+    res.end('</urlset>');
+  };
+  res.on('close', () => {
+    i = (child + 1) * per;
+  });
+  pump();
 }
 
 /** About `bytes` of well-formed <url> entries, written as the client reads them. */

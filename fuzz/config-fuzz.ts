@@ -1,11 +1,13 @@
 /**
  * Configuration fuzzing: sets of environment variables, each a valid base with one to four variables replaced by
  * values drawn from what people and scripts really write (hex, octal, leading zeros, blanks, units, credentials in
- * URLs, other schemes, path escapes, huge numbers). An independent oracle says which values are valid; every set
- * goes through parseEngineConfig as `ragwatch run` reads it.
+ * URLs, other schemes, path escapes, huge numbers) and from each documented range's edges. The oracle is README.md's
+ * Configuration table (documented-bounds.ts), read apart from the product's code; every set goes through
+ * parseEngineConfig as `ragwatch run` reads it. Counted both ways: invalid accepted, and valid refused.
  */
 import { parseEngineConfig } from '../functions/core/config.ts';
 import { InputError } from '../functions/core/shared/errors.ts';
+import { type DocumentedBounds, type Range, readDocumentedBounds } from './documented-bounds.ts';
 import type { Rng } from './rng.ts';
 import type { Tally } from './tally.ts';
 
@@ -15,16 +17,44 @@ const BASE = {
   DOCUSAURUS_BASE_URL: 'https://book.example.com',
 };
 
-const DECIMAL = /^[-+]?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$|^[-+]?0?\.[0-9]+$/;
+/**
+ * README: "Numbers are read in plain decimal only": an optional sign, digits without a leading zero, an optional
+ * fraction and exponent. Written as a scanner from those words, not as the product's regular expression.
+ */
+function plainDecimal(v: string): boolean {
+  let i = 0;
+  const digits = () => {
+    const from = i;
+    while (i < v.length && (v[i] ?? '') >= '0' && (v[i] ?? '') <= '9') i++;
+    return v.slice(from, i);
+  };
+  if (v[i] === '+' || v[i] === '-') i++;
+  const whole = digits();
+  if (whole.length > 1 && whole.startsWith('0')) return false;
+  let fraction = '';
+  if (v[i] === '.') {
+    i++;
+    fraction = digits();
+    if (fraction === '') return false;
+  }
+  if (whole === '' && fraction === '') return false;
+  if (whole !== '' && (v[i] === 'e' || v[i] === 'E')) {
+    i++;
+    if (v[i] === '+' || v[i] === '-') i++;
+    if (digits() === '') return false;
+  }
+  return i === v.length;
+}
+
 type Oracle = (value: string) => boolean;
 const number =
-  (min: number, max: number, integer: boolean): Oracle =>
+  ({ min, max, whole }: Range): Oracle =>
   (raw) => {
     const v = raw.trim();
     if (v === '') return true; // unset: the default applies
-    if (!DECIMAL.test(v)) return false;
+    if (!plainDecimal(v)) return false;
     const n = Number(v);
-    return Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n));
+    return Number.isFinite(n) && n >= min && n <= max && (!whole || Number.isInteger(n));
   };
 const url: Oracle = (raw) => {
   const v = raw.trim();
@@ -33,30 +63,56 @@ const url: Oracle = (raw) => {
   const u = new URL(v);
   return (u.protocol === 'http:' || u.protocol === 'https:') && u.username === '' && u.password === '';
 };
-const collection: Oracle = (raw) => {
-  const v = raw.trim();
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the rule refuses
-  return v === '' || (v.length <= 255 && !/[<>:"/\\|?*\u0000-\u001f\u007f]/.test(v) && v !== '.' && v !== '..');
-};
 
-/** Each variable the engine reads, with its validity oracle. */
-const VARIABLES: Record<string, Oracle> = {
-  QDRANT_URL: (raw) => raw.trim() !== '' && url(raw),
-  DOCUSAURUS_BASE_URL: (raw) => raw.trim() !== '' && url(raw),
-  SITEMAP_URL: url,
-  COHERE_BASE_URL: url,
-  QDRANT_COLLECTION: collection,
-  MAX_AGENT_QUERIES: number(0, 50, true),
-  SIMILARITY_THRESHOLD: number(0, 1, false),
-  TOP_K_RESULTS: number(1, 50, true),
-  MIN_PASS_RATE: number(0, 100, false),
-  MIN_COVERAGE: number(0, 100, false),
-  MIN_COMPLETENESS: number(0, 100, false),
-  QDRANT_TIMEOUT_MS: number(100, 60_000, true),
-  COHERE_TIMEOUT_MS: number(100, 120_000, true),
-  SEARCH_CONCURRENCY: number(1, 32, true),
-  RUN_DEADLINE_SECONDS: number(1, 3600, false),
-};
+/** Each fuzzed variable with its oracle, every one from the documented bounds (a variable they miss is an error). */
+function oracles(docs: DocumentedBounds): Record<string, Oracle> {
+  const out: Record<string, Oracle> = {};
+  for (const name of ['QDRANT_URL', 'DOCUSAURUS_BASE_URL', 'SITEMAP_URL', 'COHERE_BASE_URL']) {
+    if (!docs.urls.has(name)) throw new Error(`README.md's Configuration table has no URL row for ${name}`);
+    out[name] = docs.required.has(name) ? (raw) => raw.trim() !== '' && url(raw) : url;
+  }
+  const { maxChars, forbidden, reserved } = docs.collection;
+  out.QDRANT_COLLECTION = (raw) => {
+    const v = raw.trim();
+    return (
+      v === '' ||
+      ([...v].length <= maxChars &&
+        ![...v].some((c) => forbidden.includes(c) || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f) &&
+        !reserved.includes(v))
+    );
+  };
+  for (const name of NUMERIC) {
+    const range = docs.numbers.get(name);
+    if (range === undefined) throw new Error(`README.md's Configuration table gives no range for ${name}`);
+    out[name] = number(range);
+  }
+  return out;
+}
+
+const NUMERIC = [
+  'MAX_AGENT_QUERIES',
+  'SIMILARITY_THRESHOLD',
+  'TOP_K_RESULTS',
+  'MIN_PASS_RATE',
+  'MIN_COVERAGE',
+  'MIN_COMPLETENESS',
+  'QDRANT_TIMEOUT_MS',
+  'COHERE_TIMEOUT_MS',
+  'SEARCH_CONCURRENCY',
+  'RUN_DEADLINE_SECONDS',
+  'JUDGE_MAX_CLAIMS',
+  'SCROLL_PARTITIONS',
+];
+
+/** Each documented range's edges and a value inside it: valid input the parser must take. */
+function edges(docs: DocumentedBounds): string[] {
+  return NUMERIC.flatMap((name) => docs.numbers.get(name) ?? []).flatMap(({ min, max, whole }) => [
+    String(min),
+    String(max),
+    String(whole ? Math.floor((min + max) / 2) : (min + max) / 2),
+    String(whole ? min + 1 : min + (max - min) / 3),
+  ]);
+}
 
 const VALUES = [
   '0',
@@ -124,24 +180,36 @@ const VALUES = [
   'a:b',
 ];
 
-/** Runs `count` configuration sets into `tally`. */
-export function fuzzConfig(count: number, rng: Rng, tally: Tally): void {
-  const names = Object.keys(VARIABLES);
+/**
+ * Runs `count` configuration sets into `tally`. `parse` is the product's parser; a test hands in one with a bound
+ * tightened, to see the fuzz count the valid input it refuses.
+ */
+export function fuzzConfig(
+  count: number,
+  rng: Rng,
+  tally: Tally,
+  parse: (env: Record<string, string>) => unknown = parseEngineConfig,
+  docs: DocumentedBounds = readDocumentedBounds(),
+): void {
+  const variables = oracles(docs);
+  const names = Object.keys(variables);
+  const values = [...VALUES, ...edges(docs)];
   for (let n = 0; n < count; n++) {
     const env: Record<string, string> = { ...BASE };
     const changed = new Set<string>();
     for (let k = 0, m = 1 + rng.int(4); k < m; k++) {
       const name = rng.pick(names);
-      env[name] = rng.pick(VALUES);
+      env[name] = rng.pick(values);
       changed.add(name);
     }
-    const invalid = [...changed].filter((name) => !(VARIABLES[name] ?? (() => true))(env[name] ?? ''));
+    const invalid = [...changed].filter((name) => !(variables[name] ?? (() => true))(env[name] ?? ''));
     const what = JSON.stringify(Object.fromEntries([...changed].map((name) => [name, env[name]])));
     tally.cases += 1;
     try {
-      parseEngineConfig(env);
+      parse(env);
     } catch (error) {
       tally.refused += 1;
+      if (invalid.length === 0) tally.validRefused.push(`${what}: ${(error as Error).message.slice(0, 300)}`);
       if (!(error instanceof InputError)) {
         tally.crashes.push(`${what}: ${(error as Error).stack ?? String(error)}`);
         continue;

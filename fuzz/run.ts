@@ -1,7 +1,8 @@
 /**
  * `npm run fuzz`: seeded, in-process fuzzing of suites and configuration (fuzz/suite-fuzz.ts, fuzz/config-fuzz.ts).
- * Prints the counts the issue targets at 0 (accepted-but-invalid, crashes, messages that do not name the field)
- * and the first cases behind any of them; exits 1 when one is not 0. The same seed replays the same cases.
+ * Prints the counts the issues target at 0 (accepted-but-invalid, valid-refused, crashes, messages that do not name
+ * the field) and the first cases behind any of them; exits 1 when one is not 0. The same seed replays the same cases.
+ * What is valid is README.md's documented bounds (fuzz/documented-bounds.ts), read apart from the product's code.
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -29,13 +30,15 @@ const configs = newTally();
 fuzzConfig(Number(values.configs), seededRng(seed + 1), configs);
 
 const line = (name: string, t: Tally) =>
-  `${name.padEnd(13)} ${String(t.cases).padStart(7)} ${String(t.accepted).padStart(9)} ${String(t.refused).padStart(8)} ${String(t.acceptedButInvalid.length).padStart(21)} ${String(t.crashes.length).padStart(8)} ${String(t.unnamedMessages.length).padStart(27)}`;
+  `${name.padEnd(13)} ${String(t.cases).padStart(7)} ${String(t.accepted).padStart(9)} ${String(t.refused).padStart(8)} ${String(t.acceptedButInvalid.length).padStart(21)} ${String(t.validRefused.length).padStart(14)} ${String(t.crashes.length).padStart(8)} ${String(t.unnamedMessages.length).padStart(30)}`;
 const out = (text: string) => process.stdout.write(`${text}\n`);
 out(
   `ragwatch fuzz: seed ${seed}, ${os.availableParallelism()} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}`,
 );
 out('');
-out('input           cases  accepted  refused  accepted-but-invalid  crashes  messages not naming the field');
+out(
+  'input           cases  accepted  refused  accepted-but-invalid  valid-refused  crashes  messages not naming the field',
+);
 out(line('suites', suites));
 out(line('configuration', configs));
 out('');
@@ -47,6 +50,7 @@ for (const [name, t] of [
 ] as const) {
   for (const [kind, list] of [
     ['accepted but invalid', t.acceptedButInvalid],
+    ['valid but refused', t.validRefused],
     ['crash', t.crashes],
     ['message not naming the field', t.unnamedMessages],
   ] as const) {

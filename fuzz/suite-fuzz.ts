@@ -1,13 +1,16 @@
 /**
  * Suite fuzzing: one mutation per case on a valid suite (the sample suite, as JSON or YAML), each mutation knowing
- * whether it makes the suite invalid. Every case goes through parseSuiteBytes, as `ragwatch run` reads a file.
- * Counted: accepted-but-invalid (an invalid mutation accepted, or an accepted suite breaking an invariant), crashes
- * (anything thrown but an InputError), and refusals with a line that does not name a field or does not name the
- * mutated one.
+ * whether it makes the suite invalid, or keeps it valid. Every case goes through parseSuiteBytes, as `ragwatch run`
+ * reads a file. The bounds (query_text's length, top_k, min_similarity, a grade) are README.md's suite table
+ * (documented-bounds.ts), not the schema's code. Counted: accepted-but-invalid (an invalid mutation accepted, or an
+ * accepted suite breaking an invariant), valid-refused (a mutation that keeps the suite within the documented bounds,
+ * refused), crashes (anything thrown but an InputError), and refusals with a line that does not name a field or does
+ * not name the mutated one.
  */
 import { stringify } from 'yaml';
 import { InputError } from '../functions/core/shared/errors.ts';
 import { parseSuiteBytes, type Suite } from '../functions/core/suite/suite.ts';
+import { type DocumentedBounds, readDocumentedBounds } from './documented-bounds.ts';
 import type { Rng } from './rng.ts';
 import { NAMES_A_FIELD, type Tally } from './tally.ts';
 
@@ -17,15 +20,21 @@ interface Case {
   name: string;
   /** True when the mutation makes the suite invalid; false when it may or may not. */
   invalid: boolean;
+  /** True when the suite stays within every documented bound: refusing it is a defect. */
+  valid?: true;
   /** The path a refusal must name (a prefix of one of its lines), when the mutation is at one field. */
   path?: string;
   what: string;
 }
 
-const NUMBER_FIELDS: [string, unknown[]][] = [
-  ['top_k', [0, 51, 2.5, -1, 1e9, Number.MAX_SAFE_INTEGER + 2]],
-  ['min_similarity', [-0.1, 1.1, 2, -1e-9]],
-];
+/** Values just outside each documented range (and a fraction where a whole number is documented). */
+function outside(docs: DocumentedBounds): [string, unknown[]][] {
+  const { topK, minSimilarity } = docs.suite;
+  return [
+    ['top_k', [topK.min - 1, topK.max + 1, topK.min + 1.5, -1, 1e9, Number.MAX_SAFE_INTEGER + 2]],
+    ['min_similarity', [minSimilarity.min - 0.1, minSimilarity.max + 0.1, 2, minSimilarity.min - 1e-9]],
+  ];
+}
 const BAD_TYPES: unknown[] = [null, true, 'text', 3, [], {}, [1, 2]];
 const FIELD_TYPES: [string, string][] = [
   ['query_text', 'string'],
@@ -40,7 +49,7 @@ const typeName = (v: unknown) => (Array.isArray(v) ? 'array' : v === null ? 'nul
 const NUMERALS = ['0x10', '0o10', '.inf', '-.inf', '.nan'];
 const encoder = new TextEncoder();
 
-function mutate(seed: Json, rng: Rng): Case {
+function mutate(seed: Json, rng: Rng, docs: DocumentedBounds): Case {
   const suite = structuredClone(seed) as Json & { queries: Json[] };
   const i = rng.int(suite.queries.length);
   const q = suite.queries[i] as Json;
@@ -52,9 +61,9 @@ function mutate(seed: Json, rng: Rng): Case {
     what,
     ...(path ? { path } : {}),
   });
-  switch (rng.int(12)) {
+  switch (rng.int(13)) {
     case 0: {
-      const [field, values] = rng.pick(NUMBER_FIELDS);
+      const [field, values] = rng.pick(outside(docs));
       q[field] = rng.pick(values);
       return json(`${at}.${field} = ${q[field]}`, true, `${at}.${field}`);
     }
@@ -81,11 +90,12 @@ function mutate(seed: Json, rng: Rng): Case {
       return json(`queries[${later}].id duplicated`, true, `queries[${later}].id`);
     }
     case 5: {
-      q.relevant = [{ url: '/docs/x', grade: rng.pick([0, 4, 2.5, '2', -1]) }];
+      const { grade } = docs.suite;
+      q.relevant = [{ url: '/docs/x', grade: rng.pick([grade.min - 1, grade.max + 1, grade.min + 0.5, '2', -1]) }];
       return json(`${at}.relevant[0].grade bad`, true, `${at}.relevant[0]`);
     }
     case 6: {
-      q.query_text = rng.pick([' ', '\n\t', 'x'.repeat(1001), '']);
+      q.query_text = rng.pick([' ', '\n\t', 'x'.repeat(docs.suite.queryTextMaxChars + 1), '']);
       return json(`${at}.query_text blank or too long`, true, `${at}.query_text`);
     }
     case 7: {
@@ -115,10 +125,33 @@ function mutate(seed: Json, rng: Rng): Case {
     case 10: {
       // Valid-preserving: any text of 1..1000 characters, any script.
       const chars = 'aé日🤖 \u00a0-_/:?&#%"\\\'';
-      q.query_text = `q${Array.from({ length: rng.int(900) }, () => rng.pick([...chars])).join('')}`;
+      q.query_text = `q${Array.from({ length: rng.int(docs.suite.queryTextMaxChars - 1) }, () => rng.pick([...chars])).join('')}`;
       return rng.int(2) === 0
-        ? json(`${at}.query_text unicode`, false)
-        : { bytes: encoder.encode(stringify(suite)), name: 'suite.yaml', invalid: false, what: 'as YAML' };
+        ? { ...json(`${at}.query_text unicode (${[...String(q.query_text)].length} characters)`, false), valid: true }
+        : { bytes: encoder.encode(stringify(suite)), name: 'suite.yaml', invalid: false, valid: true, what: 'as YAML' };
+    }
+    case 11: {
+      // Valid-preserving, at and inside each documented bound: the values a tightened rule would refuse.
+      const { topK, minSimilarity, grade, queryTextMaxChars } = docs.suite;
+      const within = (min: number, max: number, whole: boolean) =>
+        rng.pick([min, max, whole ? min + rng.int(max - min + 1) : min + rng.next() * (max - min)]);
+      switch (rng.int(4)) {
+        case 0:
+          q.top_k = within(topK.min, topK.max, true);
+          return { ...json(`${at}.top_k = ${q.top_k}`, false), valid: true };
+        case 1:
+          q.min_similarity = within(minSimilarity.min, minSimilarity.max, false);
+          return { ...json(`${at}.min_similarity = ${q.min_similarity}`, false), valid: true };
+        case 2:
+          q.relevant = [{ url: '/docs/x', grade: within(grade.min, grade.max, true) }];
+          return { ...json(`${at}.relevant[0].grade valid`, false), valid: true };
+        default: {
+          const length = rng.pick([1, queryTextMaxChars, 1 + rng.int(queryTextMaxChars)]);
+          // Blanks around the text do not count ("after trimming"); 🤖 is one character.
+          q.query_text = `  ${'🤖'.repeat(length - 1)}x\n`;
+          return { ...json(`${at}.query_text of ${length} characters`, false), valid: true };
+        }
+      }
     }
     default: {
       const root = rng.pick<unknown>([[], null, 'x', 7, { queries: [] }, { queries: {} }, { queries: [null] }]);
@@ -132,17 +165,20 @@ function mutate(seed: Json, rng: Rng): Case {
   }
 }
 
-/** Invariants every accepted suite must hold, checked independently of the schema. */
-function broken(suite: Suite): string | null {
+/** Invariants every accepted suite must hold, checked against the documented bounds, not the schema. */
+function broken(suite: Suite, docs: DocumentedBounds): string | null {
+  const { topK, minSimilarity, grade, queryTextMaxChars } = docs.suite;
+  const inRange = (v: number, r: { min: number; max: number; whole: boolean }) =>
+    v >= r.min && v <= r.max && (!r.whole || Number.isInteger(v));
   const ids = new Set<string>();
   for (const [i, q] of suite.queries.entries()) {
-    if (q.query_text.trim() === '' || q.query_text.length > 1000) return `queries[${i}].query_text`;
-    if (q.top_k !== undefined && !(Number.isInteger(q.top_k) && q.top_k >= 1 && q.top_k <= 50))
-      return `queries[${i}].top_k`;
-    if (q.min_similarity !== undefined && !(q.min_similarity >= 0 && q.min_similarity <= 1))
+    const text = q.query_text.trim();
+    if (text === '' || [...text].length > queryTextMaxChars) return `queries[${i}].query_text`;
+    if (q.top_k !== undefined && !inRange(q.top_k, topK)) return `queries[${i}].top_k`;
+    if (q.min_similarity !== undefined && !inRange(q.min_similarity, minSimilarity))
       return `queries[${i}].min_similarity`;
     for (const r of q.relevant ?? [])
-      if (typeof r !== 'string' && ![1, 2, 3].includes(r.grade)) return `queries[${i}].relevant`;
+      if (typeof r !== 'string' && !inRange(r.grade, grade)) return `queries[${i}].relevant`;
     if (q.id !== undefined) {
       if (ids.has(q.id)) return `queries[${i}].id`;
       ids.add(q.id);
@@ -151,16 +187,27 @@ function broken(suite: Suite): string | null {
   return null;
 }
 
-/** Runs `count` mutations of `seed` into `tally`. */
-export function fuzzSuites(seed: Json, count: number, rng: Rng, tally: Tally): void {
+/**
+ * Runs `count` mutations of `seed` into `tally`. `parse` is the product's reader; a test hands in one with a bound
+ * tightened, to see the fuzz count the valid suites it refuses.
+ */
+export function fuzzSuites(
+  seed: Json,
+  count: number,
+  rng: Rng,
+  tally: Tally,
+  parse: (bytes: Uint8Array, name: string) => Suite = parseSuiteBytes,
+  docs: DocumentedBounds = readDocumentedBounds(),
+): void {
   for (let n = 0; n < count; n++) {
-    const c = mutate(seed, rng);
+    const c = mutate(seed, rng, docs);
     tally.cases += 1;
     let suite: Suite;
     try {
-      suite = parseSuiteBytes(c.bytes, c.name);
+      suite = parse(c.bytes, c.name);
     } catch (error) {
       tally.refused += 1;
+      if (c.valid) tally.validRefused.push(`${c.what}: ${(error as Error).message.slice(0, 300)}`);
       if (!(error instanceof InputError)) {
         tally.crashes.push(`${c.what}: ${(error as Error).stack ?? String(error)}`);
         continue;
@@ -174,7 +221,7 @@ export function fuzzSuites(seed: Json, count: number, rng: Rng, tally: Tally): v
       continue;
     }
     tally.accepted += 1;
-    const invariant = broken(suite);
+    const invariant = broken(suite, docs);
     if (c.invalid || invariant) tally.acceptedButInvalid.push(`${c.what}${invariant ? ` (breaks ${invariant})` : ''}`);
   }
 }

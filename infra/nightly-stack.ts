@@ -184,8 +184,16 @@ export class NightlyStack extends Stack {
       // 10 minutes: a suite of ~100 queries embeds in 2 calls and searches in 1-2, but scrolling a large collection
       // for quality and coverage, plus the SDKs' retries with backoff, need headroom; Scheduler retries cost a re-run.
       timeout: Duration.minutes(10),
-      // One run at a time: two overlapping nights would race on latest.json and double the load on Qdrant and Cohere.
-      reservedConcurrentExecutions: 1,
+      // None by default (-c reservedConcurrency=1 for one run at a time): reserving takes from the account's
+      // unreserved pool, and a first deploy fails on an account with a low quota. Two overlapping runs (a manual
+      // invoke beside the schedule) stay safe without it: the incident state's conditional writes let one email
+      // out, and latest.json ends as either run's complete report.
+      ...(settings.reservedConcurrency === undefined
+        ? {}
+        : { reservedConcurrentExecutions: settings.reservedConcurrency }),
+      // Lambda's own lines (START, REPORT, "Task timed out") as JSON too, so one Logs Insights query reads them
+      // beside Powertools' lines.
+      loggingFormat: lambda.LoggingFormat.JSON,
       role,
       logGroup,
       // An async invocation that still fails (the handler throws only for an invalid configuration, or when neither
@@ -317,7 +325,9 @@ export class NightlyStack extends Stack {
       'WriteReportsPolicy',
       new iam.PolicyStatement({
         sid: 'WriteReports',
-        actions: ['s3:PutObject'],
+        // AbortMultipartUpload: the full URL lists go up in parts (lib-storage), and a failed upload is aborted.
+        // CopyObject (the latest copies) needs only PutObject here and GetObject on the source (below).
+        actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
         resources: [this.bucket.arnForObjects(`${REPORTS_PREFIX}/*`)],
       }),
     );

@@ -42,6 +42,11 @@ export interface StackSettings {
    */
   alerts: { reminderDays: number; reminderMinSeverity: string; recoveryRuns: number };
   logLevel: string;
+  /**
+   * Reserved concurrency for the function, or undefined for none (the default): reserving takes from the account's
+   * unreserved pool, and a first deploy on an account with a low quota fails when too little would be left.
+   */
+  reservedConcurrency: number | undefined;
   /** Synthesized for the sandbox (tests, demo): placeholders, the sample suite and no alert address allowed. */
   sandbox: boolean;
 }
@@ -184,6 +189,12 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     recoveryRuns: whole('alertRecoveryRuns', 2, 1, 30),
   };
 
+  const reserved = lookup('reservedConcurrency');
+  const reservedConcurrency =
+    reserved === undefined || reserved === null || reserved === ''
+      ? undefined
+      : whole('reservedConcurrency', 1, 1, 1000);
+
   const settings: StackSettings = {
     environment: text('environment', 'prod') ?? 'prod',
     collection: text('collection', 'book') ?? 'book',
@@ -208,6 +219,7 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     reportRetentionDays: number('reportRetentionDays', 400, 1, 3650),
     logRetentionDays,
     logLevel: text('logLevel', 'INFO') ?? 'INFO',
+    reservedConcurrency,
     alerts,
     sandbox,
   };

@@ -243,7 +243,7 @@ function formatCoverage(report: ValidationReport, s: Style, all: boolean): strin
   if (whole && !all) return [];
   const lines = [
     s.bold(
-      `Coverage  ${c.indexed_urls.length}/${c.total_sitemap_urls} sitemap pages under ${c.path_prefix} indexed (${c.coverage_percentage}%)`,
+      `Coverage  ${c.indexed_count}/${c.total_sitemap_urls} sitemap pages under ${c.path_prefix} indexed (${c.coverage_percentage}%)`,
     ),
   ];
   if (all)
@@ -252,12 +252,12 @@ function formatCoverage(report: ValidationReport, s: Style, all: boolean): strin
     );
   if (c.suggested_prefix !== null)
     lines.push(`  ${s.warn(`no page under ${c.path_prefix}: COVERAGE_PATH_PREFIX=${c.suggested_prefix} would match`)}`);
-  if (c.missing_urls.length > 0)
-    lines.push(`  ${s.bad(`missing (${c.missing_urls.length}):`)}`, ...listUrls(c.missing_urls));
-  if (c.extra_urls.length > 0)
+  if (c.missing_count > 0)
+    lines.push(`  ${s.bad(`missing (${c.missing_count}):`)}`, ...listUrls(c.missing_urls, c.missing_count));
+  if (c.extra_count > 0)
     lines.push(
-      `  ${s.warn(`orphans, indexed but not in the sitemap (${c.extra_urls.length}):`)}`,
-      ...listUrls(c.extra_urls),
+      `  ${s.warn(`orphans, indexed but not in the sitemap (${c.extra_count}):`)}`,
+      ...listUrls(c.extra_urls, c.extra_count),
     );
   for (const note of c.notes) lines.push(`  ${s.dim(`note: ${note}`)}`);
   return lines;
@@ -269,9 +269,10 @@ function formatFreshnessNote(report: ValidationReport, s: Style): string[] {
   return note === undefined ? [] : [s.bold('Freshness'), `  ${s.warn(note)}`];
 }
 
-function listUrls(urls: string[]): string[] {
+/** `count` is the whole list's: the stored report keeps the first URLs, the .urls.json.gz beside it all of them. */
+function listUrls(urls: string[], count: number): string[] {
   const shown = urls.slice(0, MAX_URLS).map((u) => `    ${u}`);
-  return urls.length > MAX_URLS ? [...shown, `    … and ${urls.length - MAX_URLS} more (see the report)`] : shown;
+  return count > shown.length ? [...shown, `    … and ${count - shown.length} more (see the report)`] : shown;
 }
 
 /** Metadata quality when a field is missing somewhere; with --all, the distributions too. */
@@ -318,7 +319,7 @@ function formatGrounding(report: ValidationReport, s: Style, all: boolean): stri
   if (shown.length === 0 && !all) return [];
   const lines = [
     s.bold(
-      `Grounded answers  ${g.grounded}/${g.grounded + g.ungrounded + g.unnecessary_abstentions} grounded${g.grounded_rate === null ? '' : ` (${g.grounded_rate}%)`}, ${g.abstentions_correct}/${g.abstentions_correct + g.abstentions_incorrect} correct abstentions, ${g.supported_claims}/${g.claims} claims supported${g.support_rate === null ? '' : ` (${Math.round(g.support_rate * 100) / 100}%)`}${g.errors ? `, ${g.errors} errored` : ''}`,
+      `Grounded answers  ${g.grounded}/${g.grounded + g.ungrounded + g.unnecessary_abstentions} grounded${g.grounded_rate === null ? '' : ` (${g.grounded_rate}%)`}, ${g.abstentions_correct}/${g.abstentions_correct + g.abstentions_incorrect} correct abstentions${g.abstentions_gated ? ` (${g.abstentions_gated} more gated before chat, not graded)` : ''}, ${g.supported_claims}/${g.claims} claims supported${g.support_rate === null ? '' : ` (${Math.round(g.support_rate * 100) / 100}%)`}${g.errors ? `, ${g.errors} errored` : ''}`,
     ),
   ];
   // Who gave the claims their verdicts: the judge (and what it found) or the lexical gate alone.

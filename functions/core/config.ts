@@ -7,7 +7,7 @@
  */
 
 import { CHUNK_METADATA_FIELDS } from './book/payload.ts';
-import { DEFAULT_SCROLL_PARTITIONS } from './ports.ts';
+import { DEFAULT_SCROLL_PARTITIONS } from './scroll-plan.ts';
 import { unusableApiKeyReason } from './shared/api-key.ts';
 import { InputError } from './shared/errors.ts';
 import { redactUrl } from './shared/redact-url.ts';

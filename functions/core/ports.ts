@@ -63,18 +63,6 @@ export interface ScrollOptions {
   parallel?: { partitions: number; expectedPoints: number };
 }
 
-/** Scroll partitions when the configuration says nothing (SCROLL_PARTITIONS). */
-export const DEFAULT_SCROLL_PARTITIONS = 8;
-
-/** A scroll's pages and, past one partition, its parallel reading sized by the collection's own point count. */
-export function scrollPlan(
-  pageSize: number,
-  partitions: number,
-  info: CollectionInfo,
-): Omit<ScrollOptions, 'payloadFields'> {
-  return partitions > 1 ? { pageSize, parallel: { partitions, expectedPoints: info.pointsCount } } : { pageSize };
-}
-
 /** The vector database (Qdrant). Implementations translate transport failures into IndexError. */
 export interface VectorIndex {
   describe(): Promise<CollectionInfo>;

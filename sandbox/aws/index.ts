@@ -36,6 +36,8 @@ export interface AwsStandIns {
   endpoints: { s3: string; sns: string; cloudWatch: string; secretsManager: string };
   /** The object's text, or undefined when it does not exist. */
   readObject(key: string): Promise<string | undefined>;
+  /** The object's bytes (a gzip attachment), or undefined when it does not exist. */
+  readObjectBytes(key: string): Promise<Uint8Array | undefined>;
   listKeys(): Promise<string[]>;
   deliveredAlerts(): DeliveredAlert[];
   stop(): Promise<void>;
@@ -79,6 +81,15 @@ export async function startAwsStandIns(
       try {
         const result = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
         return await result.Body?.transformToString('utf8');
+      } catch (error) {
+        if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
+        throw error;
+      }
+    },
+    readObjectBytes: async (key) => {
+      try {
+        const result = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        return await result.Body?.transformToByteArray();
       } catch (error) {
         if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
         throw error;

@@ -60,13 +60,14 @@ const ref = (type: string): string => {
 };
 
 describe('the nightly function', () => {
-  it('runs on Node.js 24, ARM64, 512 MB, 10 minutes, one at a time', () => {
+  it('runs on Node.js 24, ARM64, 512 MB, 10 minutes, with no reserved concurrency by default and JSON logs', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       MemorySize: 512,
       Timeout: 600,
-      ReservedConcurrentExecutions: 1,
+      ReservedConcurrentExecutions: Match.absent(),
+      LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }),
       Handler: 'index.handler',
     });
   });
@@ -302,11 +303,11 @@ describe('the function’s permissions', () => {
   const roleId = () =>
     Object.keys(json.Resources).find((k) => json.Resources[k]?.Type === 'AWS::IAM::Role' && k.startsWith('Role')) ?? '';
 
-  it('may put objects under reports/ only', () => {
+  it('may put objects (and abort its multipart uploads) under reports/ only', () => {
     expect(statements()).toContainEqual({
       Sid: 'WriteReports',
       Effect: 'Allow',
-      Action: 's3:PutObject',
+      Action: ['s3:PutObject', 's3:AbortMultipartUpload'],
       Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [ref('AWS::S3::Bucket'), 'Arn'] }, '/reports/*']] },
     });
   });

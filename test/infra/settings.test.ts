@@ -172,6 +172,17 @@ describe('readStackSettings', () => {
     );
   });
 
+  it('reserves no concurrency unless told, and takes 1 to 1000 whole runs from context', () => {
+    expect(readStackSettings(lookupOf(REAL)).reservedConcurrency).toBeUndefined();
+    expect(readStackSettings(lookupOf({ ...REAL, reservedConcurrency: '1' })).reservedConcurrency).toBe(1);
+    expect(readStackSettings(lookupOf({ ...REAL, reservedConcurrency: 1000 })).reservedConcurrency).toBe(1000);
+    expect(problemsOf({ ...REAL, reservedConcurrency: 0 })).toContain(
+      'reservedConcurrency: must be a number from 1 to 1000, got 0',
+    );
+    expect(problemsOf({ ...REAL, reservedConcurrency: 1001 })).toContain('reservedConcurrency: must be a number');
+    expect(problemsOf({ ...REAL, reservedConcurrency: 1.5 })).toContain('reservedConcurrency: must be a whole number');
+  });
+
   it('takes an HTTPS pager URL, and refuses plain HTTP and a placeholder host', () => {
     const url = 'https://events.pagerduty.com/integration/abc123/enqueue';
     expect(readStackSettings(lookupOf({ ...REAL, pagerUrl: url })).pagerUrl).toBe(url);

@@ -1,10 +1,15 @@
 /**
  * The ReportSink port on the local disk, for the CLI and the demo: one file per run plus latest.json, under
  * <dir>/<collection>/, so runs stay comparable side by side. The HTML and CSV attachments go beside the JSON under
- * the same name (and as latest.html, latest.csv). Every file is written then renamed into place.
+ * the same name (and as latest.html, latest.csv). Every file is written then renamed into place. The full URL lists
+ * (a streamed attachment) are gzipped as a stream into their file; the latest copies are copies of the dated files.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { copyFile, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import type { ReportSink, StoredReport } from '../../core/post-run/ports.ts';
 import type { ReportAttachment } from '../../core/render/attachments.ts';
 import type { ValidationReport } from '../../core/report/report.ts';
@@ -32,7 +37,7 @@ export class FileReportStore implements ReportSink<StoredFile> {
 
   /** <time>_<run_id>.json and its .html and .csv: the files that must not be lost. */
   async saveArchive(report: ValidationReport, attachments: ReportAttachment[]): Promise<StoredFile> {
-    const base = path.join(this.#folder(report), `${report.timestamp.replace(/[:.]/g, '-')}_${report.run_id}`);
+    const base = this.#base(report);
     const written: string[] = [];
     await this.#write(report, attachments, async (suffix, body) => {
       await writeAtomically(`${base}${suffix}`, body);
@@ -45,10 +50,26 @@ export class FileReportStore implements ReportSink<StoredFile> {
     };
   }
 
-  /** latest.json, latest.html and latest.csv: what a person opens without knowing a run id. */
+  /**
+   * latest.json, latest.html and latest.csv (and latest.urls.json.gz): what a person opens without knowing a run id.
+   * Copies of the dated files saveArchive wrote, so nothing is rendered or compressed twice.
+   */
   async saveLatest(report: ValidationReport, attachments: ReportAttachment[]): Promise<void> {
     const latest = path.join(this.#folder(report), 'latest');
-    await this.#write(report, attachments, (suffix, body) => writeAtomically(`${latest}${suffix}`, body));
+    const base = this.#base(report);
+    try {
+      for (const suffix of ['.json', ...attachments.map((a) => a.suffix)]) {
+        const tmp = `${latest}${suffix}.${process.pid}.tmp`;
+        await copyFile(`${base}${suffix}`, tmp);
+        await rename(tmp, `${latest}${suffix}`);
+      }
+    } catch (error) {
+      throw fileSinkError(error);
+    }
+  }
+
+  #base(report: ValidationReport): string {
+    return path.join(this.#folder(report), `${report.timestamp.replace(/[:.]/g, '-')}_${report.run_id}`);
   }
 
   #folder(report: ValidationReport): string {
@@ -59,21 +80,23 @@ export class FileReportStore implements ReportSink<StoredFile> {
   async #write(
     report: ValidationReport,
     attachments: ReportAttachment[],
-    put: (suffix: string, body: string) => Promise<void>,
+    put: (suffix: string, body: string | (() => Iterable<string>)) => Promise<void>,
   ): Promise<void> {
     try {
       await mkdir(this.#folder(report), { recursive: true });
       await put('.json', `${JSON.stringify(report, null, 2)}\n`);
-      for (const attachment of attachments) await put(attachment.suffix, attachment.body);
+      for (const attachment of attachments)
+        await put(attachment.suffix, 'body' in attachment ? attachment.body : attachment.pieces);
     } catch (error) {
       throw fileSinkError(error);
     }
   }
 }
 
-// Write then rename, so a reader (or a crash) never sees half a report.
-async function writeAtomically(file: string, body: string): Promise<void> {
+// Write then rename, so a reader (or a crash) never sees half a report. Pieces are gzipped as a stream.
+async function writeAtomically(file: string, body: string | (() => Iterable<string>)): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, body, 'utf8');
+  if (typeof body === 'string') await writeFile(tmp, body, 'utf8');
+  else await pipeline(Readable.from(body()), createGzip(), createWriteStream(tmp));
   await rename(tmp, file);
 }

@@ -38,12 +38,18 @@ export function normaliseUrl(url: string): string {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return trimmed;
   // URL already lowercases scheme and host and drops default ports.
-  return `${parsed.protocol}//${parsed.host}${normalisePath(parsed.pathname)}`;
+  const normalised = `${parsed.protocol}//${parsed.host}${normalisePath(parsed.pathname)}`;
+  // A URL already in canonical form (most are) stays the string it was, not an equal copy: 50,000 sitemap URLs of
+  // 2 KB are then held once, not once per list built from them.
+  return normalised === trimmed ? trimmed : normalised;
 }
 
 /** The normalised path of a URL ("/docs/intro"); a path given alone is normalised the same way. */
 export function urlPath(url: string): string {
-  const normalised = normaliseUrl(url);
+  return pathOf(normaliseUrl(url));
+}
+
+function pathOf(normalised: string): string {
   const match = /^https?:\/\/[^/]+(\/.*)$/.exec(normalised);
   return match?.[1] ?? normalised;
 }
@@ -55,20 +61,55 @@ export function urlPath(url: string): string {
  */
 export function matchesSource(expected: string, sourceUrl: string | null): boolean {
   if (sourceUrl === null) return false;
+  return matchesPrepared(prepareExpected(expected), prepareSource(sourceUrl));
+}
+
+/** An expected source, read once (matchesSource's rules), to test against many source URLs. */
+export type PreparedExpected =
+  | { kind: 'url'; normalised: string }
+  | { kind: 'path'; segments: string[] }
+  | { kind: 'doc'; segments: string[]; unprefixed: string[] };
+
+/** A source URL, normalised once, to test many expectations against. */
+export interface PreparedSource {
+  normalised: string;
+  /** Its normalised path (urlPath). */
+  path: string;
+  segments: string[];
+  lowerSegments: string[];
+}
+
+export function prepareExpected(expected: string): PreparedExpected {
   const want = expected.trim();
-  if (/^https?:\/\//i.test(want)) return normaliseUrl(want) === normaliseUrl(sourceUrl);
-  const have = splitSegments(urlPath(sourceUrl));
-  if (want.startsWith('/')) {
-    const segments = splitSegments(urlPath(want));
-    return segments.length > 0 && endsWithSegments(have, segments);
-  }
+  if (/^https?:\/\//i.test(want)) return { kind: 'url', normalised: normaliseUrl(want) };
+  if (want.startsWith('/')) return { kind: 'path', segments: splitSegments(urlPath(want)) };
   // Doc ids and file names are written by people: compare them case-insensitively, with Docusaurus's number prefix optional.
-  const lowerHave = have.map((s) => s.toLowerCase());
   const segments = splitSegments(stripDocExtension(want).toLowerCase());
   if (segments.length > 1 && segments.at(-1) === 'index') segments.pop();
-  if (segments.length === 0) return false;
-  const unprefixed = segments.map((s) => s.replace(/^\d+[-_.]/, ''));
-  return endsWithSegments(lowerHave, segments) || endsWithSegments(lowerHave, unprefixed);
+  return { kind: 'doc', segments, unprefixed: segments.map((s) => s.replace(/^\d+[-_.]/, '')) };
+}
+
+export function prepareSource(sourceUrl: string): PreparedSource {
+  const normalised = normaliseUrl(sourceUrl);
+  const path = pathOf(normalised);
+  const segments = splitSegments(path);
+  return { normalised, path, segments, lowerSegments: segments.map((s) => s.toLowerCase()) };
+}
+
+/** matchesSource on prepared sides: what a loop over many URLs calls, so nothing is normalised twice. */
+export function matchesPrepared(expected: PreparedExpected, source: PreparedSource): boolean {
+  switch (expected.kind) {
+    case 'url':
+      return expected.normalised === source.normalised;
+    case 'path':
+      return expected.segments.length > 0 && endsWithSegments(source.segments, expected.segments);
+    case 'doc':
+      return (
+        expected.segments.length > 0 &&
+        (endsWithSegments(source.lowerSegments, expected.segments) ||
+          endsWithSegments(source.lowerSegments, expected.unprefixed))
+      );
+  }
 }
 
 function normalisePath(path: string): string {

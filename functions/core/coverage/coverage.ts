@@ -7,7 +7,7 @@
  */
 
 import { urlPath } from '../book/matching.ts';
-import type { CoverageReport } from '../report/coverage-report.ts';
+import { type CoverageReport, URL_LIST_LIMIT } from '../report/coverage-report.ts';
 import type { ValidationError } from '../report/findings.ts';
 import { roundTo } from '../shared/statistics.ts';
 import { distinct, isExcluded, isGeneratedListing, isUnderPrefix, pagesUnderPrefix } from '../sitemap/pages.ts';
@@ -80,6 +80,12 @@ export function computeCoverage(options: {
     indexed_urls: found.sort(),
     missing_urls: missing.sort(),
     extra_urls: extra.sort(),
+    indexed_count: found.length,
+    missing_count: missing.length,
+    extra_count: extra.length,
+    // The engine's report holds every URL; the post-run step cuts the lists for storage (render/url-lists.ts).
+    urls_listed_max: URL_LIST_LIMIT,
+    full_url_lists: null,
     distinct_indexed_urls: indexed.length,
     coverage_percentage: pages.length === 0 ? 0 : roundTo((found.length / pages.length) * 100, 2),
     matched_by: byPath ? 'path' : 'url',
@@ -93,14 +99,15 @@ export function computeCoverage(options: {
 export function coverageErrors(report: CoverageReport, runId: string, newId: () => string): ValidationError[] {
   const errors: ValidationError[] = [];
   const missing = report.missing_urls;
-  if (missing.length > 0 || report.total_sitemap_urls === 0) {
+  const missingCount = report.missing_count;
+  if (missingCount > 0 || report.total_sitemap_urls === 0) {
     const what =
       report.total_sitemap_urls === 0
         ? `No sitemap URL under ${report.path_prefix} in ${report.sitemap_url}` +
           (report.suggested_prefix === null
             ? ''
             : ` (${report.outside_prefix_urls} outside it; COVERAGE_PATH_PREFIX=${report.suggested_prefix} would match)`)
-        : `${missing.length} of ${report.total_sitemap_urls} sitemap pages under ${report.path_prefix} ${missing.length === 1 ? 'is' : 'are'} not indexed`;
+        : `${missingCount} of ${report.total_sitemap_urls} sitemap pages under ${report.path_prefix} ${missingCount === 1 ? 'is' : 'are'} not indexed`;
     errors.push({
       id: newId(),
       validation_id: runId,
@@ -110,7 +117,7 @@ export function coverageErrors(report: CoverageReport, runId: string, newId: () 
       details: {
         coverage_percentage: report.coverage_percentage,
         total_sitemap_urls: report.total_sitemap_urls,
-        missing_count: missing.length,
+        missing_count: missingCount,
         missing_urls: missing.slice(0, LISTED_IN_DETAILS),
         matched_by: report.matched_by,
         path_prefix: report.path_prefix,
@@ -119,14 +126,14 @@ export function coverageErrors(report: CoverageReport, runId: string, newId: () 
       },
     });
   }
-  if (report.extra_urls.length > 0) {
+  if (report.extra_count > 0) {
     errors.push({
       id: newId(),
       validation_id: runId,
       error_type: 'ORPHAN_URLS',
-      message: `${report.extra_urls.length} indexed ${report.extra_urls.length === 1 ? 'URL has' : 'URLs have'} no page in the sitemap; first: ${report.extra_urls[0]}`,
+      message: `${report.extra_count} indexed ${report.extra_count === 1 ? 'URL has' : 'URLs have'} no page in the sitemap; first: ${report.extra_urls[0]}`,
       severity: 'LOW',
-      details: { extra_count: report.extra_urls.length, extra_urls: report.extra_urls.slice(0, LISTED_IN_DETAILS) },
+      details: { extra_count: report.extra_count, extra_urls: report.extra_urls.slice(0, LISTED_IN_DETAILS) },
     });
   }
   return errors;

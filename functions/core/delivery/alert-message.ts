@@ -177,8 +177,10 @@ export function runDetailLines(report: ValidationReport, context: Pick<AlertCont
   lines.push(...failingQueryLines(report, ALERT_LIMITS.failingQueries));
   const coverage = report.coverage_report;
   if (coverage !== null) {
-    lines.push(...urlSection('MISSING URLS (in the sitemap, not indexed)', coverage.missing_urls));
-    lines.push(...urlSection('ORPHAN URLS (indexed, not in the sitemap)', coverage.extra_urls));
+    lines.push(
+      ...urlSection('MISSING URLS (in the sitemap, not indexed)', coverage.missing_urls, coverage.missing_count),
+    );
+    lines.push(...urlSection('ORPHAN URLS (indexed, not in the sitemap)', coverage.extra_urls, coverage.extra_count));
   }
   lines.push('SUMMARY', ...summaryLines(report));
   return lines;
@@ -226,11 +228,12 @@ function sinceLine(previous: AlertContext['previous']): string {
   return `Previous run: ${previous.startedAt} (run id ${previous.runId}) ${verdict}`;
 }
 
-function urlSection(title: string, urls: string[]): string[] {
-  if (urls.length === 0) return [];
+/** `count` is the whole list's (the stored report keeps its first URLs only). */
+function urlSection(title: string, urls: string[], count: number): string[] {
+  if (count === 0) return [];
   const shown = urls.slice(0, ALERT_LIMITS.urls);
-  const more = urls.length > shown.length ? `, first ${shown.length}` : '';
-  return [`${title}: ${urls.length}${more}`, ...shown.map((u) => `- ${truncate(u, 300)}`), ''];
+  const more = count > shown.length ? `, first ${shown.length}` : '';
+  return [`${title}: ${count}${more}`, ...shown.map((u) => `- ${truncate(u, 300)}`), ''];
 }
 
 function summaryLines(report: ValidationReport): string[] {

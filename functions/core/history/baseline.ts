@@ -10,7 +10,7 @@
  * The floor keeps a history of identical nights (MAD 0) from calling the smallest wobble a regression.
  */
 import { median, noiseBand } from '../shared/statistics.ts';
-import { RUN_METRICS, type RunDigest, type RunMetric } from './run-digest.ts';
+import { type CoverageDigest, RUN_METRICS, type RunDigest, type RunMetric } from './run-digest.ts';
 
 /** Runs a baseline is built from, and the fewest with which regressions are judged at all. */
 export const BASELINE_RUNS = 7;
@@ -48,8 +48,11 @@ export interface Baseline {
   runs: Pick<RunDigest, 'runId' | 'status' | 'startedAt' | 'location'>[];
   metrics: Partial<Record<RunMetric, MetricBaseline>>;
   queries: Record<string, QueryBaseline>;
-  /** URLs missing (or orphaned) in most baseline runs: the usual gaps, not news. */
-  coverage: { missing: string[]; orphans: string[] } | null;
+  /**
+   * URLs missing (or orphaned) in most baseline runs: the usual gaps, not news. A bound (`missingUpTo`) is set when
+   * a baseline run's list was cut: the smallest such last-listed URL; past it the baseline says nothing.
+   */
+  coverage: CoverageDigest | null;
 }
 
 /** The floor of each metric's band, in its own unit (pass rate in points, latency as a share of the median). */
@@ -126,10 +129,20 @@ export function similarityBand(values: readonly number[]): number {
 function usualGaps(runs: readonly RunDigest[]): Baseline['coverage'] {
   const withCoverage = runs.flatMap((r) => (r.coverage ? [r.coverage] : []));
   if (withCoverage.length === 0) return null;
-  const majority = (pick: (c: { missing: string[]; orphans: string[] }) => string[]) => {
+  const majority = (pick: (c: CoverageDigest) => string[]) => {
     const counts = new Map<string, number>();
     for (const c of withCoverage) for (const url of new Set(pick(c))) counts.set(url, (counts.get(url) ?? 0) + 1);
     return [...counts].filter(([, n]) => n * 2 > withCoverage.length).map(([url]) => url);
   };
-  return { missing: majority((c) => c.missing), orphans: majority((c) => c.orphans) };
+  // The smallest bound of the runs whose list was cut: past it, some run of the majority is unknown.
+  const bound = (pick: (c: CoverageDigest) => string | undefined) =>
+    withCoverage.flatMap((c) => pick(c) ?? []).sort()[0];
+  const missingUpTo = bound((c) => c.missingUpTo);
+  const orphansUpTo = bound((c) => c.orphansUpTo);
+  return {
+    missing: majority((c) => c.missing),
+    orphans: majority((c) => c.orphans),
+    ...(missingUpTo === undefined ? {} : { missingUpTo }),
+    ...(orphansUpTo === undefined ? {} : { orphansUpTo }),
+  };
 }

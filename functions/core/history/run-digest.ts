@@ -31,6 +31,17 @@ export interface QueryDigest {
   ir: { rr: number; ndcg: number; hit: boolean } | null;
 }
 
+/**
+ * A run's coverage gaps. A stored report keeps the first URLs of each list (sorted; render/url-lists.ts): when a list
+ * was cut, `missingUpTo` / `orphansUpTo` is its last listed URL, and nothing is known of URLs sorting after it.
+ */
+export interface CoverageDigest {
+  missing: string[];
+  orphans: string[];
+  missingUpTo?: string;
+  orphansUpTo?: string;
+}
+
 export interface RunDigest {
   runId: string;
   status: 'PASSED' | 'FAILED' | 'ERROR';
@@ -41,7 +52,7 @@ export interface RunDigest {
   location: string;
   metrics: Partial<Record<RunMetric, number>>;
   queries: Record<string, QueryDigest>;
-  coverage: { missing: string[]; orphans: string[] } | null;
+  coverage: CoverageDigest | null;
   embeddingModel: string | null;
   /**
    * The run was judged a quality regression against its own baseline (an alerting finding in its regression
@@ -92,7 +103,7 @@ export function digestReport(raw: unknown, location: string): RunDigest | null {
     location,
     metrics,
     queries,
-    coverage: cov ? { missing: strings(cov.missing_urls), orphans: strings(cov.extra_urls) } : null,
+    coverage: cov ? coverageDigest(cov) : null,
     embeddingModel: typeof execution.embedding_model === 'string' ? execution.embedding_model : null,
     regressed: regressedIn(raw.regression),
   };
@@ -160,4 +171,19 @@ function ranksOf(q: Loose): Record<string, number | null> {
     ranks[expected] = hit ? (num(hit.rank) ?? null) : null;
   }
   return ranks;
+}
+
+function coverageDigest(cov: Record<string, unknown>): CoverageDigest {
+  const missing = strings(cov.missing_urls);
+  const orphans = strings(cov.extra_urls);
+  const cut = (list: string[], count: unknown) =>
+    typeof count === 'number' && count > list.length && list.length > 0 ? list[list.length - 1] : undefined;
+  const missingUpTo = cut(missing, cov.missing_count);
+  const orphansUpTo = cut(orphans, cov.extra_count);
+  return {
+    missing,
+    orphans,
+    ...(missingUpTo === undefined ? {} : { missingUpTo }),
+    ...(orphansUpTo === undefined ? {} : { orphansUpTo }),
+  };
 }

@@ -34,7 +34,10 @@ export const freshnessCheck = defineCheck({
   section: 'index_health.freshness',
   judge({ inventory, sitemap }, ctx) {
     const pages = [...inventory.pages];
-    const byUrl = sitemap.entries.some((e) => pages.some(([url]) => normaliseUrl(url) === normaliseUrl(e.url)));
+    // Each URL normalised once: a sitemap of 50,000 long URLs against every indexed page, normalised per pair, kept
+    // the Lambda's thread for tens of seconds and its heap full of garbage.
+    const indexedUrls = new Set(pages.map(([url]) => normaliseUrl(url)));
+    const byUrl = sitemap.entries.some((e) => indexedUrls.has(normaliseUrl(e.url)));
     const key = byUrl ? normaliseUrl : urlPath;
     const indexed = new Map(pages.map(([url, page]) => [key(url), page.oldestIndexedAt]));
     let checked = 0;

@@ -8,8 +8,9 @@
  */
 import { INVENTORY_FIELDS } from '../book/payload.ts';
 import { outcome, type RunContext } from '../checks/input.ts';
-import { DEFAULT_SCROLL_PARTITIONS, type Payload, scrollPlan } from '../ports.ts';
+import type { Payload } from '../ports.ts';
 import { collectionDescription } from '../queries/inputs.ts';
+import { DEFAULT_SCROLL_PARTITIONS, scrollPlan } from '../scroll-plan.ts';
 
 export interface PageInventory {
   /** The page_hash values of the page's points: more than one means leftovers of an earlier version. */
@@ -47,9 +48,14 @@ type SeenChunks = Map<string, Map<string, ChunkBits>>;
 /** Chunk indexes a page version's bitmap covers; beyond it (no real page has 65,536 chunks), a set. */
 const BITMAP_LIMIT = 65_536;
 
-class ChunkBits {
+export class ChunkBits {
   #words = new Uint32Array(2);
   #others: Set<number> | undefined;
+
+  /** What it holds: 32-bit words of bitmap, and indexes kept in the set (for tests of its memory). */
+  get size(): { words: number; others: number } {
+    return { words: this.#words.length, others: this.#others?.size ?? 0 };
+  }
 
   /** Marks the chunk index; true when it was already marked. */
   mark(index: number): boolean {

@@ -5,7 +5,9 @@
  * What happens, in order:
  * 1. History: the run is compared with the earlier runs (its regression section) while the trend's points are
  *    read, both through the history port. History that cannot be read costs the comparison and the trend only.
- * 2. Attachments: the HTML report (with the trend) and the CSV of query rows.
+ * 2. The report as stored: each coverage URL list cut to its first URLs (render/url-lists.ts), the full lists an
+ *    attachment the store gzips as a stream. Attachments: the HTML report (with the trend), the CSV of query rows,
+ *    and those full lists when a list was cut.
  * 3. The report is archived and the metrics published, side by side. A report that could not be archived goes to
  *    the log whole (nothing is lost); a metrics sink that failed is named in the messages.
  * 4. The alert step (alert-step.ts), within the root's backstop: incidents settled, one message per notice, or the
@@ -15,6 +17,7 @@
 import type { IncidentPolicy } from '../incident/advance-incidents.ts';
 import { buildReportAttachments, type ReportAttachment } from '../render/attachments.ts';
 import { readTrendHistory } from '../render/read-trend.ts';
+import { cutUrlLists } from '../render/url-lists.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { describeError } from '../shared/errors.ts';
 import { sendNotices } from './alert-step.ts';
@@ -38,10 +41,13 @@ export async function finishRun<S extends StoredReport>(
   const trend = readTrendHistory(ports.history, run.report);
   const compared = await compareWithStoredHistory(run.report, ports.history, ports.newId);
   if (compared.historyError !== null) ports.log({ kind: 'history_not_read', reason: compared.historyError });
-  const { report } = compared;
+  const { report, fullLists } = cutUrlLists(compared.report);
   ports.log({ kind: 'compared', report });
 
-  const attachments = buildReportAttachments(report, { history: await trend, html: options.html });
+  const attachments: ReportAttachment[] = [
+    ...buildReportAttachments(report, { history: await trend, html: options.html }),
+    ...(fullLists === null ? [] : [fullLists]),
+  ];
   const [stored, published] = await Promise.all([
     outcomeOf(() => ports.reports.saveArchive(report, attachments)),
     outcomeOf(() => ports.metrics.publish(report)),

@@ -1,7 +1,7 @@
 /** The quality concern's input: the collection's profile, read once per run as the step `profile`. */
 import type { Input } from '../checks/input.ts';
-import { DEFAULT_SCROLL_PARTITIONS } from '../ports.ts';
 import { collectionDescription } from '../queries/inputs.ts';
+import { DEFAULT_SCROLL_PARTITIONS } from '../scroll-plan.ts';
 import { type CollectionProfile, profileCollection } from './profile-collection.ts';
 
 /**

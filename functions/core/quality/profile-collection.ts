@@ -7,15 +7,9 @@
  */
 
 import type { PayloadField } from '../book/payload.ts';
-import {
-  type CollectionInfo,
-  type FilterCondition,
-  type Payload,
-  type ScrollOptions,
-  scrollPlan,
-  type VectorIndex,
-} from '../ports.ts';
+import type { CollectionInfo, FilterCondition, Payload, ScrollOptions, VectorIndex } from '../ports.ts';
 import type { FieldCompleteness } from '../report/quality-metrics.ts';
+import { scrollPlan } from '../scroll-plan.ts';
 import { IndexError } from '../shared/errors.ts';
 import { roundTo } from '../shared/statistics.ts';
 

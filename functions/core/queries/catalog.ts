@@ -8,7 +8,8 @@
 import { matchesChapter } from '../book/matching.ts';
 import { moduleKey, moduleSlugOf } from '../book/module-name.ts';
 import { CATALOG_FIELDS } from '../book/payload.ts';
-import { type CollectionInfo, scrollPlan, type VectorIndex } from '../ports.ts';
+import type { CollectionInfo, VectorIndex } from '../ports.ts';
+import { scrollPlan } from '../scroll-plan.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
 
 /** Distinct stored values, sorted. */

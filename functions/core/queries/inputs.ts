@@ -4,7 +4,7 @@
  */
 import type { Input } from '../checks/input.ts';
 import type { CollectionInfo } from '../ports.ts';
-import { DEFAULT_SCROLL_PARTITIONS } from '../ports.ts';
+import { DEFAULT_SCROLL_PARTITIONS } from '../scroll-plan.ts';
 import { type BookCatalog, namesModulesOrChapters, readBookCatalog } from './catalog.ts';
 import { type QueryStageResult, runQueryStage } from './query-stage.ts';
 

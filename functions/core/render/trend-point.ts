@@ -30,8 +30,8 @@ export function buildTrendPoint(report: ValidationReport): TrendPoint {
     mrr: vm.mrr,
     ndcg: vm.ndcg_at_k,
     p95_latency_ms: vm.p95_latency_ms,
-    missing_pages: report.coverage_report?.missing_urls.length ?? null,
-    orphan_pages: report.coverage_report?.extra_urls.length ?? null,
+    missing_pages: report.coverage_report?.missing_count ?? null,
+    orphan_pages: report.coverage_report?.extra_count ?? null,
   };
 }
 

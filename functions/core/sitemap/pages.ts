@@ -10,12 +10,10 @@ export function pagesUnderPrefix(
   pathPrefix: string,
   exclude: readonly string[] = [],
 ): string[] {
-  return distinct(sitemapUrls).filter(
-    (url) =>
-      isUnderPrefix(urlPath(url), pathPrefix) &&
-      !isGeneratedListing(urlPath(url), pathPrefix) &&
-      !isExcluded(urlPath(url), exclude),
-  );
+  return distinct(sitemapUrls).filter((url) => {
+    const path = urlPath(url);
+    return isUnderPrefix(path, pathPrefix) && !isGeneratedListing(path, pathPrefix) && !isExcluded(path, exclude);
+  });
 }
 
 /**

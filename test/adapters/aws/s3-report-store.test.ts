@@ -1,7 +1,8 @@
+import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildLatestKey, buildReportKey, S3ReportStore } from '../../../functions/adapters/aws/s3-report-store.ts';
-import { buildReportAttachments } from '../../../functions/core/render/attachments.ts';
+import { buildReportAttachments, type StreamedAttachment } from '../../../functions/core/render/attachments.ts';
 import { renderReportHtml } from '../../../functions/core/render/html/render-html.ts';
 import { SinkError } from '../../../functions/core/shared/errors.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../../sandbox/aws/index.ts';
@@ -92,6 +93,124 @@ describe('S3ReportStore', () => {
     expect(await aws.readObject(`${base}.html`)).toBe(renderReportHtml(report));
   });
 
+  /** The full URL lists as render/url-lists.ts hands them over: `urls` URLs of pseudo-random letters. */
+  function fullLists(urls: number): StreamedAttachment {
+    const url = (i: number) => {
+      let seed = i + 1;
+      let slug = '';
+      while (slug.length < 1_000) {
+        seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+        slug += String.fromCharCode(97 + ((seed >>> 16) % 26));
+      }
+      return `https://b.example/docs/${i}/${slug}`;
+    };
+    return {
+      suffix: '.urls.json.gz',
+      contentType: 'application/gzip',
+      pieces: function* () {
+        yield '{"missing_urls":[';
+        for (let i = 0; i < urls; i++) yield `${i === 0 ? '' : ','}${JSON.stringify(url(i))}`;
+        yield ']}';
+      },
+    };
+  }
+
+  async function gunzipped(key: string): Promise<{ missing_urls: string[] }> {
+    const object = await clients.s3.send(new GetObjectCommand({ Bucket: aws.bucket, Key: key }));
+    return JSON.parse(gunzipSync(await (object.Body?.transformToByteArray() ?? new Uint8Array())).toString('utf8'));
+  }
+
+  /** The SDK commands `work` sends, in order. */
+  async function commandsOf(work: () => Promise<unknown>): Promise<string[]> {
+    const wire: string[] = [];
+    clients.s3.middlewareStack.add(
+      (next, context) => async (args) => {
+        wire.push((context.commandName ?? '').replace(/Command$/, ''));
+        return next(args);
+      },
+      { step: 'initialize', name: 'recordCommands' },
+    );
+    try {
+      await work();
+    } finally {
+      clients.s3.middlewareStack.remove('recordCommands');
+    }
+    return wire;
+  }
+
+  it('gzips the full URL lists as a stream, in 5 MB parts past 5 MB, and copies every object to latest server-side', async () => {
+    // Prepare: 15,000 URLs of 1 KB of random letters: about 9 MB of gzip, two parts
+    const report = buildFailedReport();
+    const store = new S3ReportStore({ client: clients.s3, bucket: aws.bucket });
+    const attachments = [...buildReportAttachments(report), fullLists(15_000)];
+
+    // Act
+    let stored: Awaited<ReturnType<S3ReportStore['save']>> | undefined;
+    const wire = await commandsOf(async () => {
+      stored = await store.save(report, attachments);
+    });
+
+    // Assess
+    const base = `reports/book/2026/03/14/${RUN_ID}`;
+    expect(stored?.attachments).toContainEqual({ suffix: '.urls.json.gz', key: `${base}.urls.json.gz`, stored: true });
+    expect(wire.filter((c) => c === 'UploadPart')).toHaveLength(2);
+    // latest.*: four server-side copies (JSON, HTML, CSV, URL lists), nothing uploaded a second time.
+    expect(wire.slice(wire.lastIndexOf('CompleteMultipartUpload') + 1)).toEqual(Array(4).fill('CopyObject'));
+    const full = await gunzipped(`${base}.urls.json.gz`);
+    expect(full.missing_urls).toHaveLength(15_000);
+    expect(full.missing_urls[14_999]).toMatch(/^https:\/\/b\.example\/docs\/14999\/[a-z]{1000}$/);
+    expect(await gunzipped('reports/book/latest.urls.json.gz')).toEqual(full);
+    expect(await aws.readObject('reports/book/latest.json')).toBe(await aws.readObject(`${base}.json`));
+    expect(await aws.readObject('reports/book/latest.html')).toBe(await aws.readObject(`${base}.html`));
+    const object = await clients.s3.send(new GetObjectCommand({ Bucket: aws.bucket, Key: `${base}.urls.json.gz` }));
+    expect(object.ContentType).toBe('application/gzip');
+  });
+
+  it('sends a small gzip of the URL lists as one PutObject, no multipart upload', async () => {
+    // Prepare
+    const report = buildFailedReport();
+    const store = new S3ReportStore({ client: clients.s3, bucket: aws.bucket });
+
+    // Act
+    const wire = await commandsOf(() => store.saveArchive(report, { attachments: [fullLists(200)] }));
+
+    // Assess: the report, the run index (read, written), the lists
+    expect(wire).toEqual(['PutObject', 'GetObject', 'PutObject', 'PutObject']);
+    expect((await gunzipped(`reports/book/2026/03/14/${RUN_ID}.urls.json.gz`)).missing_urls).toHaveLength(200);
+  });
+
+  it('reports a failed URL-lists upload as that attachment not stored, and leaves no multipart upload behind', async () => {
+    // Prepare: the pieces throw half-way, after the first part went up
+    const report = buildFailedReport();
+    const store = new S3ReportStore({ client: clients.s3, bucket: aws.bucket });
+    const broken: StreamedAttachment = {
+      ...fullLists(0),
+      pieces: function* () {
+        yield* fullLists(10_000).pieces();
+        throw new Error('the lists broke');
+      },
+    };
+
+    // Act
+    let stored: Awaited<ReturnType<S3ReportStore['saveArchive']>> | undefined;
+    const wire = await commandsOf(async () => {
+      stored = await store.saveArchive(report, { attachments: [broken] });
+    });
+
+    // Assess
+    expect(stored?.attachments).toEqual([
+      expect.objectContaining({
+        suffix: '.urls.json.gz',
+        stored: false,
+        reason: expect.stringMatching(/the lists broke/),
+      }),
+    ]);
+    expect(wire).toContain('UploadPart');
+    expect(wire.at(-1)).toBe('AbortMultipartUpload');
+    expect(wire).not.toContain('CompleteMultipartUpload');
+    expect(await aws.listKeys()).not.toContain(`reports/book/2026/03/14/${RUN_ID}.urls.json.gz`);
+  });
+
   it('stores an object that parses back to the very report', async () => {
     // Prepare
     const report = buildFailedReport();
@@ -113,12 +232,18 @@ describe('S3ReportStore', () => {
     await store.save(buildFailedReport());
 
     // Assess
-    // The dated report, the run index (read, then written), latest.json.
-    expect(sent.map((s) => [s.headers['content-type'], s.headers['x-amz-server-side-encryption']])).toEqual([
-      ['application/json', 'AES256'],
-      [undefined, undefined],
-      ['application/json', 'AES256'],
-      ['application/json', 'AES256'],
+    // The dated report, the run index (read, then written), latest.json: a server-side copy of the dated report.
+    expect(
+      sent.map((s) => [
+        s.headers['content-type'],
+        s.headers['x-amz-server-side-encryption'],
+        s.headers['x-amz-copy-source'] ?? null,
+      ]),
+    ).toEqual([
+      ['application/json', 'AES256', null],
+      [undefined, undefined, null],
+      ['application/json', 'AES256', null],
+      [undefined, 'AES256', `ragwatch-reports/reports/book/2026/03/14/${RUN_ID}.json`],
     ]);
   });
 

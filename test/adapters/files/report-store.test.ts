@@ -2,9 +2,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileReportStore } from '../../../functions/adapters/files/report-store.ts';
-import { buildReportAttachments } from '../../../functions/core/render/attachments.ts';
+import { buildReportAttachments, type StreamedAttachment } from '../../../functions/core/render/attachments.ts';
 import { buildFailedReport } from '../../nightly/fixtures/reports.ts';
 
 const dirs: string[] = [];
@@ -42,5 +43,33 @@ describe('FileReportStore', () => {
       ].sort(),
     );
     expect(readFileSync(path.join(dir, 'book', 'latest.html'), 'utf8')).toBe(attachments[0]?.body);
+  });
+});
+
+describe('FileReportStore: the full URL lists', () => {
+  it('gzips the streamed lists beside the JSON and copies every dated file to latest', async () => {
+    // Prepare
+    const dir = tempDir();
+    const report = buildFailedReport();
+    const lists: StreamedAttachment = {
+      suffix: '.urls.json.gz',
+      contentType: 'application/gzip',
+      pieces: function* () {
+        yield '{"missing_urls":[';
+        for (let i = 0; i < 3_000; i++) yield `${i === 0 ? '' : ','}"https://b.example/docs/${i}"`;
+        yield ']}';
+      },
+    };
+
+    // Act
+    const saved = await new FileReportStore(dir).save(report, [...buildReportAttachments(report), lists]);
+
+    // Assess
+    const base = saved.location.replace(/\.json$/, '');
+    const full = JSON.parse(gunzipSync(readFileSync(`${base}.urls.json.gz`)).toString('utf8'));
+    expect(full.missing_urls).toHaveLength(3_000);
+    for (const suffix of ['.json', '.html', '.csv', '.urls.json.gz'])
+      expect(readFileSync(path.join(dir, 'book', `latest${suffix}`))).toEqual(readFileSync(`${base}${suffix}`));
+    expect(readdirSync(path.join(dir, 'book')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });

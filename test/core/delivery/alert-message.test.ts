@@ -569,7 +569,10 @@ describe('buildAlertMessage: body', () => {
   it('lists exactly 20 missing URLs without saying "first"', () => {
     // Prepare
     const report = buildFailedReport();
-    if (report.coverage_report) report.coverage_report.missing_urls = report.coverage_report.missing_urls.slice(0, 20);
+    if (report.coverage_report) {
+      report.coverage_report.missing_urls = report.coverage_report.missing_urls.slice(0, 20);
+      report.coverage_report.missing_count = 20;
+    }
 
     // Act
     const section = sectionOf(buildAlertMessage(report, STORED)?.body ?? '', 'MISSING URLS');
@@ -577,6 +580,21 @@ describe('buildAlertMessage: body', () => {
     // Assess
     expect(section[0]).toBe('MISSING URLS (in the sitemap, not indexed): 20');
     expect(section).toHaveLength(21);
+  });
+
+  it('counts a cut list whole: the stored report holds the first URLs, the count is every missing URL', () => {
+    // Prepare: the list as stored (its first 100), the count of the whole (render/url-lists.ts)
+    const report = buildFailedReport();
+    if (report.coverage_report) {
+      report.coverage_report.missing_urls = Array.from({ length: 100 }, (_, i) => `https://b/docs/p${i}`);
+      report.coverage_report.missing_count = 50_000;
+    }
+
+    // Act
+    const section = sectionOf(buildAlertMessage(report, STORED)?.body ?? '', 'MISSING URLS');
+
+    // Assess
+    expect(section[0]).toBe('MISSING URLS (in the sitemap, not indexed): 50000, first 20');
   });
 
   it('separates the failed sinks from the next section by one blank line', () => {

@@ -141,6 +141,15 @@ describe('buildBaseline', () => {
     expect(buildBaseline(history)?.coverage).toEqual({ missing: ['/most'], orphans: ['/orphan'] });
   });
 
+  it('bounds the usual gaps by the smallest last URL of the runs whose stored list was cut', () => {
+    const history = [
+      buildDigest(2, { coverage: { missing: ['/a', '/k'], missingUpTo: '/k', orphans: [] } }),
+      buildDigest(1, { coverage: { missing: ['/a', '/f'], missingUpTo: '/f', orphans: ['/o'] } }),
+      buildDigest(0, { coverage: { missing: ['/a'], orphans: ['/o'] } }),
+    ];
+    expect(buildBaseline(history)?.coverage).toEqual({ missing: ['/a'], missingUpTo: '/f', orphans: ['/o'] });
+  });
+
   it('has no usual gaps when no run had coverage', () => {
     expect(buildBaseline([0, 1, 2].map((n) => buildDigest(n, { coverage: null })))?.coverage).toBeNull();
   });

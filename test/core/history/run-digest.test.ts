@@ -20,6 +20,23 @@ describe('digestReport', () => {
     expect(Object.keys(digest?.queries ?? {})).toEqual(report.query_results.map((q) => q.id));
   });
 
+  it('marks a stored list cut at its first URLs: nothing is known past its last URL', () => {
+    const report = buildFailedReport();
+    if (report.coverage_report === null) throw new Error('fixture has coverage');
+    report.coverage_report = {
+      ...report.coverage_report,
+      missing_urls: ['https://b/docs/a', 'https://b/docs/b'],
+      missing_count: 5_000,
+      extra_urls: ['https://b/docs/o'],
+      extra_count: 1,
+    };
+    expect(digestReport(report, 'k')?.coverage).toEqual({
+      missing: ['https://b/docs/a', 'https://b/docs/b'],
+      missingUpTo: 'https://b/docs/b',
+      orphans: ['https://b/docs/o'],
+    });
+  });
+
   it('finds the rank of each expected source and relevant URL in the top results', () => {
     const report = buildPassedReport();
     const first = report.query_results[0];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { INVENTORY_FIELDS } from '../../../functions/core/book/payload.ts';
 import { indexInventory, scrolledInventory } from '../../../functions/core/index-health/inputs.ts';
+import { ChunkBits } from '../../../functions/core/index-health/inventory.ts';
 import type { ScrollOptions } from '../../../functions/core/ports.ts';
 import { healthContext, point } from './context.ts';
 
@@ -82,7 +83,7 @@ describe('the index inventory', () => {
   });
 
   it('finds a repeat at any chunk index: bitmap edges, a grown bitmap, past its limit, negative and fractional', async () => {
-    const indexes = [0, 31, 32, 63, 64, 1_000, 65_535, 65_536, 2 ** 31, -1, 1.5];
+    const indexes = [0, 1, 31, 32, 63, 64, 1_000, 65_535, 65_536, 2 ** 31, -1, 1.5];
     const once = indexes.map((chunk_index, i) => point(`a${i}`, { chunk_index }));
     const twice = indexes.map((chunk_index, i) => point(`b${i}`, { chunk_index }));
     // The same indexes under another version and another page: no repeat within a version there.
@@ -96,6 +97,49 @@ describe('the index inventory', () => {
     expect(inventory.pages.get(`${A}/other`)?.duplicateChunks).toBe(0);
     const first = healthContext({ points: [...once, ...elsewhere] });
     expect((await first.ctx.input(indexInventory)).pages.get(A)?.duplicateChunks).toBe(0);
+  });
+
+  it('keeps chunk indexes below 65,536 as bits, growing by doubling, and any other index in a set', () => {
+    const bits = new ChunkBits();
+    expect(bits.size).toEqual({ words: 2, others: 0 });
+    expect([bits.mark(63), bits.mark(63)]).toEqual([false, true]);
+    expect(bits.size).toEqual({ words: 2, others: 0 });
+    bits.mark(64);
+    expect(bits.size).toEqual({ words: 4, others: 0 });
+    bits.mark(1_000);
+    expect(bits.size).toEqual({ words: 32, others: 0 });
+    bits.mark(65_535);
+    expect(bits.size).toEqual({ words: 2_048, others: 0 });
+    // Past the bitmap, negative or fractional: a set, however large the index (no array sized by a hostile payload).
+    for (const index of [65_536, 2 ** 31, -1, 1.5, 0.5])
+      expect([bits.mark(index), bits.mark(index)]).toEqual([false, true]);
+    expect(bits.size).toEqual({ words: 2_048, others: 5 });
+    expect([bits.mark(0), bits.mark(1)]).toEqual([false, false]);
+    // Index 0 is the bitmap's first bit, not the set's.
+    expect(bits.size).toEqual({ words: 2_048, others: 5 });
+  });
+
+  it('scrolls one page after the other, in pages of scrollPageSize, when the collection cannot be described', async () => {
+    const { ctx, index } = healthContext({ points: [point('1')], options: { scrollPageSize: 2 } });
+    index.failWith.describe = new Error('describe refused');
+    const seen: ScrollOptions[] = [];
+    const scroll = index.scroll.bind(index);
+    index.scroll = (options) => {
+      seen.push(options);
+      return scroll(options);
+    };
+    expect((await ctx.input(scrolledInventory)).points).toBe(1);
+    expect(seen).toEqual([{ payloadFields: INVENTORY_FIELDS, pageSize: 2 }]);
+  });
+
+  it('keeps the first of two ways of writing the same oldest instant', async () => {
+    const { ctx } = healthContext({
+      points: [
+        point('1', { indexed_at: '2026-11-01T00:00:00Z' }),
+        point('2', { indexed_at: '2026-11-01T00:00:00.000Z' }),
+      ],
+    });
+    expect((await ctx.input(indexInventory)).pages.get(A)?.oldestIndexedAt).toBe('2026-11-01T00:00:00Z');
   });
 
   it('leaves a page without a readable indexed_at undated', async () => {

@@ -219,6 +219,27 @@ describe('detectCoverageChanges', () => {
     ]);
   });
 
+  it('judges only the URLs a cut baseline list still names: up to its last URL, not past it', () => {
+    // The baseline's stored lists were cut after /m (render/url-lists.ts); /n and /z may well be usual gaps.
+    const ctx = context(
+      { coverage: { missing: ['/a', '/m', '/n', '/z'], orphans: ['/o2', '/p'] } },
+      { coverage: { missing: ['/a'], missingUpTo: '/m', orphans: [], orphansUpTo: '/o2' } },
+    );
+    expect(detectCoverageChanges(ctx).map((f) => [f.kind, f.urls])).toEqual([
+      ['COVERAGE_NEWLY_MISSING', ['/m']],
+      ['COVERAGE_NEWLY_ORPHANED', ['/o2']],
+    ]);
+  });
+
+  it('lists the first 100 of 50,000 newly missing URLs, and counts them all', () => {
+    const missing = Array.from({ length: 50_000 }, (_, i) => `/p${String(i).padStart(5, '0')}`);
+    const [news] = detectCoverageChanges(
+      context({ coverage: { missing, orphans: [] } }, { coverage: { missing: [], orphans: [] } }),
+    );
+    expect(news?.value).toBe(50_000);
+    expect(news?.urls).toEqual(missing.slice(0, 100));
+  });
+
   it('says nothing of the usual gaps, or when either side has no coverage', () => {
     const usualGaps = { coverage: { missing: ['/a'], orphans: ['/o'] } };
     expect(detectCoverageChanges(context(usualGaps, usualGaps))).toEqual([]);

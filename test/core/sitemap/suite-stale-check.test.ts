@@ -82,6 +82,36 @@ describe('the suite-stale check (SUITE_STALE)', () => {
     expect(nowhere.sections.regression?.stale_queries).toEqual(['q1', 'q2']);
   });
 
+  it('keeps comparing by URL when some expectation names a sitemap page by URL, and doc ids by their tail always', async () => {
+    // Prepare: the book's own host matches q1, so q2's page on a mirror host is not taken by path; q3 is a doc id.
+    const suite3 = {
+      queries: [
+        { id: 'q1', query_text: 'x', expected_sources: ['https://Book.Example.org/docs/intro'] },
+        { id: 'q2', query_text: 'y', expected_sources: [`${BOOK}/docs/old-name`] },
+        { id: 'q3', query_text: 'z', expected_sources: ['intro'] },
+      ],
+    };
+    const mixed = {
+      entries: [{ url: `${BOOK}/docs/intro` }, { url: 'http://mirror.example.org/docs/old-name' }],
+      issues: [],
+    };
+    const moved = { entries: [{ url: 'http://127.0.0.1:4000/docs/intro' }], issues: [] };
+    const plain = {
+      queries: [
+        { id: 'q1', query_text: 'x', expected_sources: ['http://Book.Example.org/docs/intro'] },
+        { id: 'q3', query_text: 'z', expected_sources: ['intro'] },
+      ],
+    };
+
+    // Act
+    const byUrl = await runCheck(suiteStaleCheck, buildRunContext({ suite: suite3, sitemap: mixed }).ctx);
+    const byPath = await runCheck(suiteStaleCheck, buildRunContext({ suite: plain, sitemap: moved }).ctx);
+
+    // Assess
+    expect(byUrl.sections.regression?.stale_queries).toEqual(['q2']);
+    expect(byPath.sections.regression?.stale_queries).toEqual([]);
+  });
+
   it('leaves a query whose expectations are all in the sitemap alone', async () => {
     const { ctx } = buildRunContext({ suite, sitemap: sitemap('/docs/intro', '/docs/old-name') });
     const result = await runCheck(suiteStaleCheck, ctx);

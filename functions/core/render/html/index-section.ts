@@ -18,7 +18,7 @@ ${
     ? html`<p class="muted">Not computed (the run stopped before coverage).</p>`
     : html`<p class="muted">Sitemap ${link(coverage.sitemap_url)} · prefix ${coverage.path_prefix} · matched by ${coverage.matched_by} · ${coverage.distinct_indexed_urls} distinct URLs in the index</p>
 ${coverage.notes.map((n) => html`<p class="note">${n}</p>`)}
-<div class="cols">${urlList('Missing (in the sitemap, not indexed)', coverage.missing_urls)}${urlList('Orphans (indexed, not in the sitemap)', coverage.extra_urls)}</div>`
+<div class="cols">${urlList('Missing (in the sitemap, not indexed)', coverage.missing_urls, coverage.missing_count, coverage.full_url_lists)}${urlList('Orphans (indexed, not in the sitemap)', coverage.extra_urls, coverage.extra_count, coverage.full_url_lists)}</div>`
 }</section>
 <section id="quality"><h2>Metadata quality${quality ? `: ${num(quality.metadata_completeness_rate, 2)}% of ${quality.total_chunks} chunks complete` : ''}</h2>
 ${
@@ -41,10 +41,16 @@ ${barChart({
 }</section>`;
 }
 
-function urlList(title: string, urls: string[]): Markup {
-  return html`<div><h3>${title}: ${urls.length}</h3>${
-    urls.length === 0
+/** `count` is the whole list's; past what is shown, the rest is in the JSON report or, cut there, in `fullLists`. */
+function urlList(title: string, urls: string[], count: number, fullLists: string | null): Markup {
+  const shown = urls.slice(0, SHOWN_URLS);
+  const where =
+    fullLists === null
+      ? 'in the JSON report'
+      : `in the file beside this report ending ${fullLists} (every list, gzipped JSON)`;
+  return html`<div><h3>${title}: ${count}</h3>${
+    count === 0
       ? html`<p class="muted">None.</p>`
-      : html`<ul class="urls">${urls.slice(0, SHOWN_URLS).map((u) => html`<li>${link(u)}</li>`)}</ul>${urls.length > SHOWN_URLS ? html`<p class="muted">${urls.length - SHOWN_URLS} more in the JSON report.</p>` : ''}`
+      : html`<ul class="urls">${shown.map((u) => html`<li>${link(u)}</li>`)}</ul>${count > shown.length ? html`<p class="muted">${count - shown.length} more ${where}.</p>` : ''}`
   }</div>`;
 }

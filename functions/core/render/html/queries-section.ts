@@ -75,12 +75,21 @@ ${
     : html`<ol class="chunks">${q.top_results.slice(0, SHOWN_CHUNKS).map(
         (
           r,
-        ) => html`<li><span class="score">${num(r.similarity_score, 3)}</span> ${r.relevance ? html`<span class="tag pass">relevant</span>` : html`<span class="tag fail">not relevant</span>`} ${link(r.source_url)}
+        ) => html`<li><span class="score">${num(r.similarity_score, 3)}</span> ${relevanceTag(q, r.relevance)} ${link(r.source_url)}
 <br><span class="muted">${r.module_name ?? 'no module'} / ${r.chapter_id ?? 'no chapter'}${r.heading_hierarchy ? ` · ${r.heading_hierarchy.join(' › ')}` : ''}</span>
 <details><summary>chunk text</summary><blockquote>${cut(r.chunk_text, 600)}</blockquote></details></li>`,
       )}</ol>`
 }
 </article>`;
+}
+
+/**
+ * A hit's relevance badge. A query without relevance judgments (its metrics null) has no known relevance: its hits
+ * are "unjudged", in grey, never a red "not relevant" that reads as a fault found.
+ */
+function relevanceTag(q: QueryValidationResult, relevant: boolean): Markup {
+  if (q.metrics === null) return html`<span class="tag unjudged">unjudged</span>`;
+  return relevant ? html`<span class="tag pass">relevant</span>` : html`<span class="tag fail">not relevant</span>`;
 }
 
 /** An id usable in a fragment: query ids come from the suite, so anything unusual becomes '-'. */

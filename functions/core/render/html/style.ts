@@ -19,7 +19,7 @@ tr.breach td{background:#fdecea}tr.breach .mark{color:var(--bad);font-weight:800
 .figures{background:var(--soft);padding:8px 12px;border-radius:6px}
 .cols{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:8px 28px}
 .tag{display:inline-block;font-size:12px;font-weight:700;padding:1px 7px;border-radius:10px;color:#fff;background:var(--muted)}
-.tag.pass{background:var(--good)}.tag.fail{background:var(--bad)}.tag.error{background:#6d1b1b}
+.tag.pass{background:var(--good)}.tag.fail{background:var(--bad)}.tag.error{background:#6d1b1b}.tag.unjudged{background:var(--muted)}
 article{border:1px solid var(--line);border-radius:8px;padding:10px 14px;margin:10px 0}
 .query .why,.answer .why{color:var(--bad)}.question{font-style:italic;margin:4px 0}
 .chunks{margin:6px 0;padding-left:22px}.chunks li{margin:6px 0}.score{font-family:ui-monospace,monospace;font-weight:700}

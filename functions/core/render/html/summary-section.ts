@@ -46,7 +46,7 @@ ${report.success_criteria.map((c) => {
 </section>`;
 }
 
-/** Every ValidationError of the run, most severe first. */
+/** Every ValidationError of the run, most severe first; a finding about the run itself says "run", not its UUID. */
 export function renderErrors(report: ValidationReport): Markup {
   if (report.errors.length === 0) return html``;
   const order = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
@@ -57,6 +57,6 @@ ${errors
   .slice(0, 200)
   .map(
     (e) =>
-      html`<tr><td class="sev ${e.severity.toLowerCase()}">${e.severity}</td><td>${e.error_type}</td><td>${cut(e.validation_id, 60)}</td><td>${cut(e.message, 400)}</td></tr>`,
+      html`<tr><td class="sev ${e.severity.toLowerCase()}">${e.severity}</td><td>${e.error_type}</td><td>${e.validation_id === report.run_id ? 'run' : cut(e.validation_id, 60)}</td><td>${cut(e.message, 400)}</td></tr>`,
   )}</tbody></table>${errors.length > 200 ? html`<p class="muted">${errors.length - 200} more in the JSON report.</p>` : ''}</section>`;
 }

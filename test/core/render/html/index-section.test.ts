@@ -54,12 +54,35 @@ describe('renderIndex', () => {
     const missing = (n: number) => Array.from({ length: n }, (_, i) => `https://book.example.org/docs/p${i}`);
     const over: ValidationReport = {
       ...report,
-      coverage_report: { ...coverageOf(report), missing_urls: missing(102), extra_urls: missing(100) },
+      coverage_report: {
+        ...coverageOf(report),
+        missing_urls: missing(102),
+        extra_urls: missing(100),
+        missing_count: 102,
+        extra_count: 100,
+      },
     };
     const coverage = section(renderIndex(over).value, 'coverage');
     expect(coverage.match(/<li>/g)).toHaveLength(200);
     expect(coverage.match(/more in the JSON report/g)).toEqual(['more in the JSON report']);
     expect(coverage).toContain('<p class="muted">2 more in the JSON report.</p>');
+  });
+
+  it('counts a cut list whole and says which file beside the report holds all of it', () => {
+    const report = buildFailedReport();
+    const missing = (n: number) => Array.from({ length: n }, (_, i) => `https://book.example.org/docs/p${i}`);
+    const cut: ValidationReport = {
+      ...report,
+      coverage_report: {
+        ...coverageOf(report),
+        missing_urls: missing(100),
+        missing_count: 50_000,
+        full_url_lists: '.urls.json.gz',
+      },
+    };
+    const coverage = section(renderIndex(cut).value, 'coverage');
+    expect(coverage).toContain('Missing (in the sitemap, not indexed): 50000');
+    expect(coverage).toContain('49900 more in the file beside this report ending .urls.json.gz');
   });
 
   it('shows each coverage note, escaped', () => {

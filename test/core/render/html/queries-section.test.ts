@@ -7,6 +7,18 @@ import { buildFailedReport, buildPassedReport, buildQuery } from '../../../night
 import { hit as regressionHit } from '../../regression/reports.ts';
 
 /** A retrieved chunk from a page of the book's first module; relevance and text as given. */
+/** IR metrics of a query that has relevance judgments. */
+const JUDGED = {
+  k: 5,
+  judged_relevant: 1,
+  retrieved_relevant: 1,
+  precision_at_k: 0.2,
+  recall_at_k: 1,
+  reciprocal_rank: 1,
+  ndcg_at_k: 1,
+  hit: true,
+};
+
 function hit(rank: number, overrides: Partial<QueryResult> = {}): QueryResult {
   return {
     ...regressionHit(rank, `https://book.example.org/docs/p${rank}`, 0.5),
@@ -181,6 +193,7 @@ describe('renderQueries', () => {
   it('shows the first three chunks with score, relevance, source, module, chapter, headings and text', () => {
     const query = {
       ...buildQuery({ id: 'q1', status: 'FAIL' }),
+      metrics: JUDGED,
       top_results: [
         hit(1, { similarity_score: 0.81234, relevance: true, chunk_text: `<p>${'t'.repeat(700)}` }),
         hit(2, { module_name: null, chapter_id: null, heading_hierarchy: null }),
@@ -198,6 +211,19 @@ describe('renderQueries', () => {
     expect(chunks[0]).toContain(`<blockquote>&lt;p&gt;${'t'.repeat(596)}…</blockquote>`);
     expect(chunks[1]).toContain('<span class="tag fail">not relevant</span>');
     expect(chunks[1]).toContain('<span class="muted">no module / no chapter</span>');
+  });
+
+  it('badges the hits of a query without relevance judgments "unjudged", never "not relevant"', () => {
+    const query = {
+      ...buildQuery({ id: 'q1', status: 'FAIL' }),
+      metrics: null,
+      top_results: [hit(1, { relevance: true }), hit(2, { relevance: false })],
+    };
+    const chunks = article(renderQueries(withQueries([query])).value, 'q1').match(/<li>[\s\S]*?<\/li>/g) ?? [];
+    expect(chunks.map((c) => c.match(/<span class="tag (\w+)">([\w ]+)<\/span>/)?.slice(1))).toEqual([
+      ['unjudged', 'unjudged'],
+      ['unjudged', 'unjudged'],
+    ]);
   });
 
   it('details the first 50 failing queries and says how many more the JSON and CSV reports hold', () => {

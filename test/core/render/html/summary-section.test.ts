@@ -164,6 +164,20 @@ describe('renderErrors', () => {
     ]);
   });
 
+  it('says "run" for a finding about the run itself, and the query id for a query’s', () => {
+    const report = buildPassedReport();
+    const markup = renderErrors({
+      ...report,
+      errors: [
+        { ...finding('HIGH', 'r'), validation_id: report.run_id },
+        { ...finding('LOW', 'q'), validation_id: 'q7' },
+      ],
+    }).value;
+    expect(markup).toContain('<td>LOW_RELEVANCE</td><td>run</td><td>r</td>');
+    expect(markup).toContain('<td>LOW_RELEVANCE</td><td>q7</td><td>q</td>');
+    expect(markup).not.toContain(report.run_id);
+  });
+
   it('renders a single finding as the whole section, with nothing about more', () => {
     expect(renderErrors({ ...buildPassedReport(), errors: [finding('HIGH', 'm')] }).value).toBe(
       `<section id="errors"><h2>Findings (1)</h2>
