@@ -136,26 +136,6 @@ export function addDashboard(scope: Construct, sources: DashboardSources): cloud
     }),
   );
   dashboard.addWidgets(
-    graph('Is the index healthy? ANN recall against exact search, and the drift canary’s lowest cosine', {
-      left: [m(M.annRecall, 'Minimum', 'ANN recall'), m(M.canaryMinCosine, 'Minimum', 'canary min cosine')],
-      leftYAxis: { min: 0, max: 1, showUnits: false },
-      width: 12,
-    }),
-    graph(
-      'Is the index fresh and consistent? Stale pages, pages with stale chunks, embedding models, filter violations',
-      {
-        left: [
-          m(M.stalePages, 'Maximum', 'stale pages'),
-          m(M.staleChunkPages, 'Maximum', 'pages with stale chunks'),
-          m(M.embeddingModels, 'Maximum', 'embedding models in the index'),
-          m(M.filterViolations, 'Maximum', 'filter violations'),
-        ],
-        leftYAxis: { min: 0, showUnits: false },
-        width: 12,
-      },
-    ),
-  );
-  dashboard.addWidgets(
     graph('How fast? Query latency p50 / p95 / p99 (ms)', {
       left: percentiles(M.queryLatency, 'total'),
       leftAnnotations: line(suite.maxP95LatencyMs, `p95 limit ${suite.maxP95LatencyMs} ms`),

@@ -319,7 +319,7 @@ function formatGrounding(report: ValidationReport, s: Style, all: boolean): stri
   if (shown.length === 0 && !all) return [];
   const lines = [
     s.bold(
-      `Grounded answers  ${g.grounded}/${g.grounded + g.ungrounded + g.unnecessary_abstentions} grounded${g.grounded_rate === null ? '' : ` (${g.grounded_rate}%)`}, ${g.abstentions_correct}/${g.abstentions_correct + g.abstentions_incorrect} correct abstentions, ${g.supported_claims}/${g.claims} claims supported${g.support_rate === null ? '' : ` (${Math.round(g.support_rate * 100) / 100}%)`}${g.errors ? `, ${g.errors} errored` : ''}`,
+      `Grounded answers  ${g.grounded}/${g.grounded + g.ungrounded + g.unnecessary_abstentions} grounded${g.grounded_rate === null ? '' : ` (${g.grounded_rate}%)`}, ${g.abstentions_correct}/${g.abstentions_correct + g.abstentions_incorrect} correct abstentions${g.abstentions_gated ? ` (${g.abstentions_gated} more gated before chat, not graded)` : ''}, ${g.supported_claims}/${g.claims} claims supported${g.support_rate === null ? '' : ` (${Math.round(g.support_rate * 100) / 100}%)`}${g.errors ? `, ${g.errors} errored` : ''}`,
     ),
   ];
   // Who gave the claims their verdicts: the judge (and what it found) or the lexical gate alone.

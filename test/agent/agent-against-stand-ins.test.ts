@@ -127,7 +127,7 @@ const verdictOf = (report: Awaited<ReturnType<typeof run>>['report'], id: string
   report.responses.find((r) => r.query_id === id)?.grounding_validation;
 
 describe('answerAgentQuestions against the Cohere and Qdrant stand-ins', () => {
-  it('grounds both answerable questions and abstains correctly on both the book cannot answer', async () => {
+  it('grounds both answerable questions, abstains correctly on the one the book cannot answer that reaches chat, and reports the gated one apart', async () => {
     // Act
     const { report, errors } = await run();
 
@@ -140,7 +140,8 @@ describe('answerAgentQuestions against the Cohere and Qdrant stand-ins', () => {
       grounded: 2,
       ungrounded: 0,
       unnecessary_abstentions: 0,
-      abstentions_correct: 2,
+      abstentions_correct: 1,
+      abstentions_gated: 1,
       abstentions_incorrect: 0,
       errors: 0,
       grounded_rate: 100,
@@ -173,7 +174,20 @@ describe('answerAgentQuestions against the Cohere and Qdrant stand-ins', () => {
       cake: 'NO_RELEVANT_DOCUMENTS',
     });
     expect(cohere.requestCounts().chat).toBe(3);
-    expect(verdictOf(report, 'dds')).toMatchObject({ abstained: true, passed: true });
+    expect(verdictOf(report, 'dds')).toMatchObject({
+      abstained: true,
+      gated: false,
+      abstention_correct: true,
+      passed: true,
+    });
+    // The gate abstained, not the model: not graded as a correct abstention.
+    expect(verdictOf(report, 'cake')).toMatchObject({
+      abstained: true,
+      gated: true,
+      abstention_correct: false,
+      passed: true,
+      checks: { abstention: 'NOT_APPLICABLE' },
+    });
   });
 
   it('sums the billed tokens the stand-in reports', async () => {
@@ -195,7 +209,7 @@ describe('answerAgentQuestions against the Cohere and Qdrant stand-ins', () => {
     const { report, errors } = await run();
 
     // Assess
-    expect(report).toMatchObject({ grounded: 0, ungrounded: 2, abstentions_correct: 2 });
+    expect(report).toMatchObject({ grounded: 0, ungrounded: 2, abstentions_correct: 1, abstentions_gated: 1 });
     expect(verdictOf(report, 'topics')).toMatchObject({
       unknown_chunk_ids: ['unknown-document'],
       checks: { citations_retrieved: 'FAIL' },
@@ -240,9 +254,10 @@ describe('answerAgentQuestions against the Cohere and Qdrant stand-ins', () => {
     // Assess
     expect(report).toMatchObject({
       grounded: 2,
-      abstentions_correct: 1,
+      abstentions_correct: 0,
+      abstentions_gated: 1,
       abstentions_incorrect: 1,
-      abstention_correct_rate: 50,
+      abstention_correct_rate: 0,
     });
     expect(verdictOf(report, 'dds')).toMatchObject({ abstained: false, abstention_correct: false });
     expect(errors.map((e) => [e.validation_id, e.error_type])).toEqual([['dds', 'GROUNDING_FAILED']]);

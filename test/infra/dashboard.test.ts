@@ -90,7 +90,33 @@ function graphed(): string[] {
   return [...new Set(names)].sort();
 }
 
+/** Each widget's graphed metrics as "Name[Dim=Value,...] stat", SEARCH expressions as their text. */
+function perWidget(): { title: string; metrics: string[] }[] {
+  return body.widgets.map((widget) => ({
+    title: widget.properties.title ?? '',
+    metrics: (widget.properties.metrics ?? []).map((entry) => {
+      const options = entry.at(-1) as { expression?: string; stat?: string } | undefined;
+      if (options?.expression !== undefined) return options.expression;
+      const strings = entry.filter((e) => typeof e === 'string') as string[];
+      return `${strings.join(',')} ${options?.stat ?? ''}`;
+    }),
+  }));
+}
+
 describe('the dashboard', () => {
+  it('graphs no metric in two widgets: one question, one place', () => {
+    const seen = new Map<string, string>();
+    const repeated: string[] = [];
+    for (const { title, metrics } of perWidget())
+      for (const metric of new Set(metrics)) {
+        const first = seen.get(metric);
+        if (first !== undefined) repeated.push(`${metric}: "${first}" and "${title}"`);
+        else seen.set(metric, title);
+      }
+    expect(nonEmpty([...seen.keys()], 'graphed metrics')).not.toHaveLength(0);
+    expect(repeated).toEqual([]);
+  });
+
   it('graphs only metrics the handler sends, with the dimensions it sends them with', () => {
     expect(nonEmpty(graphed(), 'graphed metrics').filter((g) => !sent.includes(g))).toEqual([]);
   });

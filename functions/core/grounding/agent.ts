@@ -87,8 +87,9 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<Ag
     relevant_chunk_ids: relevant.map((c) => c.id),
   };
   const chunkTexts = Object.fromEntries(relevant.map((c) => [c.id, c.text]));
-  const judge = (text: string, citations: AgentCitation[], judgements?: JudgedClaims['judgements']) =>
+  const judge = (text: string, citations: AgentCitation[], judgements?: JudgedClaims['judgements'], gated = false) =>
     checkGrounding({
+      ...(gated ? { gated } : {}),
       response: { response_text: text, citations },
       retrievedChunkIds: retrieved.relevant_chunk_ids,
       chunkTexts,
@@ -103,7 +104,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<Ag
       status: 'NO_RELEVANT_DOCUMENTS',
       response_text: NO_RELEVANT_DOCUMENTS_ANSWER,
       retrieved,
-      grounding_validation: judge(NO_RELEVANT_DOCUMENTS_ANSWER, []),
+      grounding_validation: judge(NO_RELEVANT_DOCUMENTS_ANSWER, [], undefined, true),
       latency: { retrieval_ms: t1 - t0, chat_ms: 0, total_ms: t1 - t0 },
     });
   }

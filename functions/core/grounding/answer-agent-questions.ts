@@ -72,6 +72,7 @@ export async function answerAgentQuestions(
     ungrounded: 0,
     unnecessary_abstentions: 0,
     abstentions_correct: 0,
+    abstentions_gated: 0,
     abstentions_incorrect: 0,
     errors: 0,
   };
@@ -144,13 +145,16 @@ type Bucket =
   | 'ungrounded'
   | 'unnecessary_abstentions'
   | 'abstentions_correct'
+  | 'abstentions_gated'
   | 'abstentions_incorrect'
   | 'errors';
 
 function classify(response: AgentResponse): Bucket {
   const verdict = response.grounding_validation;
   if (verdict === null) return 'errors';
-  if (!verdict.expect_answer) return verdict.passed ? 'abstentions_correct' : 'abstentions_incorrect';
+  // The gate's abstention is not the model's: reported apart, never counted as a correct abstention.
+  if (!verdict.expect_answer)
+    return verdict.gated ? 'abstentions_gated' : verdict.passed ? 'abstentions_correct' : 'abstentions_incorrect';
   if (verdict.passed) return 'grounded';
   return verdict.abstained ? 'unnecessary_abstentions' : 'ungrounded';
 }
@@ -170,6 +174,7 @@ function describeFinding(
   switch (bucket) {
     case 'grounded':
     case 'abstentions_correct':
+    case 'abstentions_gated':
       return null;
     case 'ungrounded':
       // Its unsupported claims are reported one by one (unsupportedClaimErrors); nothing else failed.

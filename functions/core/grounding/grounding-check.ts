@@ -67,7 +67,10 @@ export const groundingCheck = defineCheck({
       errors: answered.errors,
       criteria: [
         questions.some((q) => q.expect_answer) ? ctx.criterion(GROUNDED_RATE, report.grounded_rate) : null,
-        questions.some((q) => !q.expect_answer) ? ctx.criterion(ABSTENTION, report.abstention_correct_rate) : null,
+        // Judged on the model's answers only: a question the relevance gate abstained on never reached chat.
+        report.abstentions_correct + report.abstentions_incorrect > 0
+          ? ctx.criterion(ABSTENTION, report.abstention_correct_rate)
+          : null,
         report.claims === 0 ? null : ctx.criterion(SUPPORT_RATE, report.support_rate),
       ],
     });

@@ -103,6 +103,11 @@ export interface CheckGroundingOptions {
   features?: Partial<SupportFeatures>;
   /** The claim judge's verdicts by claim span (judge.ts): a judged claim is supported exactly when the judge says so. */
   judgements?: ReadonlyMap<string, ClaimJudgement>;
+  /**
+   * The relevance gate abstained for the agent (no chunk reached min_relevance) and chat was never asked: on a
+   * question the book cannot answer the abstention is NOT_APPLICABLE, since the model's own judgment was not tested.
+   */
+  gated?: boolean;
 }
 
 const verdict = (pass: boolean): CheckVerdict => (pass ? 'PASS' : 'FAIL');
@@ -143,7 +148,8 @@ export function checkGrounding(options: CheckGroundingOptions): GroundingVerdict
   const sentences = splitSentences(text);
   const covered = sentences.filter((s) => validSpans.some((c) => c.start < s.end && c.end > s.start)).length;
   const coverage = sentences.length === 0 ? 0 : covered / sentences.length;
-  const abstained = detectAbstention(text, citations.length);
+  const gated = options.gated === true;
+  const abstained = gated || detectAbstention(text, citations.length);
   const claims = abstained
     ? []
     : applyJudgements(
@@ -166,7 +172,7 @@ export function checkGrounding(options: CheckGroundingOptions): GroundingVerdict
     spans_match: verdict(spansOk),
     sentence_coverage: abstained ? 'NOT_APPLICABLE' : verdict(coverage >= minCoverage),
     claims_supported: abstained ? 'NOT_APPLICABLE' : verdict(supportedClaims === claims.length),
-    abstention: verdict(abstained !== options.expectAnswer),
+    abstention: gated && !options.expectAnswer ? 'NOT_APPLICABLE' : verdict(abstained !== options.expectAnswer),
   } satisfies GroundingVerdict['checks'];
 
   if (!abstained && text.trim().length === 0) reasons.push('the response is empty');
@@ -178,13 +184,14 @@ export function checkGrounding(options: CheckGroundingOptions): GroundingVerdict
   if (!abstained && !options.expectAnswer) reasons.push('the agent answered a question the book cannot answer');
 
   const grounded = Object.entries(checks).every(([name, v]) => name === 'abstention' || v !== 'FAIL');
-  const passed = grounded && checks.abstention === 'PASS';
+  const passed = grounded && checks.abstention !== 'FAIL';
   // Claims only: the citations themselves hold, so the finding is what they were made to support.
   const claimsOnly = Object.entries(checks).every(([name, v]) => name === 'claims_supported' || v !== 'FAIL');
   return {
     passed,
     grounded,
     abstained,
+    gated,
     abstention_correct: checks.abstention === 'PASS',
     expect_answer: options.expectAnswer,
     citation_coverage: coverage,

@@ -2,8 +2,7 @@
  * One run moves each incident track on; the notices it returns are the only emails the run may send.
  *
  * Per track, in order:
- * - no incident, breaches: open one -> onset (on the quality track, not for LOW regression findings alone:
- *   opensAlone); or, when the track's last incident closed at most
+ * - no incident, breaches: open one -> onset; or, when the track's last incident closed at most
  *   FLAPPING_WINDOW_DAYS ago and this run breaks a kind it had, open that one again -> reopened ("flapping:
  *   re-opened"), same id and start: the same fault back, not a new one;
  * - incident, breaches: the clean streak resets; a higher severity or a breach kind not told before, at the
@@ -97,12 +96,10 @@ export function advanceIncidents(options: {
       continue;
     }
     const closed = state.closed?.[track] ?? null;
-    // LOW regression findings alone open nothing; once an incident is open, every breach keeps it open.
-    const judged = open === null && !breaches.some((b) => opensAlone(track, b)) ? [] : breaches;
     const step =
-      open === null && closed !== null && flapping(closed, judged, options.run)
-        ? reopen(closed, judged, options.run)
-        : advanceTrack(track, open, persisting(open, judged, options.run), options.run, policy, options.newId);
+      open === null && closed !== null && flapping(closed, breaches, options.run)
+        ? reopen(closed, breaches, options.run)
+        : advanceTrack(track, open, persisting(open, breaches, options.run), options.run, policy, options.newId);
     state.open[track] = step.incident;
     if (step.notice?.kind === 'recovery' || step.notice?.kind === 'reopened') {
       const last = state.closed ?? { quality: null, infrastructure: null, suite: null };
@@ -113,23 +110,6 @@ export function advanceIncidents(options: {
     if (step.notice) notices.push(lost === undefined ? step.notice : { ...step.notice, stateLost: true });
   }
   return { state, notices };
-}
-
-/**
- * Whether a breach may open (or re-open) an incident by itself. On the quality track a LOW regression finding
- * (SIMILARITY_DROPPED, RANK_DROPPED, COVERAGE_NEWLY_ORPHANED: one query's score or one expected page's place moved,
- * its verdict and the run's figures held) does not: it is reported, and rides along in an incident something at
- * MEDIUM or above opened (where it also keeps that incident open, so a noisy night inside a fault is no recovery).
- * Why: one query's score moving within a passing run is the commonest shape of noise (a query whose best chunk
- * is pushed out on some nights), and nobody acts on it at 2 a.m.; a fault that matters moves a verdict, a run
- * figure or many queries at once (QUERY_REGRESSED, METRIC_DROPPED, SCORE_SHIFT, SCORE_DRIFT: MEDIUM or above). A
- * breached criterion always may, whatever its severity (its severity is the suite's choice), and so may a LOW
- * breach on the suite track, whose LOW findings are the suite maintainer's whole channel.
- */
-function opensAlone(track: Track, breach: Breach): boolean {
-  return (
-    track !== 'quality' || breach.kind.startsWith('criterion:') || severityRank(breach.severity) > severityRank('LOW')
-  );
 }
 
 /**

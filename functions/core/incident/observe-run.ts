@@ -12,7 +12,18 @@ import { roundTo } from '../shared/statistics.ts';
 
 export type Observation = Record<Track, Breach[] | null>;
 
-/** The run's breaches per track; `stored` is false when its report could not be stored. */
+/**
+ * The run's breaches per track; `stored` is false when its report could not be stored.
+ *
+ * A LOW regression finding on the quality track (SIMILARITY_DROPPED, RANK_DROPPED, COVERAGE_NEWLY_ORPHANED: one
+ * query's score or one expected page's place moved while its verdict and the run's figures held) is no breach: it
+ * is in the report and on the dashboard, and opens, re-opens or prolongs no incident. One query's score moving
+ * within a passing run is the commonest shape of noise and nobody acts on it at 2 a.m.; a fault that matters moves
+ * a verdict, a run figure or many queries at once (QUERY_REGRESSED, METRIC_DROPPED, SCORE_SHIFT, SCORE_DRIFT:
+ * MEDIUM or above). It does not prolong an incident either: a noisy night after a fault would otherwise hold the
+ * incident open, and the next fault on the track would be swallowed by it, untold. A breached criterion is a
+ * breach whatever its severity (the suite chose it), and so is a LOW finding for the suite maintainer.
+ */
 export function observeRun(report: ValidationReport, stored: boolean): Observation {
   const infrastructure: Breach[] = [];
   if (report.status === 'ERROR')
@@ -39,7 +50,7 @@ export function observeRun(report: ValidationReport, stored: boolean): Observati
   const awaiting = report.regression?.awaiting_confirmation === true;
   for (const f of report.regression?.findings ?? []) {
     const forSuite = f.kind === 'SUITE_STALE' || f.addressed_to === 'suite maintainer';
-    if (!forSuite && (!alertsOperations(f) || awaiting)) continue;
+    if (!forSuite && (!alertsOperations(f) || awaiting || f.severity === 'LOW')) continue;
     const kind = f.metric !== null && f.kind === 'METRIC_DROPPED' ? `${f.kind}:${f.metric}` : f.kind;
     add(forSuite ? suite : quality, { kind, severity: f.severity, summary: f.message });
   }

@@ -37,6 +37,11 @@ export function gradeRanking(options: { ranking: readonly RankedItem[]; judgment
   });
 }
 
+/** The grade of one item on its own: the best judgment it matches, whatever else in the ranking matched it too. */
+export function gradeItem(judgments: readonly Relevance[], item: RankedItem): number {
+  return judgments.reduce((best, j) => (j.grade > best && matchesItem(j, item) ? j.grade : best), 0);
+}
+
 /** IR metrics at k for one ranking; null when the query has no judgments (it cannot be scored). */
 export function computeIrMetrics(options: {
   ranking: readonly RankedItem[];

@@ -14,7 +14,7 @@ import type { ResolvedQuery } from '../suite/suite.ts';
 import { computeBenchmarkMetrics } from './benchmark-metrics.ts';
 import { type BookCatalog, describeUnknown, resolveChapter, resolveModule } from './catalog.ts';
 import { computeIrMetrics } from './ir-metrics.ts';
-import { judgmentsOf, onChapter, onModule, onTopic, toQueryResults } from './query-results.ts';
+import { judgmentsOf, onChapter, onModule, onTopic, scoreQueryConfidence, toQueryResults } from './query-results.ts';
 
 export interface QueryFailure {
   errorType: 'EMBEDDING_FAILED' | 'RETRIEVAL_FAILED' | 'TIMEOUT' | 'RATE_LIMITED' | 'INDEX_ANOMALY';
@@ -93,7 +93,7 @@ export function judgeQuery(options: {
     best_similarity: scores.length === 0 ? null : Math.max(...scores),
     mean_top_k_similarity: mean(scores),
     semantic_alignment_score: scoreSemanticAlignment(results),
-    confidence_score: mean(results.map((r) => r.confidence_score)),
+    confidence_score: scoreQueryConfidence(results),
     module_match: query.expected_module === null ? null : onTopic(query, results).some((r) => onModule(query, r)),
     chapter_match: query.expected_chapter === null ? null : onTopic(query, results).some((r) => onChapter(query, r)),
     expected_sources_found: found.length,

@@ -1,7 +1,9 @@
 /**
  * A query's hits as report rows (seed 001 QueryResult), each with its relevance: by the query's `relevant`
  * judgments when it has some; else by its expected_sources (grade 1); else the row is on topic (expected module
- * and chapter, when given) and scores at least min_similarity. Scores are rounded to 4 decimals here, once.
+ * and chapter, when given) and scores at least min_similarity. A row takes the best judgment it matches, so every
+ * chunk of a relevant page is relevant (the IR metrics count a page once: ir-metrics.ts). Scores are rounded to 4
+ * decimals here, once.
  */
 
 import { matchesChapter, matchesModule } from '../book/matching.ts';
@@ -9,7 +11,7 @@ import type { Payload, SearchHit } from '../ports.ts';
 import type { QueryResult, QueryValidationResult } from '../report/query-validation.ts';
 import { roundTo } from '../shared/statistics.ts';
 import type { Relevance, ResolvedQuery } from '../suite/suite.ts';
-import { gradeRanking } from './ir-metrics.ts';
+import { gradeItem } from './ir-metrics.ts';
 
 /**
  * Maps hits to ranked rows with relevance flags and grades. Rows are ordered by similarity, highest first (seed 004;
@@ -24,28 +26,63 @@ export function toQueryResults(query: ResolvedQuery, hits: readonly SearchHit[])
       chunk_id: hit.id,
       similarity_score: similarity,
       raw_score: hit.score,
-      confidence_score: scoreResultConfidence(similarity, query.min_similarity),
       ...readPayload(hit.payload),
     };
   });
   const judgments = judgmentsOf(query);
   const grades = judgments
-    ? gradeRanking({ ranking: rows, judgments })
+    ? rows.map((r) => gradeItem(judgments, r))
     : rows.map((r) =>
         onModule(query, r) && onChapter(query, r) && r.similarity_score >= query.min_similarity ? 1 : 0,
       );
-  return rows.map((row, i) => ({ ...row, relevance: (grades[i] ?? 0) > 0, relevance_grade: grades[i] ?? 0 }));
+  const topGrade = judgments ? Math.max(1, ...judgments.map((j) => j.grade)) : 1;
+  return rows.map((row, i) => {
+    const grade = grades[i] ?? 0;
+    return {
+      ...row,
+      confidence_score: scoreResultConfidence({
+        similarity: row.similarity_score,
+        minSimilarity: query.min_similarity,
+        grade,
+        topGrade,
+      }),
+      relevance: grade > 0,
+      relevance_grade: grade,
+    };
+  });
 }
 
 /**
- * Seed 003's per-result confidence_score: how fully the result clears the bar the suite sets for "relevant" on this
- * query, similarity / min_similarity capped at 1. Similarity alone is hard to read (embed-v3 scores of relevant
- * chunks sit near 0.3-0.6); against the query's own threshold, 1 means "as relevant as the suite asks" and 0.5
- * "halfway there". With min_similarity 0 every result clears the bar.
+ * Seed 003's per-result confidence_score, "confidence in the relevance of the result": its relevance grade as a share
+ * of the query's top grade, times how fully its similarity clears the query's min_similarity (capped at 1). A result
+ * judged not relevant scores 0 however close its vector is: similarity says how near two vectors are, not whether
+ * the chunk is what the question was after. Against the query's own threshold, 1 means "relevant, as sure as the
+ * suite asks"; a relevant result at half the threshold scores 0.5. With min_similarity 0 every result clears the bar.
  */
-export function scoreResultConfidence(similarity: number, minSimilarity: number): number {
-  if (minSimilarity <= 0) return 1;
-  return roundTo(Math.min(1, similarity / minSimilarity), 4);
+export function scoreResultConfidence(options: {
+  similarity: number;
+  minSimilarity: number;
+  grade: number;
+  topGrade: number;
+}): number {
+  const { similarity, minSimilarity, grade, topGrade } = options;
+  if (grade <= 0 || topGrade <= 0) return 0;
+  const clearance = minSimilarity <= 0 ? 1 : Math.min(1, similarity / minSimilarity);
+  return roundTo(Math.min(1, grade / topGrade) * clearance, 4);
+}
+
+/**
+ * Seed 000's per-query confidence_score: the mean of its results' confidence, each weighted by its rank as nDCG
+ * discounts it (1 / log2(rank + 1)): an irrelevant result at rank 1 costs more than one at rank 5, since it is what a
+ * reader sees first. null when nothing came back.
+ */
+export function scoreQueryConfidence(
+  results: readonly Pick<QueryResult, 'rank' | 'confidence_score'>[],
+): number | null {
+  if (results.length === 0) return null;
+  const weights = results.map((r) => 1 / Math.log2(r.rank + 1));
+  const total = weights.reduce((a, b) => a + b, 0);
+  return roundTo(results.reduce((sum, r, i) => sum + r.confidence_score * (weights[i] ?? 0), 0) / total, 4);
 }
 
 /** The query's relevance judgments: its `relevant` list, else its expected sources at grade 1, else none. */

@@ -20,7 +20,9 @@ const GroundingChecks = z.object({
   claims_supported: CheckVerdict.describe(
     'Every claim is supported by the chunks it cites (see claims); NOT_APPLICABLE to an abstention',
   ),
-  abstention: CheckVerdict.describe('Abstained exactly when the suite says the book cannot answer (expect_answer)'),
+  abstention: CheckVerdict.describe(
+    'Abstained exactly when the suite says the book cannot answer (expect_answer); NOT_APPLICABLE when the relevance gate abstained on such a question without asking chat (gated)',
+  ),
 });
 
 /** Why the judge could not give a verdict: its own failure, or the run's claim budget spent. */
@@ -96,7 +98,14 @@ const GroundingVerdictFields = z.object({
   passed: z.boolean().describe('Every check PASS or NOT_APPLICABLE'),
   grounded: z.boolean().describe('The citations hold: valid, retrieved, and (for an answer) present and covering'),
   abstained: z.boolean(),
-  abstention_correct: z.boolean().describe('abstained === !expect_answer'),
+  gated: z
+    .boolean()
+    .describe(
+      'The relevance gate abstained for the agent (status NO_RELEVANT_DOCUMENTS): chat was never asked, so the abstention says nothing of the model',
+    ),
+  abstention_correct: z
+    .boolean()
+    .describe('The model abstained exactly when the book cannot answer: abstained !== expect_answer, and not gated'),
   expect_answer: z.boolean(),
   citation_coverage: z
     .number()
@@ -134,22 +143,31 @@ export const GroundingVerdict = withRecordRules(GroundingVerdictFields, [
     jsonSchema: ifThen({ passed: true }, { checks: notFailed }, { checks: { not: notFailed } }),
   },
   {
-    rule: 'abstention_correct is true exactly when the agent abstained on a question the book cannot answer, or answered one it can',
-    holds: (v) => v.abstention_correct === (v.abstained !== v.expect_answer),
+    rule: 'abstention_correct is true exactly when the model (not the gate) abstained on a question the book cannot answer, or answered one it can',
+    holds: (v) => v.abstention_correct === (!v.gated && v.abstained !== v.expect_answer),
     jsonSchema: {
       anyOf: [
-        [true, false, true],
-        [false, true, true],
-        [true, true, false],
-        [false, false, false],
-      ].map(([abstained, expect_answer, abstention_correct]) => ({
-        properties: {
-          abstained: { const: abstained },
-          expect_answer: { const: expect_answer },
-          abstention_correct: { const: abstention_correct },
-        },
-      })),
+        { properties: { gated: { const: true }, abstention_correct: { const: false } } },
+        ...[
+          [true, false, true],
+          [false, true, true],
+          [true, true, false],
+          [false, false, false],
+        ].map(([abstained, expect_answer, abstention_correct]) => ({
+          properties: {
+            gated: { const: false },
+            abstained: { const: abstained },
+            expect_answer: { const: expect_answer },
+            abstention_correct: { const: abstention_correct },
+          },
+        })),
+      ],
     },
+  },
+  {
+    rule: 'a gated verdict is an abstention',
+    holds: (v) => !v.gated || v.abstained,
+    jsonSchema: ifThen({ gated: true }, { abstained: { const: true } }),
   },
   {
     rule: 'support_rate is null exactly when there are no claims',
@@ -261,6 +279,15 @@ export const AgentResponse = withRecordRules(AgentResponseFields, [
     },
   },
   {
+    rule: 'the verdict is gated exactly when the relevance gate abstained without chat (status NO_RELEVANT_DOCUMENTS)',
+    holds: (r) => (r.status === 'NO_RELEVANT_DOCUMENTS') === (r.grounding_validation?.gated === true),
+    jsonSchema: ifThen(
+      { status: 'NO_RELEVANT_DOCUMENTS' },
+      { grounding_validation: { properties: { gated: { const: true } } } },
+      { grounding_validation: { anyOf: [{ type: 'null' }, { properties: { gated: { const: false } } }] } },
+    ),
+  },
+  {
     rule: 'source_chunks are the distinct chunk ids the citations name (zod only: a set compared)',
     holds: (r) => {
       const cited = new Set(r.citations.flatMap((c) => c.document_ids));
@@ -309,7 +336,10 @@ const GroundingReportFields = z.object({
   grounded: count.describe('Answerable questions answered with every grounding check passing'),
   ungrounded: count.describe('Answerable questions answered with a failing grounding check'),
   unnecessary_abstentions: count.describe('Answerable questions on which the agent abstained'),
-  abstentions_correct: count.describe('Questions the book cannot answer on which the agent abstained cleanly'),
+  abstentions_correct: count.describe('Questions the book cannot answer on which the chat model abstained cleanly'),
+  abstentions_gated: count.describe(
+    'Questions the book cannot answer that the relevance gate abstained on without asking chat: not graded, not in abstention_correct_rate',
+  ),
   abstentions_incorrect: count.describe('Questions the book cannot answer that the agent answered anyway'),
   errors: count.describe('Agent queries whose retrieval or chat failed (no verdict)'),
   grounded_rate: z
@@ -344,12 +374,13 @@ export const GroundingReport = withRecordRules(GroundingReportFields, [
     jsonSchema: null,
   },
   {
-    rule: 'grounded, ungrounded, unnecessary_abstentions, abstentions_correct, abstentions_incorrect and errors partition the evaluated queries (zod only: a sum)',
+    rule: 'grounded, ungrounded, unnecessary_abstentions, abstentions_correct, abstentions_gated, abstentions_incorrect and errors partition the evaluated queries (zod only: a sum)',
     holds: (g) =>
       g.grounded +
         g.ungrounded +
         g.unnecessary_abstentions +
         g.abstentions_correct +
+        g.abstentions_gated +
         g.abstentions_incorrect +
         g.errors ===
       g.evaluated,

@@ -19,7 +19,7 @@ const PointId = z
  * similarity 0..1, non-empty text, a valid source URL, token_count > 0, chunk_index >= 0. A stored value that
  * breaks one is reported as null and named in payload_issues, never passed off as valid.
  */
-export const QueryResult = z.object({
+const QueryResultFields = z.object({
   rank: z.number().int().min(1),
   chunk_id: PointId,
   chunk_text: z
@@ -38,7 +38,7 @@ export const QueryResult = z.object({
     .min(0)
     .max(1)
     .describe(
-      'Seed 003: confidence in the relevance of the result: similarity_score / the query’s min_similarity, capped at 1 (1 when min_similarity is 0)',
+      'Seed 003: confidence in the relevance of the result: relevance_grade / the query’s top grade × similarity_score / min_similarity (capped at 1; 1 when min_similarity is 0); 0 for a result judged not relevant',
     ),
   source_url: z
     .url({ protocol: /^https?$/ })
@@ -62,8 +62,26 @@ export const QueryResult = z.object({
   relevance: z
     .boolean()
     .describe('Judged relevant (by the suite’s relevant/expected_sources, else by module match and min_similarity)'),
-  relevance_grade: z.number().int().min(0).max(3),
+  relevance_grade: z
+    .number()
+    .int()
+    .min(0)
+    .max(3)
+    .describe('The best judgment the result matches (0: none); every chunk of a relevant page has its page’s grade'),
 });
+
+/** A result's relevance, grade and confidence agree: a result judged not relevant has grade 0 and confidence 0. */
+export const QueryResult = withRecordRules(QueryResultFields, [
+  {
+    rule: 'relevance is true exactly when relevance_grade is at least 1; a result not relevant has confidence_score 0',
+    holds: (r) => r.relevance === r.relevance_grade > 0 && (r.relevance || r.confidence_score === 0),
+    jsonSchema: ifThen(
+      { relevance: true },
+      { relevance_grade: { minimum: 1 } },
+      { relevance_grade: { const: 0 }, confidence_score: { const: 0 } },
+    ),
+  },
+]);
 export type QueryResult = z.infer<typeof QueryResult>;
 
 /** Seed 004 RetrievalResponse latency split, in milliseconds. Batched calls charge their duration to every query in the batch. */
@@ -132,7 +150,9 @@ const QueryValidationFields = z.object({
     .min(0)
     .max(1)
     .nullable()
-    .describe('Seed 000 RetrievalMetrics: mean confidence_score of top_results; null when nothing came back'),
+    .describe(
+      'Seed 000 RetrievalMetrics: mean confidence_score of top_results weighted by rank, 1 / log2(rank + 1); null when nothing came back',
+    ),
   module_match: z.boolean().nullable().describe('null when the query names no expected_module'),
   chapter_match: z.boolean().nullable().describe('null when the query names no expected_chapter'),
   expected_sources_found: z.number().int().min(0),

@@ -148,7 +148,15 @@ describe('answerQuestion', () => {
       source_chunks: [],
       confidence_score: 0,
       token_usage: { input_tokens: 0, output_tokens: 0 },
-      grounding_validation: { passed: true, abstained: true, abstention_correct: true, error_type: null },
+      // The gate abstained, not the model: reported as gated, its abstention not graded (NOT_APPLICABLE).
+      grounding_validation: {
+        passed: true,
+        abstained: true,
+        gated: true,
+        abstention_correct: false,
+        error_type: null,
+        checks: { abstention: 'NOT_APPLICABLE' },
+      },
     });
   });
 

@@ -52,6 +52,7 @@ describe('checkGrounding', () => {
       passed: true,
       grounded: true,
       abstained: false,
+      gated: false,
       abstention_correct: true,
       expect_answer: true,
       citation_coverage: 1,
@@ -88,6 +89,31 @@ describe('checkGrounding', () => {
       reasons: [],
       error_type: null,
     });
+  });
+
+  it('does not grade the gate’s abstention on a question the book cannot answer, and fails it on one the book can', () => {
+    // Prepare: the relevance gate abstained; chat never saw the question.
+    const text = 'I could not find anything in the book that answers this question.';
+
+    // Act
+    const unanswerable = judge(text, [], { expectAnswer: false, gated: true });
+    const answerable = judge(text, [], { expectAnswer: true, gated: true });
+    const byTheModel = judge(text, [], { expectAnswer: false });
+
+    // Assess
+    const pick = (v: typeof unanswerable) => [
+      v.gated,
+      v.abstained,
+      v.checks.abstention,
+      v.abstention_correct,
+      v.passed,
+    ];
+    expect([pick(unanswerable), pick(answerable), pick(byTheModel)]).toEqual([
+      [true, true, 'NOT_APPLICABLE', false, true],
+      [true, true, 'FAIL', false, false],
+      [false, true, 'PASS', true, true],
+    ]);
+    expect(answerable.error_type).toBe('NO_RELEVANT_DOCUMENTS');
   });
 
   it('fails an answer with no citation as GROUNDING_FAILED', () => {

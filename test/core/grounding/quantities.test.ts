@@ -99,3 +99,94 @@ describe('isNumberWord and isUnitWord', () => {
     expect([isUnitWord('gb'), isUnitWord('minutes'), isUnitWord('node')]).toEqual([true, true, false]);
   });
 });
+
+describe('number words joined, and where they are not', () => {
+  it('joins a hundreds figure and a smaller number, a tens figure and a unit, and a multiplier after a smaller word', () => {
+    expect(
+      ['three hundred two', 'three hundred twenty', 'twenty five', 'one thousand', 'five hundred'].map((t) =>
+        statedNumbers(t),
+      ),
+    ).toEqual([['302'], ['320'], ['25'], ['1000'], ['500']]);
+  });
+
+  it('keeps apart numbers that do not make one: digits, a tens figure then a tens figure, a teen then a unit', () => {
+    expect(
+      ['300 twenty', 'twenty 5', 'twenty thirty', 'fifteen five', 'three hundred, four hundred', 'two, three'].map(
+        (t) => statedNumbers(t),
+      ),
+    ).toEqual([
+      ['300', '20'],
+      ['20', '5'],
+      ['20', '30'],
+      ['15', '5'],
+      ['300', '400'],
+      ['2', '3'],
+    ]);
+  });
+
+  it('does not join across other words, and leaves "one" after a tens figure to the unit rule', () => {
+    expect(['two big hundred', 'twenty one', 'hundred five'].map((t) => statedNumbers(t))).toEqual([
+      ['2'],
+      ['20'],
+      ['5'],
+    ]);
+  });
+
+  it('does not read a multiplier after a larger number as a product', () => {
+    expect(statedNumbers('two thousand hundred', { lenient: true })).toEqual(['2000', '100']);
+  });
+
+  it('reads "a" as one only before a unit, and "a second" as a duration on the evidence side only', () => {
+    expect([
+      one('an hour').value,
+      one('a minute').value,
+      statedQuantities('a second replica'),
+      one('a second', true).value,
+      statedNumbers('a hundred nodes'),
+    ]).toEqual([3600, 60, [], 1, []]);
+  });
+
+  it('reads decimals with a comma and drops thousands separators', () => {
+    expect([statedNumbers('10,000,000 points'), one('1,5 GB').value, statedNumbers('1,25 and 3,5000')]).toEqual([
+      ['10000000'],
+      1.5e9,
+      ['1,25', '3,5000'],
+    ]);
+  });
+});
+
+describe('quantities with compound units and ranges', () => {
+  it('reads a rate as its two units, and no quantity when either is not a unit', () => {
+    const rate = one('10 MB/s');
+    expect([rate.dimension, rate.value, statedQuantities('10 MB/xyz'), statedQuantities('10 xyz/s')]).toEqual([
+      'data/time',
+      1e7,
+      [],
+      [],
+    ]);
+    expect(sameQuantity(rate, one('600 MB/min'))).toBe(true);
+    expect(sameQuantity(rate, one('10 MB/min'))).toBe(false);
+  });
+
+  it('gives both ends of a range its unit, and nothing to numbers without one', () => {
+    expect(statedQuantities('230 to 250 °C').map((q) => q.value)).toEqual([230, 250]);
+    expect(statedQuantities('one to three hours').map((q) => q.value)).toEqual([3600, 10800]);
+    expect(statedQuantities('10 and 20 ms').map((q) => q.value)).toEqual([0.01, 0.02]);
+    expect(statedQuantities('5 and 10 then 20 ms').map((q) => q.value)).toEqual([0.02]);
+    expect(statedQuantities('5 and 10')).toEqual([]);
+    expect(statedQuantities('5 GB then 10 GB').map((q) => q.number)).toEqual(['5', '10']);
+    expect(statedQuantities('twenty five minutes').map((q) => [q.number, q.value])).toEqual([['25', 1500]]);
+  });
+
+  it('compares a converted temperature to the degree, and other units exactly', () => {
+    expect([
+      sameQuantity(one('96 °C'), one('205 °F')),
+      sameQuantity(one('97.2 °C'), one('205 °F')),
+      sameQuantity(one('94.8 °C'), one('205 °F')),
+      sameQuantity(one('100 °C'), one('100 °F')),
+      sameQuantity(one('1000 ms'), one('1 s')),
+      sameQuantity(one('1001 ms'), one('1 s')),
+      sameQuantity(one('16 MB'), one('16 GB')),
+    ]).toEqual([true, false, false, false, true, false, false]);
+  });
+});

@@ -68,33 +68,6 @@ describe('advanceIncidents', () => {
     expect(replay([clean, clean])).toEqual([[], []]);
   });
 
-  it('opens no quality incident for LOW regression findings alone, but lets them keep an open one open', () => {
-    const similarity: Breach = { kind: 'SIMILARITY_DROPPED', severity: 'LOW', summary: 'query q1: 0.23, usually 0.5' };
-    const rank: Breach = { kind: 'RANK_DROPPED', severity: 'LOW', summary: 'q1: /docs/a out of the top 5' };
-    expect(replay([failed(similarity), failed(similarity, rank), clean])).toEqual([[], [], []]);
-    // Inside an incident a MEDIUM breach opened, a LOW-only night is not a clean one: no "[RESOLVED]" while it lasts.
-    expect(replay([failed(mrr), failed(similarity), clean])).toEqual([['quality:onset'], [], ['quality:recovery']]);
-    // A MEDIUM breach beside LOW ones opens it, with every breach recorded.
-    expect(replay([failed(similarity, mrr)])).toEqual([['quality:onset']]);
-  });
-
-  it('still opens on a LOW breached criterion, and on a LOW suite breach (the suite maintainer’s only channel)', () => {
-    const lowCriterion: Breach = { kind: 'criterion:pass_rate', severity: 'LOW', summary: 'pass rate 80% < 90%' };
-    const stale: Breach = { kind: 'SUITE_STALE', severity: 'LOW', summary: 'q1 expects a page the book lost' };
-    expect(replay([failed(lowCriterion)])).toEqual([['quality:onset']]);
-    expect(replay([{ quality: [], infrastructure: [], suite: [stale] }])).toEqual([['suite:onset']]);
-  });
-
-  it('does not re-open a closed incident on LOW regression findings alone', () => {
-    const similarity: Breach = { kind: 'SIMILARITY_DROPPED', severity: 'LOW', summary: 'q1 lower' };
-    expect(replay([failed(mrr, similarity), clean, failed(similarity), failed(mrr)])).toEqual([
-      ['quality:onset'],
-      ['quality:recovery'],
-      [],
-      ['quality:reopened'],
-    ]);
-  });
-
   it('sends one onset, silence while it lasts, and one recovery on the first clean night', () => {
     expect(replay([clean, failed(pass), failed(pass), failed(pass), clean, clean])).toEqual([
       [],

@@ -55,6 +55,42 @@ describe('observeRun', () => {
   });
 });
 
+describe('observeRun: LOW regression findings', () => {
+  const withFindings = (...findings: ReturnType<typeof finding>[]) => {
+    const report = buildPassedReport();
+    report.regression = buildRegression({ findings });
+    return observeRun(report, true);
+  };
+
+  it('makes no quality breach of a LOW regression finding, alone or beside others', () => {
+    const similarity = finding({ kind: 'SIMILARITY_DROPPED', severity: 'LOW', message: 'q1: 0.23, usually 0.5' });
+    const rank = finding({ kind: 'RANK_DROPPED', severity: 'LOW', message: 'q1: /docs/a out of the top 5' });
+    const orphaned = finding({ kind: 'COVERAGE_NEWLY_ORPHANED', severity: 'LOW', message: '/old' });
+    expect(withFindings(similarity, rank, orphaned).quality).toEqual([]);
+    const shift = finding({ kind: 'SCORE_SHIFT', severity: 'HIGH', message: 'shift' });
+    expect(withFindings(similarity, shift).quality).toEqual([
+      { kind: 'SCORE_SHIFT', severity: 'HIGH', summary: 'shift' },
+    ]);
+    // The same kind at MEDIUM is a breach.
+    const medium = finding({ kind: 'RANK_DROPPED', severity: 'MEDIUM', message: 'q2 out' });
+    expect(withFindings(medium).quality).toEqual([{ kind: 'RANK_DROPPED', severity: 'MEDIUM', summary: 'q2 out' }]);
+  });
+
+  it('still makes a LOW breached criterion and a LOW finding for the suite maintainer breaches', () => {
+    const report = buildPassedReport();
+    const criterion = report.success_criteria[0];
+    if (criterion) Object.assign(criterion, { passed: false, severity: 'LOW' });
+    report.regression = buildRegression({
+      findings: [
+        finding({ kind: 'NEW_QUERY_FAILING', severity: 'LOW', message: 'q9 new', addressed_to: 'suite maintainer' }),
+      ],
+    });
+    const observed = observeRun(report, true);
+    expect(observed.quality?.map((b) => b.severity)).toEqual(['LOW']);
+    expect(observed.suite).toEqual([{ kind: 'NEW_QUERY_FAILING', severity: 'LOW', summary: 'q9 new' }]);
+  });
+});
+
 describe('observeRun: the breaches’ facts', () => {
   it('says why the run failed and that the report was not stored', () => {
     const report = buildErrorReport();
@@ -89,18 +125,18 @@ describe('observeRun: the breaches’ facts', () => {
         finding({ kind, severity, message });
     report.regression = buildRegression({
       findings: [
-        f('QUERY_REGRESSED')('LOW', 'first a'),
-        f('QUERY_REGRESSED')('MEDIUM', 'second a'),
+        f('QUERY_REGRESSED')('MEDIUM', 'first a'),
+        f('QUERY_REGRESSED')('HIGH', 'second a'),
         f('RANK_DROPPED')('MEDIUM', 'first b'),
         f('RANK_DROPPED')('HIGH', 'second b'),
         f('SIMILARITY_DROPPED')('HIGH', 'first c'),
         f('SIMILARITY_DROPPED')('CRITICAL', 'second c'),
         f('COVERAGE_NEWLY_MISSING')('CRITICAL', 'first d'),
-        f('COVERAGE_NEWLY_MISSING')('LOW', 'second d'),
+        f('COVERAGE_NEWLY_MISSING')('MEDIUM', 'second d'),
       ],
     });
     expect(observeRun(report, true).quality).toEqual([
-      { kind: 'QUERY_REGRESSED', severity: 'MEDIUM', summary: 'first a' },
+      { kind: 'QUERY_REGRESSED', severity: 'HIGH', summary: 'first a' },
       { kind: 'RANK_DROPPED', severity: 'HIGH', summary: 'first b' },
       { kind: 'SIMILARITY_DROPPED', severity: 'CRITICAL', summary: 'first c' },
       { kind: 'COVERAGE_NEWLY_MISSING', severity: 'CRITICAL', summary: 'first d' },

@@ -72,8 +72,9 @@ describe('judgeQuery', () => {
     // Act
     const { result, errors } = judge(query, hits);
 
-    // Assess: mean = (0.85 + 0.6123) / 2 = 0.73115 -> 0.7312 (scores are rounded to 4 decimals first); confidence of
-    // row 2 = 0.6123 / 0.7 = 0.8747; alignment = 0.85 / (0.85 + 0.6123) = 0.5813 (only row 1 is relevant).
+    // Assess: mean = (0.85 + 0.6123) / 2 = 0.73115 -> 0.7312 (scores are rounded to 4 decimals first); row 2 is off
+    // its module, so its confidence is 0 and the query's is (1 × 1 + 0 × 1/log2(3)) / (1 + 1/log2(3)) = 0.6131;
+    // alignment = 0.85 / (0.85 + 0.6123) = 0.5813 (only row 1 is relevant).
     expect(result).toEqual({
       id: 'q1',
       query_text: 'What is ROS 2?',
@@ -91,7 +92,7 @@ describe('judgeQuery', () => {
           chunk_id: '2',
           similarity_score: 0.6123,
           raw_score: 0.612345,
-          confidence_score: 0.8747,
+          confidence_score: 0,
           ...ROW,
           relevance: false,
           relevance_grade: 0,
@@ -101,7 +102,7 @@ describe('judgeQuery', () => {
       best_similarity: 0.85,
       mean_top_k_similarity: 0.7312,
       semantic_alignment_score: 0.5813,
-      confidence_score: 0.9374,
+      confidence_score: 0.6131,
       module_match: true,
       chapter_match: null,
       expected_sources_found: 0,
@@ -282,8 +283,10 @@ describe('judgeQuery', () => {
     // Act
     const { result } = judge(query, hits);
 
-    // Assess: the page is credited once. P@5 = 1/5, recall 1/1, RR 1, nDCG 1/1.
-    expect(result.top_results.map((r) => r.relevance)).toEqual([true, false, false]);
+    // Assess: both chunks of the page are relevant, and count in the alignment: (0.9 + 0.8) / (0.9 + 0.8 + 0.7) =
+    // 0.7083. The IR metrics credit the page once: P@5 = 1/5, recall 1/1, RR 1, nDCG 1/1.
+    expect(result.top_results.map((r) => r.relevance)).toEqual([true, true, false]);
+    expect(result.semantic_alignment_score).toBe(0.7083);
     expect(result.metrics).toEqual({
       k: 5,
       judged_relevant: 1,

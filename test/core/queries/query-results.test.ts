@@ -4,6 +4,7 @@ import { judgeQuery } from '../../../functions/core/queries/judge-query.ts';
 import {
   indexSearchedHits,
   judgmentsOf,
+  scoreQueryConfidence,
   scoreResultConfidence,
   toQueryResults,
 } from '../../../functions/core/queries/query-results.ts';
@@ -91,16 +92,48 @@ describe('toQueryResults', () => {
 });
 
 describe('scoreResultConfidence', () => {
-  it('is 1 for a result exactly at the query’s min_similarity', () => {
-    expect(scoreResultConfidence(0.2, 0.2)).toBe(1);
+  const relevant = { grade: 1, topGrade: 1 };
+
+  it('is 1 for a relevant result exactly at the query’s min_similarity', () => {
+    expect(scoreResultConfidence({ similarity: 0.2, minSimilarity: 0.2, ...relevant })).toBe(1);
   });
 
-  it('is the share of min_similarity reached just under it', () => {
-    expect(scoreResultConfidence(0.1999, 0.2)).toBe(0.9995);
+  it('is the share of min_similarity a relevant result reaches just under it', () => {
+    expect(scoreResultConfidence({ similarity: 0.1999, minSimilarity: 0.2, ...relevant })).toBe(0.9995);
   });
 
-  it('is 1 for every result when min_similarity is 0', () => {
-    expect(scoreResultConfidence(0, 0)).toBe(1);
+  it('is 1 for every relevant result when min_similarity is 0', () => {
+    expect(scoreResultConfidence({ similarity: 0, minSimilarity: 0, ...relevant })).toBe(1);
+  });
+
+  it('is 0 for a result judged not relevant, however far above min_similarity it scores', () => {
+    expect(
+      [0.99, 0.2].map((similarity) => scoreResultConfidence({ similarity, minSimilarity: 0.2, grade: 0, topGrade: 1 })),
+    ).toEqual([0, 0]);
+  });
+
+  it('scales by the result’s grade against the query’s top grade', () => {
+    expect(
+      [1, 2, 3].map((grade) => scoreResultConfidence({ similarity: 0.5, minSimilarity: 0.2, grade, topGrade: 3 })),
+    ).toEqual([0.3333, 0.6667, 1]);
+  });
+});
+
+describe('scoreQueryConfidence', () => {
+  const at = (...confidences: number[]) =>
+    confidences.map((confidence_score, i) => ({ rank: i + 1, confidence_score }));
+
+  it('is 1 when every result is relevant at the bar, and 0 when none is relevant', () => {
+    expect([scoreQueryConfidence(at(1, 1, 1)), scoreQueryConfidence(at(0, 0, 0))]).toEqual([1, 0]);
+  });
+
+  it('weighs a result by rank as nDCG discounts it: an irrelevant first result costs more than an irrelevant last one', () => {
+    // weights 1, 1/log2(3) = 0.6309; (0 * 1 + 1 * 0.6309) / 1.6309 = 0.3869 and (1 * 1 + 0) / 1.6309 = 0.6131
+    expect([scoreQueryConfidence(at(0, 1)), scoreQueryConfidence(at(1, 0))]).toEqual([0.3869, 0.6131]);
+  });
+
+  it('is null when nothing came back', () => {
+    expect(scoreQueryConfidence([])).toBeNull();
   });
 });
 

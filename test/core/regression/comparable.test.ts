@@ -88,6 +88,14 @@ describe('similarityFlakyQueries', () => {
     expect(similarityFlakyQueries(nowAt(0.23), mostlyLow).get('q1')).toEqual({ level: 0.5, band: 0.05 });
   });
 
+  it('judges by the last 7 usual runs only, and by as few as 3', () => {
+    // Seven usual runs at 0.5 and, older, nine at 0.2 (their median would be 0.2): the level is 0.5, band 0.05.
+    const long = simsOf([0.5, 0.44, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, ...Array<number>(9).fill(0.2)], [1]);
+    expect(similarityFlakyQueries(nowAt(0.44), long).get('q1')).toEqual({ level: 0.5, band: 0.05 });
+    // Exactly three usual runs are enough.
+    expect(similarityFlakyQueries(nowAt(0.23), simsOf([0.5, 0.23, 0.5, 0.5], [1])).has('q1')).toBe(true);
+  });
+
   it('skips a query in ERROR or without a similarity now, ERROR runs, and runs of another version of it', () => {
     const history = simsOf([0.5, 0.23, 0.5, 0.5, 0.5]);
     expect(
@@ -101,6 +109,12 @@ describe('similarityFlakyQueries', () => {
     ).toEqual(new Map());
     const withErrors = history.map((r, i) => (i === 1 ? { ...r, status: 'ERROR' as const } : r));
     expect(similarityFlakyQueries(nowAt(0.23), withErrors)).toEqual(new Map());
+    // The query in ERROR in a run that completed: that run's similarity is not read either.
+    const queryError = history.map((r, i) =>
+      i === 1 ? { ...r, queries: { q1: query({ status: 'ERROR', bestSimilarity: 0.23 }) } } : r,
+    );
+    expect(similarityFlakyQueries(nowAt(0.23), queryError)).toEqual(new Map());
+    expect(similarityFlakyQueries(nowAt(0.23), history).has('q1')).toBe(true);
     const edited = buildDigest(21, { queries: { q1: query({ bestSimilarity: 0.23, hash: 'new' }) } });
     const before = history.map((r) => ({ ...r, queries: { q1: { ...(r.queries.q1 ?? query()), hash: 'old' } } }));
     expect(similarityFlakyQueries(edited, before)).toEqual(new Map());

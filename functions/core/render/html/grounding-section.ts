@@ -14,7 +14,7 @@ export function renderGrounding(report: ValidationReport): Markup {
   const failing = g.responses.filter((r) => r.grounding_validation?.passed !== true);
   const passing = g.responses.filter((r) => r.grounding_validation?.passed === true);
   return html`<section id="grounding"><h2>Grounded answers: ${num(g.grounded_rate, 2, '%')} grounded</h2>
-<p class="figures">${g.evaluated} of ${g.agent_queries} agent questions evaluated${g.capped > 0 ? ` (${g.capped} over the cap of ${g.max_agent_queries})` : ''} · grounded <b>${g.grounded}</b> · ungrounded <b>${g.ungrounded}</b> · needless abstentions <b>${g.unnecessary_abstentions}</b> · correct abstentions <b>${g.abstentions_correct}</b> · wrong answers to unanswerable questions <b>${g.abstentions_incorrect}</b> · errors <b>${g.errors}</b> · model ${g.chat_model}</p>
+<p class="figures">${g.evaluated} of ${g.agent_queries} agent questions evaluated${g.capped > 0 ? ` (${g.capped} over the cap of ${g.max_agent_queries})` : ''} · grounded <b>${g.grounded}</b> · ungrounded <b>${g.ungrounded}</b> · needless abstentions <b>${g.unnecessary_abstentions}</b> · correct abstentions <b>${g.abstentions_correct}</b> · gated before chat (not graded) <b>${g.abstentions_gated}</b> · wrong answers to unanswerable questions <b>${g.abstentions_incorrect}</b> · errors <b>${g.errors}</b> · model ${g.chat_model}</p>
 ${renderJudge(g)}
 ${failing.map(renderResponse)}
 ${passing.length > 0 ? html`<details><summary>${passing.length} passing answer(s)</summary>${passing.map(renderResponse)}</details>` : ''}

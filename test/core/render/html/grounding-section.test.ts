@@ -65,6 +65,7 @@ function grounding(responses: AgentResponse[], overrides: Partial<GroundingRepor
     ungrounded: 1,
     unnecessary_abstentions: 0,
     abstentions_correct: 1,
+    abstentions_gated: 0,
     abstentions_incorrect: 0,
     errors: 1,
     grounded_rate: 66.6667,
@@ -93,7 +94,7 @@ describe('renderGrounding', () => {
     const markup = page(grounding([]));
     expect(markup).toContain('<h2>Grounded answers: 66.67% grounded</h2>');
     expect(markup).toContain(
-      '<p class="figures">4 of 5 agent questions evaluated · grounded <b>2</b> · ungrounded <b>1</b> · needless abstentions <b>0</b> · correct abstentions <b>1</b> · wrong answers to unanswerable questions <b>0</b> · errors <b>1</b> · model command-r</p>',
+      '<p class="figures">4 of 5 agent questions evaluated · grounded <b>2</b> · ungrounded <b>1</b> · needless abstentions <b>0</b> · correct abstentions <b>1</b> · gated before chat (not graded) <b>0</b> · wrong answers to unanswerable questions <b>0</b> · errors <b>1</b> · model command-r</p>',
     );
   });
 
