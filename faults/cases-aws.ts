@@ -3,9 +3,12 @@
  * and all together, plus everything hanging at once. Sink bounds are 2 s here (SINK_TIMEOUT_SECONDS) except in
  * the rows that say "default settings".
  */
+
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { STAND_IN_CREDENTIALS, STAND_IN_REGION } from '../sandbox/aws/index.ts';
 import type { ProxyFault } from '../sandbox/faults/fault-proxy.ts';
 import { type Case, common, expectFinding, expectStatus, expectWithin } from './case.ts';
-import type { Observed } from './drive.ts';
+import { drive, type Observed } from './drive.ts';
 import type { AwsService, World } from './world.ts';
 
 type Sink = { name: string; service: AwsService; when?: (request: string) => boolean };
@@ -214,6 +217,50 @@ export const AWS_CASES: Case[] = [
         ...(o.alertSubjects.some((s) => /^\[HIGH\] .*CloudWatch metrics NOT delivered/.test(s))
           ? []
           : [`no HIGH alert naming the metrics (got ${JSON.stringify(o.alertSubjects)})`]),
+      ];
+    },
+  },
+  {
+    name: 'a month with 2,100 reports of another environment (Lambda)',
+    group: 'AWS',
+    expected:
+      "returns; the night before is found as this environment's history (no 'first run with figures on record')",
+    arrange: async (w) => {
+      // A night of this environment first, then 2,100 reports of another in the same month, on earlier days: S3
+      // lists keys in ascending order, so a bounded listing's pages end inside them, before this environment's.
+      const before = await drive(w, lambda(w));
+      if (before.report === null) throw new Error('the first night stored no report');
+      const month = before.report.timestamp.slice(0, 7).replace('-', '/');
+      const foreign = JSON.stringify({ ...before.report, environment: 'staging' });
+      const s3 = new S3Client({
+        endpoint: w.aws.endpoints.s3,
+        region: STAND_IN_REGION,
+        credentials: STAND_IN_CREDENTIALS,
+        forcePathStyle: true,
+      });
+      for (let i = 0; i < 2_100; i += 100)
+        await Promise.all(
+          Array.from({ length: 100 }, (_, j) =>
+            s3.send(
+              new PutObjectCommand({
+                Bucket: w.aws.bucket,
+                Key: `reports/book/${month}/0${1 + ((i + j) % 5)}/0000${String(i + j).padStart(6, '0')}.json`,
+                Body: foreign,
+              }),
+            ),
+          ),
+        );
+      s3.destroy();
+      return lambda(w);
+    },
+    check: (o) => {
+      const note = o.report?.regression?.note ?? '';
+      return [
+        ...common(o),
+        ...(o.outcome === 'returned' ? [] : [`the handler ${o.outcome}`]),
+        ...(/1 earlier run\(s\) with figures on record/.test(note)
+          ? []
+          : [`the night before was not found: regression note ${JSON.stringify(note)}`]),
       ];
     },
   },
