@@ -13,6 +13,7 @@ import { parseEngineConfig } from '../functions/core/config.ts';
 import { runValidation } from '../functions/core/run/run-validation.ts';
 import { parseSuite } from '../functions/core/suite/suite.ts';
 import { limitHeapGrowth } from '../functions/nightly/heap-growth.ts';
+import { peakRssKb } from './peak-rss.ts';
 
 /** What the child reports after each run. */
 export interface EngineFigures {
@@ -89,7 +90,7 @@ async function runOnce(): Promise<EngineFigures> {
   const wallMs = performance.now() - started;
   sample();
   const cpu = process.cpuUsage(cpuBefore);
-  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  const peakRssMb = peakRssKb() / 1024;
   // Started with --expose-gc by bench/run.ts; the collection runs after the peak is read, so it cannot lower it.
   (globalThis as { gc?: () => void }).gc?.();
   const responses = report.grounding_report?.responses ?? [];

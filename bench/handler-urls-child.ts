@@ -11,6 +11,7 @@ import { createNightlyDeps } from '../functions/nightly/deps.ts';
 import { createHandler } from '../functions/nightly/handler.ts';
 import { redactingLogger } from '../functions/nightly/redacting-logger.ts';
 import { STAND_IN_CREDENTIALS, STAND_IN_REGION } from '../sandbox/aws/index.ts';
+import { peakRssKb } from './peak-rss.ts';
 
 /** What the child measured. */
 export interface HandlerFigures {
@@ -25,7 +26,7 @@ export interface HandlerFigures {
 
 const send = process.send?.bind(process);
 if (send === undefined) throw new Error('bench/handler-urls-child.ts is forked by the bench');
-const rssMb = () => process.resourceUsage().maxRSS / 1024;
+const rssMb = () => peakRssKb() / 1024;
 const baselineRssMb = rssMb();
 if (process.env.BENCH_TRACE) {
   const t0 = Date.now();

@@ -4,6 +4,7 @@
  * its figures and exits.
  */
 import { HttpSitemap } from '../functions/adapters/sitemap/http-sitemap.ts';
+import { peakRssKb } from './peak-rss.ts';
 
 /** What the child measured. */
 export interface SitemapFigures {
@@ -21,7 +22,7 @@ export interface SitemapFigures {
 
 const url = process.argv[2];
 if (url === undefined || process.send === undefined) throw new Error('bench/sitemap-child.ts is forked by the bench');
-const rssMb = () => process.resourceUsage().maxRSS / 1024;
+const rssMb = () => peakRssKb() / 1024;
 
 const sitemap = new HttpSitemap({ url, timeoutMs: 120_000 });
 const baselineRssMb = rssMb();

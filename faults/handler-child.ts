@@ -6,6 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { peakRssKb } from '../bench/peak-rss.ts';
 import { createAwsClients } from '../functions/adapters/aws/clients.ts';
 import { parseNightlyConfig } from '../functions/nightly/config.ts';
 import { createNightlyDeps } from '../functions/nightly/deps.ts';
@@ -32,5 +33,5 @@ try {
 } catch (error) {
   outcome = { outcome: 'threw', error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
 }
-writeFileSync(out, JSON.stringify({ ...outcome, maxRssKb: process.resourceUsage().maxRSS }));
+writeFileSync(out, JSON.stringify({ ...outcome, maxRssKb: peakRssKb() }));
 process.exit(0);
