@@ -49,9 +49,19 @@ export interface CohereChatResponse {
   usage?: { billedUnits?: { inputTokens?: number; outputTokens?: number } };
 }
 
-/** Builds the ChatModel on CohereClientV2; the client is built once and reused. */
-export function createCohereChat(options: CohereChatOptions): ChatModel {
-  const model = options.model ?? DEFAULT_CHAT_MODEL;
+/** One chat request's body, without the model (the sender sets it). */
+type CohereChatRequest = Omit<Parameters<CohereClientV2['chat']>[0], 'model'>;
+
+/**
+ * Sends chat requests for one model as every Cohere chat caller must (the agent, the claim judge): one client built
+ * once, errors translated with `role`, model and endpoint named (never the key), transient failures retried under
+ * the run's deadline, and the run's Cohere gate shared, then the reply read.
+ */
+export function cohereChatSender(
+  options: Omit<CohereChatOptions, 'model'>,
+  role: string,
+  model: string,
+): (request: CohereChatRequest) => Promise<ChatReply> {
   // The SDK's own retries are off: transport.ts retries, with the same policy (and Retry-After cap) as every adapter.
   const client = new CohereClientV2({
     token: options.token,
@@ -59,41 +69,44 @@ export function createCohereChat(options: CohereChatOptions): ChatModel {
     maxRetries: 0,
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
   });
-  const where = `Cohere chat (${model}) at ${options.baseUrl ? safeOrigin(options.baseUrl) : 'api.cohere.com'}`;
-
+  const where = `${role} (${model}) at ${options.baseUrl ? safeOrigin(options.baseUrl) : 'api.cohere.com'}`;
   const gate = options.gate ?? new DependencyGate('Cohere');
+  return async (request) => {
+    const call = async () => {
+      try {
+        return (await client.chat(
+          { model, ...request },
+          options.run ? { abortSignal: options.run.signal } : {},
+        )) as CohereChatResponse;
+      } catch (error) {
+        throw translateCohereChatError(error, where, options.token, options.run);
+      }
+    };
+    const response = await gate.run(() =>
+      retryTransient(call, { retries: options.maxRetries ?? 2, ...(options.run ? { run: options.run } : {}) }),
+    );
+    return readCohereReply(response, where);
+  };
+}
+
+/** Builds the ChatModel on CohereClientV2; the client is built once and reused. */
+export function createCohereChat(options: CohereChatOptions): ChatModel {
+  const model = options.model ?? DEFAULT_CHAT_MODEL;
+  const send = cohereChatSender(options, 'Cohere chat', model);
   return {
     model,
-    async chat({ question, documents }) {
-      const call = async () => {
-        try {
-          return (await client.chat(
-            {
-              model,
-              messages: [
-                { role: 'system', content: SYSTEM_PROMPT },
-                { role: 'user', content: question },
-              ],
-              documents: documents.map((d: ChatDocument) => ({ id: d.id, data: { text: d.text } })),
-              // No citationOptions: citations are on by default for every model that has them, and the modes differ by
-              // model (command-a-03-2025 refuses ACCURATE; the current API calls "on" ENABLED).
-              // The monitor compares nights: the least random sampling Cohere offers.
-              temperature: 0,
-            },
-            options.run ? { abortSignal: options.run.signal } : {},
-          )) as CohereChatResponse;
-        } catch (error) {
-          throw translateCohereChatError(error, where, options.token, options.run);
-        }
-      };
-      const response = await gate.run(() =>
-        retryTransient(call, {
-          retries: options.maxRetries ?? 2,
-          ...(options.run ? { run: options.run } : {}),
-        }),
-      );
-      return readCohereReply(response, where);
-    },
+    chat: ({ question, documents }) =>
+      send({
+        messages: [
+          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'user', content: question },
+        ],
+        documents: documents.map((d: ChatDocument) => ({ id: d.id, data: { text: d.text } })),
+        // No citationOptions: citations are on by default for every model that has them, and the modes differ by
+        // model (command-a-03-2025 refuses ACCURATE; the current API calls "on" ENABLED).
+        // The monitor compares nights: the least random sampling Cohere offers.
+        temperature: 0,
+      }),
   };
 }
 

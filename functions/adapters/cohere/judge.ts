@@ -5,11 +5,9 @@
  * not read here: core/grounding/judge.ts checks it (a verdict it knows, evidence found verbatim in the chunk named).
  * Transport failures are translated once (errors.ts) into a ChatError that names the model, never the API key.
  */
-import { CohereClientV2 } from 'cohere-ai';
 import type { ChatDocument, ClaimJudge } from '../../core/ports.ts';
-import { DependencyGate, type RunSignal, retryTransient } from '../transport.ts';
-import { type CohereChatResponse, DEFAULT_CHAT_MODEL, readCohereReply } from './chat.ts';
-import { safeOrigin, translateCohereChatError } from './errors.ts';
+import type { DependencyGate, RunSignal } from '../transport.ts';
+import { cohereChatSender, DEFAULT_CHAT_MODEL } from './chat.ts';
 
 /** The judge's model by default: the agent's own, Command A, which supports structured outputs. */
 export const DEFAULT_JUDGE_MODEL = DEFAULT_CHAT_MODEL;
@@ -67,40 +65,19 @@ export interface CohereJudgeOptions {
 /** Builds the ClaimJudge on CohereClientV2. */
 export function createCohereJudge(options: CohereJudgeOptions): ClaimJudge {
   const model = options.model ?? DEFAULT_JUDGE_MODEL;
-  const client = new CohereClientV2({
-    token: options.token,
-    timeoutInSeconds: options.timeoutInSeconds,
-    maxRetries: 0,
-    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-  });
-  const where = `Cohere judge (${model}) at ${options.baseUrl ? safeOrigin(options.baseUrl) : 'api.cohere.com'}`;
-  const gate = options.gate ?? new DependencyGate('Cohere');
+  const send = cohereChatSender(options, 'Cohere judge', model);
   return {
     model,
     async judge({ claim, chunks }) {
-      const call = async () => {
-        try {
-          return (await client.chat(
-            {
-              model,
-              messages: [
-                { role: 'system', content: JUDGE_SYSTEM_PROMPT },
-                { role: 'user', content: buildJudgeMessage(claim, chunks) },
-              ],
-              responseFormat: { type: 'json_object', jsonSchema: { ...JUDGE_RESPONSE_SCHEMA } },
-              // One claim, one verdict: the same answer every night for the same claim.
-              temperature: 0,
-            },
-            options.run ? { abortSignal: options.run.signal } : {},
-          )) as CohereChatResponse;
-        } catch (error) {
-          throw translateCohereChatError(error, where, options.token, options.run);
-        }
-      };
-      const response = await gate.run(() =>
-        retryTransient(call, { retries: options.maxRetries ?? 2, ...(options.run ? { run: options.run } : {}) }),
-      );
-      const { text, billedUnits } = readCohereReply(response, where);
+      const { text, billedUnits } = await send({
+        messages: [
+          { role: 'system', content: JUDGE_SYSTEM_PROMPT },
+          { role: 'user', content: buildJudgeMessage(claim, chunks) },
+        ],
+        responseFormat: { type: 'json_object', jsonSchema: { ...JUDGE_RESPONSE_SCHEMA } },
+        // One claim, one verdict: the same answer every night for the same claim.
+        temperature: 0,
+      });
       return { text, billedUnits };
     },
   };
