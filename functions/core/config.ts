@@ -7,6 +7,7 @@
  */
 
 import { CHUNK_METADATA_FIELDS } from './book/payload.ts';
+import { DEFAULT_ANN_SAMPLE } from './index-health/ann-sample.ts';
 import { DEFAULT_SCROLL_PARTITIONS } from './scroll-plan.ts';
 import { unusableApiKeyReason } from './shared/api-key.ts';
 import { InputError } from './shared/errors.ts';
@@ -51,6 +52,8 @@ export interface EngineConfig {
   searchConcurrency: number;
   /** Parts of the collection a scroll reads at once when the index cannot aggregate (issue 20). */
   scrollPartitions: number;
+  /** How many of the suite's searches ANN health repeats with exact search a night (each one a full scan in Qdrant). */
+  annRecallSample: number;
   /**
    * The whole run's budget: when it is reached every request still in flight is aborted, unfinished stages end as
    * TIMEOUT errors and the report goes out with what finished. The Lambda takes the tighter of this and its own
@@ -79,6 +82,7 @@ const SETTING_BOUNDS = {
   judgeMaxClaims: { min: 0, max: 500, integer: true },
   searchConcurrency: { min: 1, max: 32, integer: true },
   scrollPartitions: { min: 1, max: 32, integer: true },
+  annRecallSample: { min: 0, max: 10_000, integer: true },
 } as const;
 
 const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'WARNING', 'ERROR'] as const;
@@ -205,6 +209,7 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     cohereTimeoutMs: read.number('COHERE_TIMEOUT_MS', SETTING_BOUNDS.cohereTimeoutMs) ?? 30_000,
     searchConcurrency: read.number('SEARCH_CONCURRENCY', SETTING_BOUNDS.searchConcurrency) ?? 4,
     scrollPartitions: read.number('SCROLL_PARTITIONS', SETTING_BOUNDS.scrollPartitions) ?? DEFAULT_SCROLL_PARTITIONS,
+    annRecallSample: read.number('ANN_RECALL_SAMPLE', SETTING_BOUNDS.annRecallSample) ?? DEFAULT_ANN_SAMPLE,
     // 600 s: the Lambda's own timeout, so a CLI run and a nightly run are cut at the same point; an hour at most.
     runDeadlineSeconds: read.number('RUN_DEADLINE_SECONDS', { min: 1, max: 3600 }) ?? 600,
     environment: read.string('ENVIRONMENT') ?? 'dev',
