@@ -25,7 +25,7 @@
  */
 
 import type { StepName } from '../functions/core/checks/steps.ts';
-import { DEFAULT_ANN_SAMPLE } from '../functions/core/index-health/ann-sample.ts';
+import { DEFAULT_ANN_SAMPLE } from '../functions/core/config.ts';
 
 /** Cohere's limit on texts per embed call. */
 const EMBED_BATCH = 96;

@@ -7,7 +7,6 @@
  */
 
 import { CHUNK_METADATA_FIELDS } from './book/payload.ts';
-import { DEFAULT_ANN_SAMPLE } from './index-health/ann-sample.ts';
 import { DEFAULT_SCROLL_PARTITIONS } from './scroll-plan.ts';
 import { unusableApiKeyReason } from './shared/api-key.ts';
 import { InputError } from './shared/errors.ts';
@@ -65,6 +64,9 @@ export interface EngineConfig {
   /** Never serialised into a report, a log line, an alert or an error message. */
   secrets: { cohereApiKey: string | null; qdrantApiKey: string | null };
 }
+
+/** How many of the suite's searches ANN health repeats with exact search each night unless configured (ANN_RECALL_SAMPLE). */
+export const DEFAULT_ANN_SAMPLE = 20;
 
 /** The environment settings are read from (process.env in production, a record in tests). */
 export type Env = Record<string, string | undefined>;

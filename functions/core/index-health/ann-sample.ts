@@ -1,6 +1,3 @@
-/** How many of the suite's searches are repeated with exact search each night unless configured (ANN_RECALL_SAMPLE). */
-export const DEFAULT_ANN_SAMPLE = 20;
-
 const DAY_MS = 86_400_000;
 
 /**

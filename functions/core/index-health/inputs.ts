@@ -7,11 +7,12 @@
 import pLimit from 'p-limit';
 import { CANARY_FIELDS, embeddedText, type PayloadField } from '../book/payload.ts';
 import { type Input, outcome } from '../checks/input.ts';
+import { DEFAULT_ANN_SAMPLE } from '../config.ts';
 import type { SearchHit, SearchRequest } from '../ports.ts';
 import { collectionProfile } from '../quality/inputs.ts';
 import { collectionDescription, searchedQueries } from '../queries/inputs.ts';
 import { SEARCH_BATCH_SIZE } from '../queries/query-stage.ts';
-import { annSample, DEFAULT_ANN_SAMPLE } from './ann-sample.ts';
+import { annSample } from './ann-sample.ts';
 import { type IndexInventory, NO_MODEL, readInventory, type ScrolledInventory } from './inventory.ts';
 import { hasPageIndexes, readPageVersions } from './page-versions.ts';
 
@@ -45,7 +46,7 @@ export const indexInventory: Input<IndexInventory> = {
 };
 
 /** Each searched query's approximate hits beside the exact hits of the same request (vector, filter, k). */
-export interface ExactComparison {
+interface ExactComparison {
   queryId: string;
   request: SearchRequest;
   approximate: SearchHit[];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { annSample, DEFAULT_ANN_SAMPLE } from '../../../functions/core/index-health/ann-sample.ts';
+import { DEFAULT_ANN_SAMPLE } from '../../../functions/core/config.ts';
+import { annSample } from '../../../functions/core/index-health/ann-sample.ts';
 
 const DAY = 86_400_000;
 const night = (n: number) => new Date(n * DAY + 3 * 3_600_000);
