@@ -12,6 +12,7 @@ import { filterCheck } from '../index-health/filter-check.ts';
 import { freshnessCheck } from '../index-health/freshness-check.ts';
 import { mixedModelsCheck } from '../index-health/mixed-models-check.ts';
 import { staleChunksCheck } from '../index-health/stale-chunks-check.ts';
+import { chunkSizeCheck } from '../quality/chunk-size-check.ts';
 import { qualityCheck } from '../quality/quality-check.ts';
 import { modelVersionCheck } from '../queries/model-version.ts';
 import { payloadIssuesCheck } from '../queries/payload-issues-check.ts';
@@ -26,6 +27,7 @@ export const CHECKS: readonly Check[] = [
   sitemapCheck,
   coverageCheck,
   qualityCheck,
+  chunkSizeCheck,
   groundingCheck,
   // Index health (core/index-health): what coverage and completeness cannot see.
   staleChunksCheck,
