@@ -6,7 +6,6 @@
  * `--per-section` measures one chunk per heading section (small sections not merged), as before issue 23.
  */
 import { parseArgs } from 'node:util';
-import { contextualHeader } from '../functions/core/book/payload.ts';
 import { chunkMarkdown, countTokens } from '../functions/indexer/chunk-markdown.ts';
 import { readDocs } from '../functions/indexer/read-docs.ts';
 
@@ -18,7 +17,7 @@ for (const docsDir of positionals) {
   for (const page of pages)
     for (const chunk of chunkMarkdown(page.body, { title: page.title, mergeSections: !values['per-section'] })) {
       sizes.push(chunk.tokenCount);
-      largest = Math.max(largest, countTokens(contextualHeader(chunk.headingHierarchy)) + chunk.tokenCount);
+      largest = Math.max(largest, countTokens(chunk.embedHeader) + chunk.tokenCount);
     }
   sizes.sort((a, b) => a - b);
   const at = (q: number) => sizes[Math.round(q * (sizes.length - 1))] ?? 0;

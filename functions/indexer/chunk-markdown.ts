@@ -27,6 +27,11 @@ export interface MarkdownChunk {
   headingHierarchy: string[];
   chunkText: string;
   tokenCount: number;
+  /**
+   * The contextual header embedded above the text: the heading path, and for sections merged under it the names of
+   * the sections it holds ("Field Workstation › GPU · CPU Requirements · RAM Requirements").
+   */
+  embedHeader: string;
   /** The heading sections (or the piece of one) the chunk was made of, in page order, each with its own path. */
   parts: { headingHierarchy: string[]; text: string }[];
 }
@@ -93,6 +98,7 @@ export function chunkMarkdown(
     headingHierarchy: piece.hierarchy,
     chunkText: piece.text,
     tokenCount: countTokens(piece.text),
+    embedHeader: headerOf(piece),
     parts: piece.parts.map(({ headingHierarchy, text }) => ({ headingHierarchy, text })),
   }));
 }
@@ -208,9 +214,20 @@ function headerTokens(hierarchy: readonly string[]): number {
   return countTokens(contextualHeader(hierarchy));
 }
 
+/**
+ * A chunk's contextual header: its heading path, then the sections merged under it, named by their heading one level
+ * down ("Introduction › Course Overview · Prerequisites"): the path alone would say only the page of a merged chunk.
+ */
+function headerOf(piece: { hierarchy: string[]; parts: Part[] }): string {
+  const depth = piece.hierarchy.length;
+  const below = [...new Set(piece.parts.flatMap((p) => p.headingHierarchy.slice(depth, depth + 1)))];
+  const path = contextualHeader(piece.hierarchy);
+  return below.length === 0 ? path : `${path} › ${below.join(' · ')}`;
+}
+
 /** Tokens of what is embedded: the header and the text (a blank line between them adds none). */
-function embeddedTokens(piece: { hierarchy: string[]; text: string }): number {
-  return headerTokens(piece.hierarchy) + countTokens(piece.text);
+function embeddedTokens(piece: { hierarchy: string[]; text: string; parts: Part[] }): number {
+  return countTokens(headerOf(piece)) + countTokens(piece.text);
 }
 
 interface Section {

@@ -20,7 +20,7 @@
  * 7. A summary says what was written, left unchanged and deleted, and how long it took.
  */
 import { createHash } from 'node:crypto';
-import { type ChunkPayload, contextualHeader, embeddedText, pageVersionKey } from '../core/book/payload.ts';
+import { type ChunkPayload, embeddedText, pageVersionKey } from '../core/book/payload.ts';
 import type { Clock, EmbeddingResult } from '../core/ports.ts';
 import { EmbeddingError, InputError } from '../core/shared/errors.ts';
 import { type ChunkSizes, chunkMarkdown, DEFAULT_CHUNK_SIZES } from './chunk-markdown.ts';
@@ -113,7 +113,7 @@ export async function indexPages(
     // The version names the page, its hash and how many chunks it has, so a facet can check each version's points.
     const pageVersion = pageVersionKey(page.sourceUrl, pageHash, pageChunks.length);
     return pageChunks.map((chunk) => {
-      const header = contextualHeader(chunk.headingHierarchy);
+      const header = chunk.embedHeader;
       return {
         page,
         chunk,

@@ -61,7 +61,7 @@ describe('chunkMarkdown', () => {
     const chunks = chunkMarkdown(markdown, { title: 'ROS 2 Basics', sizes: SEPARATE });
 
     // Assess
-    expect(chunks.map(({ parts, ...chunk }) => chunk)).toEqual([
+    expect(chunks.map(({ parts, embedHeader, ...chunk }) => chunk)).toEqual([
       { chunkIndex: 0, headingHierarchy: ['ROS 2 Basics'], chunkText: 'ROS 2 is middleware.', tokenCount: 5 },
       {
         chunkIndex: 1,
@@ -112,6 +112,8 @@ describe('chunkMarkdown', () => {
         headingHierarchy: ['ROS 2 Basics'],
         chunkText: markdown,
         tokenCount: countTokens(markdown),
+        // The path, then the sections merged under it, one level down.
+        embedHeader: 'ROS 2 Basics › Nodes · Topics',
         parts: [
           { headingHierarchy: ['ROS 2 Basics'], text: 'ROS 2 is middleware.' },
           { headingHierarchy: ['ROS 2 Basics', 'Nodes'], text: '## Nodes\n\nA node does one thing.' },
@@ -126,15 +128,15 @@ describe('chunkMarkdown', () => {
   });
 
   it('merges up to the target with the header, and not one token more', () => {
-    // Prepare: the header "T" is 1 token; "## A" + 7 words is 10 tokens, "## B" + 7 words too.
+    // Prepare: merged, the header "T › A · B" is 5 tokens; "## A" + 7 words is 10 tokens, "## B" + 7 words too.
     const markdown = `## A\n\n${paragraph(7, 'a')}\n\n## B\n\n${paragraph(7, 'b')}`;
 
     // Act
-    const at = chunkMarkdown(markdown, { title: 'T', sizes: { targetTokens: 21, maxTokens: 440 } });
-    const under = chunkMarkdown(markdown, { title: 'T', sizes: { targetTokens: 20, maxTokens: 440 } });
+    const at = chunkMarkdown(markdown, { title: 'T', sizes: { targetTokens: 25, maxTokens: 440 } });
+    const under = chunkMarkdown(markdown, { title: 'T', sizes: { targetTokens: 24, maxTokens: 440 } });
 
     // Assess
-    expect(at.map((c) => c.headingHierarchy)).toEqual([['T']]);
+    expect(at.map((c) => [c.headingHierarchy, c.embedHeader])).toEqual([[['T'], 'T › A · B']]);
     expect(under.map((c) => c.headingHierarchy)).toEqual([
       ['T', 'A'],
       ['T', 'B'],
