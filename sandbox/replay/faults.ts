@@ -164,7 +164,7 @@ export const FAULT_KINDS = {
     track: 'quality',
     needs: ['target'],
     describe: 'a module truncated to its first chunks on every page',
-    names: ['SIMILARITY_DROPPED', 'RANK_DROPPED', 'QUERY_REGRESSED', 'SCORE_SHIFT', 'SCORE_DRIFT', 'METRIC_DROPPED'],
+    names: ['missing chunk', 'MISSING_CHUNKS'],
     apply: (world, { target, keep_chunks }) => {
       world.points = world.points.filter(
         (p) =>
