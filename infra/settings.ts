@@ -21,8 +21,13 @@ export interface StackSettings {
   cohereSecret: string;
   qdrantSecret: string | undefined;
   alertEmails: string[];
-  /** An HTTPS endpoint (a PagerDuty or Opsgenie events URL) for HIGH and CRITICAL alerts only; email gets all. */
+  /**
+   * The page route, for HIGH and CRITICAL alerts and the not-running alarm (email gets everything): an HTTPS
+   * endpoint (a PagerDuty or Opsgenie events URL) and/or a Slack channel through AWS Chatbot (a workspace already
+   * authorized in the Chatbot console, and a channel in it). With neither, there is no page route.
+   */
   pagerUrl: string | undefined;
+  slack: { workspaceId: string; channelId: string } | undefined;
   /** An EventBridge Scheduler expression, e.g. cron(0 3 * * ? *). */
   scheduleExpression: string;
   scheduleTimeZone: string;
@@ -159,6 +164,21 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   if (pagerUrl !== undefined && !pagerUrl.startsWith('https://'))
     problems.push(`pagerUrl: must be an https:// URL (SNS sends to HTTPS endpoints only here), got "${pagerUrl}"`);
   else url('pagerUrl', pagerUrl);
+  const slackWorkspaceId = text('slackWorkspaceId');
+  const slackChannelId = text('slackChannelId');
+  if ((slackWorkspaceId === undefined) !== (slackChannelId === undefined))
+    problems.push(
+      'slackWorkspaceId and slackChannelId: give both or neither (the workspace from the AWS Chatbot console, the channel from its Slack link)',
+    );
+  // Chatbot's own patterns: a workspace (team) id is upper-case letters and digits, T...; a channel id C... or G....
+  if (slackWorkspaceId !== undefined && !/^T[0-9A-Z]{2,254}$/.test(slackWorkspaceId))
+    problems.push(
+      `slackWorkspaceId: must look like T0123ABCD (the Chatbot console shows it), got "${slackWorkspaceId}"`,
+    );
+  if (slackChannelId !== undefined && !/^[CG][0-9A-Z]{2,254}$/.test(slackChannelId))
+    problems.push(
+      `slackChannelId: must look like C0123ABCD (the end of the channel's Slack link), got "${slackChannelId}"`,
+    );
   if (!sandbox) {
     if (alertEmails.length === 0)
       problems.push('alertEmails: required (at least one address; without one, no alert reaches anybody)');
@@ -205,6 +225,10 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     qdrantSecret: text('qdrantSecret'),
     alertEmails,
     pagerUrl,
+    slack:
+      slackWorkspaceId === undefined || slackChannelId === undefined
+        ? undefined
+        : { workspaceId: slackWorkspaceId, channelId: slackChannelId },
     scheduleExpression,
     scheduleTimeZone: text('scheduleTimeZone', 'Etc/UTC') ?? 'Etc/UTC',
     heartbeatHours: window.ok ? window.hours : 0,

@@ -43,6 +43,7 @@ describe('readStackSettings', () => {
       qdrantSecret: undefined,
       alertEmails: [],
       pagerUrl: undefined,
+      slack: undefined,
       scheduleExpression: 'cron(0 3 * * ? *)',
       scheduleTimeZone: 'Etc/UTC',
       heartbeatHours: 26,
@@ -191,6 +192,31 @@ describe('readStackSettings', () => {
     );
     expect(problemsOf({ ...REAL, pagerUrl: 'https://pager.example.com/x' })).toContain(
       'pagerUrl: "pager.example.com" is a placeholder host',
+    );
+  });
+
+  it('takes a Slack workspace and channel together, and refuses one without the other or a malformed id', () => {
+    const slack = { slackWorkspaceId: 'T0123ABCD', slackChannelId: 'C0456EFGH' };
+    expect(readStackSettings(lookupOf({ ...REAL, ...slack })).slack).toEqual({
+      workspaceId: 'T0123ABCD',
+      channelId: 'C0456EFGH',
+    });
+    expect(readStackSettings(lookupOf({ ...REAL, slackWorkspaceId: 'T01', slackChannelId: 'G01' })).slack).toEqual({
+      workspaceId: 'T01',
+      channelId: 'G01',
+    });
+    expect(problemsOf({ ...REAL, slackWorkspaceId: 'T0123ABCD' })).toContain(
+      'slackWorkspaceId and slackChannelId: give both or neither',
+    );
+    expect(problemsOf({ ...REAL, slackChannelId: 'C0456EFGH' })).toContain(
+      'slackWorkspaceId and slackChannelId: give both or neither',
+    );
+    expect(problemsOf({ ...REAL, ...slack, slackWorkspaceId: 't0123abcd' })).toContain(
+      'slackWorkspaceId: must look like T0123ABCD (the Chatbot console shows it), got "t0123abcd"',
+    );
+    expect(problemsOf({ ...REAL, ...slack, slackWorkspaceId: 'T0' })).toContain('slackWorkspaceId: must look like');
+    expect(problemsOf({ ...REAL, ...slack, slackChannelId: '#ops' })).toContain(
+      'slackChannelId: must look like C0123ABCD (the end of the channel\'s Slack link), got "#ops"',
     );
   });
 
