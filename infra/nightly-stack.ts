@@ -42,6 +42,11 @@ import { readSuiteThresholds } from './suite-thresholds.ts';
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORTS_PREFIX = 'reports';
 
+/** Where this collection's reports are, as the function writes them. */
+function reportPrefix(settings: StackSettings): string {
+  return `${REPORTS_PREFIX}/${settings.collection.replace(/[^A-Za-z0-9._-]/g, '_')}/`;
+}
+
 export interface NightlyStackProps extends StackProps {
   settings: StackSettings;
 }
@@ -242,13 +247,22 @@ export class NightlyStack extends Stack {
         // which --enable-source-maps parses at every cold start.
         sourcesContent: false,
         mainFields: ['module', 'main'],
+        // The AWS SDK at the versions package-lock.json pins and the tests run, not the one the Lambda runtime
+        // happens to carry: conditional writes (If-None-Match on the incident state) and the request timeouts and
+        // abort signals the sinks rely on depend on those versions. Costs 0.5 MB of bundle; module init is measured
+        // both ways in docs/PERFORMANCE.md.
+        bundleAwsSDK: true,
         // Some dependencies still call require() for Node built-ins; ESM bundles need it defined.
         banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
+          // The suite beside the handler only when it is the one the function reads: with SUITE_S3_URI it reads S3,
+          // and the default suitePath (the sample suite, which fails on purpose) would ship for nothing.
           afterBundling: (_input: string, outputDir: string) =>
-            existsSync(suiteFile) ? [`cp "${suiteFile}" "${path.join(outputDir, 'suite.json')}"`] : [],
+            settings.suiteS3Uri === undefined && existsSync(suiteFile)
+              ? [`cp "${suiteFile}" "${path.join(outputDir, 'suite.json')}"`]
+              : [],
         },
       },
     });
@@ -277,6 +291,12 @@ export class NightlyStack extends Stack {
       alarms: [notRunning, ...alarms, ...deliveryAlarms],
       metric,
       suiteThresholds: readSuiteThresholds(suiteFile, settings),
+      places: {
+        region: this.region,
+        bucketName: this.bucket.bucketName,
+        reportPrefix: reportPrefix(settings),
+        logGroupName: logGroup.logGroupName,
+      },
     });
     this.#outputs(settings, logGroup);
   }
@@ -288,7 +308,7 @@ export class NightlyStack extends Stack {
     out('ReportBucket', this.bucket.bucketName, 'The bucket holding every report');
     out(
       'ReportPrefix',
-      `${REPORTS_PREFIX}/${settings.collection.replace(/[^A-Za-z0-9._-]/g, '_')}/`,
+      reportPrefix(settings),
       'Where this collection’s reports are: <yyyy>/<mm>/<dd>/<run_id>.json and .html, latest.json',
     );
     out('AlertTopicArn', this.topic.topicArn, 'The SNS topic every alert and the not-running alarm go to');

@@ -38,6 +38,12 @@ export interface StackSettings {
   /** The suite bundled next to the handler, relative to the project root. */
   suitePath: string;
   suiteS3Uri: string | undefined;
+  /**
+   * The dashboard's threshold lines for the suite's own criteria when the suite is in S3 (not readable at synth):
+   * `-c minMrr`, `-c maxP95LatencyMs`, `-c minGroundedRate`, as in the suite's success_criteria. A bundled suite's
+   * are read from it, so these are refused beside one.
+   */
+  suiteThresholds: { minMrr?: number; maxP95LatencyMs?: number; minGroundedRate?: number };
   reportRetentionDays: number;
   logRetentionDays: number;
   /**
@@ -159,6 +165,23 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   const suiteS3Uri = text('suiteS3Uri');
   if (suiteS3Uri !== undefined && !/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+$/.test(suiteS3Uri))
     problems.push(`suiteS3Uri: must look like s3://<bucket>/<key>, got "${suiteS3Uri}"`);
+  const optionalNumber = (key: string, min: number, max: number): number | undefined => {
+    const raw = lookup(key);
+    if (raw === undefined || raw === null || raw === '') return undefined;
+    if (suiteS3Uri === undefined) {
+      problems.push(`${key}: only with suiteS3Uri (a bundled suite's own success_criteria draw the dashboard's lines)`);
+      return undefined;
+    }
+    return number(key, min, min, max);
+  };
+  const minMrr = optionalNumber('minMrr', 0, 1);
+  const maxP95LatencyMs = optionalNumber('maxP95LatencyMs', 1, 600_000);
+  const minGroundedRate = optionalNumber('minGroundedRate', 0, 100);
+  const suiteThresholds = {
+    ...(minMrr === undefined ? {} : { minMrr }),
+    ...(maxP95LatencyMs === undefined ? {} : { maxP95LatencyMs }),
+    ...(minGroundedRate === undefined ? {} : { minGroundedRate }),
+  };
   const alertEmails = emails(lookup('alertEmails'), problems);
   const pagerUrl = text('pagerUrl');
   if (pagerUrl !== undefined && !pagerUrl.startsWith('https://'))
@@ -240,6 +263,7 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     },
     suitePath: suitePath ?? SAMPLE_SUITE_PATH,
     suiteS3Uri,
+    suiteThresholds,
     reportRetentionDays: number('reportRetentionDays', 400, 1, 3650),
     logRetentionDays,
     logLevel: text('logLevel', 'INFO') ?? 'INFO',
