@@ -55,7 +55,11 @@ const DriftCanary = z.object({
 });
 
 const AnnHealth = z.object({
-  queries_compared: count,
+  queries_compared: count.describe('the sampled queries whose exact search returned hits (recall is their mean)'),
+  queries_searched: count.describe("the queries the query stage searched: the sample's population"),
+  sample_size: count.describe(
+    'ANN_RECALL_SAMPLE: at most this many searches are repeated with exact search a night, a different slice each night (0: none)',
+  ),
   recall: z.number().nullable().describe('mean recall@k of the approximate search against exact search'),
   threshold: z.number(),
   per_query: z.array(z.object({ query_id: z.string(), k: count, recall: z.number() })),

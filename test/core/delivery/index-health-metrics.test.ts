@@ -31,7 +31,14 @@ describe('the index-health metrics', () => {
         source: 'scroll',
       },
       drift_canary: { sampled: 8, min_cosine: 0.42, threshold: 0.98, drifted: [] },
-      ann: { queries_compared: 18, recall: 0.9889, threshold: 0.95, per_query: [] },
+      ann: {
+        queries_compared: 18,
+        queries_searched: 18,
+        sample_size: 20,
+        recall: 0.9889,
+        threshold: 0.95,
+        per_query: [],
+      },
       filters: { filtered_queries: 3, hits_checked: 10, violations: 0, examples: [] },
     };
     expect(healthData(report)).toEqual([
