@@ -257,7 +257,7 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
     expect(scrolls).toHaveLength(3);
     expect(scrolls[0]).toEqual({
       limit: PAGE_SIZE,
-      with_payload: ['source_url', 'page_hash', 'chunk_index', 'model_version', 'indexed_at'],
+      with_payload: ['source_url', 'page_hash', 'page_version', 'chunk_index', 'model_version', 'indexed_at'],
       with_vector: false,
     });
   });

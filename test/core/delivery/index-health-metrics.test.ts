@@ -3,14 +3,22 @@ import { buildMetricData } from '../../../functions/core/delivery/metric-data.ts
 import { emptyIndexHealth } from '../../../functions/core/report/index-health-report.ts';
 import { buildPassedReport } from '../../nightly/fixtures/reports.ts';
 
-const NAMES = ['AnnRecall', 'CanaryMinCosine', 'StalePages', 'StaleChunkPages', 'EmbeddingModels', 'FilterViolations'];
+const NAMES = [
+  'AnnRecall',
+  'CanaryMinCosine',
+  'StalePages',
+  'StaleChunkPages',
+  'MissingChunkPages',
+  'EmbeddingModels',
+  'FilterViolations',
+];
 const healthData = (report: ReturnType<typeof buildPassedReport>) =>
   buildMetricData(report)
     .filter((d) => NAMES.includes(d.MetricName))
     .map((d) => [d.MetricName, d.Value, d.Unit]);
 
 describe('the index-health metrics', () => {
-  it('sends the figures someone would graph: ANN recall, worst canary cosine, stale pages and chunks, models, filter violations', () => {
+  it('sends the figures someone would graph: ANN recall, worst canary cosine, stale pages and chunks, pages missing chunks, models, filter violations', () => {
     const report = buildPassedReport();
     report.index_health = {
       stale_chunks: {
@@ -22,6 +30,7 @@ describe('the index-health metrics', () => {
         urls: ['a', 'b'],
         source: 'facet',
       },
+      missing_chunks: { urls_checked: 14, pages_missing_chunks: 4, missing_chunks: 9, urls: [], source: 'facet' },
       freshness: { pages_checked: 13, stale_pages: 3, urls: [], source: 'facet' },
       embedding_models: {
         models: [
@@ -46,6 +55,7 @@ describe('the index-health metrics', () => {
       ['CanaryMinCosine', 0.42, 'None'],
       ['StalePages', 3, 'Count'],
       ['StaleChunkPages', 2, 'Count'],
+      ['MissingChunkPages', 4, 'Count'],
       ['EmbeddingModels', 1, 'Count'],
       ['FilterViolations', 0, 'Count'],
     ]);
