@@ -95,6 +95,10 @@ export const FINDING_ACTIONS: Readonly<Record<ErrorType, FindingAction>> = {
     action: 'Re-index with --prune to delete the pages no longer in the sitemap.',
     doc: INDEXING,
   },
+  SMALL_CHUNKS: {
+    action: 'Chunks are small (median under 100 tokens): check the indexer’s chunking before re-indexing.',
+    doc: 'README.md#the-report',
+  },
   INCOMPLETE_METADATA: {
     action: 'Re-index with the current indexer: the fields missing are listed under Metadata quality.',
     doc: INDEXING,
@@ -125,6 +129,10 @@ export const FINDING_ACTIONS: Readonly<Record<ErrorType, FindingAction>> = {
   },
   STALE_CHUNKS: {
     action: 'Re-index the pages listed: ragwatch index replaces a page’s points, leftovers included.',
+    doc: INDEX_HEALTH,
+  },
+  MISSING_CHUNKS: {
+    action: 'Pages hold fewer chunks than the indexer wrote: re-index the pages listed (a write was cut short).',
     doc: INDEX_HEALTH,
   },
   STALE_PAGES: {

@@ -72,11 +72,17 @@ function docsLink(doc: string, docsRoot: string | undefined): Markup {
 /** The part of this report that holds the finding's detail; the findings table when that part is absent. */
 function reportSection(report: ValidationReport, type: ErrorType): string {
   if (['COVERAGE_GAP', 'ORPHAN_URLS', 'SITEMAP_TRUNCATED', 'SITEMAP_URL_REFUSED'].includes(type)) return 'coverage';
-  if (type === 'INCOMPLETE_METADATA') return 'quality';
+  if (type === 'INCOMPLETE_METADATA' || type === 'SMALL_CHUNKS') return 'quality';
   if (
-    ['STALE_CHUNKS', 'STALE_PAGES', 'MIXED_MODELS', 'EMBEDDING_DRIFT', 'ANN_RECALL_LOW', 'FILTER_VIOLATION'].includes(
-      type,
-    )
+    [
+      'STALE_CHUNKS',
+      'MISSING_CHUNKS',
+      'STALE_PAGES',
+      'MIXED_MODELS',
+      'EMBEDDING_DRIFT',
+      'ANN_RECALL_LOW',
+      'FILTER_VIOLATION',
+    ].includes(type)
   )
     return report.index_health ? 'index-health' : 'errors';
   if (['NO_RELEVANT_DOCUMENTS', 'UNSUPPORTED_CLAIM'].includes(type))
