@@ -109,6 +109,9 @@ export const JUDGED_BY: Readonly<Record<Exclude<ErrorType, 'CRITERION_BREACHED'>
   UNSUPPORTED_CLAIM: [],
   RUN_FAILED: [],
   STALE_CHUNKS: ['stale_chunk_pages'],
+  MISSING_CHUNKS: ['missing_chunk_pages'],
+  // The collection's shape, not a night's fault (LOW): reported, never failing the run.
+  SMALL_CHUNKS: [],
   STALE_PAGES: ['stale_pages'],
   MIXED_MODELS: ['embedding_models'],
   EMBEDDING_DRIFT: ['canary_cosine'],

@@ -33,6 +33,7 @@ const HIGH_FAILS_THE_RUN: ErrorType[] = [
   'RUN_FAILED',
   'UNSUPPORTED_DISTANCE',
   'INDEX_ANOMALY',
+  'SMALL_CHUNKS',
 ];
 
 const criterion = (name: string, value: number, threshold: number, passed: boolean): CriterionResult => ({
