@@ -311,7 +311,7 @@ function formatGrounding(report: ValidationReport, s: Style, all: boolean): stri
     const why = r.error
       ? r.error.message
       : ok
-        ? `${r.source_chunks.length} chunks cited, coverage ${v?.citation_coverage ?? '-'}${v?.support_rate == null ? '' : `, ${v.claims.length} claims supported`}`
+        ? `${r.source_chunks.length} chunks cited, coverage ${v?.citation_coverage ?? '-'}${v?.support_ratio == null ? '' : `, ${v.claims.length} claims supported`}`
         : (v?.reasons ?? []).join('; ');
     return { id: r.query_id, ok, verdict, why };
   });

@@ -44,7 +44,7 @@ function buildProgram(env: Env): Command {
   return program;
 }
 
-/** "ragwatch 0.1.0 (report schema_version 1)": what a bug report or a script checking compatibility needs. */
+/** "ragwatch 0.1.0 (report schema_version 2)": what a bug report or a script checking compatibility needs. */
 function versionLine(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return `ragwatch ${pkg.version} (report schema_version ${REPORT_SCHEMA_VERSION})`;
