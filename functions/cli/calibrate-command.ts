@@ -16,11 +16,13 @@ import { formatPrediction, predictRun } from '../core/suite/predict-run.ts';
 import { parseSuite } from '../core/suite/suite.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 import { gatherInputs, withSuiteHint } from './inputs.ts';
+import { calibrationJson, printJson } from './json-output.ts';
 
 interface CalibrateFlags {
   suite: string;
   write?: boolean;
   collection?: string;
+  json?: boolean;
 }
 
 /** Adds `calibrate` to the program. */
@@ -33,6 +35,7 @@ export function registerCalibrate(program: Command, env: Env): void {
     .requiredOption('-s, --suite <path>', 'the suite to calibrate (JSON or YAML)')
     .option('--write', 'write the proposed thresholds into the suite file')
     .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
+    .option('--json', 'print the evidence, the proposal and the prediction as one JSON object on stdout')
     .action(async (flags: CalibrateFlags) => {
       process.exitCode = await runCalibrate(flags, env);
     });
@@ -67,7 +70,8 @@ async function runCalibrate(flags: CalibrateFlags, env: Env): Promise<ExitCode> 
     return EXIT.error;
   }
   const calibration = proposeThresholds(report);
-  process.stdout.write(`${formatCalibration(calibration, { suite: flags.suite, collection: config.collection })}\n`);
+  if (!flags.json)
+    process.stdout.write(`${formatCalibration(calibration, { suite: flags.suite, collection: config.collection })}\n`);
   const raw = (yaml ? parseYaml(text) : JSON.parse(text)) as Record<string, unknown>;
   const updated = applyCalibration(raw, report, calibration);
   const out = yaml ? toYaml(updated) : `${JSON.stringify(updated, null, 2)}\n`;
@@ -79,13 +83,19 @@ async function runCalibrate(flags: CalibrateFlags, env: Env): Promise<ExitCode> 
     suite: calibrated,
     suiteSource: flags.suite,
   });
-  process.stdout.write(`${formatPrediction(predictRun(predicted))}\n`);
-  if (!flags.write) {
-    process.stdout.write(`Not written: add --write to put these thresholds into ${flags.suite}.\n`);
+  const prediction = predictRun(predicted);
+  if (flags.write) await writeFile(flags.suite, out);
+  if (flags.json) {
+    const { collection } = config;
+    printJson(calibrationJson({ suite: flags.suite, collection, calibration, prediction, written: !!flags.write }));
     return EXIT.ok;
   }
-  await writeFile(flags.suite, out);
-  process.stdout.write(`Wrote the thresholds into ${flags.suite}.\n`);
+  process.stdout.write(`${formatPrediction(prediction)}\n`);
+  process.stdout.write(
+    flags.write
+      ? `Wrote the thresholds into ${flags.suite}.\n`
+      : `Not written: add --write to put these thresholds into ${flags.suite}.\n`,
+  );
   return EXIT.ok;
 }
 
