@@ -261,6 +261,7 @@ describe('runQueryStage', () => {
   it('reports no stage failure when there is no query to run', async () => {
     // Prepare
     const index = new MemoryIndex(POINTS);
+    const events: unknown[] = [];
 
     // Act
     const result = await runQueryStage({
@@ -271,10 +272,12 @@ describe('runQueryStage', () => {
       clock,
       newId,
       concurrency: 1,
+      progress: (event) => events.push(event),
     });
 
-    // Assess
+    // Assess: no count either (a bar of 0/0 would be drawn for nothing)
     expect(result).toMatchObject({ results: [], errors: [], embedCalls: 0, searchCalls: 0, stageFailure: null });
+    expect(events).toEqual([]);
   });
 
   it('reports each search batch’s progress with the queries done so far', async () => {
