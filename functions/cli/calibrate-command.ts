@@ -13,6 +13,7 @@ import { runValidation } from '../core/run/run-validation.ts';
 import { redactUrlsIn } from '../core/shared/redact-url.ts';
 import { applyCalibration, type Calibration, proposeThresholds } from '../core/suite/calibrate.ts';
 import { formatPrediction, predictRun } from '../core/suite/predict-run.ts';
+import { proposeSetAside, type SetAsideProposal } from '../core/suite/set-aside.ts';
 import { parseSuite } from '../core/suite/suite.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 import { gatherInputs, withSuiteHint } from './inputs.ts';
@@ -73,28 +74,42 @@ async function runCalibrate(flags: CalibrateFlags, env: Env): Promise<ExitCode> 
   if (!flags.json)
     process.stdout.write(`${formatCalibration(calibration, { suite: flags.suite, collection: config.collection })}\n`);
   const raw = (yaml ? parseYaml(text) : JSON.parse(text)) as Record<string, unknown>;
-  const updated = applyCalibration(raw, report, calibration);
-  const out = yaml ? toYaml(updated) : `${JSON.stringify(updated, null, 2)}\n`;
-  const calibrated = parseSuite(out, flags.suite); // what is written still passes validation
+  const write = (suiteObject: Record<string, unknown>) =>
+    yaml ? toYaml(suiteObject) : `${JSON.stringify(suiteObject, null, 2)}\n`;
   // The prediction is the run itself at the proposed thresholds, judged by the run's own judge (issue 23 §1):
   // one more pass of the suite, so what calibrate says is what the first night will see.
-  const predicted = await runValidation(createEngineAdapters(config), {
-    ...runOptionsFromConfig(config),
-    suite: calibrated,
-    suiteSource: flags.suite,
-  });
+  const runSuiteText = (suiteText: string) =>
+    runValidation(createEngineAdapters(config), {
+      ...runOptionsFromConfig(config),
+      suite: parseSuite(suiteText, flags.suite), // what is written still passes validation
+      suiteSource: flags.suite,
+    });
+  let out = write(applyCalibration(raw, report, calibration));
+  let predicted = await runSuiteText(out);
+  // A known item that fails there with its page not in its top k would fail every night whatever the threshold:
+  // set aside in the file (marked, not run, not counted) rather than left to fail, and the prediction made again
+  // without it (one more pass: the run's criteria, not a recount, say what the first night sees).
+  const setAside = proposeSetAside(predicted);
+  if (!flags.json) process.stdout.write(formatSetAside(setAside, report.suite.set_aside ?? [], flags.write === true));
+  if (setAside.queries.length > 0) {
+    out = write(applyCalibration(raw, report, calibration, setAside.queries));
+    predicted = await runSuiteText(out);
+  }
   const prediction = predictRun(predicted);
   if (flags.write) await writeFile(flags.suite, out);
   if (flags.json) {
     const { collection } = config;
-    printJson(calibrationJson({ suite: flags.suite, collection, calibration, prediction, written: !!flags.write }));
+    const written = flags.write === true;
+    printJson(calibrationJson({ suite: flags.suite, collection, calibration, setAside, prediction, written }));
     return EXIT.ok;
   }
   process.stdout.write(`${formatPrediction(prediction)}\n`);
+  if (!flags.write) {
+    process.stdout.write(`Not written: add --write to put these thresholds into ${flags.suite}.\n`);
+    return EXIT.ok;
+  }
   process.stdout.write(
-    flags.write
-      ? `Wrote the thresholds into ${flags.suite}.\n`
-      : `Not written: add --write to put these thresholds into ${flags.suite}.\n`,
+    `Wrote the thresholds${setAside.queries.length > 0 ? ` and ${setAside.queries.length} set_aside mark${setAside.queries.length === 1 ? '' : 's'}` : ''} into ${flags.suite}.\n`,
   );
   return EXIT.ok;
 }
@@ -121,6 +136,23 @@ function formatCalibration(c: Calibration, where: { suite: string; collection: s
   );
   for (const w of c.warnings) lines.push(`  warning: ${w}`);
   return lines.join('\n');
+}
+
+/** The known items set aside now, and those the file already set aside (not run, so not calibrated). */
+function formatSetAside(p: SetAsideProposal, already: readonly { id: string }[], write: boolean): string {
+  const lines: string[] = [];
+  if (p.queries.length > 0) {
+    lines.push(
+      `Set aside${write ? '' : ' with --write'} (kept in the file, marked set_aside, neither run nor counted): ${p.queries.length} known item${p.queries.length === 1 ? '' : 's'} whose page is not in the top k`,
+    );
+    for (const q of p.queries) lines.push(`  ${q.id}: ${q.reason}`);
+  }
+  if (p.refused !== null) lines.push(`warning: ${p.refused}`);
+  if (already.length > 0)
+    lines.push(
+      `Already set aside in the file (not run, not calibrated; delete the field to bring one back): ${already.map((q) => q.id).join(', ')}`,
+    );
+  return lines.map((l) => `${l}\n`).join('');
 }
 
 function f(v: number): string {

@@ -202,6 +202,13 @@ function formatQueries(report: ValidationReport, s: Style, all: boolean): string
     lines.push(
       `  ${s.dim(`the pass_rate criterion judged ${criterion.value}%, not ${report.pass_rate}%: ${criterion.description.split('; ').slice(1).join('; ') || criterion.description}`)}`,
     );
+  // Queries the suite keeps but sets aside (calibrate --write): not run, not in the counts above; said each night
+  // so a question set aside is not forgotten.
+  const aside = report.suite.set_aside ?? [];
+  if (aside.length > 0)
+    lines.push(
+      `  ${s.dim(`${aside.length} set aside in the suite (set_aside: not run, not counted): ${listIds(aside.map((q) => q.id))}`)}`,
+    );
   const shown = all ? report.query_results : report.query_results.filter((q) => q.status !== 'PASS');
   for (const group of groupByReason(shown, (q) => (q.status === 'PASS' ? null : `${q.status} ${q.fail_reason ?? ''}`)))
     lines.push(

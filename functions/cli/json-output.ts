@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { Calibration } from '../core/suite/calibrate.ts';
 import type { RunPrediction } from '../core/suite/predict-run.ts';
+import type { SetAsideProposal } from '../core/suite/set-aside.ts';
 import type { IndexBookSummary } from '../indexer/index.ts';
 
 /** Prints one JSON document on stdout: the command's whole output under --json. */
@@ -18,6 +19,8 @@ export function calibrationJson(options: {
   suite: string;
   collection: string;
   calibration: Calibration;
+  /** Known items that miss their page whatever the threshold: marked set_aside in the suite, not run. */
+  setAside: SetAsideProposal;
   prediction: RunPrediction;
   written: boolean;
 }) {
@@ -46,6 +49,8 @@ export function calibrationJson(options: {
       proposed_max_p95_latency_ms: c.latency.maxP95LatencyMs,
     },
     warnings: c.warnings,
+    set_aside: options.setAside.queries,
+    set_aside_refused: options.setAside.refused,
     prediction: {
       status: p.status,
       pass_rate: p.passRate,

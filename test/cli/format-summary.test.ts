@@ -271,3 +271,24 @@ describe('formatSummary at -q and -v', () => {
     expect(formatSummary(report, { detail: 'verbose' }).split('\n')).toContain('Stages   none ran');
   });
 });
+
+describe('queries the suite sets aside', () => {
+  it('are named under the queries line as not run and not counted, and nothing is said when none is', () => {
+    // Prepare
+    const base = buildFailedReport();
+    const ids = Array.from({ length: 9 }, (_, i) => `q${i}`);
+    const report: ValidationReport = {
+      ...base,
+      suite: { ...base.suite, set_aside: ids.map((id) => ({ id, reason: 'calibrate: not in its top 5' })) },
+    };
+
+    // Act
+    const lines = formatSummary(report).split('\n');
+
+    // Assess
+    expect(lines).toContain(
+      '  9 set aside in the suite (set_aside: not run, not counted): q0, q1, q2, q3, q4, q5, q6, q7 and 1 more',
+    );
+    expect(formatSummary(base)).not.toContain('set aside in the suite');
+  });
+});

@@ -165,4 +165,49 @@ describe('ragwatch calibrate', () => {
     expect(report.status).toBe(breached.length === 0 ? 'PASSED' : 'FAILED');
     expect(code).toBe(report.status === 'PASSED' ? 0 : 1);
   });
+
+  it('sets aside a known item whose page is not in its top k: marked in the file, not run, not counted', async () => {
+    // Prepare: a generated Gazebo question (its chapter, module and page expected) asking about ROS 2 basics
+    // instead, for its top 1: its page cannot come first, whatever the threshold.
+    await main(['suite', 'generate', '--out', file('aside.json')], env);
+    const generated = JSON.parse(read('aside.json')) as { queries: Record<string, unknown>[] };
+    const gazebo = generated.queries.find((q) => q.id === 'module2-simulation-ch1-gazebo-1');
+    generated.queries.push({
+      ...gazebo,
+      id: 'wrong-page',
+      query_text: 'What about Nodes and topics in ROS 2 Basics?',
+      top_k: 1,
+    });
+    writeFileSync(file('aside.json'), JSON.stringify(generated, null, 2));
+    const stdout: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      stdout.push(String(chunk));
+      return true;
+    });
+
+    // Act
+    const code = await main(['calibrate', '--suite', file('aside.json'), '--write'], env).finally(() =>
+      spy.mockRestore(),
+    );
+    await main(['run', '--suite', file('aside.json'), '--out', file('aside-reports'), '--json', '--no-progress'], env);
+
+    // Assess: the file keeps the query, marked with the reason; the run neither runs nor counts it, and says so.
+    expect(code).toBe(0);
+    const printed = stdout.join('');
+    expect(printed).toContain('Set aside (kept in the file, marked set_aside, neither run nor counted): 1 known item');
+    expect(printed).toMatch(/Predicted pass rate at these thresholds: 100 % \(\d+\/\d+; 1 set aside, not counted\)/);
+    const written = parseSuite(read('aside.json'), 'aside.json').queries.find((q) => q.id === 'wrong-page');
+    expect(written?.set_aside).toMatch(
+      /^calibrate: its page was not in its top 1 \(rank 1 was https:\/\/user\.github\.io\/repo\/docs\/module1-ros2\/ch1-ros2-basics at /,
+    );
+    const report = JSON.parse(read('aside-reports/repo/latest.json')) as {
+      pass_rate: number;
+      suite: { query_count: number; set_aside?: { id: string; reason: string }[] };
+      query_results: { id: string }[];
+    };
+    expect(report.suite.set_aside?.map((q) => q.id)).toEqual(['wrong-page']);
+    expect(report.query_results.map((q) => q.id)).not.toContain('wrong-page');
+    expect(report.suite.query_count).toBe(generated.queries.length - 1);
+    expect(report.pass_rate).toBe(100);
+  });
 });

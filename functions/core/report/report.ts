@@ -52,7 +52,15 @@ const ValidationReportFields = z.strictObject({
   status_reason: z.string().min(1),
   collection: z.string().min(1),
   environment: z.string().min(1),
-  suite: z.object({ name: z.string().min(1), source: z.string().min(1), query_count: z.number().int().min(0) }),
+  suite: z.object({
+    name: z.string().min(1),
+    source: z.string().min(1),
+    query_count: z.number().int().min(0).describe('The queries run (those set aside are not)'),
+    set_aside: z
+      .array(z.object({ id: z.string().min(1), reason: z.string().min(1) }))
+      .optional()
+      .describe('Queries the suite keeps but marks set_aside: neither run nor counted; absent when none'),
+  }),
   timestamp: z.iso.datetime().describe('When the run started (UTC)'),
   finished_at: z.iso.datetime(),
   duration_seconds: z.number().min(0),

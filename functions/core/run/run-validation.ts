@@ -24,7 +24,7 @@ import { emptyIndexHealth } from '../report/index-health-report.ts';
 import { type LifecycleEvent, REPORT_SCHEMA_VERSION, type ValidationReport } from '../report/report.ts';
 import { redactUrlsDeep } from '../shared/redact-url.ts';
 import { roundTo } from '../shared/statistics.ts';
-import { resolveQueries, SuccessCriteria } from '../suite/suite.ts';
+import { resolveQueries, SuccessCriteria, setAsideQueries } from '../suite/suite.ts';
 import { CHECKS, CRITERION_UNITS } from './checks.ts';
 
 export type { EngineDeps, RunOptions } from '../checks/run-options.ts';
@@ -40,6 +40,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
     options.suite,
     dropUndefined({ top_k: options.topK, min_similarity: options.minSimilarity }),
   );
+  const setAside = setAsideQueries(options.suite);
   const criteria = mergeCriteria(options.suite.success_criteria, options.criteria);
   const run = createRunContext({ deps, options, runId, startedAt, queries, criteria });
 
@@ -71,7 +72,12 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
     status_reason: statusReason,
     collection: options.collection,
     environment: options.environment,
-    suite: { name: options.suite.name, source: options.suiteSource, query_count: queries.length },
+    suite: {
+      name: options.suite.name,
+      source: options.suiteSource,
+      query_count: queries.length,
+      ...(setAside.length > 0 ? { set_aside: setAside } : {}),
+    },
     timestamp: startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
     duration_seconds: roundTo((clock.monotonicMs() - start) / 1000, 2),

@@ -110,20 +110,31 @@ export function proposeThresholds(report: ValidationReport): Calibration {
 
 /**
  * The suite's raw object with the proposal written in: each query's min_similarity (by its category, probes by
- * theirs) and success_criteria.max_p95_latency_ms. Queries are matched to results by position (suite order).
+ * theirs), success_criteria.max_p95_latency_ms, and `set_aside` with its reason on each query in setAside.
+ * Queries are matched to results by id (a query without one is `q<n>`, its position), so queries already set aside,
+ * which the run skipped, keep what they had.
  */
 export function applyCalibration(
   raw: Record<string, unknown>,
   report: ValidationReport,
   calibration: Calibration,
+  setAside: readonly { id: string; reason: string }[] = [],
 ): Record<string, unknown> {
   const thresholds = new Map(calibration.categories.map((c) => [c.category, c.threshold]));
+  const results = new Map(report.query_results.map((r) => [r.id, r]));
+  const reasons = new Map(setAside.map((q) => [q.id, q.reason]));
   const queries = (raw.queries as Record<string, unknown>[]).map((query, i) => {
-    const result = report.query_results[i];
+    const id = typeof query.id === 'string' ? query.id : `q${i + 1}`;
+    const result = results.get(id);
     if (result === undefined) return query;
     const probe = (result.query as { expect_match?: boolean }).expect_match === false;
     const threshold = probe ? calibration.probes.threshold : thresholds.get(result.query_category);
-    return threshold === null || threshold === undefined ? query : { ...query, min_similarity: threshold };
+    const reason = reasons.get(id);
+    return {
+      ...query,
+      ...(threshold === null || threshold === undefined ? {} : { min_similarity: threshold }),
+      ...(reason === undefined ? {} : { set_aside: reason }),
+    };
   });
   const criteria = (raw.success_criteria as Record<string, unknown> | undefined) ?? {};
   const budget = calibration.latency.maxP95LatencyMs;

@@ -21,6 +21,8 @@ export interface RunPrediction {
   near: { id: string; best: number; threshold: number; side: 'over' | 'under' }[];
   minPassRate: number | null;
   warning: string | null;
+  /** Queries the suite sets aside (set_aside): not run, so not in passed/total. */
+  setAside: number;
 }
 
 /** Reads the prediction from the report of the suite run at the proposed thresholds. */
@@ -50,6 +52,7 @@ export function predictRun(report: ValidationReport): RunPrediction {
     failures,
     near,
     minPassRate,
+    setAside: report.suite.set_aside?.length ?? 0,
     warning:
       minPassRate !== null && report.pass_rate < minPassRate
         ? `the predicted pass rate ${report.pass_rate} % is under the suite's min_pass_rate ${minPassRate} %: the first night would fail`
@@ -60,7 +63,7 @@ export function predictRun(report: ValidationReport): RunPrediction {
 /** The prediction as lines a person reads. */
 export function formatPrediction(p: RunPrediction): string {
   const lines = [
-    `Predicted pass rate at these thresholds: ${p.passRate} % (${p.passed}/${p.total}); the run would be ${p.status}${p.breached.length > 0 ? ` (${p.breached.join('; ')})` : ''}`,
+    `Predicted pass rate at these thresholds: ${p.passRate} % (${p.passed}/${p.total}${p.setAside > 0 ? `; ${p.setAside} set aside, not counted` : ''}); the run would be ${p.status}${p.breached.length > 0 ? ` (${p.breached.join('; ')})` : ''}`,
   ];
   for (const f of p.failures) lines.push(`  would fail ${f.id}: ${f.reason}`);
   if (p.near.length > 0) {

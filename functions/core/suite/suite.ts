@@ -66,6 +66,13 @@ const SuiteQuery = z
       .boolean()
       .default(true)
       .describe('false for an out-of-domain probe: it passes only when no result reaches min_similarity'),
+    set_aside: z
+      .string()
+      .trim()
+      .min(1, 'must say why (calibrate writes the reason)')
+      .max(500, 'must be at most 500 characters')
+      .optional()
+      .describe('why the query is kept in the file but neither run nor counted (calibrate --write sets it)'),
   })
   .strict();
 
@@ -135,6 +142,8 @@ export const Suite = z
   })
   .strict()
   .superRefine((suite, ctx) => {
+    if (suite.queries.length > 0 && suite.queries.every((q) => q.set_aside !== undefined))
+      ctx.addIssue({ code: 'custom', path: ['queries'], message: 'every query is set_aside: nothing would run' });
     const seen = new Map<string, number>();
     suite.queries.forEach((q, i) => {
       if (q.id === undefined) return;
@@ -231,12 +240,31 @@ export function validateSuite(raw: unknown, sourceName: string): { suite: Suite;
   return { suite: parsed.data, written: normalised.suite, form: normalised.form };
 }
 
-/** Applies suite defaults (and optional overrides from config) to every query. */
+/** The queries the suite keeps but sets aside (`set_aside`), with their ids as resolveQueries would give them. */
+export function setAsideQueries(suite: Suite): { id: string; reason: string }[] {
+  return suite.queries.flatMap((q, i) =>
+    q.set_aside === undefined ? [] : [{ id: q.id ?? `q${i + 1}`, reason: q.set_aside }],
+  );
+}
+
+/**
+ * Applies suite defaults (and optional overrides from config) to every query that is not set aside. A default id
+ * is the query's position in the file, set-aside ones included, so marking one does not rename the others.
+ */
 export function resolveQueries(
   suite: Suite,
   overrides: { top_k?: number; min_similarity?: number } = {},
 ): ResolvedQuery[] {
-  return suite.queries.map((q, i) => ({
+  return suite.queries.flatMap((q, i) => (q.set_aside === undefined ? [resolveQuery(suite, q, i, overrides)] : []));
+}
+
+function resolveQuery(
+  suite: Suite,
+  q: Suite['queries'][number],
+  i: number,
+  overrides: { top_k?: number; min_similarity?: number },
+): ResolvedQuery {
+  return {
     id: q.id ?? `q${i + 1}`,
     query_text: q.query_text,
     category: q.category ?? suite.defaults.category ?? 'semantic',
@@ -265,5 +293,5 @@ export function resolveQueries(
           benchmark_metrics: suite.metrics,
           search_limit: Math.max(q.top_k ?? overrides.top_k ?? suite.defaults.top_k, benchmarkDepth(suite.metrics)),
         }),
-  }));
+  };
 }

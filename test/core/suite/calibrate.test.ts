@@ -77,7 +77,11 @@ describe('applyCalibration', () => {
     ]);
     const raw = {
       success_criteria: { min_pass_rate: 80 },
-      queries: [{ query_text: 'a' }, { query_text: 'b' }, { query_text: 'p' }],
+      queries: [
+        { id: 'a', query_text: 'a' },
+        { id: 'b', query_text: 'b' },
+        { id: 'p', query_text: 'p' },
+      ],
     };
 
     // Act
@@ -87,9 +91,9 @@ describe('applyCalibration', () => {
     expect(updated).toEqual({
       success_criteria: { min_pass_rate: 80, max_p95_latency_ms: 140 },
       queries: [
-        { query_text: 'a', min_similarity: 0.5 },
-        { query_text: 'b', min_similarity: 0.35 },
-        { query_text: 'p', min_similarity: 0.35 },
+        { id: 'a', query_text: 'a', min_similarity: 0.5 },
+        { id: 'b', query_text: 'b', min_similarity: 0.35 },
+        { id: 'p', query_text: 'p', min_similarity: 0.35 },
       ],
     });
   });
@@ -224,10 +228,10 @@ describe('proposeThresholds: the evidence', () => {
 describe('applyCalibration: what it leaves alone', () => {
   it('leaves a query without a result, or whose category has no threshold, as written', () => {
     const report = reportOf([['a', 'known-item', null]]);
-    const raw = { queries: [{ query_text: 'a', min_similarity: 0.7 }, { query_text: 'extra' }] };
+    const raw = { queries: [{ id: 'a', query_text: 'a', min_similarity: 0.7 }, { query_text: 'extra' }] };
     expect(applyCalibration(raw, report, proposeThresholds(report))).toEqual({
       success_criteria: { max_p95_latency_ms: 140 },
-      queries: [{ query_text: 'a', min_similarity: 0.7 }, { query_text: 'extra' }],
+      queries: [{ id: 'a', query_text: 'a', min_similarity: 0.7 }, { query_text: 'extra' }],
     });
   });
 
@@ -236,5 +240,28 @@ describe('applyCalibration: what it leaves alone', () => {
     report.validation_metrics.p95_latency_ms = null;
     const raw = { name: 's', queries: [] };
     expect(applyCalibration(raw, report, proposeThresholds(report))).toEqual({ name: 's', queries: [] });
+  });
+});
+
+describe('applyCalibration: set aside', () => {
+  it('marks the queries set aside with their reason and matches the others by id, past one already set aside', () => {
+    // Prepare: q2 was set aside before, so the run skipped it: results are q1 and q3, by their positional ids.
+    const report = reportOf([
+      ['q1', 'known-item', 0.9],
+      ['q3', 'known-item', 0.4],
+    ]);
+    const raw = {
+      queries: [{ query_text: 'a' }, { query_text: 'b', set_aside: 'before' }, { query_text: 'c' }],
+    };
+
+    // Act
+    const updated = applyCalibration(raw, report, proposeThresholds(report), [{ id: 'q3', reason: 'not in top 5' }]);
+
+    // Assess: the threshold is written on both run queries, the mark on q3 only; q2 as it was.
+    expect(updated.queries).toEqual([
+      { query_text: 'a', min_similarity: 0.4 },
+      { query_text: 'b', set_aside: 'before' },
+      { query_text: 'c', min_similarity: 0.4, set_aside: 'not in top 5' },
+    ]);
   });
 });

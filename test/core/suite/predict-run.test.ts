@@ -5,9 +5,15 @@ import { formatPrediction, predictRun } from '../../../functions/core/suite/pred
 
 type Row = { id: string; status: string; fail_reason: string | null; best: number | null; threshold?: number };
 
-function report(rows: Row[], passRate: number, minPassRate = 90): ValidationReport {
+function report(rows: Row[], passRate: number, minPassRate = 90, setAside: string[] = []): ValidationReport {
   const passed = rows.filter((r) => r.status === 'PASS').length;
   return {
+    suite: {
+      name: 's',
+      source: 's.json',
+      query_count: rows.length,
+      ...(setAside.length > 0 ? { set_aside: setAside.map((id) => ({ id, reason: 'calibrate: ...' })) } : {}),
+    },
     status: passRate >= minPassRate ? 'PASSED' : 'FAILED',
     pass_rate: passRate,
     passed_queries: passed,
@@ -68,5 +74,14 @@ describe('predictRun', () => {
     expect(text).toMatch(/^Predicted pass rate at these thresholds: 60 % \(3\/5\); the run would be FAILED/);
     expect(text).toContain('would fail c: best similarity 0.29 < 0.3');
     expect(text).toContain('b: best 0.3100 >= 0.3');
+  });
+
+  it('says how many queries the suite sets aside, outside the counts, and nothing when none is', () => {
+    const aside = predictRun(report(rows, 60, 90, ['x', 'y']));
+    expect(aside.setAside).toBe(2);
+    expect(formatPrediction(aside)).toMatch(
+      /^Predicted pass rate at these thresholds: 60 % \(3\/5; 2 set aside, not counted\);/,
+    );
+    expect(predictRun(report(rows, 60)).setAside).toBe(0);
   });
 });

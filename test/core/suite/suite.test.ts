@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../functions/core/shared/errors.ts';
-import { parseSuite, resolveQueries } from '../../../functions/core/suite/suite.ts';
+import { parseSuite, resolveQueries, setAsideQueries } from '../../../functions/core/suite/suite.ts';
 
 function problemsOf(text: string, source = 'suite.json'): string[] {
   try {
@@ -251,5 +251,32 @@ describe('parseSuite: the source name decides the syntax', () => {
   it('reads .yml and .YAML files as YAML', () => {
     expect(problemsOf('queries: [', 'suite.YML')[0]).toMatch(/^not valid YAML: /);
     expect(parseSuite('queries:\n  - query_text: a\n', 'suite.YAML').queries).toHaveLength(1);
+  });
+});
+
+describe('set_aside: kept in the file, neither run nor counted', () => {
+  const suite = (queries: Record<string, unknown>[]) => parseSuite(JSON.stringify({ queries }), 'suite.json');
+
+  it('leaves a set-aside query out of the resolved queries, the others keeping their positional ids', () => {
+    const s = suite([
+      { query_text: 'a' },
+      { query_text: 'b', set_aside: 'calibrate: not in its top 5' },
+      { query_text: 'c' },
+    ]);
+    expect(resolveQueries(s).map((q) => q.id)).toEqual(['q1', 'q3']);
+    expect(setAsideQueries(s)).toEqual([{ id: 'q2', reason: 'calibrate: not in its top 5' }]);
+  });
+
+  it('lists nothing set aside when no query is', () => {
+    expect(setAsideQueries(suite([{ id: 'x', query_text: 'a' }]))).toEqual([]);
+  });
+
+  it('refuses an empty reason and a suite whose every query is set aside, naming the field', () => {
+    expect(problemsOf(JSON.stringify({ queries: [{ query_text: 'a', set_aside: ' ' }, { query_text: 'b' }] }))).toEqual(
+      ['queries[0].set_aside: must say why (calibrate writes the reason)'],
+    );
+    expect(problemsOf(JSON.stringify({ queries: [{ query_text: 'a', set_aside: 'why' }] }))).toEqual([
+      'queries: every query is set_aside: nothing would run',
+    ]);
   });
 });

@@ -26,7 +26,7 @@ export function renderSummary(report: ValidationReport): Markup {
 <div class="badge">${report.status}</div>
 <div><h1>${report.environment}/${report.collection}: ${headline}</h1>
 <p>${cut(report.status_reason, 600)}</p>
-<p class="meta">Run ${report.run_id} · started ${report.timestamp} · ${num(report.duration_seconds, 1)} s · suite ${report.suite.name} (${report.suite.query_count} queries) · model ${report.execution.embedding_model}</p></div>
+<p class="meta">Run ${report.run_id} · started ${report.timestamp} · ${num(report.duration_seconds, 1)} s · suite ${report.suite.name} (${report.suite.query_count} queries${report.suite.set_aside?.length ? `, ${report.suite.set_aside.length} set aside: ${report.suite.set_aside.map((q) => q.id).join(', ')}` : ''}) · model ${report.execution.embedding_model}</p></div>
 </header>
 <section id="criteria"><h2>Success criteria</h2>
 ${

@@ -206,3 +206,15 @@ describe('renderErrors', () => {
     expect(markup).not.toContain('more in the JSON report');
   });
 });
+
+describe('renderSummary: queries set aside', () => {
+  it('names them beside the count of queries run, and says nothing when none is', () => {
+    const base = buildPassedReport();
+    const aside: ValidationReport = {
+      ...base,
+      suite: { ...base.suite, set_aside: [{ id: 'wrong-page', reason: 'calibrate: not in its top 5' }] },
+    };
+    expect(renderSummary(aside).value).toContain(`(${base.suite.query_count} queries, 1 set aside: wrong-page)`);
+    expect(renderSummary(base).value).toContain(`(${base.suite.query_count} queries)`);
+  });
+});
