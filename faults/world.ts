@@ -156,6 +156,7 @@ const PASSING_SUITE = {
     min_coverage: 0,
     min_completeness: 0,
     max_stale_chunk_pages: 1000,
+    max_missing_chunk_pages: 1000,
     max_stale_pages: 1000,
     max_embedding_models: 10,
     min_canary_cosine: -1,

@@ -126,6 +126,7 @@ export function addDashboard(scope: Construct, sources: DashboardSources): cloud
       left: [
         m(M.stalePages, 'Maximum', 'pages edited since indexed'),
         m(M.staleChunkPages, 'Maximum', 'pages with stale chunks'),
+        m(M.missingChunkPages, 'Maximum', 'pages missing chunks'),
         m(M.embeddingModels, 'Maximum', 'embedding models'),
       ],
       leftYAxis: { min: 0, showUnits: false },

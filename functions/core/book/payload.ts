@@ -60,10 +60,14 @@ export const CONTEXT_FIELDS: PayloadField[] = [
 /** A page's chunks in order, to generate a suite from the index. */
 export const PAGE_FIELDS: PayloadField[] = [...CONTEXT_FIELDS, 'chunk_index'];
 
-/** The index-health inventory: per page its hashes, chunk indexes, models and ages; never chunk text nor vectors. */
+/**
+ * The index-health inventory: per page its hashes, chunk indexes (and the count its version declares), models and
+ * ages; never chunk text nor vectors.
+ */
 export const INVENTORY_FIELDS: PayloadField[] = [
   'source_url',
   'page_hash',
+  'page_version',
   'chunk_index',
   'model_version',
   'indexed_at',

@@ -64,6 +64,7 @@ export const METRIC_NAMES = {
   canaryMinCosine: 'CanaryMinCosine',
   stalePages: 'StalePages',
   staleChunkPages: 'StaleChunkPages',
+  missingChunkPages: 'MissingChunkPages',
   embeddingModels: 'EmbeddingModels',
   filterViolations: 'FilterViolations',
 } as const;
@@ -141,6 +142,7 @@ function indexHealthData(
     single(METRIC_NAMES.canaryMinCosine, 'None', health?.drift_canary?.min_cosine),
     single(METRIC_NAMES.stalePages, 'Count', health?.freshness?.stale_pages),
     single(METRIC_NAMES.staleChunkPages, 'Count', stale?.stale_pages),
+    single(METRIC_NAMES.missingChunkPages, 'Count', health?.missing_chunks?.pages_missing_chunks),
     single(METRIC_NAMES.embeddingModels, 'Count', models?.length),
     single(METRIC_NAMES.filterViolations, 'Count', health?.filters?.violations),
   ];

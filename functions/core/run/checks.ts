@@ -10,6 +10,7 @@ import { annHealthCheck } from '../index-health/ann-health-check.ts';
 import { driftCanaryCheck } from '../index-health/drift-canary-check.ts';
 import { filterCheck } from '../index-health/filter-check.ts';
 import { freshnessCheck } from '../index-health/freshness-check.ts';
+import { missingChunksCheck } from '../index-health/missing-chunks-check.ts';
 import { mixedModelsCheck } from '../index-health/mixed-models-check.ts';
 import { staleChunksCheck } from '../index-health/stale-chunks-check.ts';
 import { qualityCheck } from '../quality/quality-check.ts';
@@ -29,6 +30,7 @@ export const CHECKS: readonly Check[] = [
   groundingCheck,
   // Index health (core/index-health): what coverage and completeness cannot see.
   staleChunksCheck,
+  missingChunksCheck,
   freshnessCheck,
   mixedModelsCheck,
   driftCanaryCheck,
