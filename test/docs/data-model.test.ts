@@ -10,7 +10,7 @@ import { renderQueryRowsCsv } from '../../functions/core/render/report-csv.ts';
 import { REPORT_SCHEMA_VERSION, ValidationReport } from '../../functions/core/report/report.ts';
 import { Suite } from '../../functions/core/suite/suite.ts';
 import { hasSchemaPath } from '../helpers/schema-path.ts';
-import { buildQuery } from '../nightly/fixtures/reports.ts';
+import { buildFailedReport, buildQuery } from '../nightly/fixtures/reports.ts';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -120,7 +120,7 @@ describe('docs/DATA-MODEL.md', () => {
         const names = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '');
         return { from: names(from), to: names(to), csv: from.trim().startsWith('CSV') };
       });
-    const csvHeader = renderQueryRowsCsv({ query_results: [buildQuery({ id: 'q' })] })
+    const csvHeader = renderQueryRowsCsv({ ...buildFailedReport(), query_results: [buildQuery({ id: 'q' })] })
       .split('\r\n')[0]
       ?.split(',');
 
