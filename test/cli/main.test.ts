@@ -476,7 +476,13 @@ describe('ragwatch demo', () => {
     // Assess
     expect(code).toBe(0);
     const report = parseValidReport(await readFile(path.join(dir, 'demo-reports', 'book', 'latest.json'), 'utf8'));
-    expect(report).toMatchObject({ status: 'FAILED', total_queries: 21, environment: 'sandbox' });
+    expect(report).toMatchObject({ status: 'FAILED', total_queries: 22, environment: 'sandbox' });
+    // Abstention judged on the model's own answer: the no-answer weight question reaches chat and the model abstains.
+    expect(report.grounding_report).toMatchObject({ abstentions_correct: 1, abstention_correct_rate: 100 });
+    expect(report.success_criteria.find((c) => c.name === 'abstention_correct_rate')).toMatchObject({
+      value: 100,
+      passed: true,
+    });
     expect(err.join('')).toContain('breach some criteria on purpose');
   });
 

@@ -103,7 +103,7 @@ const stateIs = (state: string) => ({ properties: { state: { const: state } } })
 /** Seed 001 ValidationReport: the one document a run produces, whose status follows its criteria and findings. */
 export const ValidationReport = withRecordRules(ValidationReportFields, [
   {
-    rule: 'a PASSED run has every success criterion passed and no finding that fails the run (CRITICAL, or HIGH UNSUPPORTED_CLAIM / GROUNDING_FAILED)',
+    rule: 'a PASSED run has every success criterion passed and no finding that fails the run (CRITICAL, or HIGH of a type its severity judges: JUDGED_BY)',
     holds: (r) => r.status !== 'PASSED' || (r.success_criteria.every((c) => c.passed) && !r.errors.some(failsTheRun)),
     jsonSchema: ifThen(
       { status: 'PASSED' },

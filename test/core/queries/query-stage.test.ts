@@ -378,6 +378,63 @@ describe('runQueryStage', () => {
     expect(result.searches.map((s) => s.queryId)).toEqual(['known']);
   });
 
+  it('fails the stage when every search fails, a query the suite kept from being searched aside', async () => {
+    // Prepare: Qdrant answers no search (503); one query names a module the index lacks (not searched at all).
+    const index = new MemoryIndex(POINTS);
+    index.failWith.searchBatch = new IndexError(
+      'Qdrant query batch on collection "book" failed with 503',
+      'unavailable',
+    );
+    const queries = [
+      { id: 'known', query_text: 'ros', filters: { module: 'Module 1 Ros2' } },
+      { id: 'unknown', query_text: 'isaac', filters: { module: 'Module 9 Isaac' } },
+    ];
+
+    // Act
+    const result = await stageOf(queries, {
+      index,
+      catalog: Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] }),
+    });
+
+    // Assess: nothing was evaluated, so the stage failed (the run is ERROR, not a pass rate of 0 %).
+    expect(result.results.map((r) => [r.id, r.status, r.error_types])).toEqual([
+      ['known', 'ERROR', ['RETRIEVAL_FAILED']],
+      ['unknown', 'ERROR', ['METADATA_MISMATCH']],
+    ]);
+    expect(result.stageFailure).toBe('no query could be run: Qdrant query batch on collection "book" failed with 503');
+  });
+
+  it('does not fail the stage when no query failed, even if none was searched (the suite is at fault)', async () => {
+    // Act: the only query names a module the index lacks.
+    const result = await stageOf([{ id: 'unknown', query_text: 'isaac', filters: { module: 'Module 9 Isaac' } }], {
+      catalog: Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] }),
+    });
+
+    // Assess
+    expect(result.results.map((r) => r.status)).toEqual(['ERROR']);
+    expect(result.stageFailure).toBeNull();
+  });
+
+  it('does not fail the stage when one query of several was searched', async () => {
+    // Prepare: the first batch call fails; the suite has 101 queries, so a second call carries the last one.
+    const index = new (class extends MemoryIndex {
+      override async searchBatch(requests: Parameters<MemoryIndex['searchBatch']>[0]) {
+        if (this.searches.length === 0) {
+          this.searches.push(requests);
+          throw new IndexError('Qdrant query batch on collection "book" failed with 503', 'unavailable');
+        }
+        return super.searchBatch(requests);
+      }
+    })(POINTS);
+
+    // Act
+    const result = await run({ n: 101, index }).stage;
+
+    // Assess
+    expect(result.results.filter((r) => r.status === 'ERROR')).toHaveLength(100);
+    expect(result.stageFailure).toBeNull();
+  });
+
   it('searches every query when the catalog cannot be read', async () => {
     // Act
     const result = await stageOf([{ id: 'q', query_text: 'ros', filters: { chapter: 'm1/a' } }], {
