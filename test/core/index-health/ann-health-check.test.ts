@@ -206,12 +206,14 @@ describe('the ANN-health check', () => {
       per_query: [],
     });
     expect([judged.errors, judged.verdicts]).toEqual([[], []]);
+    expect(judged.status).toBe('not_applicable');
   });
 
   it('compares every search when the sample is at least the suite, and one fewer when it is one short', async () => {
     const searches = Array.from({ length: 3 }, (_, i) => search(`q${i}`, TOP5));
     const all = await run(searches, {}, 3).result;
     expect(all.sections?.index_health?.ann?.queries_compared).toBe(3);
+    expect(all.status).toBe('pass');
     const short = await run(searches, {}, 2).result;
     expect(short.sections?.index_health?.ann?.queries_compared).toBe(2);
   });
