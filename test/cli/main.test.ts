@@ -372,7 +372,7 @@ describe('ragwatch index', () => {
     // Assess
     expect([kept, pruned]).toEqual([0, 0]);
     expect(keptErr).toBe(
-      `ragwatch: warning: the collection still holds 1 page(s) no longer in --docs (coverage will count them as orphans); give --prune to delete them: ${SAMPLE_BOOK_BASE_URL}/docs/intro\n`,
+      `ragwatch: warning: the collection still holds 1 page(s) no longer in --docs (orphans: the run fails on them, max_orphan_urls); give --prune to delete them: ${SAMPLE_BOOK_BASE_URL}/docs/intro\n`,
     );
     expect(err.join('')).toBe('');
   });
