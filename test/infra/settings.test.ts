@@ -40,6 +40,8 @@ describe('readStackSettings', () => {
       collection: 'book',
       ...REQUIRED,
       sitemapUrl: undefined,
+      coveragePathPrefix: undefined,
+      coverageExclude: [],
       qdrantSecret: undefined,
       alertEmails: [],
       pagerUrl: undefined,
@@ -192,6 +194,27 @@ describe('readStackSettings', () => {
     expect(problemsOf({ ...REAL, pagerUrl: 'https://pager.example.com/x' })).toContain(
       'pagerUrl: "pager.example.com" is a placeholder host',
     );
+  });
+
+  it('reads coverage’s path prefix and excluded paths from context, as a comma list or a JSON list', () => {
+    const fromCli = readStackSettings(
+      lookupOf({ ...REQUIRED, coveragePathPrefix: '/', coverageExclude: ' /markdown-page, /blog/** ' }),
+    );
+    const fromJson = readStackSettings(lookupOf({ ...REQUIRED, coverageExclude: ['/markdown-page', '/blog/**'] }));
+    expect([fromCli.coveragePathPrefix, fromCli.coverageExclude]).toEqual(['/', ['/markdown-page', '/blog/**']]);
+    expect([fromJson.coveragePathPrefix, fromJson.coverageExclude]).toEqual([
+      undefined,
+      ['/markdown-page', '/blog/**'],
+    ]);
+  });
+
+  it('refuses a relative path prefix and excluded paths that are not site paths, all in one message', () => {
+    const message = problemsOf({ ...REQUIRED, coveragePathPrefix: 'docs/', coverageExclude: ['/ok', 'blog/**', 3] });
+    expect(message).toContain('coveragePathPrefix: must start with "/", got "docs/"');
+    expect(message).toContain(
+      'coverageExclude: each item must be a path starting with "/" (e.g. /markdown-page or /blog/**), got "blog/**"',
+    );
+    expect(message).toContain('coverageExclude: must be paths, got 3');
   });
 
   it('refuses a sandbox switch that is neither true nor false', () => {
