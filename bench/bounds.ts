@@ -25,6 +25,7 @@
  */
 
 import type { StepName } from '../functions/core/checks/steps.ts';
+import { DEFAULT_ANN_SAMPLE } from '../functions/core/config.ts';
 
 /** Cohere's limit on texts per embed call. */
 const EMBED_BATCH = 96;
@@ -59,7 +60,12 @@ export interface RunShape {
    * than one costs one page_version facet per time, in a third round trip.
    */
   indexingTimes?: number;
+  /** Searches ANN health repeats with exact search (ANN_RECALL_SAMPLE; default the engine's, 20). */
+  annSample?: number;
 }
+
+/** The searches a run repeats exact: tonight's sample, at most the suite. */
+const exactSearchCount = (shape: RunShape) => Math.min(shape.queries, shape.annSample ?? DEFAULT_ANN_SAMPLE);
 
 /** The catalog's facets when indexed: module_name and chapter_id (functions/core/queries/catalog.ts). */
 const CATALOG_FACETS = 2;
@@ -108,8 +114,8 @@ export function requestLowerBounds(shape: RunShape): Record<Endpoint, number> {
     embed: Math.ceil(queries / EMBED_BATCH) + canaryEmbed,
     chat: shape.agentChats,
     get_collection: 1,
-    // The queries' searches, then the same searches exact (ANN health).
-    query_batch_points: 2 * Math.ceil(queries / SEARCH_BATCH),
+    // The queries' searches, then tonight's sample of them exact (ANN health).
+    query_batch_points: Math.ceil(queries / SEARCH_BATCH) + Math.ceil(exactSearchCount(shape) / SEARCH_BATCH),
     facet: shape.payloadIndexes ? FACET_FIELDS + (times > 1 ? times : 0) + (shape.catalog ? CATALOG_FACETS : 0) : 0,
     // The total, the points complete in every field, and the points missing each field: O(fields), never O(points).
     count_points: 2 + shape.requiredFields,
@@ -167,7 +173,7 @@ export function dependentChains(shape: RunShape): Chain[] {
     { name: 'canary sample → canary embed', roundTrips: shape.points > 0 ? 2 : 1, kind: 'engine' },
     {
       name: 'queries → exact searches',
-      roundTrips: queryChain + waves(Math.ceil(shape.queries / SEARCH_BATCH)),
+      roundTrips: queryChain + waves(Math.ceil(exactSearchCount(shape) / SEARCH_BATCH)),
       kind: 'engine',
     },
   ];

@@ -157,6 +157,7 @@ const PASSING_SUITE = {
     max_orphan_urls: 1000,
     min_completeness: 0,
     max_stale_chunk_pages: 1000,
+    max_missing_chunk_pages: 1000,
     max_stale_pages: 1000,
     max_embedding_models: 10,
     min_canary_cosine: -1,

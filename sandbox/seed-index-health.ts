@@ -1,8 +1,10 @@
 /**
  * The index-health drift the demo shows, one case of each, written through the real Qdrant client (and the stand-in's
  * ANN switch) after the sample book is indexed:
- * - a stale chunk: one chunk of the Gazebo page keeps the page_hash and page_version of an earlier version (of one
- *   chunk, so that version is whole and only the page's two versions give it away);
+ * - a stale chunk: the Gazebo page as after a re-index that made it one chunk shorter without deleting the old last
+ *   chunk: that chunk keeps the page_hash and page_version of the earlier, longer version, and the page's other
+ *   chunks declare one chunk fewer (so the current version is whole, no chunk is missing, and only the page's two
+ *   versions give it away);
  * - a stale page: the URDF page's points say they were indexed before the page's sitemap lastmod;
  * - a second model: one chunk of the Isaac page says it was embedded by embed-english-v2.0;
  * - ANN recall: the off-topic question's best exact hit is unreachable by approximate search;
@@ -35,10 +37,28 @@ export async function seedIndexHealthDrift(qdrant: QdrantStandIn, collection: st
     if (point === undefined) throw new Error(`the sample book has no points for ${url}`);
     return point.id;
   };
+  const gazebo = await client.scroll(collection, {
+    limit: 1000,
+    filter: pageFilter(DEMO_STALE_CHUNK_PAGE),
+    with_payload: ['chunk_index', 'page_hash'],
+  });
+  const byIndex = gazebo.points.toSorted((a, b) => Number(a.payload?.chunk_index) - Number(b.payload?.chunk_index));
+  const last = byIndex.at(-1);
+  if (last === undefined || byIndex.length < 2)
+    throw new Error(`the sample book has too few points for ${DEMO_STALE_CHUNK_PAGE}`);
+  const currentHash = String(last.payload?.page_hash);
   await client.setPayload(collection, {
     wait: true,
-    payload: { page_hash: EARLIER_HASH, page_version: pageVersionKey(DEMO_STALE_CHUNK_PAGE, EARLIER_HASH, 1) },
-    points: [await first(DEMO_STALE_CHUNK_PAGE)],
+    payload: { page_version: pageVersionKey(DEMO_STALE_CHUNK_PAGE, currentHash, byIndex.length - 1) },
+    points: byIndex.slice(0, -1).map((p) => p.id),
+  });
+  await client.setPayload(collection, {
+    wait: true,
+    payload: {
+      page_hash: EARLIER_HASH,
+      page_version: pageVersionKey(DEMO_STALE_CHUNK_PAGE, EARLIER_HASH, byIndex.length),
+    },
+    points: [last.id],
   });
   await client.setPayload(collection, {
     wait: true,

@@ -104,6 +104,7 @@ export function runOptionsFromConfig(config: EngineConfig) {
     coverageExclude: config.coverageExclude,
     searchConcurrency: config.searchConcurrency,
     scrollPartitions: config.scrollPartitions,
+    indexHealth: { annSample: config.annRecallSample },
     maxAgentQueries: config.maxAgentQueries,
     judgeMaxClaims: config.judgeMaxClaims,
     criteria: {

@@ -3,7 +3,9 @@
  * terminal, each stage traced with LOG_LEVEL=DEBUG), then the post-run use case on the report folder (compare,
  * store, incidents), then the summary or the JSON on stdout. Returns the exit code.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
 import { FileIncidentStore } from '../adapters/files/incident-store.ts';
 import { FileReportStore } from '../adapters/files/report-store.ts';
@@ -93,7 +95,7 @@ export async function executeRun(options: RunOnTerminal): Promise<ExitCode> {
       newId: deps.newId,
     },
     { report: produced, previous: null },
-    { html: options.html, policy: DEFAULT_POLICY },
+    { html: options.html, policy: DEFAULT_POLICY, ...localDocs() },
   );
   if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
@@ -120,3 +122,14 @@ const traceStages: ProgressListener = (event) => {
   if (event.kind === 'stage')
     process.stderr.write(`${new Date().toISOString()} stage ${event.stage} ${event.status}\n`);
 };
+
+/**
+ * The checkout's README.md and docs/ as a file: URL, for the HTML report's docs links: the CLI runs from the
+ * project's folder, so the docs a finding points at are on the same disk. Nothing when they are not there.
+ */
+function localDocs(): { docsRoot?: string } {
+  const root = path.resolve(import.meta.dirname, '../..');
+  return existsSync(path.join(root, 'README.md')) && existsSync(path.join(root, 'docs'))
+    ? { docsRoot: pathToFileURL(root).href }
+    : {};
+}

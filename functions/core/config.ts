@@ -51,6 +51,8 @@ export interface EngineConfig {
   searchConcurrency: number;
   /** Parts of the collection a scroll reads at once when the index cannot aggregate (issue 20). */
   scrollPartitions: number;
+  /** How many of the suite's searches ANN health repeats with exact search a night (each one a full scan in Qdrant). */
+  annRecallSample: number;
   /**
    * The whole run's budget: when it is reached every request still in flight is aborted, unfinished stages end as
    * TIMEOUT errors and the report goes out with what finished. The Lambda takes the tighter of this and its own
@@ -62,6 +64,9 @@ export interface EngineConfig {
   /** Never serialised into a report, a log line, an alert or an error message. */
   secrets: { cohereApiKey: string | null; qdrantApiKey: string | null };
 }
+
+/** How many of the suite's searches ANN health repeats with exact search each night unless configured (ANN_RECALL_SAMPLE). */
+export const DEFAULT_ANN_SAMPLE = 20;
 
 /** The environment settings are read from (process.env in production, a record in tests). */
 export type Env = Record<string, string | undefined>;
@@ -79,6 +84,7 @@ const SETTING_BOUNDS = {
   judgeMaxClaims: { min: 0, max: 500, integer: true },
   searchConcurrency: { min: 1, max: 32, integer: true },
   scrollPartitions: { min: 1, max: 32, integer: true },
+  annRecallSample: { min: 0, max: 10_000, integer: true },
 } as const;
 
 const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'WARNING', 'ERROR'] as const;
@@ -205,6 +211,7 @@ export function parseEngineConfig(env: Env, options: { requireCohereKey?: boolea
     cohereTimeoutMs: read.number('COHERE_TIMEOUT_MS', SETTING_BOUNDS.cohereTimeoutMs) ?? 30_000,
     searchConcurrency: read.number('SEARCH_CONCURRENCY', SETTING_BOUNDS.searchConcurrency) ?? 4,
     scrollPartitions: read.number('SCROLL_PARTITIONS', SETTING_BOUNDS.scrollPartitions) ?? DEFAULT_SCROLL_PARTITIONS,
+    annRecallSample: read.number('ANN_RECALL_SAMPLE', SETTING_BOUNDS.annRecallSample) ?? DEFAULT_ANN_SAMPLE,
     // 600 s: the Lambda's own timeout, so a CLI run and a nightly run are cut at the same point; an hour at most.
     runDeadlineSeconds: read.number('RUN_DEADLINE_SECONDS', { min: 1, max: 3600 }) ?? 600,
     environment: read.string('ENVIRONMENT') ?? 'dev',

@@ -4,12 +4,12 @@
  * world every night, so ending a fault is simply not applying it.
  */
 import { createHash } from 'node:crypto';
-import type { NightWorld } from './world.ts';
+import type { NightWorld, QdrantHang } from './world.ts';
 
 export interface FaultKindSpec {
   /** The incident track whose emails announce this fault. */
   track: 'quality' | 'infrastructure' | 'suite';
-  needs: ('target' | 'to' | 'fall')[];
+  needs: ('target' | 'to' | 'fall' | 'operation')[];
   describe: string;
   /**
    * What the fault breaks, as an email names it (a finding kind, or a criterion's words): an onset or escalation
@@ -26,6 +26,8 @@ interface FaultParams {
   fall?: number | undefined;
   ramp_nights?: number | undefined;
   keep_chunks?: number | undefined;
+  operation?: QdrantHang['operationId'] | undefined;
+  times?: number | undefined;
 }
 
 /** A stable UUID for a name, so a replay writes the same ids every time. */
@@ -92,6 +94,20 @@ export const FAULT_KINDS = {
     names: ['run ERROR'],
     apply: (world) => {
       world.qdrantDown = true;
+    },
+  },
+  /**
+   * Qdrant requests of one kind that hang until the client's timeout (QDRANT_TIMEOUT_MS): the next `times` of them
+   * that night (1: a single blip, which the adapter's one retry of an idempotent read absorbs; many: every such
+   * request of the night, so the step fails).
+   */
+  'qdrant-timeout': {
+    track: 'infrastructure',
+    needs: ['operation'],
+    describe: 'Qdrant requests that time out',
+    names: ['run ERROR'],
+    apply: (world, { operation, times }) => {
+      if (operation !== undefined) world.qdrantHangs.push({ operationId: operation, times: times ?? 1 });
     },
   },
   /** (f) The book published a new page that nobody indexed. */
@@ -164,7 +180,7 @@ export const FAULT_KINDS = {
     track: 'quality',
     needs: ['target'],
     describe: 'a module truncated to its first chunks on every page',
-    names: ['SIMILARITY_DROPPED', 'RANK_DROPPED', 'QUERY_REGRESSED', 'SCORE_SHIFT', 'SCORE_DRIFT', 'METRIC_DROPPED'],
+    names: ['missing chunk', 'MISSING_CHUNKS'],
     apply: (world, { target, keep_chunks }) => {
       world.points = world.points.filter(
         (p) =>

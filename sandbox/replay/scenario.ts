@@ -22,6 +22,16 @@ export const ScenarioFault = z.object({
   ramp_nights: z.number().int().min(1).optional(),
   /** For a truncated module: the chunks kept per page. */
   keep_chunks: z.number().int().min(0).optional(),
+  /** For a Qdrant timeout: the operation whose requests hang, and how many of them that night (default 1). */
+  operation: z.enum(['query_batch_points', 'facet', 'scroll_points', 'count_points']).optional(),
+  times: z.number().int().min(1).optional(),
+  /**
+   * A blip: it must never reach a HIGH or CRITICAL email (on its track, from its first night to its recovery's), and
+   * need not be told at all; when it is told, its recovery is still owed.
+   */
+  quiet: z.boolean().default(false),
+  /** It must page (a HIGH or CRITICAL email on its track) within this many of its nights. */
+  page_within: z.number().int().min(1).optional(),
   from: z.number().int().min(1),
   nights: z.number().int().min(1),
 });

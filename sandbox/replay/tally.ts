@@ -30,6 +30,15 @@ interface FaultOutcome {
   recovered: boolean;
   /** Emails on its track while it was active. */
   emails: number;
+  /** HIGH or CRITICAL emails on its track from its first night to its recovery's night. */
+  pages: number;
+  /** The fault's own night on which its track first got a HIGH or CRITICAL email; null when none while it lasted. */
+  paged_on: number | null;
+  /** Its scenario's expectations: a blip that must not page, or a fault that must page within n nights. */
+  quiet: boolean;
+  page_within: number | null;
+  /** It ended within the nights run (so its recovery is owed). */
+  ended: boolean;
 }
 
 export interface ReplaySummary {
@@ -124,19 +133,25 @@ function faultOutcome(fault: Scenario['faults'][number], records: readonly Night
   const track = FAULT_KINDS[fault.kind].track;
   const end = Math.min(fault.from + fault.nights - 1, records.length);
   let detectedOn: number | null = null;
+  let pagedOn: number | null = null;
   let resolved = 0;
   let emails = 0;
+  const paging = (e: DeliveredEmail) => e.severity === 'HIGH' || e.severity === 'CRITICAL';
   for (let night = fault.from; night <= end; night += 1) {
     const mine = records[night - 1]?.emails.filter((e) => e.track === track) ?? [];
     emails += mine.length;
     resolved += mine.filter((e) => e.kind === 'recovery').length;
     if (detectedOn === null && mine.some((e) => tells(e) && namesFault(e, fault.kind)))
       detectedOn = night - fault.from + 1;
+    if (pagedOn === null && mine.some(paging)) pagedOn = night - fault.from + 1;
   }
   const after = recoveryNight(records, fault.from + fault.nights, track);
   const recovered =
     after <= records.length &&
     (records[after - 1]?.emails.some((e) => e.track === track && e.kind === 'recovery') ?? false);
+  let pages = 0;
+  for (let night = fault.from; night <= Math.min(after, records.length); night += 1)
+    pages += records[night - 1]?.emails.filter((e) => e.track === track && paging(e)).length ?? 0;
   return {
     id: fault.id,
     kind: fault.kind,
@@ -144,6 +159,11 @@ function faultOutcome(fault: Scenario['faults'][number], records: readonly Night
     resolved_while_active: resolved,
     recovered,
     emails,
+    pages,
+    paged_on: pagedOn,
+    quiet: fault.quiet,
+    page_within: fault.page_within ?? null,
+    ended: fault.from + fault.nights <= records.length,
   };
 }
 
@@ -180,13 +200,19 @@ export function targetMisses(scenario: Scenario, s: ReplaySummary): string[] {
   const t = scenario.target;
   const misses: string[] = [];
   for (const [i, f] of s.per_fault.entries()) {
-    if ((i === 0 || !t.detect_first_only) && (f.detected_on === null || f.detected_on > t.detect_within))
+    if (!f.quiet && (i === 0 || !t.detect_first_only) && (f.detected_on === null || f.detected_on > t.detect_within))
       misses.push(
         `fault ${f.id} (${f.kind}) not named within ${t.detect_within} night(s) (${f.detected_on ?? 'never'})`,
       );
     if (f.resolved_while_active > 0) misses.push(`fault ${f.id}: ${f.resolved_while_active} [RESOLVED] while active`);
+    if (f.quiet && f.pages > 0) misses.push(`fault ${f.id} (a blip): ${f.pages} HIGH/CRITICAL email(s)`);
+    if (f.page_within !== null && (f.paged_on === null || f.paged_on > f.page_within))
+      misses.push(`fault ${f.id} (${f.kind}) did not page within ${f.page_within} night(s) (${f.paged_on ?? 'never'})`);
   }
-  if (t.recover && s.recoveries < s.faults) misses.push(`${s.faults - s.recoveries} fault(s) without their recovery`);
+  // A blip that was never told owes no recovery; every other fault that ended does.
+  const owed = s.per_fault.filter((f) => f.ended && !(f.quiet && f.emails === 0));
+  const unrecovered = owed.filter((f) => !f.recovered).length;
+  if (t.recover && unrecovered > 0) misses.push(`${unrecovered} fault(s) without their recovery`);
   if (s.duplicate_alerts > t.max_duplicates) misses.push(`${s.duplicate_alerts} duplicate alert(s)`);
   if (s.false_alerts > t.max_false) misses.push(`${s.false_alerts} false alert(s)`);
   if (s.clean_night_emails > t.max_clean_emails) misses.push(`${s.clean_night_emails} email(s) on clean nights`);

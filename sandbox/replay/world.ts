@@ -37,6 +37,12 @@ interface SnapshotPoint {
   payload: Record<string, unknown>;
 }
 
+/** The next `times` requests of one Qdrant operation hang (the stand-in's fault; the client times out). */
+export interface QdrantHang {
+  operationId: 'query_batch_points' | 'facet' | 'scroll_points' | 'count_points';
+  times: number;
+}
+
 /** What a night's faults may change. */
 export interface NightWorld {
   date: string;
@@ -44,6 +50,8 @@ export interface NightWorld {
   points: SnapshotPoint[];
   sitemapPaths: string[];
   qdrantDown: boolean;
+  /** Requests that hang until the client's timeout, each the next `times` requests of its operation. */
+  qdrantHangs: QdrantHang[];
   /** Share of the points approximate search visits (1: healthy). */
   annVisitFraction: number;
   /** Every score Qdrant returns is multiplied by this (1: healthy). */
@@ -191,6 +199,7 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
         points: structuredClone(snapshot),
         sitemapPaths: [...basePaths],
         qdrantDown: false,
+        qdrantHangs: [],
         annVisitFraction: 1,
         scoreFactor: 1,
         suite: structuredClone(cleanSuite),
@@ -208,6 +217,7 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
       sandbox.qdrant.degradeAnn(world.annVisitFraction);
       sandbox.qdrant.perturbScores(scoreNoise(noise, world.points, world.scoreFactor));
       if (world.qdrantDown) sandbox.qdrant.inject({ operationId: 'all', status: 503, times: 1_000_000 });
+      for (const { operationId, times } of world.qdrantHangs) sandbox.qdrant.inject({ operationId, hang: true, times });
 
       const deps = createNightlyDeps(config, clients, silentLogger);
       const t0 = performance.now();

@@ -23,12 +23,12 @@ const shape = (overrides: Partial<RunShape> = {}): RunShape => ({
 });
 
 describe('requestLowerBounds', () => {
-  it('asks 3 + 1 embed and 2 + 2 query-batch calls for 200 queries, 5 facets, 2 + F counts and one canary page on an indexed collection', () => {
+  it('asks 3 + 1 embed and 2 + 1 query-batch calls for 200 queries (20 of them exact), 5 facets, 2 + F counts and one canary page on an indexed collection', () => {
     expect(requestLowerBounds(shape())).toEqual({
       embed: 4,
       chat: 0,
       get_collection: 1,
-      query_batch_points: 4,
+      query_batch_points: 3,
       facet: 5,
       count_points: 8,
       scroll_points: 1,
@@ -37,9 +37,9 @@ describe('requestLowerBounds', () => {
     });
   });
 
-  it('asks the same number of requests of an indexed collection at every size: 24 at N = 200', () => {
+  it('asks the same number of requests of an indexed collection at every size: 23 at N = 200', () => {
     const total = (points: number) => Object.values(requestLowerBounds(shape({ points }))).reduce((a, b) => a + b, 0);
-    expect([total(10_000), total(100_000), total(1_000_000), total(10_000_000)]).toEqual([24, 24, 24, 24]);
+    expect([total(10_000), total(100_000), total(1_000_000), total(10_000_000)]).toEqual([23, 23, 23, 23]);
   });
 
   it('adds one page_version facet per indexing time when the collection holds several', () => {
@@ -149,5 +149,14 @@ describe('dependentChains', () => {
       name: 'sitemap',
       roundTrips: 3,
     });
+  });
+});
+
+describe('the exact searches of ANN health in the bounds', () => {
+  it('count the sample, not the suite: 1 call at the default 20, 2 when the sample is the suite of 200, none at 0', () => {
+    expect(requestLowerBounds(shape()).query_batch_points).toBe(2 + 1);
+    expect(requestLowerBounds(shape({ annSample: 200 })).query_batch_points).toBe(2 + 2);
+    expect(requestLowerBounds(shape({ annSample: 0 })).query_batch_points).toBe(2);
+    expect(requestLowerBounds(shape({ queries: 5 })).query_batch_points).toBe(1 + 1);
   });
 });

@@ -179,6 +179,7 @@ describe('the freshness note', () => {
     const base = buildPassedReport();
     const health = {
       stale_chunks: null,
+      missing_chunks: null,
       embedding_models: null,
       drift_canary: null,
       ann: null,

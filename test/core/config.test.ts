@@ -53,6 +53,7 @@ describe('parseEngineConfig', () => {
       cohereTimeoutMs: 30_000,
       searchConcurrency: 4,
       scrollPartitions: 8,
+      annRecallSample: 20,
       runDeadlineSeconds: 600,
       environment: 'dev',
       logLevel: 'WARN',
@@ -273,6 +274,8 @@ describe('parseEngineConfig', () => {
     ['SEARCH_CONCURRENCY', '32', '33', 'a whole number from 1 to 32'],
     ['SCROLL_PARTITIONS', '32', '33', 'a whole number from 1 to 32'],
     ['SCROLL_PARTITIONS', '1', '0', 'a whole number from 1 to 32'],
+    ['ANN_RECALL_SAMPLE', '10000', '10001', 'a whole number from 0 to 10000'],
+    ['ANN_RECALL_SAMPLE', '0', '-1', 'a whole number from 0 to 10000'],
   ])('bounds %s: %s is taken, %s refused', (name, highest, over, what) => {
     expect(() => parseEngineConfig({ ...VALID, [name]: highest })).not.toThrow();
     expect(problemsOf({ ...VALID, [name]: over })).toEqual([`${name}: must be ${what}, got "${over}"`]);

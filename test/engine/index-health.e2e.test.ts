@@ -53,9 +53,15 @@ const healthErrors = (report: ValidationReport) =>
   report.errors
     .map((e) => e.error_type)
     .filter((t) =>
-      ['STALE_CHUNKS', 'STALE_PAGES', 'MIXED_MODELS', 'EMBEDDING_DRIFT', 'ANN_RECALL_LOW', 'FILTER_VIOLATION'].includes(
-        t,
-      ),
+      [
+        'STALE_CHUNKS',
+        'MISSING_CHUNKS',
+        'STALE_PAGES',
+        'MIXED_MODELS',
+        'EMBEDDING_DRIFT',
+        'ANN_RECALL_LOW',
+        'FILTER_VIOLATION',
+      ].includes(t),
     );
 const verdict = (report: ValidationReport, name: string) => report.success_criteria.find((c) => c.name === name);
 
@@ -75,6 +81,7 @@ describe('index health against the sandbox', () => {
     expect(healthErrors(report)).toEqual([]);
     expect(report.index_health).toMatchObject({
       stale_chunks: { urls_with_several_page_hashes: 0, duplicate_chunks: 0, points_without_page_hash: 0 },
+      missing_chunks: { pages_missing_chunks: 0, missing_chunks: 0, source: 'facet' },
       freshness: { stale_pages: 0 },
       embedding_models: { models: [{ model: 'embed-english-v3.0' }] },
       drift_canary: { sampled: 8, min_cosine: 1 },

@@ -61,8 +61,9 @@ afterAll(async () => {
 });
 
 /** Runs the full validation as `ragwatch run` does and returns the report with the requests it made. */
-async function runCounted(options: { collection: string; queries: number }) {
+async function runCounted(options: { collection: string; queries: number; annSample?: number }) {
   const config = parseEngineConfig({
+    ...(options.annSample === undefined ? {} : { ANN_RECALL_SAMPLE: String(options.annSample) }),
     QDRANT_URL: qdrant.url,
     QDRANT_COLLECTION: options.collection,
     COHERE_API_KEY: 'test-key',
@@ -89,15 +90,35 @@ async function runCounted(options: { collection: string; queries: number }) {
 }
 
 describe('request counts of a run (issue 4: a run costs only its dependent round trips)', () => {
-  it('embeds 200 queries in 3 calls and searches them in 2 query-batch calls (and 2 more exact, at once)', async () => {
+  it('embeds 200 queries in 3 calls and searches them in 2 query-batch calls (and 1 more: 20 of them exact)', async () => {
     // Act
     const run = await runCounted({ collection: 'indexed', queries: 200 });
 
     // Assess
     expect(run.report.error_queries).toBe(0);
     expect(run.cohere).toEqual({ embed: 3 + CANARY_EMBED, chat: 0 });
-    expect(run.qdrant.query_batch_points).toBe(2 * 2);
+    expect(run.qdrant.query_batch_points).toBe(2 + 1);
     expect(run.qdrant.query_points).toBeUndefined();
+    const exact = run.exchanges.filter(
+      (e) =>
+        e.operationId === 'query_batch_points' &&
+        (e.requestBody as { searches: { params?: { exact?: boolean } }[] }).searches.every((q) => q.params?.exact),
+    );
+    expect(exact.map((e) => (e.requestBody as { searches: unknown[] }).searches.length)).toEqual([20]);
+    expect(run.report.index_health?.ann).toMatchObject({
+      queries_compared: 20,
+      queries_searched: 200,
+      sample_size: 20,
+    });
+  });
+
+  it('repeats every search exact when ANN_RECALL_SAMPLE covers the suite (2 more calls at 200), and none at 0', async () => {
+    const all = await runCounted({ collection: 'indexed', queries: 200, annSample: 200 });
+    expect(all.qdrant.query_batch_points).toBe(2 * 2);
+    expect(all.report.index_health?.ann?.queries_compared).toBe(200);
+    const none = await runCounted({ collection: 'indexed', queries: 200, annSample: 0 });
+    expect(none.qdrant.query_batch_points).toBe(2);
+    expect(none.report.index_health?.ann?.recall).toBeNull();
   });
 
   it('needs a second embed call at 97 queries but still one query-batch call', async () => {
@@ -105,7 +126,7 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
 
     expect(run.report.error_queries).toBe(0);
     expect(run.cohere.embed).toBe(2 + CANARY_EMBED);
-    expect(run.qdrant.query_batch_points).toBe(2 * 1);
+    expect(run.qdrant.query_batch_points).toBe(1 + 1);
   });
 
   it('needs a second query-batch call at 101 queries', async () => {
@@ -113,7 +134,7 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
 
     expect(run.report.error_queries).toBe(0);
     expect(run.cohere.embed).toBe(2 + CANARY_EMBED);
-    expect(run.qdrant.query_batch_points).toBe(2 * 2);
+    expect(run.qdrant.query_batch_points).toBe(2 + 1);
   });
 
   it('re-embeds the canary’s 8 stored chunks in one call, read with their vectors in one scroll page, as search documents', async () => {
@@ -153,15 +174,15 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
     expect(run.report.index_health?.freshness?.source).toBe('facet');
   });
 
-  it('makes the same requests of an indexed collection of 2,000 and of 20,000 points: 24 at N = 200', async () => {
+  it('makes the same requests of an indexed collection of 2,000 and of 20,000 points: 23 at N = 200', async () => {
     const small = await runCounted({ collection: 'indexed-2k', queries: 200 });
     const large = await runCounted({ collection: 'indexed-20k', queries: 200 });
 
     const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
     expect({ ...small.qdrant, ...small.cohere }).toEqual({ ...large.qdrant, ...large.cohere });
-    // Qdrant: 1 describe, 2 + 2 query batches, 5 facets, 2 + 6 counts, 1 canary page; Cohere: 3 + 1 embed calls;
-    // with the one sitemap fetch, 24.
-    expect(total(large.qdrant) + total(large.cohere)).toBe(19 + 4);
+    // Qdrant: 1 describe, 2 + 1 query batches (the 200 searches, then 20 of them exact), 5 facets, 2 + 6 counts,
+    // 1 canary page; Cohere: 3 + 1 embed calls; with the one sitemap fetch, 23.
+    expect(total(large.qdrant) + total(large.cohere)).toBe(18 + 4);
     // Real answers, not empty ones: every page (one per point up to the book's 5,000) is one version of its chunks.
     for (const [run, pages] of [
       [small, 2_000],
@@ -236,7 +257,7 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
     expect(scrolls).toHaveLength(3);
     expect(scrolls[0]).toEqual({
       limit: PAGE_SIZE,
-      with_payload: ['source_url', 'page_hash', 'chunk_index', 'model_version', 'indexed_at'],
+      with_payload: ['source_url', 'page_hash', 'page_version', 'chunk_index', 'model_version', 'indexed_at'],
       with_vector: false,
     });
   });

@@ -123,6 +123,8 @@ describe('runValidation against the sandbox', () => {
       ['support_rate', true],
       // The demo's seeded index-health drift (sandbox/seed-index-health.ts): one case each.
       ['stale_chunk_pages', false],
+      // The stale leftover is of a longer, earlier version; the current version holds every chunk it declares.
+      ['missing_chunk_pages', true],
       ['stale_pages', false],
       ['embedding_models', false],
       ['canary_cosine', false],
@@ -638,6 +640,43 @@ describe('runValidation against the sandbox', () => {
       ['in-domain', 'FAIL', ['UNEXPECTED_MATCH']],
       ['sourdough', 'PASS', []],
     ]);
+  });
+
+  it('reports a page cut to its first chunks as MISSING_CHUNKS, and nothing else new', async () => {
+    // Prepare: the URDF page's chunks after its first two deleted through the real client (restored afterwards).
+    const qdrant = new QdrantClient({ url: sandbox.qdrant.url, checkCompatibility: false });
+    const page = 'https://book.example.com/docs/module-1-ros2/ch3-urdf-for-humanoids';
+    const { points } = await qdrant.scroll(sandbox.env.QDRANT_COLLECTION ?? '', {
+      limit: 100,
+      with_payload: true,
+      with_vector: true,
+      filter: { must: [{ key: 'source_url', match: { value: page } }] },
+    });
+    const cut = points.filter((p) => Number(p.payload?.chunk_index) >= 2);
+    expect(cut.length).toBeGreaterThan(0);
+    const before = await run();
+    await qdrant.delete(sandbox.env.QDRANT_COLLECTION ?? '', { wait: true, points: cut.map((p) => p.id) });
+    try {
+      // Act
+      const report = await run();
+
+      // Assess
+      expect(report.errors.filter((e) => e.error_type === 'MISSING_CHUNKS').map((e) => e.details)).toEqual([
+        { urls_checked: 13, pages_missing_chunks: 1, missing_chunks: cut.length, urls: [page], source: 'facet' },
+      ]);
+      expect(report.success_criteria.find((c) => c.name === 'missing_chunk_pages')).toMatchObject({
+        value: 1,
+        passed: false,
+        severity: 'HIGH',
+      });
+      // Coverage still counts the page: only the index's own count sees the loss.
+      expect(report.coverage_report?.coverage_percentage).toBe(before.coverage_report?.coverage_percentage);
+    } finally {
+      await qdrant.upsert(sandbox.env.QDRANT_COLLECTION ?? '', {
+        wait: true,
+        points: cut.map((p) => ({ id: p.id, vector: p.vector as number[], payload: p.payload ?? {} })),
+      });
+    }
   });
 
   it('has produced every error type the engine owns across these runs', () => {

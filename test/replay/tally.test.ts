@@ -40,7 +40,19 @@ describe('tallyReplay', () => {
       false_alerts: 0,
       duplicate_alerts: 0,
       per_fault: [
-        { id: 'a', kind: 'module-dropped', detected_on: 1, resolved_while_active: 0, recovered: true, emails: 1 },
+        {
+          id: 'a',
+          kind: 'module-dropped',
+          detected_on: 1,
+          resolved_while_active: 0,
+          recovered: true,
+          emails: 1,
+          pages: 2,
+          paged_on: 1,
+          quiet: false,
+          page_within: null,
+          ended: true,
+        },
       ],
       emails: { 'onset HIGH': 1, 'recovery HIGH': 1 },
       clean_nights: 4,
@@ -159,5 +171,64 @@ describe('tallyReplay: a fault told on its second night', () => {
     expect(tallyReplay(s, late)).toMatchObject({ detected_first_night: 0, duplicate_alerts: 0, recoveries: 1 });
     const repeated = nights({ 3: [email('onset')], 4: [email('escalation')], 6: [email('recovery')] });
     expect(tallyReplay(s, repeated).duplicate_alerts).toBe(1);
+  });
+});
+
+describe('tallyReplay: blips and outages (issue 21 §3)', () => {
+  const blips = parseScenario(
+    {
+      nights: 9,
+      start_date: '2026-03-01',
+      noise: { latency_jitter_ms: [0, 0], reindexed_chunks: 0, seed: 1 },
+      faults: [
+        { id: 'blip', kind: 'qdrant-timeout', operation: 'facet', quiet: true, from: 2, nights: 1 },
+        { id: 'down', kind: 'qdrant-down', page_within: 2, from: 5, nights: 2 },
+      ],
+      target: { max_duplicates: 1 },
+    },
+    'blips',
+  );
+  const at = (severity: string, kind: string) => ({ ...email(kind, 'infrastructure', 'run ERROR'), severity });
+  const records = (emails: Record<number, ReturnType<typeof email>[]>): NightRecord[] =>
+    Array.from({ length: 9 }, (_, i) => ({
+      night: i + 1,
+      date: `2026-03-0${i + 1}`,
+      faults: [],
+      status: 'PASSED',
+      emails: emails[i + 1] ?? [],
+      findings: [],
+      queries: [],
+    }));
+
+  it('meets the target when a blip is silent (no recovery owed) and the outage pages on its second night', () => {
+    const summary = tallyReplay(
+      blips,
+      records({ 5: [at('MEDIUM', 'onset')], 6: [at('CRITICAL', 'escalation')], 8: [at('CRITICAL', 'recovery')] }),
+    );
+    expect(summary.per_fault.map((f) => [f.id, f.pages, f.paged_on, f.recovered])).toEqual([
+      ['blip', 0, null, false],
+      ['down', 2, 2, true],
+    ]);
+    expect(targetMisses(blips, summary)).toEqual([]);
+  });
+
+  it('owes a told blip its recovery, and lets it be MEDIUM, never HIGH or CRITICAL (its recovery night included)', () => {
+    const outage = { 5: [at('MEDIUM', 'onset')], 6: [at('CRITICAL', 'escalation')], 8: [at('CRITICAL', 'recovery')] };
+    const told = records({ 2: [at('MEDIUM', 'onset')], 4: [at('MEDIUM', 'recovery')], ...outage });
+    expect(targetMisses(blips, tallyReplay(blips, told))).toEqual([]);
+    const unrecovered = records({ 2: [at('MEDIUM', 'onset')], ...outage });
+    expect(targetMisses(blips, tallyReplay(blips, unrecovered))).toEqual(['1 fault(s) without their recovery']);
+    const paged = records({ 2: [at('MEDIUM', 'onset')], 4: [at('HIGH', 'recovery')], ...outage });
+    expect(targetMisses(blips, tallyReplay(blips, paged))).toEqual(['fault blip (a blip): 1 HIGH/CRITICAL email(s)']);
+  });
+
+  it('misses the target when the outage never pages, or pages only on a later night', () => {
+    const never = records({ 5: [at('MEDIUM', 'onset')], 8: [at('MEDIUM', 'recovery')] });
+    expect(targetMisses(blips, tallyReplay(blips, never))).toEqual([
+      'fault down (qdrant-down) did not page within 2 night(s) (never)',
+    ]);
+    const first = records({ 5: [at('CRITICAL', 'onset')], 8: [at('CRITICAL', 'recovery')] });
+    expect(tallyReplay(blips, first).per_fault[1]?.paged_on).toBe(1);
+    expect(targetMisses(blips, tallyReplay(blips, first))).toEqual([]);
   });
 });

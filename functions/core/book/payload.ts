@@ -24,7 +24,8 @@ export interface ChunkPayload {
   page_version: string;
   model_version: string;
   /**
-   * The contextual header embedded above chunk_text (page title › H2 › H3; '' for none): what the vector is of is
+   * The contextual header embedded above chunk_text (page title › H2 › H3; '' for none; for sections merged into one
+   * chunk, their names after the path: "Introduction › Course Overview · Prerequisites"): what the vector is of is
    * embed_header + blank line + chunk_text (embeddedText). Absent on collections another indexer wrote.
    */
   embed_header: string;
@@ -60,10 +61,14 @@ export const CONTEXT_FIELDS: PayloadField[] = [
 /** A page's chunks in order, to generate a suite from the index. */
 export const PAGE_FIELDS: PayloadField[] = [...CONTEXT_FIELDS, 'chunk_index'];
 
-/** The index-health inventory: per page its hashes, chunk indexes, models and ages; never chunk text nor vectors. */
+/**
+ * The index-health inventory: per page its hashes, chunk indexes (and the count its version declares), models and
+ * ages; never chunk text nor vectors.
+ */
 export const INVENTORY_FIELDS: PayloadField[] = [
   'source_url',
   'page_hash',
+  'page_version',
   'chunk_index',
   'model_version',
   'indexed_at',

@@ -44,6 +44,10 @@ export interface RunOptions {
    * about ceil(P / (page size x partitions)) round trips, for up to this many pages in memory at once.
    */
   scrollPartitions?: number;
-  /** Index health: how many stored points the drift canary re-embeds (default 8; at most 96, one embed call). */
-  indexHealth?: { canarySample?: number };
+  /**
+   * Index health: how many stored points the drift canary re-embeds (default 8; at most 96, one embed call), and how
+   * many of the suite's searches ANN health repeats with exact search each night (default 20, a different slice each
+   * night; 0: none).
+   */
+  indexHealth?: { canarySample?: number; annSample?: number };
 }

@@ -80,6 +80,18 @@ function buildLogsInsightsUrl(
   return `${CONSOLE(inputs.region)}/cloudwatch/home?region=${inputs.region}#logsV2:logs-insights${fragment}`;
 }
 
+/**
+ * A Logs Insights console URL with `query` over the last `seconds`, on one log group. The group's name is written as
+ * given, not encoded, so that a CloudFormation reference can stand in it (the dashboard's text widget): a name made
+ * by CloudFormation holds only letters, digits and '-', which need no encoding.
+ */
+export function buildRecentLogsUrl(region: string, logGroupName: string, query: string, seconds: number): string {
+  const placeholder = 'LOGGROUPNAME';
+  const detail = `~(end~0~start~-${Math.round(seconds)}~timeType~'RELATIVE~unit~'seconds~editorString~'${jsurl(query)}~source~(~'${placeholder}))`;
+  const fragment = encodeURIComponent(`?queryDetail=${detail}`).replace(/%/g, '$');
+  return `${CONSOLE(region)}/cloudwatch/home?region=${region}#logsV2:logs-insights${fragment.replace(placeholder, logGroupName)}`;
+}
+
 function jsurl(text: string): string {
   return Array.from(new TextEncoder().encode(text), (byte) => {
     const c = String.fromCharCode(byte);

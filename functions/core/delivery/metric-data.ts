@@ -64,8 +64,10 @@ export const METRIC_NAMES = {
   canaryMinCosine: 'CanaryMinCosine',
   stalePages: 'StalePages',
   staleChunkPages: 'StaleChunkPages',
+  missingChunkPages: 'MissingChunkPages',
   embeddingModels: 'EmbeddingModels',
   filterViolations: 'FilterViolations',
+  alertsHeld: 'AlertsHeld',
 } as const;
 
 /** Turns a report into metric datums: run-level figures, per-category pass rates and latency distributions. */
@@ -107,6 +109,9 @@ export function buildMetricData(report: ValidationReport): MetricDatum[] {
       report.regression?.compared ? report.regression.findings.filter(alertsOperations).length : undefined,
     ),
     ...indexHealthData(report, single),
+    // 1 on a run inside a planned maintenance window (its alerts held, core/post-run/maintenance.ts), 0 otherwise:
+    // a silenced night shows on the dashboard, not only in its report.
+    single(METRIC_NAMES.alertsHeld, 'Count', report.maintenance === undefined ? 0 : 1),
   ];
   const perCategory = Object.entries(completed ? vm.by_category : {}).map(([category, figures]) =>
     single(METRIC_NAMES.passRate, 'Percent', figures.pass_rate, [
@@ -142,6 +147,7 @@ function indexHealthData(
     single(METRIC_NAMES.canaryMinCosine, 'None', health?.drift_canary?.min_cosine),
     single(METRIC_NAMES.stalePages, 'Count', health?.freshness?.stale_pages),
     single(METRIC_NAMES.staleChunkPages, 'Count', stale?.stale_pages),
+    single(METRIC_NAMES.missingChunkPages, 'Count', health?.missing_chunks?.pages_missing_chunks),
     single(METRIC_NAMES.embeddingModels, 'Count', models?.length),
     single(METRIC_NAMES.filterViolations, 'Count', health?.filters?.violations),
   ];

@@ -1,7 +1,7 @@
 /**
  * ANN health: the suite's searches, as the query step sent them (vector, filter, k), sent once more with exact
- * search (the exact-search input), and the approximate hits' recall@k against the exact ones measured per query and
- * on average. An HNSW index whose recall fell (a bad `ef`, a broken segment, too aggressive quantization) loses
+ * search (the exact-search input, on tonight's sample of at most ANN_RECALL_SAMPLE searches, a different slice each
+ * night), and the approximate hits' recall@k against the exact ones measured per query and on average. An HNSW index whose recall fell (a bad `ef`, a broken segment, too aggressive quantization) loses
  * relevant chunks silently.
  */
 import { type CriterionDeclaration, defineCheck, verdict } from '../checks/check.ts';
@@ -26,7 +26,7 @@ export const annHealthCheck = defineCheck({
   criteria: [ANN_RECALL],
   metrics: ['AnnRecall'],
   section: 'index_health.ann',
-  judge({ compared }, ctx) {
+  judge({ compared: { searched, sampleSize, compared } }, ctx) {
     const threshold = ctx.criteria.min_ann_recall;
     const perQuery = compared.flatMap((s) => {
       if (s.exact.length === 0) return [];
@@ -36,7 +36,14 @@ export const annHealthCheck = defineCheck({
     });
     const recall =
       perQuery.length === 0 ? null : roundTo(perQuery.reduce((sum, q) => sum + q.recall, 0) / perQuery.length, 4);
-    const block = { queries_compared: perQuery.length, recall, threshold, per_query: perQuery };
+    const block = {
+      queries_compared: perQuery.length,
+      queries_searched: searched,
+      sample_size: sampleSize,
+      recall,
+      threshold,
+      per_query: perQuery,
+    };
     const low = perQuery.filter((q) => q.recall < threshold);
     return verdict({
       sections: { index_health: { ann: block } },

@@ -7,10 +7,12 @@
 import pLimit from 'p-limit';
 import { CANARY_FIELDS, embeddedText, type PayloadField } from '../book/payload.ts';
 import { type Input, outcome } from '../checks/input.ts';
+import { DEFAULT_ANN_SAMPLE } from '../config.ts';
 import type { SearchHit, SearchRequest } from '../ports.ts';
 import { collectionProfile } from '../quality/inputs.ts';
 import { collectionDescription, searchedQueries } from '../queries/inputs.ts';
 import { SEARCH_BATCH_SIZE } from '../queries/query-stage.ts';
+import { annSample } from './ann-sample.ts';
 import { type IndexInventory, NO_MODEL, readInventory, type ScrolledInventory } from './inventory.ts';
 import { hasPageIndexes, readPageVersions } from './page-versions.ts';
 
@@ -44,19 +46,32 @@ export const indexInventory: Input<IndexInventory> = {
 };
 
 /** Each searched query's approximate hits beside the exact hits of the same request (vector, filter, k). */
-export interface ExactComparison {
+interface ExactComparison {
   queryId: string;
   request: SearchRequest;
   approximate: SearchHit[];
   exact: SearchHit[];
 }
 
-/** The suite's searches sent once more with exact search: one query-batch call per 100 queries, all at once. */
-export const exactSearches: Input<ExactComparison[]> = {
+/** Tonight's exact-search sample beside the approximate hits, and what it was drawn from. */
+export interface ExactSample {
+  /** The searches the query stage made (the sample's population). */
+  searched: number;
+  /** The configured sample size (ANN_RECALL_SAMPLE). */
+  sampleSize: number;
+  compared: ExactComparison[];
+}
+
+/** Tonight's sample of the suite's searches sent once more with exact search: one query-batch call per 100, all at once. */
+export const exactSearches: Input<ExactSample> = {
   name: 'exact search',
   steps: ['exact search'],
   resolve: async (ctx) => {
-    const { searches } = await ctx.input(searchedQueries);
+    const all = (await ctx.input(searchedQueries)).searches;
+    const sampleSize = ctx.options.indexHealth?.annSample ?? DEFAULT_ANN_SAMPLE;
+    const searches = annSample(all, sampleSize, ctx.startedAt);
+    // No exact search requested at all (ANN_RECALL_SAMPLE=0, or no query was searched): no step, no request.
+    if (searches.length === 0) return { searched: all.length, sampleSize, compared: [] };
     // Every batch at once (one round trip up to the limiter's share), as the query stage sends its own.
     const exact = await ctx.step('exact search', async () => {
       const limit = pLimit(Math.max(1, ctx.options.searchConcurrency));
@@ -71,12 +86,13 @@ export const exactSearches: Input<ExactComparison[]> = {
       const answers = await Promise.all(batches.map((batch) => limit(() => ctx.deps.index.searchBatch(batch))));
       return answers.flat();
     });
-    return searches.map((s, i) => ({
+    const compared = searches.map((s, i) => ({
       queryId: s.queryId,
       request: s.request,
       approximate: s.hits,
       exact: exact[i] ?? [],
     }));
+    return { searched: all.length, sampleSize, compared };
   },
   failure: { label: 'ann health' },
 };

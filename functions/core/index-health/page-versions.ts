@@ -12,7 +12,14 @@
  */
 import { parsePageVersion } from '../book/payload.ts';
 import type { CollectionInfo, FacetHit, VectorIndex } from '../ports.ts';
-import { type IndexInventory, older, type PageInventory } from './inventory.ts';
+import {
+  emptyPage,
+  type HeldVersion,
+  type IndexInventory,
+  missingChunksOf,
+  older,
+  type PageInventory,
+} from './inventory.ts';
 
 /** Page versions one facet may list (a book of 100,000 pages); a facet answering this many falls back to the scroll. */
 const PAGE_VERSION_LIMIT = 100_000;
@@ -53,14 +60,20 @@ export async function readPageVersions(
   const pages = new Map<string, PageInventory>();
   for (const url of distinctUrls) pageOf(pages, url);
   let placed = 0;
+  const held = new Map<string, HeldVersion[]>();
   for (const hit of versions) {
     const version = typeof hit.value === 'string' ? parsePageVersion(hit.value) : undefined;
     if (version === undefined) continue;
     placed += hit.count;
     const page = pageOf(pages, version.sourceUrl);
     page.pageHashes.add(version.pageHash);
+    page.declaresChunks = true;
     page.duplicateChunks += Math.max(0, hit.count - version.chunks);
+    const known = held.get(version.sourceUrl) ?? [];
+    known.push({ held: Math.min(hit.count, version.chunks), declared: version.chunks });
+    held.set(version.sourceUrl, known);
   }
+  for (const [url, known] of held) pageOf(pages, url).missingChunks = missingChunksOf(known);
 
   const timed = times.reduce((sum, t) => sum + t.count, 0);
   const only = times[0];
@@ -83,7 +96,7 @@ export async function readPageVersions(
 function pageOf(pages: Map<string, PageInventory>, url: string): PageInventory {
   let page = pages.get(url);
   if (page === undefined) {
-    page = { pageHashes: new Set(), duplicateChunks: 0, oldestIndexedAt: undefined };
+    page = emptyPage();
     pages.set(url, page);
   }
   return page;

@@ -30,6 +30,8 @@ export interface FinishRunOptions {
   html: boolean;
   /** When an incident recovers, and how often a reminder goes out. */
   policy: IncidentPolicy;
+  /** Where README.md and docs/ are (a URL): the HTML report's "Act on this first" links under it. */
+  docsRoot?: string;
 }
 
 /** Compares, stores, publishes and notifies for one finished run; never throws. */
@@ -45,7 +47,11 @@ export async function finishRun<S extends StoredReport>(
   ports.log({ kind: 'compared', report });
 
   const attachments: ReportAttachment[] = [
-    ...buildReportAttachments(report, { history: await trend, html: options.html }),
+    ...buildReportAttachments(report, {
+      history: await trend,
+      html: options.html,
+      ...(options.docsRoot === undefined ? {} : { docsRoot: options.docsRoot }),
+    }),
     ...(fullLists === null ? [] : [fullLists]),
   ];
   const [stored, published] = await Promise.all([

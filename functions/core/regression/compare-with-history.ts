@@ -20,6 +20,7 @@ import { alertsOperations, type RegressionReport } from '../report/regression-re
 import type { ValidationReport } from '../report/report.ts';
 import { addedQueries, flakyQueries, onQueries, sharedQueries, similarityFlakyQueries } from './comparable.ts';
 import { BASELINE_DETECTORS } from './detectors.ts';
+import { detectQueryDrift } from './query-drift.ts';
 import { recoveredQueries } from './query-regressions.ts';
 import { detectScoreDrift } from './score-drift.ts';
 import { detectScoreShift } from './score-shift.ts';
@@ -69,10 +70,14 @@ export function compareWithHistory(report: ValidationReport, history: readonly R
   }
   const context = { report, current, comparable, baseline, stale: suite.stale, flaky, flakySimilarity, added };
   const shift = detectScoreShift(context);
+  const leftOut = new Set([...suite.stale, ...flaky, ...added]);
+  const drift = detectScoreDrift({ current, history, setAside: leftOut });
   const findings = [
     ...BASELINE_DETECTORS.flatMap((detect) => detect(context)),
     ...shift.findings,
-    ...detectScoreDrift({ current, history, setAside: new Set([...suite.stale, ...flaky, ...added]) }),
+    ...drift,
+    // One query sliding alone; when they all slide, SCORE_DRIFT says so once.
+    ...(drift.length > 0 ? [] : detectQueryDrift({ current, history, setAside: leftOut })),
     ...suite.findings,
   ];
   const alerting = findings.filter(alertsOperations);

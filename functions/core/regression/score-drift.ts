@@ -11,8 +11,8 @@
  * (Page's) accumulates the falls beyond a slack k, over the healthy runs in history oldest first and then this
  * one: S = max(0, S - x - k), restarted at 0 by a run within k of the reference (the fall was undone). It alarms
  * when S > h and this run is itself at least 2 % below the reference (so a drift that was undone stops being a
- * finding on its first clean night, although S decays slowly); once told (the run before was a regression), while
- * the run is more than k below it.
+ * finding on its first clean night, although S decays slowly); once told (the runs before were regressions), while
+ * the run is below it by half the depth those runs held, between k and 2 % (stayBelow).
  *
  * k, h and the 2 % are in units of the noise of x, measured on the reference runs themselves (sd = 1.4826 x the
  * MAD of their observations): k = 1.1 sd, h = 4.4 sd, "below" = 2.2 sd (Page's ARL0 >> 10^3 nights for a
@@ -32,6 +32,30 @@ import { medianBestSimilarities, sameQuery } from './comparable.ts';
 const MIN_SLACK = 0.01;
 const MIN_ALARM = 0.04;
 const MIN_STILL_BELOW = 0.02;
+
+/**
+ * How far below the reference this run must be for the finding. A new drift: "still below" (2.2 sd). One already
+ * told (the runs before were regressions): halfway between the reference and the level those runs held (the median
+ * of their observations), never nearer the reference than the slack nor farther than "still below". Why halfway: a
+ * fault that sits just past the opening line (-2.5 % at a 2 % line) would flicker if the line stayed there, so it
+ * stays told down to half its depth; a deep one (-15 %) has no such risk, and a line left at the slack (1.1 sd) held
+ * it open on a fixed night whose noise alone fell that far (1 night in 7: the held fault's recovery came a night late
+ * in 2 of 5 seeds); capped at "still below", a fixed night closes it 98 times in 100.
+ */
+function stayBelow(
+  healthy: readonly RunDigest[],
+  observe: (run: RunDigest) => number | null,
+  lines: { slack: number; stillBelow: number },
+): number {
+  const told = [];
+  for (const run of healthy) {
+    if (!run.regressed) break;
+    told.push(run);
+  }
+  const level = median(told.map(observe).filter((x): x is number => x !== null));
+  if (level === null) return lines.stillBelow;
+  return Math.min(lines.stillBelow, Math.max(lines.slack, -level / 2));
+}
 
 export function detectScoreDrift(options: {
   current: RunDigest;
@@ -72,10 +96,7 @@ export function detectScoreDrift(options: {
   const now = observe(options.current);
   if (now === null) return [];
   cusum = step(cusum, now);
-  // Hysteresis: a drift already told (the run before was a regression) lasts while the run is below the reference
-  // by more than the slack; a new one needs the run 2 % below. A fault near the line then neither flickers between
-  // "[RESOLVED]" and a new onset nor ends while it is still there.
-  const below = options.history.find((r) => r.status !== 'ERROR')?.regressed === true ? slack : stillBelow;
+  const below = stayBelow(healthy, observe, { slack, stillBelow });
   if (cusum <= alarm || now > -below) return [];
   const refMean = ids.reduce((sum, id) => sum + (reference[id] as number), 0) / Math.max(1, ids.length);
   return [

@@ -2,6 +2,8 @@
  * The per-query rows of a report as CSV (seed 001 ExportFormats: JSON and CSV), for a spreadsheet: one row per
  * golden query, RFC 4180 quoting, CRLF line ends. Query text and reasons may carry book text: a cell that starts
  * with = + - @ (or a tab or CR) is prefixed with ' so a spreadsheet shows it instead of running it as a formula.
+ * Every row ends with the run's id, start time, collection and environment, so the CSVs of many runs (or
+ * deployments) concatenate into one sheet that still says which run each row came from.
  */
 import type { QueryValidationResult } from '../report/query-validation.ts';
 import type { ValidationReport } from '../report/report.ts';
@@ -32,10 +34,21 @@ const COLUMNS: [string, (q: QueryValidationResult) => unknown][] = [
   ['top_score', (q) => q.top_results[0]?.similarity_score],
 ];
 
+/** The run's own columns, the same on every row, after the query's. */
+const RUN_COLUMNS: [string, (r: RunFields) => unknown][] = [
+  ['run_id', (r) => r.run_id],
+  ['run_started_at', (r) => r.timestamp],
+  ['collection', (r) => r.collection],
+  ['environment', (r) => r.environment],
+];
+
+type RunFields = Pick<ValidationReport, 'run_id' | 'timestamp' | 'collection' | 'environment'>;
+
 /** The CSV text: a header row, then one row per query in report order. */
-export function renderQueryRowsCsv(report: Pick<ValidationReport, 'query_results'>): string {
-  const lines = [COLUMNS.map(([name]) => name).join(',')];
-  for (const q of report.query_results) lines.push(COLUMNS.map(([, get]) => cell(get(q))).join(','));
+export function renderQueryRowsCsv(report: Pick<ValidationReport, 'query_results'> & RunFields): string {
+  const lines = [[...COLUMNS, ...RUN_COLUMNS].map(([name]) => name).join(',')];
+  const run = RUN_COLUMNS.map(([, get]) => cell(get(report)));
+  for (const q of report.query_results) lines.push([...COLUMNS.map(([, get]) => cell(get(q))), ...run].join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 

@@ -91,6 +91,24 @@ export const ClaimSupport = z.object({
     .describe(
       'What the claim says against the cited text, "claim / cited": a word of the opposite polarity or an antonym, a certainty the text hedges, a number moved out of the sentence it restates',
     ),
+  uncited_part: z
+    .object({
+      text: z.string().min(1),
+      word_support: z.number().min(0).max(1),
+      missing_words: z.array(z.string()),
+      missing_facts: z.array(z.string()).describe('Its numbers, quantities and names found in no chunk given'),
+      polarity_conflicts: z.array(z.string()),
+    })
+    .optional()
+    .describe(
+      'Present when the part of a cited sentence no citation covers failed as a claim of its own against every chunk the model was given (min tail support 0.75)',
+    ),
+  better_chunk: z
+    .object({ chunk_id: z.string().min(1), word_support: z.number().min(0).max(1) })
+    .optional()
+    .describe(
+      'Present when another chunk the model was given holds at least 0.2 more of the claim’s words than the chunks it cites: a wrong citation',
+    ),
 });
 export type ClaimSupport = z.infer<typeof ClaimSupport>;
 

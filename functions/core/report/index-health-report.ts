@@ -27,6 +27,16 @@ const StaleChunks = z.object({
   source: inventorySource,
 });
 
+const MissingChunks = z.object({
+  urls_checked: count.describe('pages with a page_version declaring their chunk count (other pages are not judged)'),
+  pages_missing_chunks: count.describe('pages holding fewer chunks than their page_version declares'),
+  missing_chunks: count.describe(
+    'chunks declared and not held (facet: declared less points of the version; scroll: less distinct chunk indexes)',
+  ),
+  urls,
+  source: inventorySource,
+});
+
 const Freshness = z.object({
   pages_checked: count.describe('sitemap pages with a lastmod that the index holds'),
   stale_pages: count.describe('pages whose sitemap lastmod is newer than their oldest indexed_at'),
@@ -55,7 +65,11 @@ const DriftCanary = z.object({
 });
 
 const AnnHealth = z.object({
-  queries_compared: count,
+  queries_compared: count.describe('the sampled queries whose exact search returned hits (recall is their mean)'),
+  queries_searched: count.describe("the queries the query stage searched: the sample's population"),
+  sample_size: count.describe(
+    'ANN_RECALL_SAMPLE: at most this many searches are repeated with exact search a night, a different slice each night (0: none)',
+  ),
   recall: z.number().nullable().describe('mean recall@k of the approximate search against exact search'),
   threshold: z.number(),
   per_query: z.array(z.object({ query_id: z.string(), k: count, recall: z.number() })),
@@ -70,6 +84,7 @@ const FilterCorrectness = z.object({
 
 export const IndexHealth = z.object({
   stale_chunks: StaleChunks.nullable(),
+  missing_chunks: MissingChunks.nullable(),
   freshness: Freshness.nullable(),
   embedding_models: EmbeddingModels.nullable(),
   drift_canary: DriftCanary.nullable(),
@@ -80,5 +95,13 @@ export type IndexHealth = z.infer<typeof IndexHealth>;
 
 /** An index_health with no block computed, for checks to fill in. */
 export function emptyIndexHealth(): IndexHealth {
-  return { stale_chunks: null, freshness: null, embedding_models: null, drift_canary: null, ann: null, filters: null };
+  return {
+    stale_chunks: null,
+    missing_chunks: null,
+    freshness: null,
+    embedding_models: null,
+    drift_canary: null,
+    ann: null,
+    filters: null,
+  };
 }

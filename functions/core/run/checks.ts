@@ -10,8 +10,10 @@ import { annHealthCheck } from '../index-health/ann-health-check.ts';
 import { driftCanaryCheck } from '../index-health/drift-canary-check.ts';
 import { filterCheck } from '../index-health/filter-check.ts';
 import { freshnessCheck } from '../index-health/freshness-check.ts';
+import { missingChunksCheck } from '../index-health/missing-chunks-check.ts';
 import { mixedModelsCheck } from '../index-health/mixed-models-check.ts';
 import { staleChunksCheck } from '../index-health/stale-chunks-check.ts';
+import { chunkSizeCheck } from '../quality/chunk-size-check.ts';
 import { qualityCheck } from '../quality/quality-check.ts';
 import { modelVersionCheck } from '../queries/model-version.ts';
 import { payloadIssuesCheck } from '../queries/payload-issues-check.ts';
@@ -26,9 +28,11 @@ export const CHECKS: readonly Check[] = [
   sitemapCheck,
   coverageCheck,
   qualityCheck,
+  chunkSizeCheck,
   groundingCheck,
   // Index health (core/index-health): what coverage and completeness cannot see.
   staleChunksCheck,
+  missingChunksCheck,
   freshnessCheck,
   mixedModelsCheck,
   driftCanaryCheck,

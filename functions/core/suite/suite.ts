@@ -90,6 +90,7 @@ export const SuccessCriteria = z
     min_support_rate: z.number().min(0).max(100, 'must be 0..100').default(95),
     // Index health (core/index-health): each check's criterion, judged when the check could run.
     max_stale_chunk_pages: z.number().int().min(0).default(0),
+    max_missing_chunk_pages: z.number().int().min(0).default(0),
     max_stale_pages: z.number().int().min(0).default(0),
     max_embedding_models: z.number().int().min(1).default(1),
     min_canary_cosine: z.number().min(-1).max(1, 'must be -1..1').default(0.98),

@@ -6,6 +6,7 @@ import {
   locateCitation,
   splitSentences,
 } from '../../../functions/core/grounding/grounding.ts';
+import { DEFAULT_MIN_WORD_SUPPORT } from '../../../functions/core/grounding/support.ts';
 import type { AgentCitation } from '../../../functions/core/report/grounding-report.ts';
 
 const ANSWER =
@@ -60,7 +61,7 @@ describe('checkGrounding', () => {
       sentences: 3,
       covered_sentences: 3,
       unknown_chunk_ids: [],
-      min_word_support: 0.65,
+      min_word_support: DEFAULT_MIN_WORD_SUPPORT,
       support_rate: 1,
       // Each citation sits in a sentence of its own: the claim is that whole sentence, against the chunks it cites.
       claims: splitSentences(ANSWER).map((s, i) => ({

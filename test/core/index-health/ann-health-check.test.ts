@@ -16,8 +16,13 @@ const search = (queryId: string, found: string[], limit = 5, filter?: PayloadFil
   hits: found.map((id) => ({ id, score: 0, payload: {} })),
 });
 
-const run = (searched: ReturnType<typeof search>[] | Error, criteria = {}) => {
-  const setup = healthContext({ points: POINTS, searched, criteria });
+const run = (searched: ReturnType<typeof search>[] | Error, criteria = {}, annSample?: number) => {
+  const setup = healthContext({
+    points: POINTS,
+    searched,
+    criteria,
+    ...(annSample === undefined ? {} : { options: { indexHealth: { annSample } } }),
+  });
   return { setup, result: runCheck(annHealthCheck, setup.ctx) };
 };
 
@@ -26,6 +31,8 @@ describe('the ANN-health check', () => {
     const result = await run([search('a', TOP5), search('b', ['p0', 'p1'], 2)]).result;
     expect(result.sections?.index_health?.ann).toEqual({
       queries_compared: 2,
+      queries_searched: 2,
+      sample_size: 20,
       recall: 1,
       threshold: 0.95,
       per_query: [
@@ -61,7 +68,11 @@ describe('the ANN-health check', () => {
   });
 
   it('sends 100 searches in one exact batch, timed as the step "exact search"', async () => {
-    const { setup, result } = run(Array.from({ length: 100 }, (_, i) => search(`q${i}`, TOP5)));
+    const { setup, result } = run(
+      Array.from({ length: 100 }, (_, i) => search(`q${i}`, TOP5)),
+      {},
+      100,
+    );
     await result;
     expect(setup.index.searches.map((batch) => batch.length)).toEqual([100]);
     expect(setup.stages()).toEqual(['exact search', 'queries']);
@@ -69,7 +80,7 @@ describe('the ANN-health check', () => {
 
   it('sends the exact searches in batches of 100', async () => {
     const searches = Array.from({ length: 101 }, (_, i) => search(`q${i}`, TOP5));
-    const { setup, result } = run(searches);
+    const { setup, result } = run(searches, {}, 101);
     expect((await result).sections?.index_health?.ann?.queries_compared).toBe(101);
     expect(setup.index.searches.map((batch) => batch.length)).toEqual([100, 1]);
   });
@@ -148,6 +159,8 @@ describe('the ANN-health check', () => {
     const result = await run([search('empty', [], 5, nothing)]).result;
     expect(result.sections?.index_health?.ann).toEqual({
       queries_compared: 0,
+      queries_searched: 1,
+      sample_size: 20,
       recall: null,
       threshold: 0.95,
       per_query: [],
@@ -169,5 +182,37 @@ describe('the ANN-health check', () => {
       errors: [],
       failures: ['ann health: search refused'],
     });
+  });
+
+  it("repeats only tonight's sample of 20 searches by default, in one batch, and says what it was drawn from", async () => {
+    const searches = Array.from({ length: 101 }, (_, i) => search(`q${i}`, TOP5));
+    const { setup, result } = run(searches);
+    const ann = (await result).sections?.index_health?.ann;
+    expect(setup.index.searches.map((batch) => batch.length)).toEqual([20]);
+    expect(ann).toMatchObject({ queries_compared: 20, queries_searched: 101, sample_size: 20, recall: 1 });
+  });
+
+  it('with a sample of 0 sends no exact search and leaves the criterion not evaluated', async () => {
+    const { setup, result } = run([search('a', TOP5), search('b', ['p0', 'p9'], 2)], {}, 0);
+    const judged = await result;
+    expect(setup.index.searches).toEqual([]);
+    expect(setup.stages()).toEqual(['queries']);
+    expect(judged.sections?.index_health?.ann).toEqual({
+      queries_compared: 0,
+      queries_searched: 2,
+      sample_size: 0,
+      recall: null,
+      threshold: 0.95,
+      per_query: [],
+    });
+    expect([judged.errors, judged.verdicts]).toEqual([[], []]);
+  });
+
+  it('compares every search when the sample is at least the suite, and one fewer when it is one short', async () => {
+    const searches = Array.from({ length: 3 }, (_, i) => search(`q${i}`, TOP5));
+    const all = await run(searches, {}, 3).result;
+    expect(all.sections?.index_health?.ann?.queries_compared).toBe(3);
+    const short = await run(searches, {}, 2).result;
+    expect(short.sections?.index_health?.ann?.queries_compared).toBe(2);
   });
 });

@@ -8,7 +8,7 @@ import { healthContext, point } from './context.ts';
 const A = 'https://book.example.com/docs/a';
 
 describe('the index inventory', () => {
-  it('reads every point once, in pages of scrollPageSize, asking for five small fields only, in 8 parts sized by the described count', async () => {
+  it('reads every point once, in pages of scrollPageSize, asking for six small fields only, in 8 parts sized by the described count', async () => {
     const { ctx, index } = healthContext({
       points: [point('1'), point('2', { chunk_index: 1 }), point('3', { chunk_index: 2 })],
       options: { scrollPageSize: 2 },
@@ -24,7 +24,14 @@ describe('the index inventory', () => {
     expect(seen).toEqual([
       { payloadFields: INVENTORY_FIELDS, pageSize: 2, parallel: { partitions: 8, expectedPoints: 3 } },
     ]);
-    expect(INVENTORY_FIELDS).toEqual(['source_url', 'page_hash', 'chunk_index', 'model_version', 'indexed_at']);
+    expect(INVENTORY_FIELDS).toEqual([
+      'source_url',
+      'page_hash',
+      'page_version',
+      'chunk_index',
+      'model_version',
+      'indexed_at',
+    ]);
     expect(index.calls.filter((c) => c === 'scroll')).toHaveLength(2);
   });
 
@@ -63,6 +70,8 @@ describe('the index inventory', () => {
     expect(page).toEqual({
       pageHashes: new Set(['h1', 'h2']),
       duplicateChunks: 1,
+      missingChunks: 0,
+      declaresChunks: false,
       oldestIndexedAt: '2026-11-01T00:00:00.000Z',
     });
   });

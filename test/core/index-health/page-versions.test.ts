@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { pageVersionKey, parsePageVersion } from '../../../functions/core/book/payload.ts';
 import { freshnessCheck } from '../../../functions/core/index-health/freshness-check.ts';
 import { indexInventory } from '../../../functions/core/index-health/inputs.ts';
+import { missingChunksCheck } from '../../../functions/core/index-health/missing-chunks-check.ts';
 import { hasPageIndexes, readPageVersions } from '../../../functions/core/index-health/page-versions.ts';
 import { staleChunksCheck } from '../../../functions/core/index-health/stale-chunks-check.ts';
 import type { SitemapEntry } from '../../../functions/core/ports.ts';
@@ -54,6 +55,12 @@ const COLLECTIONS: Record<string, MemoryPoint[]> = {
     ...page(B, 2),
   ],
   'a chunk written twice': [...page(A, 2), written('again', A, 1, 2), ...page(B, 1)],
+  // A cut to its first 2 of 5 chunks (and chunk 3 of B lost) with a leftover of an earlier, longer version of A.
+  'pages missing chunks': [
+    ...page(A, 5).slice(0, 2),
+    written('old', A, 5, 6, { page_hash: 'h0' }),
+    ...page(B, 4).filter((p) => p.payload.chunk_index !== 3),
+  ],
   'two indexing times, one page partly confirmed': [
     ...page(A, 2, { indexed_at: T2 }),
     written('b0', B, 0, 2, { indexed_at: T2 }),
@@ -84,9 +91,16 @@ async function judged(points: MemoryPoint[], indexed: boolean, partitions = 8) {
   };
   const stale = healthContext(setup);
   const fresh = healthContext(setup);
+  const missing = healthContext(setup);
   const staleBlock = (await runCheck(staleChunksCheck, stale.ctx)).sections?.index_health?.stale_chunks;
   const freshBlock = (await runCheck(freshnessCheck, fresh.ctx)).sections?.index_health?.freshness;
-  return { stale: staleBlock, fresh: freshBlock, calls: [...stale.index.calls, ...fresh.index.calls] };
+  const missingBlock = (await runCheck(missingChunksCheck, missing.ctx)).sections?.index_health?.missing_chunks;
+  return {
+    stale: staleBlock,
+    fresh: freshBlock,
+    missing: missingBlock,
+    calls: [...stale.index.calls, ...fresh.index.calls, ...missing.index.calls],
+  };
 }
 
 describe('the index inventory by facets', () => {
@@ -99,7 +113,10 @@ describe('the index inventory by facets', () => {
       const { source: s2, ...staleByScroll } = byScroll.stale ?? { source: null };
       const { source: s3, ...freshByFacet } = byFacet.fresh ?? { source: null };
       const { source: s4, ...freshByScroll } = byScroll.fresh ?? { source: null };
-      expect([s1, s2, s3, s4]).toEqual(['facet', 'scroll', 'facet', 'scroll']);
+      const { source: s5, ...missingByFacet } = byFacet.missing ?? { source: null };
+      const { source: s6, ...missingByScroll } = byScroll.missing ?? { source: null };
+      expect([s1, s2, s3, s4, s5, s6]).toEqual(['facet', 'scroll', 'facet', 'scroll', 'facet', 'scroll']);
+      expect(missingByFacet).toEqual(missingByScroll);
       // Orphans without a source URL are the one difference: the facet counts every point without a version.
       expect(staleByFacet).toEqual(staleByScroll);
       expect(freshByFacet).toEqual(freshByScroll);
@@ -110,20 +127,24 @@ describe('the index inventory by facets', () => {
 
   it('finds what each collection holds, so the comparison above is not of two empty answers', async () => {
     const figures = async (name: string) => {
-      const { stale, fresh } = await judged(COLLECTIONS[name] ?? [], true);
+      const { stale, fresh, missing } = await judged(COLLECTIONS[name] ?? [], true);
       return [
         stale?.urls_with_several_page_hashes,
         stale?.duplicate_chunks,
         stale?.points_without_page_hash,
         fresh?.stale_pages,
+        missing?.missing_chunks,
       ];
     };
-    expect(await figures('clean')).toEqual([0, 0, 0, 0]);
-    expect(await figures('a stale version left behind')).toEqual([1, 0, 0, 1]);
-    expect(await figures('a chunk written twice')).toEqual([0, 1, 0, 0]);
+    expect(await figures('clean')).toEqual([0, 0, 0, 0, 0]);
+    // The leftover (chunk 3 of a version declaring 4) is stale, not 3 chunks missing.
+    expect(await figures('a stale version left behind')).toEqual([1, 0, 0, 1, 0]);
+    expect(await figures('a chunk written twice')).toEqual([0, 1, 0, 0, 0]);
+    // A holds 2 of the 5 its current version declares; B 3 of 4; A's old version's leftover counts for nothing.
+    expect(await figures('pages missing chunks')).toEqual([1, 0, 0, 0, 4]);
     // B's oldest point is of T1 (before the lastmod), A's of T2 (after it), C's of T1.
-    expect(await figures('two indexing times, one page partly confirmed')).toEqual([0, 0, 0, 2]);
-    expect(await figures('points without a time or a version')).toEqual([0, 0, 1, 0]);
+    expect(await figures('two indexing times, one page partly confirmed')).toEqual([0, 0, 0, 2, 0]);
+    expect(await figures('points without a time or a version')).toEqual([0, 0, 1, 0, 0]);
   });
 
   it('asks 2 facets when one run wrote every point, whatever the number of points', async () => {

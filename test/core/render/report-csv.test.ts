@@ -4,6 +4,14 @@ import { renderQueryRowsCsv } from '../../../functions/core/render/report-csv.ts
 import type { QueryValidationResult } from '../../../functions/core/report/query-validation.ts';
 import { buildFailedReport, buildQuery } from '../../nightly/fixtures/reports.ts';
 
+/** A run's own fields, which every row repeats. */
+const RUN = {
+  run_id: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b',
+  timestamp: '2026-03-14T02:00:00.000Z',
+  collection: 'book',
+  environment: 'prod',
+};
+
 describe('renderQueryRowsCsv', () => {
   it('writes a header and one CRLF-ended row per query, in report order', () => {
     // Prepare
@@ -14,11 +22,21 @@ describe('renderQueryRowsCsv', () => {
 
     // Assess
     expect(lines[0]).toBe(
-      'query_id,category,status,query_text,reason,error_types,best_similarity,mean_top_k_similarity,semantic_alignment_score,module_match,chapter_match,expected_sources_found,total_expected_sources,precision_at_k,recall_at_k,reciprocal_rank,ndcg_at_k,embedding_ms,search_ms,post_processing_ms,total_ms,top_source_url,top_score',
+      'query_id,category,status,query_text,reason,error_types,best_similarity,mean_top_k_similarity,semantic_alignment_score,module_match,chapter_match,expected_sources_found,total_expected_sources,precision_at_k,recall_at_k,reciprocal_rank,ndcg_at_k,embedding_ms,search_ms,post_processing_ms,total_ms,top_source_url,top_score,run_id,run_started_at,collection,environment',
     );
     expect(lines).toHaveLength(report.query_results.length + 2);
     expect(lines.at(-1)).toBe('');
     expect(lines.slice(1, -1).map((l) => l.split(',')[0])).toEqual(report.query_results.map((q) => q.id));
+  });
+
+  it('ends every row with the run’s id, start time, collection and environment, so many runs’ CSVs merge', () => {
+    const report = { ...buildFailedReport(), ...RUN, collection: 'guide, v2' };
+    const rows = renderQueryRowsCsv(report).split('\r\n').slice(1, -1);
+    expect(rows.length).toBeGreaterThan(1);
+    for (const row of rows)
+      expect(row.endsWith(',6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b,2026-03-14T02:00:00.000Z,"guide, v2",prod')).toBe(
+        true,
+      );
   });
 
   it('quotes a cell holding a comma, a quote or a line break, doubling its quotes', () => {
@@ -26,7 +44,7 @@ describe('renderQueryRowsCsv', () => {
     const query = buildQuery({ id: 'q-1', status: 'FAIL', reason: 'got "intro", not\nsetup' });
 
     // Act
-    const row = renderQueryRowsCsv({ query_results: [query] })
+    const row = renderQueryRowsCsv({ ...RUN, query_results: [query] })
       .split('\r\n')
       .slice(1)
       .join('\r\n');
@@ -40,7 +58,7 @@ describe('renderQueryRowsCsv', () => {
     const query = { ...buildQuery({ id: 'q-2' }), query_text: '=HYPERLINK("http://evil.example","x")' };
 
     // Act
-    const row = renderQueryRowsCsv({ query_results: [query] }).split('\r\n')[1];
+    const row = renderQueryRowsCsv({ ...RUN, query_results: [query] }).split('\r\n')[1];
 
     // Assess
     expect(row).toContain(',"\'=HYPERLINK(""http://evil.example"",""x"")",');
@@ -51,7 +69,7 @@ describe('renderQueryRowsCsv', () => {
     const query = { ...buildQuery({ id: 'q-3' }), best_similarity: -0.25 };
 
     // Act
-    const row = renderQueryRowsCsv({ query_results: [query] }).split('\r\n')[1];
+    const row = renderQueryRowsCsv({ ...RUN, query_results: [query] }).split('\r\n')[1];
 
     // Assess
     expect(row?.split(',')[6]).toBe('-0.25');
@@ -65,14 +83,14 @@ describe('renderQueryRowsCsv', () => {
     };
 
     // Act
-    const cells = renderQueryRowsCsv({ query_results: [query] })
+    const cells = renderQueryRowsCsv({ ...RUN, query_results: [query] })
       .split('\r\n')[1]
       ?.split(',');
 
     // Assess: best_similarity, mean, alignment, chapter match, the IR metrics and the top result are all null
     expect(cells?.slice(5, 11)).toEqual(['TIMEOUT NO_RESULTS', '', '', '', 'false', '']);
     expect(cells?.slice(13, 17)).toEqual(['', '', '', '']);
-    expect(cells?.slice(-2)).toEqual(['', '']);
+    expect(cells?.slice(-6, -4)).toEqual(['', '']);
   });
 
   it('quotes text with a leading or trailing space, so a spreadsheet keeps it', () => {
@@ -80,7 +98,7 @@ describe('renderQueryRowsCsv', () => {
     const query = { ...buildQuery({ id: 'q-5' }), query_text: ' padded ' };
 
     // Act
-    const row = renderQueryRowsCsv({ query_results: [query] }).split('\r\n')[1];
+    const row = renderQueryRowsCsv({ ...RUN, query_results: [query] }).split('\r\n')[1];
 
     // Assess
     expect(row).toContain(',PASS," padded ",');
@@ -134,7 +152,7 @@ describe('renderQueryRowsCsv', () => {
     const passed = buildQuery({ id: 'q-7' });
 
     // Act
-    const [header = '', ...rows] = renderQueryRowsCsv({ query_results: [failed, passed] }).split('\r\n');
+    const [header = '', ...rows] = renderQueryRowsCsv({ ...RUN, query_results: [failed, passed] }).split('\r\n');
     const byColumn = (row: string | undefined) => {
       const cells = row?.split(',') ?? [];
       return Object.fromEntries(header.split(',').map((name, i) => [name, cells[i]]));
@@ -165,6 +183,10 @@ describe('renderQueryRowsCsv', () => {
       total_ms: '54.5',
       top_source_url: 'https://book.example.com/docs/a',
       top_score: '0.69',
+      run_id: RUN.run_id,
+      run_started_at: RUN.timestamp,
+      collection: 'book',
+      environment: 'prod',
     });
     expect(byColumn(rows[1])).toMatchObject({
       query_id: 'q-7',

@@ -151,7 +151,7 @@ describe('renderReportHtml', () => {
 
     // Assess
     expect(page).toContain(
-      '<section id="index-health"><h2>Index health</h2><dl class="fields"><dt>stale chunks</dt><dd><span class="muted">n/a</span></dd><dt>freshness</dt><dd><dl class="fields"><dt>pages checked</dt><dd>13</dd><dt>stale pages</dt><dd>3</dd>',
+      '<section id="index-health"><h2>Index health</h2><dl class="fields"><dt>stale chunks</dt><dd><span class="muted">n/a</span></dd><dt>missing chunks</dt><dd><span class="muted">n/a</span></dd><dt>freshness</dt><dd><dl class="fields"><dt>pages checked</dt><dd>13</dd><dt>stale pages</dt><dd>3</dd>',
     );
   });
 
