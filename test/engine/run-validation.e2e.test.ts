@@ -327,7 +327,7 @@ describe('runValidation against the sandbox', () => {
 
     // Assess: every criterion holds; the seeded second model's chunks are retrieved, and a CRITICAL MODEL_MISMATCH
     // fails the run on its own (docs/DATA-MODEL.md, "The run's status"), whatever the criteria allow.
-    expect(report.success_criteria).toHaveLength(13);
+    expect(report.success_criteria).toHaveLength(14);
     expect(report.success_criteria.filter((c) => !c.passed)).toEqual([]);
     expect(report.errors.filter((e) => e.severity === 'CRITICAL').map((e) => e.error_type)).toEqual(['MODEL_MISMATCH']);
     expect(report.status_reason).toBe('findings that fail the run: CRITICAL MODEL_MISMATCH');
