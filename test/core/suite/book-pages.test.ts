@@ -191,6 +191,18 @@ describe('a merged chunk read back from the index', () => {
     expect(pages.map((p) => p.sections.map((s) => s.headings))).toEqual([[['Nodes', 'Other']], [['Nodes']]]);
   });
 
+  it('does not take a repeat of the path’s last heading for the chunk’s own after text or under another heading', async () => {
+    const index = new MemoryIndex([
+      chunk('s', URL_A, 0, { chunk_text: 'Intro text.\n\n## Nodes\n\nMore.', heading_hierarchy: ['Page', 'Nodes'] }),
+      chunk('t', URL_B, 0, { chunk_text: '## Other\n\n### Nodes\n\nText.', heading_hierarchy: ['Page', 'Nodes'] }),
+    ]);
+    const pages = await readBookPagesFromIndex(index);
+    expect(pages.map((p) => p.sections.map((s) => s.headings))).toEqual([
+      [['Nodes'], ['Nodes', 'Nodes']],
+      [['Nodes', 'Other', 'Nodes']],
+    ]);
+  });
+
   it('does not repeat the heading a chunk of one section opens with', async () => {
     const index = new MemoryIndex([
       chunk('s', URL_A, 0, {

@@ -467,6 +467,9 @@ describe('generateSuite: reading the page', () => {
   it('never asks a sentence inside a code fence, and reads the prose after it as a paragraph of its own', () => {
     expect(sectionText('```\nThe code comment reads like a sentence here.\n```')).toEqual([]);
     expect(sectionText('~~~\nThe code comment reads like a sentence here.\n~~~')).toEqual([]);
+    expect(sectionText('A label without a stop\n```\n```\nNext words end right here.')).toEqual([
+      'Where is it explained that next words end right here?',
+    ]);
     expect(sectionText('A label without a stop\n```\ncode\n```\nNext words end right here.')).toEqual([
       'Where is it explained that next words end right here?',
     ]);
@@ -484,8 +487,8 @@ describe('generateSuite: reading the page', () => {
   it('leaves out quotes and link definitions, not a word that starts like import', () => {
     expect(sectionText('> A quoted line reads as a sentence here.')).toEqual([]);
     expect(sectionText('[ab]: https://example.com/path reads as a sentence.')).toEqual([]);
-    expect(sectionText('Important words are asked like any others.')).toEqual([
-      'Where is it explained that important words are asked like any others?',
+    expect(sectionText('importance of words is asked like any other.')).toEqual([
+      'Where is it explained that importance of words is asked like any other?',
     ]);
   });
 
@@ -493,7 +496,7 @@ describe('generateSuite: reading the page', () => {
     expect(sectionText('- First item has no stop\n- Second item ends right here.')).toEqual([
       'Where is it explained that second item ends right here?',
     ]);
-    expect(sectionText('12. Twelfth item ends right here.')).toEqual([
+    expect(sectionText('12) Twelfth item ends right here.')).toEqual([
       'Where is it explained that twelfth item ends right here?',
     ]);
     expect(sectionText('  - Indented item ends right here.')).toEqual([
