@@ -9,7 +9,8 @@
  *   ceil(calls / concurrency) waves: at N = 200, 1 + 1 = 2 round trips.
  * - sitemap: one fetch per level (a sitemap index adds one).
  * - grounded answers: the agent reuses the query stage's hits, so after that stage's round trips it costs one chat
- *   per agent query whose retrieval found a relevant chunk, one after the other.
+ *   per agent query whose retrieval found a relevant chunk, one after the other, and with the claim judge
+ *   (GROUNDING_JUDGE=cohere) one more chat call per claim judged, each after the answer it judges.
  * The engine's own (what it adds to read the collection; printed on its own line, never part of the bound):
  * - profile: describe, then every facet and count at once (1 wave), then, without payload indexes, the scroll: its
  *   first page, then W id ranges at once, each page after page (a page needs the previous page's next offset):
@@ -44,6 +45,8 @@ export interface RunShape {
   agentQueries: number;
   /** Of those, the ones whose retrieval found a relevant chunk: only they call chat (known after the run). */
   agentChats: number;
+  /** Claims the judge was asked about, one chat call each (grounding_report.judge.judged; 0 with the lexical gate). */
+  judgeCalls?: number;
   points: number;
   payloadIndexes: boolean;
   requiredFields: number;
@@ -97,11 +100,11 @@ export const STEP_ENDPOINTS: Record<StepName, readonly Endpoint[]> = {
   profile: ['facet', 'count_points', 'scroll_points'],
   agent: ['chat'],
   inventory: ['scroll_points'],
-  'page facets': ['facet'],
-  'exact search': ['query_batch_points'],
-  'canary sample': ['scroll_points'],
-  'canary embed': ['embed'],
-  'model facet': ['facet'],
+  page_facets: ['facet'],
+  exact_search: ['query_batch_points'],
+  canary_sample: ['scroll_points'],
+  canary_embed: ['embed'],
+  model_facet: ['facet'],
 };
 
 /** The fewest requests per endpoint the run needs. */
@@ -112,7 +115,7 @@ export function requestLowerBounds(shape: RunShape): Record<Endpoint, number> {
   return {
     // The queries, plus the drift canary's one call of at most 96 stored chunks.
     embed: Math.ceil(queries / EMBED_BATCH) + canaryEmbed,
-    chat: shape.agentChats,
+    chat: shape.agentChats + (shape.judgeCalls ?? 0),
     get_collection: 1,
     // The queries' searches, then tonight's sample of them exact (ANN health).
     query_batch_points: Math.ceil(queries / SEARCH_BATCH) + Math.ceil(exactSearchCount(shape) / SEARCH_BATCH),
@@ -178,7 +181,12 @@ export function dependentChains(shape: RunShape): Chain[] {
     },
   ];
   if (shape.agentQueries > 0) {
-    chains.push({ name: 'queries → agent chats one by one', roundTrips: queryChain + shape.agentChats, kind: 'work' });
+    const judged = shape.judgeCalls ?? 0;
+    chains.push({
+      name: judged > 0 ? 'queries → agent chats and judge calls one by one' : 'queries → agent chats one by one',
+      roundTrips: queryChain + shape.agentChats + judged,
+      kind: 'work',
+    });
   }
   return chains.sort((a, b) => b.roundTrips - a.roundTrips);
 }

@@ -37,6 +37,8 @@ export interface EngineFigures {
   pointsScanned: number;
   /** Agent queries whose retrieval found a relevant chunk, so the agent called chat (the others abstain at once). */
   agentChats: number;
+  /** Claims the judge was asked about: one chat call each. */
+  judgeCalls: number;
 }
 
 /** Messages from the child. */
@@ -110,5 +112,6 @@ async function runOnce(): Promise<EngineFigures> {
     },
     pointsScanned: report.quality_metrics?.points_scanned ?? 0,
     agentChats: responses.filter((r) => r.status !== 'NO_RELEVANT_DOCUMENTS' && r.status !== 'RETRIEVAL_FAILED').length,
+    judgeCalls: report.grounding_report?.judge?.judged ?? 0,
   };
 }

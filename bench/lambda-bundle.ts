@@ -1,8 +1,9 @@
 /**
  * The nightly Lambda's size and cold module initialisation: functions/nightly/handler.ts bundled with the local
  * esbuild exactly as infra/nightly-stack.ts has CDK bundle it (ESM, node24, minified, source map, the banner, the
- * main fields, and CDK's default externals for a Node 24 runtime: @aws-sdk/*, which Lambda's runtime provides), then
- * imported by fresh Node processes, timed around the import.
+ * main fields, and the AWS SDK inside: bundleAwsSDK), then imported by fresh Node processes, timed around the import.
+ * For comparison, the same handler with CDK's default externals (@aws-sdk/*, left to the Lambda runtime's SDK; here
+ * loaded from the project's node_modules), as the stack bundled it before.
  */
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { LAMBDA_NODE_OPTIONS } from '../infra/runtime-flags.ts';
 import { BUNDLE_DIR, bundleLikeTheStack, PROJECT_ROOT } from './bundle.ts';
 
 const ENTRY = path.join(PROJECT_ROOT, 'functions/nightly/handler.ts');
-/** CDK's default externals for a Node 18+ runtime, whose AWS SDK v3 the Lambda runtime provides. */
+/** CDK's default externals for a Node 18+ runtime without bundleAwsSDK: the Lambda runtime's AWS SDK v3. */
 const CDK_DEFAULT_EXTERNALS = ['@aws-sdk/*'];
 
 /** The bundle's size and where its bytes come from. */
@@ -26,15 +27,15 @@ export interface BundleFigures {
 }
 
 /**
- * Bundles the handler as the CDK stack does (or, with `bundleAwsSdk`, as `bundleAwsSDK: true` would); throws
- * esbuild's error when it does not bundle.
+ * Bundles the handler as the CDK stack does (or, with `sdkExternal`, without the AWS SDK, as CDK does by default);
+ * throws esbuild's error when it does not bundle.
  */
-async function bundleHandler(options: { bundleAwsSdk?: boolean } = {}): Promise<BundleFigures> {
-  const file = path.join(BUNDLE_DIR, options.bundleAwsSdk ? 'nightly-with-sdk' : 'nightly', 'index.mjs');
+async function bundleHandler(options: { sdkExternal?: boolean } = {}): Promise<BundleFigures> {
+  const file = path.join(BUNDLE_DIR, options.sdkExternal ? 'nightly-sdk-external' : 'nightly', 'index.mjs');
   const metafile = await bundleLikeTheStack({
     entry: ENTRY,
     outfile: file,
-    external: options.bundleAwsSdk ? [] : CDK_DEFAULT_EXTERNALS,
+    external: options.sdkExternal ? CDK_DEFAULT_EXTERNALS : [],
   });
   return {
     file,
@@ -145,8 +146,8 @@ export type LambdaFigures =
       bundle: BundleFigures;
       init: InitFigures;
       initWithSourceMaps: InitFigures;
-      /** The same handler with the AWS SDK bundled too (CDK's bundleAwsSDK: true), for comparison. */
-      withSdk: { bundle: BundleFigures; init: InitFigures };
+      /** The same handler with @aws-sdk/* left out (CDK's default, the runtime's SDK), for comparison. */
+      sdkExternal: { bundle: BundleFigures; init: InitFigures };
     }
   | { error: string };
 
@@ -161,9 +162,9 @@ export async function measureLambda(options: { initRuns: number }): Promise<Lamb
   const runs = options.initRuns;
   const init = await measureInit(bundle.file, { runs, sourceMaps: false });
   const initWithSourceMaps = await measureInit(bundle.file, { runs, sourceMaps: true });
-  const sdkBundle = await bundleHandler({ bundleAwsSdk: true });
-  const sdkInit = await measureInit(sdkBundle.file, { runs, sourceMaps: false });
-  return { bundle, init, initWithSourceMaps, withSdk: { bundle: sdkBundle, init: sdkInit } };
+  const external = await bundleHandler({ sdkExternal: true });
+  const externalInit = await measureInit(external.file, { runs, sourceMaps: false });
+  return { bundle, init, initWithSourceMaps, sdkExternal: { bundle: external, init: externalInit } };
 }
 
 /** The median of a non-empty list. */

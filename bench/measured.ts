@@ -12,6 +12,8 @@ export interface Scenario {
   warm: boolean;
   /** The suite names a module or chapter (the run reads the book's catalog). */
   catalog?: boolean;
+  /** Distinct indexed_at values in the collection (RunShape.indexingTimes; default 1). */
+  indexingTimes?: number;
 }
 
 /** The figures of one scenario: its cold run, and the warm runs when there were some. */

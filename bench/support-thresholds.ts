@@ -70,7 +70,7 @@ row(
   other.map((c) => c.support),
 );
 console.log('\nthreshold  paraphrases failing  cross-chunk citations passing (numbers and names found too)');
-for (const t of [0.5, 0.6, 0.65, 0.7, 0.75, 0.8]) {
+for (const t of [0.25, 0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8]) {
   const failing = paraphrased.filter((c) => !(c.factsFound && c.support >= t)).length;
   const passing = other.filter((c) => c.factsFound && c.support >= t).length;
   const mark = t === DEFAULT_MIN_WORD_SUPPORT ? '  <- DEFAULT_MIN_WORD_SUPPORT' : '';

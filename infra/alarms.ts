@@ -2,8 +2,8 @@
  * The alarms: each named ragwatch-<env>-<collection>-<what> and described as an on-call engineer needs it at 3 a.m.:
  * what broke, then what to do. One cause pages once: a bad configuration fails the function, dead-letters the
  * invocation and silences the heartbeat at the same time, so those three carry no actions of their own; one composite,
- * "not-running", goes to ALARM when any of them does and notifies the alert topic on ALARM and on OK. The three stay
- * on the dashboard, where the composite's email sends the reader to see which one fired.
+ * "not-running", goes to ALARM when any of them does and notifies the alert topic (and the page topic, when there is
+ * one) on ALARM and on OK. The three stay on the dashboard, where the composite's email sends the reader to see which one fired.
  */
 import {
   aws_cloudwatch as cloudwatch,
@@ -26,6 +26,8 @@ export interface AlarmTargets {
   logGroup: logs.ILogGroup;
   deadLetterQueue: sqs.IQueue;
   topic: sns.ITopic;
+  /** The page route's topic (a pager, Slack), which the not-running alarm notifies too; none without one. */
+  pageTopic?: sns.ITopic | undefined;
   /** A metric of the run's namespace and dimensions. */
   metric: (metricName: string, statistic: string, period?: Duration) => cloudwatch.Metric;
 }
@@ -84,8 +86,10 @@ export function addAlarms(
       ...alarms.map((alarm) => cloudwatch.AlarmRule.fromAlarm(alarm, cloudwatch.AlarmState.ALARM)),
     ),
   });
-  const action = new cwActions.SnsAction(t.topic);
-  notRunning.addAlarmAction(action);
-  notRunning.addOkAction(action);
+  for (const topic of [t.topic, ...(t.pageTopic ? [t.pageTopic] : [])]) {
+    const action = new cwActions.SnsAction(topic);
+    notRunning.addAlarmAction(action);
+    notRunning.addOkAction(action);
+  }
   return { alarms, notRunning };
 }

@@ -8,6 +8,7 @@
 import { aws_cloudwatch as cloudwatch, Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { dimensionValue } from '../functions/core/delivery/dimension-value.ts';
+import { buildRecentLogsUrl } from '../functions/core/delivery/links.ts';
 import { METRIC_NAMES as M } from '../functions/core/delivery/metric-data.ts';
 import { deploymentPrefix } from './names.ts';
 import type { StackSettings } from './settings.ts';
@@ -24,7 +25,13 @@ export interface DashboardSources {
   alarms: cloudwatch.IAlarm[];
   metric: (metricName: string, statistic: string, period?: Duration) => cloudwatch.Metric;
   suiteThresholds: SuiteThresholds;
+  /** Where the reports and the log lines are, for the links at the top (names may be CloudFormation references). */
+  places: { region: string; bucketName: string; reportPrefix: string; logGroupName: string };
 }
+
+/** The query behind the dashboard's logs link: the last day's warnings and errors, newest first. */
+const RECENT_PROBLEMS_QUERY =
+  'fields @timestamp, level, message, reason, run_id\n| filter level in ["WARN", "ERROR"] or @message like /Task timed out/\n| sort @timestamp desc\n| limit 100';
 
 /** The dashboard's name: ragwatch-<env>-<collection>. */
 export function dashboardName(settings: StackSettings): string {
@@ -47,12 +54,20 @@ export function addDashboard(scope: Construct, sources: DashboardSources): cloud
     dashboardName: dashboardName(settings),
     defaultInterval: Duration.days(42),
   });
+  dashboard.addWidgets(whereToLook(settings, sources.places));
   dashboard.addWidgets(
-    new cloudwatch.AlarmStatusWidget({ title: 'Is anything alarming right now?', alarms, width: 16, height: 4 }),
+    new cloudwatch.AlarmStatusWidget({ title: 'Is anything alarming right now?', alarms, width: 12, height: 4 }),
     new cloudwatch.SingleValueWidget({
       title: 'Did the last run complete? (1 = yes)',
       metrics: [m(M.runSucceeded, 'Minimum', 'last run completed')],
-      width: 8,
+      width: 6,
+      height: 4,
+    }),
+    // A planned maintenance window holds every email (docs/DEPLOY.md): the nights it silenced, over the six weeks.
+    graph('Were alerts held for maintenance? (1 = that night’s emails held)', {
+      left: [m(M.alertsHeld, 'Maximum', 'alerts held')],
+      leftYAxis: { min: 0, max: 1, showUnits: false },
+      width: 6,
       height: 4,
     }),
   );
@@ -152,6 +167,23 @@ export function addDashboard(scope: Construct, sources: DashboardSources): cloud
     }),
   );
   return dashboard;
+}
+
+/** The links row: the reports in S3 and the last day's problems in Logs Insights, one click each. */
+function whereToLook(settings: StackSettings, places: DashboardSources['places']): cloudwatch.TextWidget {
+  const { region, bucketName, reportPrefix, logGroupName } = places;
+  const console = `https://${region}.console.aws.amazon.com`;
+  const reports = `https://s3.console.aws.amazon.com/s3/buckets/${bucketName}?region=${region}&bucketType=general&prefix=${encodeURIComponent(reportPrefix)}&showversions=false`;
+  const latest = `${console}/s3/object/${bucketName}?region=${region}&bucketType=general&prefix=${encodeURIComponent(`${reportPrefix}latest.json`)}`;
+  const logs = buildRecentLogsUrl(region, logGroupName, RECENT_PROBLEMS_QUERY, 86_400);
+  return new cloudwatch.TextWidget({
+    markdown: [
+      `### Where to look (${settings.environment}/${settings.collection})`,
+      `[Reports in S3](${reports}) (each run's JSON, HTML and CSV under its date; ${'`'}latest.json${'`'} is the last run: [open it](${latest})) · [Warnings and errors of the last 24 h](${logs}) (Logs Insights on the function's log group, "Task timed out" included) · each email's LINKS open that run's report and log lines`,
+    ].join('\n\n'),
+    width: 24,
+    height: 3,
+  });
 }
 
 /** One line per QueryCategory, whatever the suite's categories are: a SEARCH over the per-category datums, with the

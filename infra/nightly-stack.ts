@@ -9,6 +9,7 @@ import {
   Arn,
   ArnFormat,
   CfnOutput,
+  aws_chatbot as chatbot,
   aws_cloudwatch as cloudwatch,
   Duration,
   aws_lambda_destinations as destinations,
@@ -41,6 +42,11 @@ import { readSuiteThresholds } from './suite-thresholds.ts';
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORTS_PREFIX = 'reports';
 
+/** Where this collection's reports are, as the function writes them. */
+function reportPrefix(settings: StackSettings): string {
+  return `${REPORTS_PREFIX}/${settings.collection.replace(/[^A-Za-z0-9._-]/g, '_')}/`;
+}
+
 export interface NightlyStackProps extends StackProps {
   settings: StackSettings;
 }
@@ -50,6 +56,8 @@ export class NightlyStack extends Stack {
   readonly function: nodejs.NodejsFunction;
   readonly bucket: s3.Bucket;
   readonly topic: sns.Topic;
+  /** HIGH and CRITICAL alerts and the not-running alarm, for a pager and/or Slack; none without either. */
+  readonly pageTopic: sns.Topic | undefined;
   /** Where the alarms on a failed alert publish or metric write go: not `topic`, which may be the fault. */
   readonly fallbackTopic: sns.Topic;
   readonly deadLetterQueue: sqs.Queue;
@@ -103,7 +111,7 @@ export class NightlyStack extends Stack {
     // A customer-managed key per topic, because CloudWatch alarms cannot publish to a topic under the AWS-managed
     // SNS key. enforceSSL gives a topic a policy holding one Deny, and that policy replaces SNS's default one: without
     // the Allow below, every alarm's publish is refused ("not authorized to perform SNS:Publish") and no email arrives.
-    const alarmTopic = (id: string, what: string, displayName: string) => {
+    const alarmTopic = (id: string, what: string, displayName: string, emails = true) => {
       const cloudWatch = new iam.ServicePrincipal('cloudwatch.amazonaws.com');
       const key = new kms.Key(this, `${id}Key`, {
         description: `Encrypts the ragwatch ${what}`,
@@ -129,21 +137,48 @@ export class NightlyStack extends Stack {
           conditions: fromOurAlarms,
         }),
       );
-      for (const email of settings.alertEmails) topic.addSubscription(new subscriptions.EmailSubscription(email));
+      if (emails)
+        for (const email of settings.alertEmails) topic.addSubscription(new subscriptions.EmailSubscription(email));
       return { topic, key };
     };
     const alerts = alarmTopic('Alerts', 'alert topic', `ragwatch ${settings.environment}`);
     this.topic = alerts.topic;
-    // Routing by severity (the function puts it on every message as an attribute): email gets everything, the pager
-    // only what should wake someone. CloudWatch's own alarm messages carry no attributes, so the pager does not get
-    // them: `not-running` reaches email (docs/DEPLOY.md says how to page on it too).
-    if (settings.pagerUrl !== undefined)
-      this.topic.addSubscription(
-        new subscriptions.UrlSubscription(settings.pagerUrl, {
-          protocol: sns.SubscriptionProtocol.HTTPS,
-          filterPolicy: { severity: sns.SubscriptionFilter.stringFilter({ allowlist: ['HIGH', 'CRITICAL'] }) },
-        }),
+    // The page route: what should wake someone, on a topic of its own. Not a filter policy on the alert topic:
+    // CloudWatch's alarm messages carry no attributes, and a filter policy matches no message without any (even
+    // {"exists": false}), so the not-running alarm would never page; and the subscription AWS Chatbot makes for its
+    // topics takes no filter policy. So the function publishes its HIGH and CRITICAL alerts here as well (as Chatbot
+    // custom notifications, core/delivery/page-message.ts), and the not-running alarm notifies both topics.
+    // Email stays on the alert topic only, so nobody gets a page twice in the mailbox.
+    const slack = settings.slack;
+    const pages =
+      settings.pagerUrl === undefined && slack === undefined
+        ? undefined
+        : alarmTopic(
+            'Pages',
+            'page topic (HIGH and CRITICAL alerts, the not-running alarm)',
+            `ragwatch ${settings.environment} (pages)`,
+            false,
+          );
+    this.pageTopic = pages?.topic;
+    if (this.pageTopic !== undefined && settings.pagerUrl !== undefined)
+      this.pageTopic.addSubscription(
+        new subscriptions.UrlSubscription(settings.pagerUrl, { protocol: sns.SubscriptionProtocol.HTTPS }),
       );
+    if (this.pageTopic !== undefined && slack !== undefined)
+      new chatbot.SlackChannelConfiguration(this, 'SlackChannel', {
+        slackChannelConfigurationName: deploymentPrefix(settings),
+        slackWorkspaceId: slack.workspaceId,
+        slackChannelId: slack.channelId,
+        notificationTopics: [this.pageTopic],
+        // Notifications only: without a guardrail Chatbot applies AdministratorAccess to commands typed in the
+        // channel; this one denies every action, so the channel can read pages and do nothing in the account.
+        guardrailPolicies: [
+          new iam.ManagedPolicy(this, 'SlackChannelGuardrail', {
+            description: 'ragwatch Slack channel: notifications only, no AWS action from the channel',
+            statements: [new iam.PolicyStatement({ effect: iam.Effect.DENY, actions: ['*'], resources: ['*'] })],
+          }),
+        ],
+      });
     // The same people by a second path: a topic under a key of its own, so a deleted alert topic, a disabled or
     // re-scoped alert key or a changed topic policy leaves this one working (delivery-alarms.ts says what uses it).
     this.fallbackTopic = alarmTopic(
@@ -212,18 +247,27 @@ export class NightlyStack extends Stack {
         // which --enable-source-maps parses at every cold start.
         sourcesContent: false,
         mainFields: ['module', 'main'],
+        // The AWS SDK at the versions package-lock.json pins and the tests run, not the one the Lambda runtime
+        // happens to carry: conditional writes (If-None-Match on the incident state) and the request timeouts and
+        // abort signals the sinks rely on depend on those versions. Costs 0.5 MB of bundle; module init is measured
+        // both ways in docs/PERFORMANCE.md.
+        bundleAwsSDK: true,
         // Some dependencies still call require() for Node built-ins; ESM bundles need it defined.
         banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
+          // The suite beside the handler only when it is the one the function reads: with SUITE_S3_URI it reads S3,
+          // and the default suitePath (the sample suite, which fails on purpose) would ship for nothing.
           afterBundling: (_input: string, outputDir: string) =>
-            existsSync(suiteFile) ? [`cp "${suiteFile}" "${path.join(outputDir, 'suite.json')}"`] : [],
+            settings.suiteS3Uri === undefined && existsSync(suiteFile)
+              ? [`cp "${suiteFile}" "${path.join(outputDir, 'suite.json')}"`]
+              : [],
         },
       },
     });
 
-    this.scopedPolicies = this.#grant(role, logGroup, settings, alerts.key);
+    this.scopedPolicies = this.#grant(role, logGroup, settings, [alerts.key, ...(pages ? [pages.key] : [])]);
     this.#schedule(settings);
     const metric = (name: string, statistic: string, period?: Duration) =>
       this.#metric(settings, name, statistic, period);
@@ -233,6 +277,7 @@ export class NightlyStack extends Stack {
       logGroup,
       deadLetterQueue: this.deadLetterQueue,
       topic: this.topic,
+      pageTopic: this.pageTopic,
       metric,
     });
     const deliveryAlarms = addDeliveryAlarms(this, {
@@ -246,6 +291,12 @@ export class NightlyStack extends Stack {
       alarms: [notRunning, ...alarms, ...deliveryAlarms],
       metric,
       suiteThresholds: readSuiteThresholds(suiteFile, settings),
+      places: {
+        region: this.region,
+        bucketName: this.bucket.bucketName,
+        reportPrefix: reportPrefix(settings),
+        logGroupName: logGroup.logGroupName,
+      },
     });
     this.#outputs(settings, logGroup);
   }
@@ -257,10 +308,16 @@ export class NightlyStack extends Stack {
     out('ReportBucket', this.bucket.bucketName, 'The bucket holding every report');
     out(
       'ReportPrefix',
-      `${REPORTS_PREFIX}/${settings.collection.replace(/[^A-Za-z0-9._-]/g, '_')}/`,
+      reportPrefix(settings),
       'Where this collection’s reports are: <yyyy>/<mm>/<dd>/<run_id>.json and .html, latest.json',
     );
     out('AlertTopicArn', this.topic.topicArn, 'The SNS topic every alert and the not-running alarm go to');
+    if (this.pageTopic !== undefined)
+      out(
+        'PageTopicArn',
+        this.pageTopic.topicArn,
+        'The page route: HIGH and CRITICAL alerts and the not-running alarm, to the pager and/or Slack',
+      );
     out(
       'DeadLetterQueueUrl',
       this.deadLetterQueue.queueUrl,
@@ -271,6 +328,13 @@ export class NightlyStack extends Stack {
       'FallbackTopicArn',
       this.fallbackTopic.topicArn,
       'The second topic: the alert-not-sent and metrics-not-sent alarms, when the alert topic may be the fault',
+    );
+    // The page every run rewrites (core/render/html/runs-page.ts), in the S3 console as the emails link it.
+    const runsPageKey = `${REPORTS_PREFIX}/${settings.collection.replace(/[^A-Za-z0-9._-]/g, '_')}/index.html`;
+    out(
+      'RunsPageUrl',
+      `https://${this.region}.console.aws.amazon.com/s3/object/${this.bucket.bucketName}?region=${this.region}&bucketType=general&prefix=${encodeURIComponent(runsPageKey)}`,
+      'The page of past runs and open incidents, rewritten by every run (in the S3 console; "Open" shows it)',
     );
     out(
       'DashboardUrl',
@@ -304,6 +368,7 @@ export class NightlyStack extends Stack {
     if (settings.qdrantSecret !== undefined) env.QDRANT_SECRET_ID = settings.qdrantSecret;
     if (settings.sitemapUrl !== undefined) env.SITEMAP_URL = settings.sitemapUrl;
     if (settings.suiteS3Uri !== undefined) env.SUITE_S3_URI = settings.suiteS3Uri;
+    if (this.pageTopic !== undefined) env.PAGE_TOPIC_ARN = this.pageTopic.topicArn;
     return env;
   }
 
@@ -312,7 +377,7 @@ export class NightlyStack extends Stack {
    * in a policy of their own, so a cdk-nag acknowledgement on that policy covers that one statement and nothing
    * added later; the default policy holds only statements without a wildcard.
    */
-  #grant(role: iam.Role, logGroup: logs.LogGroup, settings: StackSettings, topicKey: kms.Key) {
+  #grant(role: iam.Role, logGroup: logs.LogGroup, settings: StackSettings, topicKeys: kms.Key[]) {
     logGroup.grantWrite(role);
     const scoped = (id: string, statement: iam.PolicyStatement) => {
       const policy = new iam.Policy(this, id, { statements: [statement], roles: [role] });
@@ -370,7 +435,11 @@ export class NightlyStack extends Stack {
       }),
     );
     role.addToPolicy(
-      new iam.PolicyStatement({ sid: 'PublishAlerts', actions: ['sns:Publish'], resources: [this.topic.topicArn] }),
+      new iam.PolicyStatement({
+        sid: 'PublishAlerts',
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn, ...(this.pageTopic ? [this.pageTopic.topicArn] : [])],
+      }),
     );
     // Publishing to an encrypted topic needs a data key from its KMS key.
     const encryptAlerts = scoped(
@@ -378,7 +447,7 @@ export class NightlyStack extends Stack {
       new iam.PolicyStatement({
         sid: 'EncryptAlerts',
         actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
-        resources: [topicKey.keyArn],
+        resources: topicKeys.map((key) => key.keyArn),
       }),
     );
     const secrets = [settings.cohereSecret, settings.qdrantSecret].filter((s): s is string => s !== undefined);

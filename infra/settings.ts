@@ -21,8 +21,13 @@ export interface StackSettings {
   cohereSecret: string;
   qdrantSecret: string | undefined;
   alertEmails: string[];
-  /** An HTTPS endpoint (a PagerDuty or Opsgenie events URL) for HIGH and CRITICAL alerts only; email gets all. */
+  /**
+   * The page route, for HIGH and CRITICAL alerts and the not-running alarm (email gets everything): an HTTPS
+   * endpoint (a PagerDuty or Opsgenie events URL) and/or a Slack channel through AWS Chatbot (a workspace already
+   * authorized in the Chatbot console, and a channel in it). With neither, there is no page route.
+   */
   pagerUrl: string | undefined;
+  slack: { workspaceId: string; channelId: string } | undefined;
   /** An EventBridge Scheduler expression, e.g. cron(0 3 * * ? *). */
   scheduleExpression: string;
   scheduleTimeZone: string;
@@ -33,6 +38,12 @@ export interface StackSettings {
   /** The suite bundled next to the handler, relative to the project root. */
   suitePath: string;
   suiteS3Uri: string | undefined;
+  /**
+   * The dashboard's threshold lines for the suite's own criteria when the suite is in S3 (not readable at synth):
+   * `-c minMrr`, `-c maxP95LatencyMs`, `-c minGroundedRate`, as in the suite's success_criteria. A bundled suite's
+   * are read from it, so these are refused beside one.
+   */
+  suiteThresholds: { minMrr?: number; maxP95LatencyMs?: number; minGroundedRate?: number };
   reportRetentionDays: number;
   logRetentionDays: number;
   /**
@@ -154,11 +165,43 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   const suiteS3Uri = text('suiteS3Uri');
   if (suiteS3Uri !== undefined && !/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+$/.test(suiteS3Uri))
     problems.push(`suiteS3Uri: must look like s3://<bucket>/<key>, got "${suiteS3Uri}"`);
+  const optionalNumber = (key: string, min: number, max: number): number | undefined => {
+    const raw = lookup(key);
+    if (raw === undefined || raw === null || raw === '') return undefined;
+    if (suiteS3Uri === undefined) {
+      problems.push(`${key}: only with suiteS3Uri (a bundled suite's own success_criteria draw the dashboard's lines)`);
+      return undefined;
+    }
+    return number(key, min, min, max);
+  };
+  const minMrr = optionalNumber('minMrr', 0, 1);
+  const maxP95LatencyMs = optionalNumber('maxP95LatencyMs', 1, 600_000);
+  const minGroundedRate = optionalNumber('minGroundedRate', 0, 100);
+  const suiteThresholds = {
+    ...(minMrr === undefined ? {} : { minMrr }),
+    ...(maxP95LatencyMs === undefined ? {} : { maxP95LatencyMs }),
+    ...(minGroundedRate === undefined ? {} : { minGroundedRate }),
+  };
   const alertEmails = emails(lookup('alertEmails'), problems);
   const pagerUrl = text('pagerUrl');
   if (pagerUrl !== undefined && !pagerUrl.startsWith('https://'))
     problems.push(`pagerUrl: must be an https:// URL (SNS sends to HTTPS endpoints only here), got "${pagerUrl}"`);
   else url('pagerUrl', pagerUrl);
+  const slackWorkspaceId = text('slackWorkspaceId');
+  const slackChannelId = text('slackChannelId');
+  if ((slackWorkspaceId === undefined) !== (slackChannelId === undefined))
+    problems.push(
+      'slackWorkspaceId and slackChannelId: give both or neither (the workspace from the AWS Chatbot console, the channel from its Slack link)',
+    );
+  // Chatbot's own patterns: a workspace (team) id is upper-case letters and digits, T...; a channel id C... or G....
+  if (slackWorkspaceId !== undefined && !/^T[0-9A-Z]{2,254}$/.test(slackWorkspaceId))
+    problems.push(
+      `slackWorkspaceId: must look like T0123ABCD (the Chatbot console shows it), got "${slackWorkspaceId}"`,
+    );
+  if (slackChannelId !== undefined && !/^[CG][0-9A-Z]{2,254}$/.test(slackChannelId))
+    problems.push(
+      `slackChannelId: must look like C0123ABCD (the end of the channel's Slack link), got "${slackChannelId}"`,
+    );
   if (!sandbox) {
     if (alertEmails.length === 0)
       problems.push('alertEmails: required (at least one address; without one, no alert reaches anybody)');
@@ -205,6 +248,10 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     qdrantSecret: text('qdrantSecret'),
     alertEmails,
     pagerUrl,
+    slack:
+      slackWorkspaceId === undefined || slackChannelId === undefined
+        ? undefined
+        : { workspaceId: slackWorkspaceId, channelId: slackChannelId },
     scheduleExpression,
     scheduleTimeZone: text('scheduleTimeZone', 'Etc/UTC') ?? 'Etc/UTC',
     heartbeatHours: window.ok ? window.hours : 0,
@@ -216,6 +263,7 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     },
     suitePath: suitePath ?? SAMPLE_SUITE_PATH,
     suiteS3Uri,
+    suiteThresholds,
     reportRetentionDays: number('reportRetentionDays', 400, 1, 3650),
     logRetentionDays,
     logLevel: text('logLevel', 'INFO') ?? 'INFO',

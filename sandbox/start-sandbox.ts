@@ -61,6 +61,10 @@ export async function indexSampleBook(sandbox: Sandbox, options: { payloadIndexe
     cohere: { apiKey: SANDBOX_COHERE_KEY, baseUrl: sandbox.cohere.url, model: 'embed-english-v3.0', timeoutMs: 30_000 },
     payloadIndexes: options.payloadIndexes ?? true,
     recreate: true,
+    // The demo world (its suite's deliberate failures, the seeded drift, the replays and fault matrix built on it)
+    // was written against one chunk per heading section: it keeps that. A user's book (`index`, `sandbox --docs`)
+    // has its small sections merged (issue 23 §5).
+    mergeSections: false,
   });
 }
 

@@ -3,7 +3,9 @@
  * terminal, each stage traced with LOG_LEVEL=DEBUG), then the post-run use case on the report folder (compare,
  * store, incidents), then the summary or the JSON on stdout. Returns the exit code.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createEngineAdapters, runOptionsFromConfig } from '../adapters/engine-adapters.ts';
 import { FileIncidentStore } from '../adapters/files/incident-store.ts';
 import { FileReportStore } from '../adapters/files/report-store.ts';
@@ -21,7 +23,7 @@ import { runValidation } from '../core/run/run-validation.ts';
 import { describeError } from '../core/shared/errors.ts';
 import type { Suite } from '../core/suite/suite.ts';
 import { type ExitCode, exitCodeOfRun } from './exit-codes.ts';
-import { ansiStyle, formatSummary, plainStyle } from './format-summary.ts';
+import { ansiStyle, formatSummary, plainStyle, type SummaryDetail } from './format-summary.ts';
 import { printPostRunEvent, stderrNotices } from './post-run-lines.ts';
 import { createProgressReporter } from './progress.ts';
 
@@ -38,6 +40,8 @@ export interface RunOnTerminal {
   html: boolean;
   /** List what passed too in the summary. */
   all?: boolean;
+  /** -q: the footer alone (and no progress bar); -v: each stage's time too. */
+  detail?: SummaryDetail;
 }
 
 /** Runs the engine, finishes the run on the report folder, prints it; returns the exit code. */
@@ -45,7 +49,10 @@ export async function executeRun(options: RunOnTerminal): Promise<ExitCode> {
   const { config, out } = options;
   const deadline = startRunDeadline(config.runDeadlineSeconds * 1000);
   const deps = createEngineAdapters(config, { run: deadline });
-  const progress = options.progress && process.stderr.isTTY ? createProgressReporter(process.stderr) : undefined;
+  const progress =
+    options.progress && options.detail !== 'quiet' && process.stderr.isTTY
+      ? createProgressReporter(process.stderr)
+      : undefined;
   const listeners = [progress?.listener, config.logLevel === 'DEBUG' ? traceStages : undefined].filter(
     (l): l is ProgressListener => l !== undefined,
   );
@@ -93,7 +100,7 @@ export async function executeRun(options: RunOnTerminal): Promise<ExitCode> {
       newId: deps.newId,
     },
     { report: produced, previous: null },
-    { html: options.html, policy: DEFAULT_POLICY },
+    { html: options.html, policy: DEFAULT_POLICY, ...localDocs() },
   );
   if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
@@ -110,7 +117,9 @@ export async function executeRun(options: RunOnTerminal): Promise<ExitCode> {
           },
         }
       : {};
-    process.stdout.write(`${formatSummary(report, { style, all: options.all ?? false, ...files })}\n`);
+    process.stdout.write(
+      `${formatSummary(report, { style, all: options.all ?? false, detail: options.detail ?? 'normal', ...files })}\n`,
+    );
   }
   return exitCodeOfRun({ stored: stored.ok, status: report.status });
 }
@@ -120,3 +129,14 @@ const traceStages: ProgressListener = (event) => {
   if (event.kind === 'stage')
     process.stderr.write(`${new Date().toISOString()} stage ${event.stage} ${event.status}\n`);
 };
+
+/**
+ * The checkout's README.md and docs/ as a file: URL, for the HTML report's docs links: the CLI runs from the
+ * project's folder, so the docs a finding points at are on the same disk. Nothing when they are not there.
+ */
+function localDocs(): { docsRoot?: string } {
+  const root = path.resolve(import.meta.dirname, '../..');
+  return existsSync(path.join(root, 'README.md')) && existsSync(path.join(root, 'docs'))
+    ? { docsRoot: pathToFileURL(root).href }
+    : {};
+}

@@ -23,11 +23,15 @@ export async function readBookPagesFromDocs(options: {
       chapterId: page.chapterId,
       moduleName: page.moduleName,
       title: page.title,
-      sections: chunkMarkdown(page.body, { title: page.title }).map((chunk) => ({
-        headings: chunk.headingHierarchy.slice(1),
-        text: chunk.chunkText,
-        chunkId: pointIdFor(page.sourceUrl, chunk.chunkIndex),
-      })),
+      // One section per heading section, even where several were merged into one chunk: the generator asks about a
+      // section's own heading, and the chunk that holds it is the relevant one.
+      sections: chunkMarkdown(page.body, { title: page.title }).flatMap((chunk) =>
+        chunk.parts.map((part) => ({
+          headings: part.headingHierarchy.slice(1),
+          text: part.text,
+          chunkId: pointIdFor(page.sourceUrl, chunk.chunkIndex),
+        })),
+      ),
     })),
   };
 }

@@ -1,6 +1,8 @@
 /**
- * Pure chunking of one markdown page (frontmatter already stripped) into retrieval chunks, one or more per heading
- * section, each with its heading path, its text, its token count and its 0-based position in the page.
+ * Pure chunking of one markdown page (frontmatter already stripped) into retrieval chunks, each with its heading path,
+ * its text, its token count, its 0-based position in the page and the heading sections it holds. Small sections are
+ * merged with their neighbours under the same parent (issue 23 §5: one chunk per section left most chunks of real
+ * books under 50 tokens); long ones are split.
  *
  * `token_count` counts word-and-symbol tokens (`countTokens`): each run of letters, digits or underscores is one
  * token, and so is each other non-space character (`ros2_control:` is 2). That is not a word count: on the sample
@@ -10,26 +12,43 @@
  * set in this unit with that margin: 440 of these tokens stay under the 512 BPE tokens Cohere's v3 embedding
  * models read before they truncate.
  */
+import { headingText } from '../core/book/heading-text.ts';
+import { contextualHeader } from '../core/book/payload.ts';
+import { mdxToText } from './mdx-text.ts';
 
 /** One retrieval chunk of a page, in the seeds' payload vocabulary. */
 export interface MarkdownChunk {
   /** Position in the page, from 0. */
   chunkIndex: number;
-  /** The page title, then each enclosing section heading, outermost first. */
+  /**
+   * The page title, then each enclosing section heading, outermost first; for sections merged into one chunk, the
+   * headings they share (their parent's path).
+   */
   headingHierarchy: string[];
   chunkText: string;
   tokenCount: number;
+  /**
+   * The contextual header embedded above the text: the heading path, and for sections merged under it the names of
+   * the sections it holds ("Field Workstation › GPU · CPU Requirements · RAM Requirements").
+   */
+  embedHeader: string;
+  /** The heading sections (or the piece of one) the chunk was made of, in page order, each with its own path. */
+  parts: { headingHierarchy: string[]; text: string }[];
 }
 
-/** How big chunks get. A section up to `maxTokens` stays whole; a longer one is split into pieces near `targetTokens`. */
+/**
+ * How big chunks get, counted on what is embedded (the contextual header, a blank line, the chunk's text). Adjacent
+ * small sections under one parent are merged while they stay within `targetTokens`; a section up to `maxTokens`
+ * stays whole; a longer one is split into pieces near `targetTokens`.
+ */
 export interface ChunkSizes {
   targetTokens: number;
   maxTokens: number;
 }
 
 /**
- * About 300 word-and-symbol tokens per piece and never more than 440: at the widest BPE-to-count ratio measured
- * (1.16, see above) that is 510 BPE tokens, within the 512 Cohere's v3 embedding models read.
+ * About 300 word-and-symbol tokens per chunk and never more than 440 with the header: at the widest BPE-to-count
+ * ratio measured (1.16, see above) that is 510 BPE tokens, within the 512 Cohere's v3 embedding models read.
  */
 export const DEFAULT_CHUNK_SIZES: ChunkSizes = { targetTokens: 300, maxTokens: 440 };
 
@@ -44,34 +63,187 @@ export function countTokens(text: string): number {
   return text.match(TOKEN)?.length ?? 0;
 }
 
-/** Splits a page into chunks by headings, splitting long sections at paragraph boundaries. */
-export function chunkMarkdown(markdown: string, options: { title: string; sizes?: ChunkSizes }): MarkdownChunk[] {
+/**
+ * Splits a page into chunks by headings (MDX markup reduced to its text first), merges adjacent small sections under
+ * the same parent up to the target, and splits long sections at paragraph boundaries. Every limit counts the
+ * contextual header embedded with the chunk (payload.ts contextualHeader).
+ */
+export function chunkMarkdown(
+  markdown: string,
+  options: {
+    title: string;
+    sizes?: ChunkSizes;
+    /** false: one chunk per heading section (or piece of one), as before merging; for fixtures that cite chunks by position. */
+    mergeSections?: boolean;
+  },
+): MarkdownChunk[] {
   const sizes = options.sizes ?? DEFAULT_CHUNK_SIZES;
   if (!(sizes.targetTokens > 0 && sizes.maxTokens >= sizes.targetTokens)) {
     throw new RangeError(
       `chunk sizes: need 0 < targetTokens <= maxTokens, got ${sizes.targetTokens} and ${sizes.maxTokens}`,
     );
   }
-  const chunks: MarkdownChunk[] = [];
-  for (const section of splitSections(markdown, options.title)) {
-    for (const text of splitSection(section.text, sizes)) {
-      chunks.push({
-        chunkIndex: chunks.length,
-        headingHierarchy: section.hierarchy,
-        chunkText: text,
-        tokenCount: countTokens(text),
-      });
+  const source = markdown.replace(/\r\n?/g, '\n');
+  const sections = splitSections(mdxToText(source), options.title);
+  // A page made of components alone (a category page's `<DocCardList />`) shows a reader no text of its own, but it
+  // is published: its title stands as its one chunk, so the index holds the page and coverage does not miss it.
+  if (sections.length === 0 && splitSections(source, options.title).length > 0)
+    sections.push({ hierarchy: [options.title], text: options.title, lead: [] });
+  const pieces =
+    options.mergeSections === false
+      ? sections.flatMap((section) => sectionPieces(section, sizes))
+      : packLevel(sections, 1, sizes);
+  return pieces.map((piece, chunkIndex) => ({
+    chunkIndex,
+    headingHierarchy: piece.hierarchy,
+    chunkText: piece.text,
+    tokenCount: countTokens(piece.text),
+    embedHeader: headerOf(piece),
+    parts: piece.parts.map(({ headingHierarchy, text }) => ({ headingHierarchy, text })),
+  }));
+}
+
+/** A chunk in the making: its path, its text and the sections it holds; closed when it may not grow any more. */
+interface Piece {
+  hierarchy: string[];
+  text: string;
+  parts: Part[];
+  mergeable: boolean;
+}
+
+/**
+ * The chunks of sections that all lie under one heading path `depth` long. The sections directly under it each stand
+ * alone; each run of sections under the same child heading becomes one piece when it fits the target with its
+ * header, else is packed one level down (and its pieces are closed here). Then adjacent pieces that fit the target
+ * together are merged, so small sections join their siblings but never a section under another parent.
+ */
+function packLevel(sections: Section[], depth: number, sizes: ChunkSizes): Piece[] {
+  const items: Piece[] = [];
+  let i = 0;
+  while (i < sections.length) {
+    const first = sections[i] as Section;
+    let j = i + 1;
+    if (first.hierarchy.length > depth) {
+      const key = first.hierarchy[depth];
+      while (
+        j < sections.length &&
+        (sections[j]?.hierarchy.length ?? 0) > depth &&
+        sections[j]?.hierarchy[depth] === key
+      )
+        j += 1;
     }
+    const run = sections.slice(i, j);
+    if (run.length === 1) items.push(...sectionPieces(first, sizes));
+    else {
+      const whole = joined(run.map(partOf));
+      if (embeddedTokens(whole) <= sizes.targetTokens) items.push({ ...whole, mergeable: true });
+      else items.push(...packLevel(run, depth + 1, sizes).map((piece) => ({ ...piece, mergeable: false })));
+    }
+    i = j;
   }
-  return chunks;
+  return mergeAdjacent(items, sizes.targetTokens);
+}
+
+/** One section as a piece, or as closed pieces when it is over the maximum with its header. */
+function sectionPieces(section: Section, sizes: ChunkSizes): Piece[] {
+  const header = headerTokens(section.hierarchy);
+  // What is left for the text once the header is counted; at least one token, however long the header.
+  const maxTokens = Math.max(1, sizes.maxTokens - header);
+  const targetTokens = Math.max(1, Math.min(maxTokens, sizes.targetTokens - header));
+  const texts = splitSection(section.text, { targetTokens, maxTokens });
+  return texts.map((text) => ({
+    hierarchy: section.hierarchy,
+    text,
+    parts: [{ headingHierarchy: section.hierarchy, text, lead: section.lead }],
+    mergeable: texts.length === 1,
+  }));
+}
+
+/** Greedy: a mergeable piece joins the one before it while both are mergeable and together fit the target. */
+function mergeAdjacent(items: Piece[], targetTokens: number): Piece[] {
+  const out: Piece[] = [];
+  for (const item of items) {
+    const previous = out.at(-1);
+    if (previous?.mergeable && item.mergeable) {
+      const merged = joined([...previous.parts, ...item.parts]);
+      if (embeddedTokens(merged) <= targetTokens) {
+        out[out.length - 1] = { ...merged, mergeable: true };
+        continue;
+      }
+    }
+    out.push(item);
+  }
+  return out;
+}
+
+/** A section as part of a chunk; the lead travels with it until the chunk is joined. */
+interface Part {
+  headingHierarchy: string[];
+  text: string;
+  lead?: Section['lead'];
+}
+
+function partOf(section: Section): Part {
+  return { headingHierarchy: section.hierarchy, text: section.text, lead: section.lead };
+}
+
+/**
+ * Parts as one chunk: their texts in order, under the headings they share; a part's lead headings below those are
+ * written before its text, so "## GPU" still stands above "### Minimum" when the header says only the page title.
+ */
+function joined(parts: Part[]): Omit<Piece, 'mergeable'> {
+  const hierarchy = commonPrefix(parts.map((p) => p.headingHierarchy));
+  const texts = parts.map((p) =>
+    [...(p.lead ?? []).filter((l) => l.at >= hierarchy.length).map((l) => l.line), p.text].join('\n\n'),
+  );
+  return { hierarchy, text: texts.join('\n\n'), parts };
+}
+
+function commonPrefix(paths: string[][]): string[] {
+  const [first = [], ...rest] = paths;
+  let length = first.length;
+  for (const path of rest) {
+    let same = 0;
+    while (same < Math.min(length, path.length) && path[same] === first[same]) same += 1;
+    length = same;
+  }
+  return first.slice(0, length);
+}
+
+function headerTokens(hierarchy: readonly string[]): number {
+  return countTokens(contextualHeader(hierarchy));
+}
+
+/**
+ * A chunk's contextual header: its heading path, then the sections merged under it, named by their heading one level
+ * down ("Introduction › Course Overview · Prerequisites"): the path alone would say only the page of a merged chunk.
+ */
+function headerOf(piece: { hierarchy: string[]; parts: Part[] }): string {
+  const depth = piece.hierarchy.length;
+  const below = [...new Set(piece.parts.flatMap((p) => p.headingHierarchy.slice(depth, depth + 1)))];
+  const path = contextualHeader(piece.hierarchy);
+  return below.length === 0 ? path : `${path} › ${below.join(' · ')}`;
+}
+
+/** Tokens of what is embedded: the header and the text (a blank line between them adds none). */
+function embeddedTokens(piece: { hierarchy: string[]; text: string; parts: Part[] }): number {
+  return countTokens(headerOf(piece)) + countTokens(piece.text);
 }
 
 interface Section {
   hierarchy: string[];
   text: string;
+  /**
+   * The heading lines of enclosing sections that had no text of their own (`## GPU` right before `### Minimum`), with
+   * their place in the hierarchy: a merged chunk whose header stops above them writes them back into its text.
+   */
+  lead: { at: number; heading: string; line: string }[];
 }
 
-/** Cuts the page at headings outside code fences; a section with nothing but its heading is dropped. */
+/**
+ * Cuts the page at headings outside code fences; a section with nothing but its heading is dropped, its heading line
+ * kept as the lead of the next section under it.
+ */
 function splitSections(markdown: string, title: string): Section[] {
   const sections: Section[] = [];
   const stack: { level: number; text: string }[] = [];
@@ -79,15 +251,25 @@ function splitSections(markdown: string, title: string): Section[] {
   let bodyLines = 0;
   let fence: string | undefined;
   let seenContent = false;
+  let lead: Section['lead'] = [];
 
   const flush = () => {
     const text = trimBlankLines(lines).join('\n');
-    if (bodyLines > 0 && text !== '') sections.push({ hierarchy: [title, ...stack.map((h) => h.text)], text });
+    const hierarchy = [title, ...stack.map((h) => h.text)];
+    // Only the leads still above this section: a heading that had no text, then a sibling of it, leaves none.
+    const above = lead.filter((l) => l.at < hierarchy.length && hierarchy[l.at] === l.heading);
+    if (bodyLines > 0 && text !== '') {
+      sections.push({ hierarchy, text, lead: above });
+      lead = [];
+    } else if (stack.length > 0 && lines[0] !== undefined) {
+      const at = hierarchy.length - 1;
+      lead = [...above.filter((l) => l.at < at), { at, heading: hierarchy[at] ?? '', line: lines[0] }];
+    }
     lines = [];
     bodyLines = 0;
   };
 
-  for (const line of markdown.replace(/\r\n?/g, '\n').split('\n')) {
+  for (const line of markdown.split('\n')) {
     if (fence !== undefined && closesFence(line, fence)) {
       fence = undefined;
       lines.push(line);
@@ -102,7 +284,7 @@ function splitSections(markdown: string, title: string): Section[] {
       if (level === 1 && !seenContent && stack.length === 0) continue;
       flush();
       while (stack.length > 0 && (stack.at(-1)?.level ?? 0) >= level) stack.pop();
-      stack.push({ level, text: cleanHeading(heading[2]) });
+      stack.push({ level, text: headingText(heading[2]) });
       lines.push(line);
       continue;
     }
@@ -125,20 +307,10 @@ function closesFence(line: string, fence: string): boolean {
   return mark.length >= fence.length && mark === (fence[0] ?? '`').repeat(mark.length);
 }
 
-// MDX import lines and HTML comments (Docusaurus's `<!-- truncate -->`) are not prose.
+// MDX import and export lines are not prose (comments and tags are gone already: mdx-text.ts).
 function isSkippable(line: string, fence: string | undefined): boolean {
   if (fence !== undefined) return false;
-  return /^import\s.+\sfrom\s+['"].+['"];?\s*$/.test(line) || /^\s*<!--.*-->\s*$/.test(line);
-}
-
-/** Heading text without inline markup or a Docusaurus `{#custom-id}`. */
-function cleanHeading(raw: string): string {
-  return raw
-    .replace(/\s*\{#[^}]*\}\s*$/, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/`([^`]*)`/g, '$1')
-    .replace(/(\*\*|__)(.+?)\1/g, '$2')
-    .trim();
+  return /^import\s.+\sfrom\s+['"].+['"];?\s*$/.test(line) || /^export\s+(const|let|function|default)\b/.test(line);
 }
 
 /** A section that fits in `maxTokens` is one chunk; a longer one is packed from paragraphs to about `targetTokens`. */

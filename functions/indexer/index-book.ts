@@ -20,7 +20,7 @@
  * 7. A summary says what was written, left unchanged and deleted, and how long it took.
  */
 import { createHash } from 'node:crypto';
-import { type ChunkPayload, contextualHeader, embeddedText, pageVersionKey } from '../core/book/payload.ts';
+import { type ChunkPayload, embeddedText, pageVersionKey } from '../core/book/payload.ts';
 import type { Clock, EmbeddingResult } from '../core/ports.ts';
 import { EmbeddingError, InputError } from '../core/shared/errors.ts';
 import { type ChunkSizes, chunkMarkdown, DEFAULT_CHUNK_SIZES } from './chunk-markdown.ts';
@@ -99,17 +99,21 @@ const ID_BATCH_SIZE = 1000;
 /** Chunks, embeds and writes every page; throws InputError for a book with no text, service errors as they come. */
 export async function indexPages(
   deps: { embedder: DocumentEmbedder; sink: PointSink; clock: Clock; onProgress?: IndexProgress },
-  options: { pages: DocPage[]; sizes?: ChunkSizes; prune?: boolean },
+  options: { pages: DocPage[]; sizes?: ChunkSizes; prune?: boolean; mergeSections?: boolean },
 ): Promise<IndexSummary> {
   const started = deps.clock.monotonicMs();
   const indexedAt = deps.clock.now().toISOString();
   const all = options.pages.flatMap((page) => {
     const pageHash = pageHashOf(page);
-    const pageChunks = chunkMarkdown(page.body, { title: page.title, sizes: options.sizes ?? DEFAULT_CHUNK_SIZES });
+    const pageChunks = chunkMarkdown(page.body, {
+      title: page.title,
+      sizes: options.sizes ?? DEFAULT_CHUNK_SIZES,
+      mergeSections: options.mergeSections ?? true,
+    });
     // The version names the page, its hash and how many chunks it has, so a facet can check each version's points.
     const pageVersion = pageVersionKey(page.sourceUrl, pageHash, pageChunks.length);
     return pageChunks.map((chunk) => {
-      const header = contextualHeader(chunk.headingHierarchy);
+      const header = chunk.embedHeader;
       return {
         page,
         chunk,

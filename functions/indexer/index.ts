@@ -33,6 +33,8 @@ export interface IndexBookOptions {
   prune?: boolean;
   clock?: Clock;
   sizes?: ChunkSizes;
+  /** false: one chunk per heading section, small ones not merged (chunk-markdown.ts); default true. */
+  mergeSections?: boolean;
   onProgress?: IndexProgress;
 }
 
@@ -68,7 +70,12 @@ export async function indexBook(options: IndexBookOptions): Promise<IndexBookSum
       clock: options.clock ?? systemClock,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     },
-    { pages, prune: options.prune ?? false, ...(options.sizes ? { sizes: options.sizes } : {}) },
+    {
+      pages,
+      prune: options.prune ?? false,
+      ...(options.sizes ? { sizes: options.sizes } : {}),
+      ...(options.mergeSections === false ? { mergeSections: false } : {}),
+    },
   );
   return {
     ...summary,

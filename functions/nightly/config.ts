@@ -15,6 +15,8 @@ export interface NightlyConfig {
   engine: EngineConfig;
   reportBucket: string;
   alertTopicArn: string;
+  /** HIGH and CRITICAL alerts also go here (docs/DEPLOY.md, "Routing"); null: no page route. */
+  pageTopicArn: string | null;
   metricNamespace: string;
   cohereSecretId: string;
   /** Null for a Qdrant that takes no API key (e.g. self-hosted inside a VPC). */
@@ -71,6 +73,12 @@ export function parseNightlyConfig(env: Env): NightlyConfig {
     read.problems.push(
       `ALERT_TOPIC_ARN: must be an SNS topic ARN (arn:aws:sns:<region>:<account>:<name>), got "${alertTopicArn}"`,
     );
+  // The page route (Slack through Chatbot, a pager): HIGH and CRITICAL alerts go there too; unset, none do.
+  const pageTopicArn = read.string('PAGE_TOPIC_ARN') ?? null;
+  if (pageTopicArn !== null && !TOPIC_ARN.test(pageTopicArn))
+    read.problems.push(
+      `PAGE_TOPIC_ARN: must be an SNS topic ARN (arn:aws:sns:<region>:<account>:<name>), got "${pageTopicArn}"`,
+    );
   const metricNamespace = read.string('METRIC_NAMESPACE') ?? 'RagWatch';
   if (!NAMESPACE.test(metricNamespace) || metricNamespace.startsWith('AWS/'))
     read.problems.push(
@@ -109,6 +117,7 @@ export function parseNightlyConfig(env: Env): NightlyConfig {
     engine,
     reportBucket,
     alertTopicArn,
+    pageTopicArn,
     metricNamespace,
     cohereSecretId,
     qdrantSecretId,

@@ -62,7 +62,7 @@ export interface NightlyDeps {
     engine: EngineConfig,
     run: LoadedSuite & { newId: () => string; deadline: RunSignal },
   ) => Promise<ValidationReport>;
-  reportStore: Pick<S3ReportStore, 'saveArchive' | 'saveLatest' | 'readLatest'>;
+  reportStore: Pick<S3ReportStore, 'saveArchive' | 'saveLatest' | 'readLatest' | 'saveRunsPage'>;
   /** Earlier runs' reports, for the regression section's baseline and the trend. */
   history: RunHistory;
   /** The incident state beside the reports, written conditionally. */
@@ -107,7 +107,11 @@ export function createNightlyDeps(config: NightlyConfig, clients: AwsClients, lo
     incidents: new S3IncidentStore({ client: clients.s3, bucket: config.reportBucket }),
     maintenance: new S3MaintenanceMarker({ client: clients.s3, bucket: config.reportBucket }),
     metrics: new CloudWatchMetrics({ client: clients.cloudWatch, namespace: config.metricNamespace }),
-    alerter: new SnsAlerter({ client: clients.sns, topicArn: config.alertTopicArn }),
+    alerter: new SnsAlerter({
+      client: clients.sns,
+      topicArn: config.alertTopicArn,
+      pageTopicArn: config.pageTopicArn ?? undefined,
+    }),
   };
   return deps;
 }

@@ -11,6 +11,7 @@ import { CohereEmbedder } from '../../functions/adapters/cohere/embedder.ts';
 import { QdrantIndex } from '../../functions/adapters/qdrant/vector-index.ts';
 import { answerAgentQuestions } from '../../functions/core/grounding/answer-agent-questions.ts';
 import { createRetrievalTool } from '../../functions/core/grounding/retrieval-tool.ts';
+import { DEFAULT_MIN_WORD_SUPPORT } from '../../functions/core/grounding/support.ts';
 import { resolveQueries, Suite } from '../../functions/core/suite/suite.ts';
 import { type CohereStandIn, startCohereStandIn } from '../../sandbox/cohere/index.ts';
 import { type QdrantStandIn, startQdrantStandIn } from '../../sandbox/qdrant/index.ts';
@@ -321,11 +322,11 @@ describe('answerAgentQuestions against the Cohere and Qdrant stand-ins', () => {
     const { report } = await run();
 
     // Assess
-    expect(report).toMatchObject({ support_rate: 100, min_word_support: 0.65 });
+    expect(report).toMatchObject({ support_rate: 100, min_word_support: DEFAULT_MIN_WORD_SUPPORT });
     expect(report.claims).toBe(report.supported_claims);
     expect(report.claims).toBeGreaterThan(0);
     expect(report.responses.find((r) => r.query_id === 'topics')?.confidence_components).toMatchObject({
-      support_rate: 1,
+      support_ratio: 1,
     });
   });
 
@@ -359,8 +360,8 @@ describe('answerAgentQuestions against the Cohere and Qdrant stand-ins', () => {
 
     // Assess
     const topics = report.responses.find((r) => r.query_id === 'topics');
-    const { evidence_relevance, support_rate } = topics?.confidence_components ?? {};
-    expect(support_rate).toBeCloseTo(2 / 3, 10);
+    const { evidence_relevance, support_ratio } = topics?.confidence_components ?? {};
+    expect(support_ratio).toBeCloseTo(2 / 3, 10);
     expect(topics?.confidence_score).toBeCloseTo((evidence_relevance ?? 0) * (2 / 3), 10);
   });
 

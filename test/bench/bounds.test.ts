@@ -75,6 +75,18 @@ describe('requestLowerBounds', () => {
 
     expect(bounds).toMatchObject({ embed: 2, query_batch_points: 2, chat: 4 });
   });
+
+  it('adds one chat call per claim the judge was asked about, and none without the judge', () => {
+    const judged = requestLowerBounds(
+      shape({ queries: 22, agentQueries: 6, agentChats: 5, judgeCalls: 5, points: 92 }),
+    );
+    const lexical = requestLowerBounds(
+      shape({ queries: 22, agentQueries: 6, agentChats: 5, judgeCalls: 0, points: 92 }),
+    );
+
+    expect(judged.chat).toBe(10);
+    expect(lexical.chat).toBe(5);
+  });
 });
 
 describe('dependentChains', () => {
@@ -142,6 +154,17 @@ describe('dependentChains', () => {
       kind: 'work',
       boundMs: 300,
     });
+  });
+
+  it('puts the judge calls on the agent’s chain, one after the other after the chats', () => {
+    expect(criticalPath(shape({ queries: 22, agentQueries: 6, agentChats: 5, judgeCalls: 5, points: 92 }), 50)).toEqual(
+      {
+        name: 'queries → agent chats and judge calls one by one',
+        roundTrips: 2 + 5 + 5,
+        kind: 'work',
+        boundMs: 600,
+      },
+    );
   });
 
   it('makes a sitemap index’s two levels the bound when the queries take fewer', () => {

@@ -71,7 +71,9 @@ describe('ragwatch run', () => {
     const [, json, csv] = summary.match(/^Files {4}(\/\S+\.json) · (\/\S+\.csv)$/m) ?? [];
     const report = parseValidReport(await readFile(json ?? '', 'utf8'));
     expect(report).toMatchObject({ status: 'PASSED', total_queries: 2 });
-    expect((await readFile(csv ?? '', 'utf8')).split('\n')[0]).toMatch(/^query_id,category,status,/);
+    expect((await readFile(csv ?? '', 'utf8')).split('\n')[0]).toMatch(
+      /^id,query_category,status,query_text,pass_reason,fail_reason,/,
+    );
     const [verdict, counts, link] = summary.trimEnd().split('\n').slice(-3);
     expect(verdict).toMatch(/^PASSED {3}\d+ hold$/);
     const findings = report.errors.filter((e) => e.error_type !== 'CRITERION_BREACHED').length;
@@ -474,7 +476,13 @@ describe('ragwatch demo', () => {
     // Assess
     expect(code).toBe(0);
     const report = parseValidReport(await readFile(path.join(dir, 'demo-reports', 'book', 'latest.json'), 'utf8'));
-    expect(report).toMatchObject({ status: 'FAILED', total_queries: 21, environment: 'sandbox' });
+    expect(report).toMatchObject({ status: 'FAILED', total_queries: 22, environment: 'sandbox' });
+    // Abstention judged on the model's own answer: the no-answer weight question reaches chat and the model abstains.
+    expect(report.grounding_report).toMatchObject({ abstentions_correct: 1, abstention_correct_rate: 100 });
+    expect(report.success_criteria.find((c) => c.name === 'abstention_correct_rate')).toMatchObject({
+      value: 100,
+      passed: true,
+    });
     expect(err.join('')).toContain('breach some criteria on purpose');
   });
 

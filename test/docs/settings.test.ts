@@ -96,6 +96,7 @@ const SAMPLES: Record<string, string> = {
   REPORT_DIR: 'out',
   REPORT_BUCKET: 'other-bucket',
   ALERT_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:other',
+  PAGE_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:pages',
   METRIC_NAMESPACE: 'Other',
   COHERE_SECRET_ID: 'other/cohere',
   QDRANT_SECRET_ID: 'ragwatch/qdrant',

@@ -89,11 +89,11 @@ describe('runValidation against the sandbox', () => {
     // Assess
     expect(report).toMatchObject({
       status: 'FAILED',
-      total_queries: 21,
-      passed_queries: 14,
+      total_queries: 22,
+      passed_queries: 15,
       failed_queries: 5,
       error_queries: 2,
-      pass_rate: 66.67,
+      pass_rate: 68.18,
       lifecycle: [{ state: 'CREATED' }, { state: 'EXECUTING' }, { state: 'COMPLETED' }, { state: 'ANALYZED' }],
     });
     expect(report.coverage_report).toMatchObject({
@@ -116,8 +116,9 @@ describe('runValidation against the sandbox', () => {
       ['coverage', false],
       ['completeness', false],
       ['grounded_rate', true],
-      // No abstention_correct_rate: the one question the book cannot answer (sourdough) is stopped by the relevance
-      // gate before chat, so the model's abstention is untested there (reported as gated below).
+      // Judged on the model's own answer: the no-answer weight question reaches chat (its retrieval passes the
+      // relevance gate) and the model abstains. Sourdough is stopped by the gate before chat (gated, left out).
+      ['abstention_correct_rate', true],
       ['support_rate', true],
       // The demo's seeded index-health drift (sandbox/seed-index-health.ts): one case each.
       ['stale_chunk_pages', false],
@@ -130,10 +131,14 @@ describe('runValidation against the sandbox', () => {
       ['filter_violations', false],
     ]);
     expect(report.grounding_report).toMatchObject({
-      abstentions_correct: 0,
+      abstentions_correct: 1,
       abstentions_gated: 1,
-      abstention_correct_rate: null,
+      abstentions_incorrect: 0,
+      abstention_correct_rate: 100,
     });
+    const weight = report.grounding_report?.responses.find((r) => r.query_id === 'no-answer-weight');
+    expect(weight?.status).toBe('ANSWERED');
+    expect(weight?.grounding_validation).toMatchObject({ abstained: true, gated: false, abstention_correct: true });
     const failed = Object.fromEntries(report.query_results.filter((q) => !q.passed).map((q) => [q.id, q.error_types]));
     expect(failed).toEqual({
       'off-topic-sourdough': ['LOW_RELEVANCE'],
@@ -245,8 +250,8 @@ describe('runValidation against the sandbox', () => {
     const report = await run();
     const judged = report.grounding_report?.judge?.judged ?? 0;
 
-    // Assess: 21 queries fit one embed call (<= 96) and one query batch (<= 100); the 5 agent questions reuse those
-    // hits and cost only their chats (4: the off-topic one has nothing relevant, so it abstains without chat) and one
+    // Assess: 22 queries fit one embed call (<= 96) and one query batch (<= 100); the 6 agent questions reuse those
+    // hits and cost only their chats (5: the off-topic one has nothing relevant, so it abstains without chat) and one
     // judge call per claim of their answers (GROUNDING_JUDGE=cohere by default);
     // 6 required fields -> 2 + 6 counts; facets: source_url and token_count for the profile, module_name and
     // chapter_id for the catalog the suite's module and chapter names are resolved against, model_version for the
@@ -255,7 +260,7 @@ describe('runValidation against the sandbox', () => {
     // Index health adds the canary's embed call and its one scroll page of the first points, and the exact searches.
     expect(judged).toBe(report.grounding_report?.claims);
     expect(judged).toBeGreaterThan(0);
-    expect(sandbox.cohere.requestCounts()).toEqual({ embed: 1 + 1, chat: 4 + judged });
+    expect(sandbox.cohere.requestCounts()).toEqual({ embed: 1 + 1, chat: 5 + judged });
     expect(sandbox.qdrant.requestCounts()).toEqual({
       get_collection: 1,
       query_batch_points: 1 + 1,
@@ -266,7 +271,7 @@ describe('runValidation against the sandbox', () => {
     // With the lexical gate alone, the chats only.
     sandbox.cohere.resetCounts();
     await run({ env: { GROUNDING_JUDGE: 'lexical' } });
-    expect(sandbox.cohere.requestCounts().chat).toBe(4);
+    expect(sandbox.cohere.requestCounts().chat).toBe(5);
   });
 
   it('finds the same coverage and quality by one scroll when the collection has no payload index', async () => {
@@ -319,7 +324,7 @@ describe('runValidation against the sandbox', () => {
 
     // Assess: every criterion holds; the seeded second model's chunks are retrieved, and a CRITICAL MODEL_MISMATCH
     // fails the run on its own (docs/DATA-MODEL.md, "The run's status"), whatever the criteria allow.
-    expect(report.success_criteria).toHaveLength(12);
+    expect(report.success_criteria).toHaveLength(13);
     expect(report.success_criteria.filter((c) => !c.passed)).toEqual([]);
     expect(report.errors.filter((e) => e.severity === 'CRITICAL').map((e) => e.error_type)).toEqual(['MODEL_MISMATCH']);
     expect(report.status_reason).toBe('findings that fail the run: CRITICAL MODEL_MISMATCH');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { contextualHeader } from '../../functions/core/book/payload.ts';
 import { chunkMarkdown, countTokens } from '../../functions/indexer/chunk-markdown.ts';
 
 /** A paragraph of exactly `count` one-token words, each tagged so pieces can be traced back. */
@@ -28,8 +29,11 @@ describe('countTokens', () => {
   });
 });
 
+/** A target no two of these tests' small sections fit together (each fits alone with its header): no merging. */
+const SEPARATE = { targetTokens: 14, maxTokens: 440 };
+
 describe('chunkMarkdown', () => {
-  it('makes one chunk per heading section, each with the title and its enclosing headings', () => {
+  it('cuts at headings, each section with the title and its enclosing headings, when none fit the target together', () => {
     // Prepare
     const markdown = [
       '# ROS 2 Basics',
@@ -54,10 +58,10 @@ describe('chunkMarkdown', () => {
     ].join('\n');
 
     // Act
-    const chunks = chunkMarkdown(markdown, { title: 'ROS 2 Basics' });
+    const chunks = chunkMarkdown(markdown, { title: 'ROS 2 Basics', sizes: SEPARATE });
 
     // Assess
-    expect(chunks).toEqual([
+    expect(chunks.map(({ parts, embedHeader, ...chunk }) => chunk)).toEqual([
       { chunkIndex: 0, headingHierarchy: ['ROS 2 Basics'], chunkText: 'ROS 2 is middleware.', tokenCount: 5 },
       {
         chunkIndex: 1,
@@ -83,6 +87,111 @@ describe('chunkMarkdown', () => {
         chunkText: '## Topics\n\nTopics stream data.',
         tokenCount: 7,
       },
+    ]);
+  });
+
+  it('merges the small sections of a page into one chunk under the title, keeping each as a part', () => {
+    // Prepare: five sections, 38 tokens in all
+    const markdown = [
+      'ROS 2 is middleware.',
+      '## Nodes',
+      'A node does one thing.',
+      '### Parameters',
+      'Nodes carry parameters.',
+      '## Topics',
+      'Topics stream data.',
+    ].join('\n\n');
+
+    // Act
+    const chunks = chunkMarkdown(markdown, { title: 'ROS 2 Basics' });
+
+    // Assess
+    expect(chunks).toEqual([
+      {
+        chunkIndex: 0,
+        headingHierarchy: ['ROS 2 Basics'],
+        chunkText: markdown,
+        tokenCount: countTokens(markdown),
+        // The path, then the sections merged under it, one level down.
+        embedHeader: 'ROS 2 Basics › Nodes · Topics',
+        parts: [
+          { headingHierarchy: ['ROS 2 Basics'], text: 'ROS 2 is middleware.' },
+          { headingHierarchy: ['ROS 2 Basics', 'Nodes'], text: '## Nodes\n\nA node does one thing.' },
+          {
+            headingHierarchy: ['ROS 2 Basics', 'Nodes', 'Parameters'],
+            text: '### Parameters\n\nNodes carry parameters.',
+          },
+          { headingHierarchy: ['ROS 2 Basics', 'Topics'], text: '## Topics\n\nTopics stream data.' },
+        ],
+      },
+    ]);
+  });
+
+  it('merges up to the target with the header, and not one token more', () => {
+    // Prepare: merged, the header "T › A · B" is 5 tokens; "## A" + 7 words is 10 tokens, "## B" + 7 words too.
+    const markdown = `## A\n\n${paragraph(7, 'a')}\n\n## B\n\n${paragraph(7, 'b')}`;
+
+    // Act
+    const at = chunkMarkdown(markdown, { title: 'T', sizes: { targetTokens: 25, maxTokens: 440 } });
+    const under = chunkMarkdown(markdown, { title: 'T', sizes: { targetTokens: 24, maxTokens: 440 } });
+
+    // Assess
+    expect(at.map((c) => [c.headingHierarchy, c.embedHeader])).toEqual([[['T'], 'T › A · B']]);
+    expect(under.map((c) => c.headingHierarchy)).toEqual([
+      ['T', 'A'],
+      ['T', 'B'],
+    ]);
+  });
+
+  it('packs a parent too big to merge whole one level down, and never merges across parents', () => {
+    // Prepare: target 60. A's own text (8 with its heading) and A1 (33) fit together under "T › A"; A2 does not fit
+    // them; B would fit beside A2 but is under another parent.
+    const markdown = [
+      paragraph(10, 'i'),
+      '## A',
+      paragraph(6, 'a'),
+      '### A1',
+      paragraph(29, 'x'),
+      '### A2',
+      paragraph(29, 'y'),
+      '## B',
+      paragraph(6, 'b'),
+    ].join('\n\n');
+
+    // Act
+    const chunks = chunkMarkdown(markdown, { title: 'T', sizes: { targetTokens: 60, maxTokens: 440 } });
+
+    // Assess
+    expect(chunks.map((c) => [c.headingHierarchy, c.parts.length])).toEqual([
+      [['T'], 1],
+      [['T', 'A'], 2],
+      [['T', 'A', 'A2'], 1],
+      [['T', 'B'], 1],
+    ]);
+    expect(chunks.map((c) => c.chunkText).join('\n\n')).toBe(markdown);
+  });
+
+  it('writes a heading with no text of its own back into a merged chunk whose header stops above it', () => {
+    // Prepare
+    const markdown = '## GPU\n\n### Minimum\n\n12 GB.\n\n### Ideal\n\n24 GB.\n\n## CPU\n\n16 cores.';
+
+    // Act
+    const merged = chunkMarkdown(markdown, { title: 'Workstation' });
+    const apart = chunkMarkdown(markdown, { title: 'Workstation', sizes: SEPARATE });
+
+    // Assess: merged under the title, "## GPU" stands above its sections; apart, the header carries it.
+    expect(merged.map((c) => [c.headingHierarchy, c.chunkText])).toEqual([[['Workstation'], markdown]]);
+    expect(apart.map((c) => [c.headingHierarchy, c.chunkText])).toEqual([
+      [['Workstation', 'GPU', 'Minimum'], '### Minimum\n\n12 GB.'],
+      [['Workstation', 'GPU', 'Ideal'], '### Ideal\n\n24 GB.'],
+      [['Workstation', 'CPU'], '## CPU\n\n16 cores.'],
+    ]);
+  });
+
+  it('writes back only the headings above a section, not an empty sibling before it', () => {
+    const markdown = 'Intro.\n\n## Empty\n\n## Full\n\n### Deep\n\nBody.';
+    expect(chunkMarkdown(markdown, { title: 'T' }).map((c) => c.chunkText)).toEqual([
+      'Intro.\n\n## Full\n\n### Deep\n\nBody.',
     ]);
   });
 
@@ -118,7 +227,7 @@ describe('chunkMarkdown', () => {
       '## Nodes in `rclpy` and **C++** {#nodes}\n\nText.\n\n## See [the docs](https://example.com)\n\nMore.';
 
     // Act
-    const chunks = chunkMarkdown(markdown, { title: 'T' });
+    const chunks = chunkMarkdown(markdown, { title: 'T', sizes: SEPARATE });
 
     // Assess
     expect(chunks.map((c) => c.headingHierarchy.at(-1))).toEqual(['Nodes in rclpy and C++', 'See the docs']);
@@ -175,11 +284,11 @@ describe('chunkMarkdown', () => {
   });
 
   it('cuts a single paragraph over the maximum at sentence ends', () => {
-    // Prepare: 60 sentences of 10 tokens = 600 tokens in one paragraph.
+    // Prepare: 60 sentences of 10 tokens = 600 tokens in one paragraph; the header "T" takes 1 token of each limit.
     const text = sentences(60, 'p');
 
     // Act
-    const chunks = chunkMarkdown(text, { title: 'T', sizes: { targetTokens: 100, maxTokens: 150 } });
+    const chunks = chunkMarkdown(text, { title: 'T', sizes: { targetTokens: 101, maxTokens: 151 } });
 
     // Assess
     expect(chunks.map((c) => c.tokenCount)).toEqual([100, 100, 100, 100, 100, 100]);
@@ -191,8 +300,8 @@ describe('chunkMarkdown', () => {
     // Prepare
     const text = paragraph(700, 'x');
 
-    // Act
-    const chunks = chunkMarkdown(text, { title: 'T', sizes: { targetTokens: 300, maxTokens: 400 } });
+    // Act: the header "T" takes 1 token of each limit
+    const chunks = chunkMarkdown(text, { title: 'T', sizes: { targetTokens: 301, maxTokens: 401 } });
 
     // Assess
     expect(chunks.map((c) => c.tokenCount)).toEqual([300, 300, 100]);
@@ -214,6 +323,13 @@ describe('chunkMarkdown', () => {
     expect(chunks.reduce((sum, c) => sum + c.tokenCount, 0)).toBe(countTokens(markdown));
   });
 
+  it('gives a page of components alone its title as its one chunk, so the page is in the index', () => {
+    const markdown = "# Index\n\nimport DocCardList from '@theme/DocCardList';\n\n<DocCardList />\n";
+    expect(chunkMarkdown(markdown, { title: 'Index' }).map((c) => [c.headingHierarchy, c.chunkText])).toEqual([
+      [['Index'], 'Index'],
+    ]);
+  });
+
   it('returns no chunks for a page with no text', () => {
     expect(chunkMarkdown('# Title only\n\n', { title: 'Title only' })).toEqual([]);
   });
@@ -225,15 +341,33 @@ describe('chunkMarkdown', () => {
   });
 });
 
-describe('the default chunk limit, in word-and-symbol tokens', () => {
-  // "## S" is 3 tokens (#, #, S); each "w" is one more.
+describe('the default chunk limit, in word-and-symbol tokens, header included', () => {
+  // "## S" is 3 tokens (#, #, S); each "w" is one more. The header embedded with it, "T › S", is 3 more.
   const section = (tokens: number) => `## S\n\n${Array.from({ length: tokens - 3 }, () => 'w').join(' ')}`;
 
-  it('keeps a section of exactly 440 tokens whole', () => {
-    expect(chunkMarkdown(section(440), { title: 'T' }).map((c) => c.tokenCount)).toEqual([440]);
+  it('keeps a section whole when it and its header make exactly 440 tokens', () => {
+    expect(chunkMarkdown(section(437), { title: 'T' }).map((c) => c.tokenCount)).toEqual([437]);
   });
 
-  it('splits a section of 441 tokens', () => {
-    expect(chunkMarkdown(section(441), { title: 'T' }).length).toBeGreaterThan(1);
+  it('splits a section when it and its header make 441 tokens', () => {
+    expect(chunkMarkdown(section(438), { title: 'T' }).length).toBeGreaterThan(1);
+  });
+
+  it('counts a long header against the limit: 40 header tokens leave 400 for the text', () => {
+    // Prepare: the header is 20 title words, "›" and 19 heading words; the section's text is "## " (2) plus words.
+    const title = paragraph(20, 't');
+    const heading = paragraph(19, 'h');
+    const page = (textTokens: number) => `## ${heading}\n\n${paragraph(textTokens - 21, 'x')}`;
+    const embedded = (chunks: ReturnType<typeof chunkMarkdown>) =>
+      chunks.map((c) => countTokens(contextualHeader(c.headingHierarchy)) + c.tokenCount);
+
+    // Act
+    const whole = chunkMarkdown(page(400), { title });
+    const split = chunkMarkdown(page(401), { title });
+
+    // Assess
+    expect(embedded(whole)).toEqual([440]);
+    expect(split.length).toBe(2);
+    expect(Math.max(...embedded(split))).toBeLessThanOrEqual(440);
   });
 });

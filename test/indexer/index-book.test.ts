@@ -73,9 +73,18 @@ function page(overrides: Partial<DocPage> = {}): DocPage {
   };
 }
 
-/** A page with `sections` short sections, hence that many chunks. */
+/**
+ * Chunk sizes under which page()'s two short sections stay two chunks (together they pass the 10-token target);
+ * merging is tested in chunk-markdown.test.ts and below with the default sizes.
+ */
+const SEPARATE = { targetTokens: 10, maxTokens: 440 };
+
+/** A page with `sections` sections of about 170 tokens, hence that many chunks (no two fit the target together). */
 function pageWithSections(sections: number, slug: string): DocPage {
-  const body = Array.from({ length: sections }, (_, i) => `## Part ${i}\n\nText of part ${i}.`).join('\n\n');
+  const filler = (i: number) => Array.from({ length: 160 }, (_, k) => `p${i}w${k}`).join(' ');
+  const body = Array.from({ length: sections }, (_, i) => `## Part ${i}\n\nText of part ${i}. ${filler(i)}`).join(
+    '\n\n',
+  );
   return page({ file: `${slug}.md`, sourceUrl: `https://book.example.com/docs/${slug}`, chapterId: slug, body });
 }
 
@@ -85,7 +94,7 @@ describe('indexPages', () => {
     const sink = new FakeSink();
 
     // Act
-    await indexPages({ embedder: new FakeEmbedder(), sink, clock: fakeClock() }, { pages: [page()] });
+    await indexPages({ embedder: new FakeEmbedder(), sink, clock: fakeClock() }, { pages: [page()], sizes: SEPARATE });
 
     // Assess
     const url = 'https://book.example.com/docs/module-1-ros2/ch1-ros2-basics';
@@ -153,7 +162,10 @@ describe('indexPages', () => {
     // Act
     const summary = await indexPages(
       { embedder: new FakeEmbedder(), sink: new FakeSink(), clock: fakeClock() },
-      { pages: [page(), page({ sourceUrl: 'https://book.example.com/docs/intro', body: 'Welcome.' })] },
+      {
+        pages: [page(), page({ sourceUrl: 'https://book.example.com/docs/intro', body: 'Welcome.' })],
+        sizes: SEPARATE,
+      },
     );
 
     // Assess
@@ -274,7 +286,7 @@ describe('indexPages', () => {
     const sink = new FakeSink();
 
     // Act
-    const error = await indexPages({ embedder, sink, clock: fakeClock() }, { pages: [page()] }).catch(
+    const error = await indexPages({ embedder, sink, clock: fakeClock() }, { pages: [page()], sizes: SEPARATE }).catch(
       (e: unknown) => e,
     );
 
@@ -297,7 +309,7 @@ describe('indexPages', () => {
     const sink = new FakeSink();
 
     // Act
-    const error = await indexPages({ embedder, sink, clock: fakeClock() }, { pages: [page()] }).catch(
+    const error = await indexPages({ embedder, sink, clock: fakeClock() }, { pages: [page()], sizes: SEPARATE }).catch(
       (e: unknown) => e,
     );
 

@@ -35,9 +35,13 @@ beforeEach(async () => {
   return () => rm(docs, { recursive: true, force: true });
 });
 
-/** A page of `sections` sections, each its own chunk. */
+/**
+ * A page of `sections` sections, each its own chunk: 160 more words each, so no two fit the 300-token target
+ * together and the chunker does not merge them.
+ */
 function sections(count: number, word = 'text'): string {
-  return Array.from({ length: count }, (_, i) => `## Part ${i}\n\nThe ${word} of part ${i}.`).join('\n\n');
+  const filler = (i: number) => Array.from({ length: 160 }, (_, k) => `p${i}w${k}`).join(' ');
+  return Array.from({ length: count }, (_, i) => `## Part ${i}\n\nThe ${word} of part ${i}. ${filler(i)}`).join('\n\n');
 }
 
 async function writePage(name: string, body: string): Promise<void> {
@@ -151,7 +155,7 @@ describe('re-indexing a docs folder', () => {
       return new Map(points.map((p) => [String(p.payload?.content_hash), p.vector]));
     };
     const before = await vectorsByHash();
-    await writePage('a', sections(6).replace('## Part 0\n\nThe text of part 0.\n\n', ''));
+    await writePage('a', sections(6).replace(/^## Part 0\n\n.*\n\n/, ''));
     cohere.resetCounts();
 
     // Act
@@ -168,7 +172,10 @@ describe('re-indexing a docs folder', () => {
   it('embeds a moved chunk whose text changed, and reuses the others', async () => {
     await writePage('a', sections(4));
     await run();
-    await writePage('a', `## Intro\n\nA new first section.\n\n${sections(4).replace('part 3.', 'part three.')}`);
+    await writePage(
+      'a',
+      `${sections(1, 'new first section').replace('Part 0', 'Intro')}\n\n${sections(4).replace('part 3.', 'part three.')}`,
+    );
     cohere.resetCounts();
     const summary = await run();
     expect([summary.written, summary.reused, summary.unchanged]).toEqual([5, 3, 0]);

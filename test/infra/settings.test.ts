@@ -43,6 +43,7 @@ describe('readStackSettings', () => {
       qdrantSecret: undefined,
       alertEmails: [],
       pagerUrl: undefined,
+      slack: undefined,
       scheduleExpression: 'cron(0 3 * * ? *)',
       scheduleTimeZone: 'Etc/UTC',
       heartbeatHours: 26,
@@ -50,6 +51,7 @@ describe('readStackSettings', () => {
       thresholds: { minPassRate: 90, minCoverage: 100, minCompleteness: 100 },
       suitePath: 'sandbox/suite.json',
       suiteS3Uri: undefined,
+      suiteThresholds: {},
       reportRetentionDays: 400,
       logRetentionDays: 90,
       logLevel: 'INFO',
@@ -191,6 +193,48 @@ describe('readStackSettings', () => {
     );
     expect(problemsOf({ ...REAL, pagerUrl: 'https://pager.example.com/x' })).toContain(
       'pagerUrl: "pager.example.com" is a placeholder host',
+    );
+  });
+
+  it('takes a Slack workspace and channel together, and refuses one without the other or a malformed id', () => {
+    const slack = { slackWorkspaceId: 'T0123ABCD', slackChannelId: 'C0456EFGH' };
+    expect(readStackSettings(lookupOf({ ...REAL, ...slack })).slack).toEqual({
+      workspaceId: 'T0123ABCD',
+      channelId: 'C0456EFGH',
+    });
+    expect(readStackSettings(lookupOf({ ...REAL, slackWorkspaceId: 'T01', slackChannelId: 'G01' })).slack).toEqual({
+      workspaceId: 'T01',
+      channelId: 'G01',
+    });
+    expect(problemsOf({ ...REAL, slackWorkspaceId: 'T0123ABCD' })).toContain(
+      'slackWorkspaceId and slackChannelId: give both or neither',
+    );
+    expect(problemsOf({ ...REAL, slackChannelId: 'C0456EFGH' })).toContain(
+      'slackWorkspaceId and slackChannelId: give both or neither',
+    );
+    expect(problemsOf({ ...REAL, ...slack, slackWorkspaceId: 't0123abcd' })).toContain(
+      'slackWorkspaceId: must look like T0123ABCD (the Chatbot console shows it), got "t0123abcd"',
+    );
+    expect(problemsOf({ ...REAL, ...slack, slackWorkspaceId: 'T0' })).toContain('slackWorkspaceId: must look like');
+    expect(problemsOf({ ...REAL, ...slack, slackChannelId: '#ops' })).toContain(
+      'slackChannelId: must look like C0123ABCD (the end of the channel\'s Slack link), got "#ops"',
+    );
+  });
+
+  it('takes the dashboard’s suite thresholds from context when the suite is in S3, and only then', () => {
+    const lines = { minMrr: '0.6', maxP95LatencyMs: 1500, minGroundedRate: '95' };
+    expect(readStackSettings(lookupOf({ ...REAL, ...lines })).suiteThresholds).toEqual({
+      minMrr: 0.6,
+      maxP95LatencyMs: 1500,
+      minGroundedRate: 95,
+    });
+    expect(readStackSettings(lookupOf({ ...REAL, minMrr: 1 })).suiteThresholds).toEqual({ minMrr: 1 });
+    expect(readStackSettings(lookupOf(REAL)).suiteThresholds).toEqual({});
+    expect(problemsOf({ ...REAL, minMrr: 1.01 })).toContain('minMrr: must be a number from 0 to 1, got 1.01');
+    expect(problemsOf({ ...REAL, maxP95LatencyMs: 0 })).toContain('maxP95LatencyMs: must be a number from 1 to 600000');
+    expect(problemsOf({ ...REAL, minGroundedRate: 101 })).toContain('minGroundedRate: must be a number from 0 to 100');
+    expect(problemsOf({ ...REAL, suiteS3Uri: undefined, suitePath: 'suites/book.json', minMrr: 0.5 })).toContain(
+      "minMrr: only with suiteS3Uri (a bundled suite's own success_criteria draw the dashboard's lines)",
     );
   });
 

@@ -131,8 +131,10 @@ describe('credentials in URLs', () => {
     const result = await createHandler(createNightlyDeps(config, clients, logger))();
 
     // Assess: the refusals are in the report, the password nowhere
-    const objects = await Promise.all((await aws.listKeys()).map((k) => aws.readObject(k)));
-    const report = objects.find((o) => o?.includes(result.runId)) ?? '';
+    const keys = await aws.listKeys();
+    const objects = await Promise.all(keys.map((k) => aws.readObject(k)));
+    // The JSON report: the CSV beside it names the run id too.
+    const report = objects.find((o, i) => keys[i]?.endsWith('.json') && o?.includes(result.runId)) ?? '';
     expect(report).toContain('SITEMAP_URL_REFUSED');
     expect(report).toContain('carries credentials');
     expect(aws.deliveredAlerts()).not.toHaveLength(0);

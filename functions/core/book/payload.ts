@@ -24,7 +24,8 @@ export interface ChunkPayload {
   page_version: string;
   model_version: string;
   /**
-   * The contextual header embedded above chunk_text (page title › H2 › H3; '' for none): what the vector is of is
+   * The contextual header embedded above chunk_text (page title › H2 › H3; '' for none; for sections merged into one
+   * chunk, their names after the path: "Introduction › Course Overview · Prerequisites"): what the vector is of is
    * embed_header + blank line + chunk_text (embeddedText). Absent on collections another indexer wrote.
    */
   embed_header: string;

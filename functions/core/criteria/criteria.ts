@@ -7,7 +7,13 @@
  * A value that could not be computed (null) counts as breached, at the criterion's worst severity.
  */
 
-import { type CriterionResult, failsTheRun, type Severity, type ValidationError } from '../report/findings.ts';
+import {
+  type CriterionResult,
+  failsTheRun,
+  type Severity,
+  type ValidationError,
+  withinTheSuitesThresholds,
+} from '../report/findings.ts';
 import { roundTo } from '../shared/statistics.ts';
 
 /** A criterion to judge: its figure, threshold and comparison, and the severity of a breach. */
@@ -63,7 +69,8 @@ export function judgeCriterion(spec: CriterionSpec): CriterionResult {
 
 /**
  * The run's status, one rule: ERROR when a stage could not run; FAILED when a criterion is breached or a finding
- * fails the run (FAILS_THE_RUN in report/findings.ts); else PASSED.
+ * fails the run (JUDGED_BY in report/findings.ts); else PASSED, whose reason names the HIGH findings the suite's
+ * thresholds tolerate, so a PASSED run with a HIGH finding says so.
  */
 export function decideRunStatus(
   stageFailures: readonly string[],
@@ -74,13 +81,13 @@ export function decideRunStatus(
     return { status: 'ERROR', statusReason: `the run could not complete: ${stageFailures.join('; ')}` };
   const breached = criteria.filter((c) => !c.passed);
   const serious = findings.filter(failsTheRun);
-  if (breached.length === 0 && serious.length === 0)
-    return { status: 'PASSED', statusReason: `all ${criteria.length} success criteria hold` };
+  if (breached.length === 0 && serious.length === 0) {
+    const tolerated = kindsOf(findings.filter(withinTheSuitesThresholds));
+    const note = tolerated.length > 0 ? `; HIGH findings within the suite's thresholds: ${tolerated.join(', ')}` : '';
+    return { status: 'PASSED', statusReason: `all ${criteria.length} success criteria hold${note}` };
+  }
   const what = breached.map((c) => `${c.name} ${c.value ?? 'n/a'} ${c.comparator === '>=' ? '<' : '>'} ${c.threshold}`);
-  const counts = new Map<string, number>();
-  for (const f of serious)
-    counts.set(`${f.severity} ${f.error_type}`, (counts.get(`${f.severity} ${f.error_type}`) ?? 0) + 1);
-  const kinds = [...counts].map(([kind, n]) => (n > 1 ? `${n} × ${kind}` : kind));
+  const kinds = kindsOf(serious);
   const reasons = [
     ...(breached.length > 0
       ? [`${breached.length} of ${criteria.length} success criteria breached: ${what.join('; ')}`]
@@ -88,4 +95,12 @@ export function decideRunStatus(
     ...(kinds.length > 0 ? [`findings that fail the run: ${kinds.join(', ')}`] : []),
   ];
   return { status: 'FAILED', statusReason: reasons.join('; ') };
+}
+
+/** Findings by severity and type, with a count: "CRITICAL MODEL_MISMATCH, 2 × HIGH STALE_CHUNKS". */
+function kindsOf(findings: readonly Pick<ValidationError, 'error_type' | 'severity'>[]): string[] {
+  const counts = new Map<string, number>();
+  for (const f of findings)
+    counts.set(`${f.severity} ${f.error_type}`, (counts.get(`${f.severity} ${f.error_type}`) ?? 0) + 1);
+  return [...counts].map(([kind, n]) => (n > 1 ? `${n} × ${kind}` : kind));
 }

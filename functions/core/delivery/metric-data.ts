@@ -67,6 +67,7 @@ export const METRIC_NAMES = {
   missingChunkPages: 'MissingChunkPages',
   embeddingModels: 'EmbeddingModels',
   filterViolations: 'FilterViolations',
+  alertsHeld: 'AlertsHeld',
 } as const;
 
 /** Turns a report into metric datums: run-level figures, per-category pass rates and latency distributions. */
@@ -108,6 +109,9 @@ export function buildMetricData(report: ValidationReport): MetricDatum[] {
       report.regression?.compared ? report.regression.findings.filter(alertsOperations).length : undefined,
     ),
     ...indexHealthData(report, single),
+    // 1 on a run inside a planned maintenance window (its alerts held, core/post-run/maintenance.ts), 0 otherwise:
+    // a silenced night shows on the dashboard, not only in its report.
+    single(METRIC_NAMES.alertsHeld, 'Count', report.maintenance === undefined ? 0 : 1),
   ];
   const perCategory = Object.entries(completed ? vm.by_category : {}).map(([category, figures]) =>
     single(METRIC_NAMES.passRate, 'Percent', figures.pass_rate, [

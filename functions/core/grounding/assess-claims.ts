@@ -8,7 +8,17 @@
 import type { ClaimSupport } from '../report/grounding-report.ts';
 import { extractClaimTerms } from './claim-terms.ts';
 import { describeJudgement } from './judge.ts';
-import { ALL_SUPPORT_FEATURES, assessClaim, carriesFacts, collectEvidence, type SupportFeatures } from './support.ts';
+import {
+  ALL_SUPPORT_FEATURES,
+  assessClaim,
+  carriesFacts,
+  collectEvidence,
+  DEFAULT_MIN_TAIL_SUPPORT,
+  type EvidenceTerms,
+  MIN_TAIL_WORDS,
+  MISATTRIBUTION_MARGIN,
+  type SupportFeatures,
+} from './support.ts';
 
 /** A citation whose span was found in the response and whose every cited chunk was given to the model. */
 export interface CheckableCitation {
@@ -34,11 +44,20 @@ export function assessAnswerClaims(options: {
 }): ClaimSupport[] {
   const { text, citations, minWordSupport } = options;
   const features = options.features ?? ALL_SUPPORT_FEATURES;
-  const evidenceOf = (ids: readonly string[]) =>
-    collectEvidence(
+  const givenIds = Object.keys(options.chunkTexts);
+  // Each set of chunks is reduced once per answer: the better-chunk rule reads every given chunk for every claim.
+  const reduced = new Map<string, EvidenceTerms>();
+  const evidenceOf = (ids: readonly string[]) => {
+    const key = ids.join('\n');
+    const known = reduced.get(key);
+    if (known) return known;
+    const evidence = collectEvidence(
       ids.map((id) => options.chunkTexts[id] ?? ''),
       features,
     );
+    reduced.set(key, evidence);
+    return evidence;
+  };
   // The claim is the sentence a citation sits in (its uncited rest included), or, with wholeSentence off, the span.
   const cited: ClaimSupport[] = features.wholeSentence
     ? options.sentences.flatMap((s) => {
@@ -47,7 +66,10 @@ export function assessAnswerClaims(options: {
         const ids = [...new Set(its.flatMap((c) => c.document_ids))];
         const sentence = text.slice(s.start, s.end);
         const assessed = assessClaim({ claim: sentence, evidence: evidenceOf(ids), minWordSupport, features });
-        return [{ kind: 'cited_sentence' as const, ...s, text: sentence, chunk_ids: ids, ...assessed }];
+        const claim: ClaimSupport = { kind: 'cited_sentence', ...s, text: sentence, chunk_ids: ids, ...assessed };
+        if (features.misattribution) withBetterChunk(claim, givenIds, evidenceOf, features);
+        if (features.uncitedTail) withUncitedPart(claim, uncoveredText(text, s, its), evidenceOf(givenIds), features);
+        return [claim];
       })
     : citations.map((citation) => ({
         kind: 'cited_span' as const,
@@ -78,6 +100,78 @@ export function assessAnswerClaims(options: {
   return [...cited, ...uncited].sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
+/**
+ * The words of a sentence that no citation covers, each covered character replaced by a space (so the words on either
+ * side of a citation do not run together); "" when the citations cover every letter.
+ */
+function uncoveredText(
+  text: string,
+  sentence: { start: number; end: number },
+  citations: readonly { start: number; end: number }[],
+): string {
+  let out = '';
+  for (let k = sentence.start; k < sentence.end; k++)
+    out += citations.some((c) => c.start <= k && k < c.end) ? ' ' : text[k];
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Checks the uncited part of a cited sentence as a claim of its own against every chunk the model was given, at the
+ * stricter DEFAULT_MIN_TAIL_SUPPORT, and fails the claim when it is not supported. A part with fewer than
+ * MIN_TAIL_WORDS content words is a connective: left alone, or held to its numbers and names when it states some.
+ */
+function withUncitedPart(
+  claim: ClaimSupport,
+  uncovered: string,
+  evidence: EvidenceTerms,
+  features: SupportFeatures,
+): void {
+  const terms = extractClaimTerms(uncovered, features);
+  const connective = terms.words.length < MIN_TAIL_WORDS;
+  if (connective && !carriesFacts(terms)) return;
+  // A connective that states a number or a name ("Three things:") is held to those alone.
+  const minWordSupport = connective ? 0 : DEFAULT_MIN_TAIL_SUPPORT;
+  const tail = assessClaim({ claim: uncovered, evidence, minWordSupport, features });
+  if (tail.supported) return;
+  claim.supported = false;
+  claim.uncited_part = {
+    text: uncovered,
+    word_support: tail.word_support,
+    missing_words: tail.missing_words,
+    missing_facts: [...tail.missing_quantities, ...tail.missing_numbers, ...tail.missing_names],
+    polarity_conflicts: tail.polarity_conflicts,
+  };
+}
+
+/**
+ * Fails a claim its cited chunks support, when another chunk the model was given holds MISATTRIBUTION_MARGIN more of
+ * its content words: the claim restates that chunk and cites the wrong one (a sentence of another module, the
+ * `cite_other_document` misbehaviour). A low word-support threshold lets rewordings pass; this keeps it from letting
+ * a wrong citation pass with them.
+ */
+function withBetterChunk(
+  claim: ClaimSupport,
+  givenIds: readonly string[],
+  evidenceOf: (ids: readonly string[]) => EvidenceTerms,
+  features: SupportFeatures,
+): void {
+  if (!claim.supported) return;
+  // Words only: the claim's numbers and names already passed against what it cites.
+  const { words } = extractClaimTerms(claim.text, features);
+  if (words.length === 0) return;
+  let best: { chunk_id: string; word_support: number } | null = null;
+  for (const id of givenIds) {
+    if (claim.chunk_ids.includes(id)) continue;
+    const { stems } = evidenceOf([id]);
+    const word_support = words.filter((w) => stems.has(w.stem)).length / words.length;
+    if (best === null || word_support > best.word_support) best = { chunk_id: id, word_support };
+  }
+  // Shares are ratios of small counts: 3/5 - 2/5 must count as the 0.2 it is, not 0.19999999999999996.
+  if (best === null || best.word_support - claim.word_support < MISATTRIBUTION_MARGIN - 1e-9) return;
+  claim.supported = false;
+  claim.better_chunk = best;
+}
+
 /** One line a person reads to see why a claim is unsupported: what was not found, and what it says against. */
 export function describeUnsupported(claim: ClaimSupport): string {
   if (claim.judge) return describeJudgement(claim, claim.judge);
@@ -87,6 +181,22 @@ export function describeUnsupported(claim: ClaimSupport): string {
     return `uncited sentence ${quoted} states ${facts.join(', ')} without a citation`;
   const against = claim.polarity_conflicts.map((c) => `says ${c}`);
   const unique = [...new Set([...claim.missing_quantities, ...facts, ...claim.missing_words])];
-  const parts = [...against, ...(unique.length > 0 ? [`not found: ${unique.join(', ')}`] : [])];
+  const tail = claim.uncited_part;
+  const better = claim.better_chunk;
+  const parts = [
+    ...against,
+    ...(unique.length > 0 ? [`not found: ${unique.join(', ')}`] : []),
+    ...(better
+      ? [`${better.chunk_id} holds ${Math.round(better.word_support * 100)}% of its words, more than what it cites`]
+      : []),
+    ...(tail
+      ? [
+          `its uncited part ${JSON.stringify(tail.text)} is not in the chunks given (${[
+            ...tail.polarity_conflicts.map((c) => `says ${c}`),
+            ...new Set([...tail.missing_facts, ...tail.missing_words]),
+          ].join(', ')})`,
+        ]
+      : []),
+  ];
   return `claim ${quoted} cites ${claim.chunk_ids.join(', ')}, which does not hold: ${parts.join('; ')} (${Math.round(claim.word_support * 100)}% of its words found)`;
 }

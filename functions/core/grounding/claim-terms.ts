@@ -30,7 +30,8 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
   us use used using ve very via was wasn we were weren what whatever when where whether which while who whom whose why
   will with within without won would wouldn yes yet you your yours yourself yourselves
   additionally briefly essentially example finally furthermore hence instance moreover namely overall short summary
-  therefore`.split(/\s+/),
+  therefore
+  although despite since though unless unlike whereas`.split(/\s+/),
 );
 
 // A standalone number: digits with optional decimal or thousands groups, not glued to letters ("Nav2" is a name).

@@ -273,8 +273,24 @@ interface Sentence {
   numbers: ReadonlySet<string>;
 }
 
-/** Sentences of the evidence, each the tokens of its clauses, so polarity is read the same way on both sides. */
+/**
+ * The evidence's sentences, read once per text and scope: a chunk is read again for every claim that cites it, and
+ * an uncited part is read against every chunk given. Bounded, so a long run does not keep every chunk it saw.
+ */
+const READ_SENTENCES = new Map<string, Sentence[]>();
+const READ_SENTENCES_MAX = 512;
 function sentencesOf(text: string, scope: number): Sentence[] {
+  const key = `${scope}\n${text}`;
+  const known = READ_SENTENCES.get(key);
+  if (known) return known;
+  if (READ_SENTENCES.size >= READ_SENTENCES_MAX) READ_SENTENCES.clear();
+  const read = readSentences(text, scope);
+  READ_SENTENCES.set(key, read);
+  return read;
+}
+
+/** Sentences of the evidence, each the tokens of its clauses, so polarity is read the same way on both sides. */
+function readSentences(text: string, scope: number): Sentence[] {
   return text
     .split(SENTENCE_BREAK)
     .map((sentence) => {
@@ -371,7 +387,7 @@ const polarities = (unit: Unit, stem: string, otherStems: ReadonlySet<string>) =
 export function polarityConflicts(
   claim: string,
   evidenceTexts: readonly string[],
-  options: { scope?: number; antonyms?: boolean; hedges?: boolean; numbers?: boolean } = {},
+  options: { scope?: number; antonyms?: boolean; hedges?: boolean; numbers?: boolean; anywhere?: boolean } = {},
 ): string[] {
   const scope = options.scope ?? DEFAULT_NEGATION_SCOPE;
   const sentences = evidenceTexts.flatMap((t) => sentencesOf(t, scope));
@@ -400,7 +416,31 @@ export function polarityConflicts(
       if (allNumbers.has(n) && !aligned.some((s) => s.numbers.has(n)))
         conflicts.add(`${n} / ${[...(aligned[0]?.numbers ?? [])].join(' ') || 'no number'}`);
   }
+  if (options.anywhere === true) for (const c of reversedAnywhere(claim, scope, sentences)) conflicts.add(c);
   return [...conflicts];
+}
+
+/**
+ * The words a claim states with one polarity that the evidence states only with the other, wherever they stand: the
+ * clause alignment above compares a clause with the one sentence that shares most words with it, and misses a denial
+ * that sits in the next sentence or clause ("A starter with pink streaks can be rescued" against "Discard a starter
+ * that shows pink streaks; ... it cannot be rescued safely"). Only a negation's head word counts on either side (a
+ * word further in a scope depends on what the other side shares: isNegated), and only a word every occurrence of
+ * which in the evidence disagrees: a text that states it both ways leaves the claim to the alignment.
+ */
+function reversedAnywhere(claim: string, scope: number, sentences: readonly Sentence[]): string[] {
+  const evidence = sentences.flatMap((s) => s.tokens);
+  const found: string[] = [];
+  for (const token of claimClausesOf(claim, scope).flatMap((c) => c.tokens)) {
+    if (!token.content || token.depth > 1) continue;
+    const theirs = evidence.filter((t) => t.stem === token.stem);
+    if (theirs.length === 0 || theirs.some((t) => t.depth > 1)) continue;
+    const negated = token.depth === 1;
+    const theirsNegated = theirs.filter((t) => t.depth === 1).length;
+    if (theirsNegated !== (negated ? 0 : theirs.length)) continue;
+    found.push(negated ? `not ${token.stem} / ${token.stem}` : `${token.stem} / not ${token.stem}`);
+  }
+  return found;
 }
 
 function clauseConflicts(clause: Unit, sentence: Unit, allEvidence: ReadonlySet<string>, antonyms = true): string[] {

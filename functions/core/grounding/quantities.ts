@@ -95,6 +95,12 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
   thousand: 1000,
   dozen: 12,
   half: 0.5,
+  // A plural magnitude is an order of size: "tens of hertz" is not "hundreds of hertz".
+  tens: 10,
+  dozens: 12,
+  hundreds: 100,
+  thousands: 1000,
+  millions: 1_000_000,
 };
 
 /**

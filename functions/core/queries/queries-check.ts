@@ -133,7 +133,9 @@ export const queriesCheck = defineCheck({
       criteria: [
         ctx.criterion(
           PASS_RATE,
-          counted === 0 ? null : (passed / counted) * 100,
+          // Not evaluated when the stage failed as a whole (an outage, an index not to be trusted): a 0 % would read
+          // as a measurement of the index, and the run is ERROR.
+          counted === 0 || searched.stageFailure !== null ? null : (passed / counted) * 100,
           setAside === 0
             ? undefined
             : `${PASS_RATE.description}; ${setAside} stale quer${setAside === 1 ? 'y' : 'ies'} set aside (regression.stale_queries)`,

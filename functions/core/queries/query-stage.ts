@@ -122,8 +122,11 @@ export async function runQueryStage(options: QueryStageOptions): Promise<QuerySt
     // One impossible score means the index's ranking cannot be trusted for any query: the run is an ERROR.
     stageFailure = `the index answered impossible scores for ${scoreAnomalies.length} of ${states.length} queries (first: ${scoreAnomalies[0]?.queryId}: ${scoreAnomalies[0]?.scores[0]})`;
   }
-  if (stageFailure === null && states.length > 0 && states.every((s) => s.failure !== undefined)) {
-    stageFailure = `no query could be run: ${states[0]?.failure?.message ?? 'unknown failure'}`;
+  // Nothing was evaluated when every query failed, leaving aside those the suite kept from being searched (a filter
+  // the index does not have): an outage is an ERROR run, not a pass rate of 0 % (issue 22 §4).
+  const failed = states.filter((s) => s.failure !== undefined);
+  if (stageFailure === null && failed.length > 0 && states.every((s) => s.failure || s.unknownFilters)) {
+    stageFailure = `no query could be run: ${failed[0]?.failure?.message}`;
   }
   // The searches as sent and answered, for the index-health checks (ANN recall, filter correctness).
   const searches = states.flatMap((s) =>
@@ -253,11 +256,14 @@ async function searchQueries(
   distance: string,
 ): Promise<QueryStageResult['scoreAnomalies']> {
   const { index, clock } = options;
-  let searched = 0;
   const scoreAnomalies: QueryStageResult['scoreAnomalies'] = [];
   const searchable = states.filter(
     (s) => s.vector !== undefined && s.failure === undefined && s.unknownFilters === undefined,
   );
+  // "done" counts every query whose outcome is settled: one that will not be searched (its embedding failed, its
+  // filter names nothing the index has) is done now, so the count reaches the total instead of stalling at 20/21.
+  let done = states.length - searchable.length;
+  if (states.length > 0) options.progress?.({ kind: 'queries', done, total: states.length });
   await Promise.all(
     chunk(searchable, SEARCH_BATCH_SIZE).map((batch) =>
       limit(async () => {
@@ -292,8 +298,8 @@ async function searchQueries(
           fail(batch, 'RETRIEVAL_FAILED', error);
         }
         for (const s of batch) s.searchMs = clock.monotonicMs() - t;
-        searched += batch.length;
-        options.progress?.({ kind: 'queries', done: searched, total: states.length });
+        done += batch.length;
+        options.progress?.({ kind: 'queries', done, total: states.length });
       }),
     ),
   );

@@ -30,14 +30,17 @@ export interface StreamedAttachment {
 /** The HTML report (with the trend of `history`, when given) and the CSV of per-query rows. */
 export function buildReportAttachments(
   report: ValidationReport,
-  options: { history?: TrendPoint[]; html?: boolean; csv?: boolean } = {},
+  options: { history?: TrendPoint[]; html?: boolean; csv?: boolean; docsRoot?: string } = {},
 ): TextAttachment[] {
   const out: TextAttachment[] = [];
   if (options.html ?? true)
     out.push({
       suffix: '.html',
       contentType: 'text/html; charset=utf-8',
-      body: renderReportHtml(report, options.history ? { history: options.history } : {}),
+      body: renderReportHtml(report, {
+        ...(options.history ? { history: options.history } : {}),
+        ...(options.docsRoot === undefined ? {} : { docsRoot: options.docsRoot }),
+      }),
     });
   if (options.csv ?? true)
     out.push({ suffix: '.csv', contentType: 'text/csv; charset=utf-8', body: renderQueryRowsCsv(report) });

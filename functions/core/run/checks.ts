@@ -13,6 +13,7 @@ import { freshnessCheck } from '../index-health/freshness-check.ts';
 import { missingChunksCheck } from '../index-health/missing-chunks-check.ts';
 import { mixedModelsCheck } from '../index-health/mixed-models-check.ts';
 import { staleChunksCheck } from '../index-health/stale-chunks-check.ts';
+import { chunkSizeCheck } from '../quality/chunk-size-check.ts';
 import { qualityCheck } from '../quality/quality-check.ts';
 import { modelVersionCheck } from '../queries/model-version.ts';
 import { payloadIssuesCheck } from '../queries/payload-issues-check.ts';
@@ -27,6 +28,7 @@ export const CHECKS: readonly Check[] = [
   sitemapCheck,
   coverageCheck,
   qualityCheck,
+  chunkSizeCheck,
   groundingCheck,
   // Index health (core/index-health): what coverage and completeness cannot see.
   staleChunksCheck,

@@ -225,43 +225,89 @@ function uniqueId(id: string, ids: Set<string>): string {
 }
 
 /**
- * "Where is it explained that <sentence>?", from prose only (code, tables and markup left out): the section's
- * sentence of four words or more that the rest of the book says least, and not one that leans on the sentence
- * before it ("It is rarely worth it").
+ * "Where is it explained that <sentence>?", from prose only: each paragraph and each list item on its own (code,
+ * tables, headings, markup and link definitions left out), and only whole sentences, ended by ".", "!" or "?" where
+ * the author ended them. A line that ends on ":" (a label before a list or a code block), a list item with no full
+ * stop or a bold label before a table-like "|" is not a sentence, and text is never joined across two blocks (a list
+ * flattened into "Week 3 Lesson 1: ... Week 4 Lesson 1:" is not asked). Of the sentences of four words or more, the
+ * one the rest of the book says least, and not one that leans on the sentence before it ("It is rarely worth it").
  */
 function sentenceQuestion(markdown: string, stats: BookStats): string | null {
-  // The lines inside a code fence are code too, not only the fence lines themselves.
-  let fenced = false;
-  const prose = markdown
-    .split('\n')
-    .filter((line) => {
-      if (/^\s*(```|~~~)/.test(line)) {
-        fenced = !fenced;
-        return false;
-      }
-      return !fenced && !/^\s*(#|\||<|>|!\[|import\s)/.test(line);
-    })
-    .map((line) => line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, ''))
-    .join(' ')
-    .replace(/`([^`]*)`/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[*_]{1,2}([^*_]+)[*_]{1,2}/g, '$1')
-    .trim();
-  const sentences = prose
-    .split(/(?<=[.!?])\s+/)
+  const sentences = proseUnits(markdown)
+    .flatMap((unit) => unit.split(/(?<=[.!?])\s+/))
+    .filter((s) => /[.!?]$/.test(s) && !/[|]/.test(s))
     .map((s) => s.replace(/\s*[.!?]+$/, '').trim())
-    .filter((s) => s.split(/\s+/).filter((w) => w !== '').length >= 4 && !DEICTIC_START.test(s));
+    .filter((s) => s.split(/\s+/).filter((w) => w !== '').length >= 4 && !DEICTIC_START.test(s) && balanced(s));
   const best = sentences
     .map((sentence, order) => ({ sentence, order, score: distinctiveness(sentence, stats) }))
     .sort((a, b) => b.score - a.score || a.order - b.order)[0];
   if (best === undefined) return null;
-  const words = best.sentence.split(/\s+/).filter((w) => w !== '');
-  return `Where is it explained that ${lowerFirst(words.slice(0, MAX_SENTENCE_WORDS).join(' '))}?`;
+  return `Where is it explained that ${lowerFirst(shortened(best.sentence))}?`;
+}
+
+/** The paragraphs and list items of a section's markdown, each as one line of plain text. */
+function proseUnits(markdown: string): string[] {
+  const units: string[] = [];
+  let current: string[] = [];
+  const flush = () => {
+    const text = current
+      .join(' ')
+      .replace(/`([^`]*)`/g, '$1')
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/[*_]{1,2}([^*_]+)[*_]{1,2}/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (text !== '') units.push(text);
+    current = [];
+  };
+  // The lines inside a code fence are code too, not only the fence lines themselves.
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      flush();
+      continue;
+    }
+    if (fenced || line.trim() === '' || /^\s*(#|\||<|>|!\[|import\s|\[[^\]]+\]:\s)/.test(line)) {
+      flush();
+      continue;
+    }
+    const item = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
+    if (item) {
+      flush();
+      current.push(item[1] ?? '');
+      continue;
+    }
+    current.push(line.trim());
+  }
+  flush();
+  return units;
+}
+
+/** Brackets and parentheses closed where they open: a sentence cut inside one is not asked. */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === '(' || ch === '[') depth += 1;
+    else if (ch === ')' || ch === ']') depth -= 1;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** At most MAX_SENTENCE_WORDS words; a cut inside brackets goes back to before them, a cut after a comma before it. */
+function shortened(sentence: string): string {
+  const words = sentence.split(/\s+/).filter((w) => w !== '');
+  if (words.length <= MAX_SENTENCE_WORDS) return words.join(' ');
+  const kept = words.slice(0, MAX_SENTENCE_WORDS);
+  while (kept.length > 1 && !balanced(kept.join(' '))) kept.pop();
+  // A cut after "robots," or "this:" would end the question on the comma.
+  return kept.join(' ').replace(/[,;:]+$/, '');
 }
 
 function lowerFirst(text: string): string {
-  // Keep acronyms and names: "ROS 2" stays, "Nodes and topics" becomes "nodes and topics".
-  return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+  // Keep acronyms, names and labels: "ROS 2" and "Week 3 Lesson 1" stay, "Nodes and topics" becomes "nodes and topics".
+  return /^[A-Z][a-z]+(?![\p{L}\p{N}]*\s+\d)/u.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
 function normalise(text: string): string {

@@ -1,6 +1,6 @@
 /** The links every email carries: the HTML report's console page, the dashboard, the run's Logs Insights query. */
 import { describe, expect, it } from 'vitest';
-import { buildRunLinks, linkLines } from '../../../functions/core/delivery/links.ts';
+import { buildRecentLogsUrl, buildRunLinks, linkLines } from '../../../functions/core/delivery/links.ts';
 
 const INPUTS = {
   region: 'eu-west-1',
@@ -63,6 +63,25 @@ describe('buildRunLinks', () => {
     expect(decodeInsights(url)).toBe(
       "?queryDetail=~(end~'2026-03-14T02:15:42.500Z~start~'2026-03-14T01:55:00.000Z~timeType~'ABSOLUTE~tz~'UTC~editorString~'fields @timestamp, level, message, stage, reason\n| filter run_id = \"6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b\"\n| sort @timestamp asc~source~(~'/aws/lambda/ragwatch-prod-book))",
     );
+  });
+});
+
+describe('buildRecentLogsUrl', () => {
+  it('links a query over the last N seconds, the log group written as given so a reference can stand in it', () => {
+    const url = buildRecentLogsUrl('eu-west-1', 'Ragwatch-Logs0E3D-AbC123', 'fields @timestamp\n| limit 50', 86_400);
+    expect(
+      url.startsWith(
+        'https://eu-west-1.console.aws.amazon.com/cloudwatch/home?region=eu-west-1#logsV2:logs-insights$3FqueryDetail$3D~(',
+      ),
+    ).toBe(true);
+    expect(url).not.toMatch(/[\s"%]/);
+    expect(decodeInsights(url)).toBe(
+      "?queryDetail=~(end~0~start~-86400~timeType~'RELATIVE~unit~'seconds~editorString~'fields @timestamp\n| limit 50~source~(~'Ragwatch-Logs0E3D-AbC123))",
+    );
+    // What a CloudFormation reference looks like while the stack is built.
+    const token = ['$', '{Token[TOKEN.1]}'].join('');
+    expect(buildRecentLogsUrl('us-east-1', token, 'q', 3600.4)).toContain('start~-3600~');
+    expect(buildRecentLogsUrl('us-east-1', token, 'q', 3600)).toContain(`~source~(~'${token}))`);
   });
 });
 

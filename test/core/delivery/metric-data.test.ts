@@ -41,7 +41,17 @@ describe('buildMetricData', () => {
       MRR: 0.8,
       NdcgAtK: 0.7,
       HitRate: 0.9,
+      AlertsHeld: 0,
     });
+  });
+
+  it('sends AlertsHeld 1 for a run inside a planned maintenance window, 0 outside one', () => {
+    const report = buildFailedReport();
+    expect(scalar(buildMetricData(report), 'AlertsHeld')).toBe(0);
+    report.maintenance = { until: '2026-03-15T06:00:00.000Z', reason: 're-index' };
+    expect(scalar(buildMetricData(report), 'AlertsHeld')).toBe(1);
+    const error = { ...buildErrorReport(), maintenance: report.maintenance };
+    expect(scalar(buildMetricData(error), 'AlertsHeld')).toBe(1);
   });
 
   it('gives every run-level figure its CloudWatch unit', () => {
@@ -74,6 +84,7 @@ describe('buildMetricData', () => {
       NdcgAtK: 'None',
       HitRate: 'None',
       GroundedRate: 'Percent',
+      AlertsHeld: 'Count',
     });
   });
 
@@ -173,6 +184,7 @@ describe('buildMetricData', () => {
       ['QueriesTotal', 2],
       ['QueriesFailed', 0],
       ['QueryErrors', 2],
+      ['AlertsHeld', 0],
     ]);
   });
 

@@ -39,6 +39,13 @@ describe('statedNumbers', () => {
     expect(statedNumbers('the one that runs', { lenient: true })).toEqual(['1']);
   });
 
+  it('reads a plural magnitude as its order of size, so "tens" of a thing is not "hundreds" of it', () => {
+    expect(
+      statedNumbers('tens of hertz, hundreds of hertz, thousands of images, dozens of runs, millions of points'),
+    ).toEqual(['10', '100', '1000', '12', '1000000']);
+    expect(['tens', 'dozens', 'hundreds', 'thousands', 'millions'].every(isNumberWord)).toBe(true);
+  });
+
   it('does not read a digit glued to a word as a number', () => {
     expect(statedNumbers('Nav2 runs on ROS2')).toEqual([]);
   });

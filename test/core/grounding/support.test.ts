@@ -50,6 +50,22 @@ describe('assessClaim', () => {
     expect(verdict).toMatchObject({ supported: false, word_support: 1, missing_numbers: ['24.04'] });
   });
 
+  it('refuses "tens of hertz" where the cited text says "hundreds of hertz", and passes it against "hundreds"', () => {
+    const hundreds = collectEvidence(['Topics stream joint states at hundreds of hertz.']);
+    const tens = assessClaim({
+      claim: 'Topics stream joint states at tens of hertz.',
+      evidence: hundreds,
+      minWordSupport: 0.25,
+    });
+    expect(tens).toMatchObject({ supported: false, missing_numbers: ['10'] });
+    const same = assessClaim({
+      claim: 'Joint states stream at hundreds of hertz.',
+      evidence: hundreds,
+      minWordSupport: 0.25,
+    });
+    expect(same.supported).toBe(true);
+  });
+
   it('refuses a claim with a proper name the cited text does not hold', () => {
     // Act
     const verdict = assessClaim({ claim: 'Install ROS 2 Humble on Debian.', evidence, minWordSupport: 0.65 });

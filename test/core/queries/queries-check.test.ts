@@ -52,6 +52,26 @@ describe('queriesCheck', () => {
     ]);
   });
 
+  it('leaves the pass rate unknown, not 0 %, when every search failed (nothing was evaluated)', async () => {
+    const index = new MemoryIndex(points);
+    index.failWith.searchBatch = new Error('Qdrant query batch failed with 503');
+    const { ctx } = buildRunContext({ index, suite });
+    const result = await runCheck(queriesCheck, ctx);
+    expect(result.sections?.query_results?.map((r) => r.status)).toEqual(['ERROR', 'ERROR', 'ERROR']);
+    expect(result.failures).toEqual(['queries: no query could be run: Qdrant query batch failed with 503']);
+    expect(result.criteria).toEqual({ passRate: null });
+  });
+
+  it('measures a pass rate of 0 % when queries were searched and all failed (the index answered)', async () => {
+    const { ctx } = buildRunContext({
+      points,
+      suite: { queries: [{ id: 'q3', query_text: 'c', expected_module: 'M2' }] },
+    });
+    const result = await runCheck(queriesCheck, ctx);
+    expect(result.failures).toEqual([]);
+    expect(result.criteria).toEqual({ passRate: 0 });
+  });
+
   it('is skipped when the query step failed outright: a failure of the run, and the pass rate unknown', async () => {
     const { ctx } = buildRunContext({ points, suite });
     ctx.step('queries', () => Promise.reject(new Error('the stage broke')));

@@ -261,6 +261,7 @@ describe('runQueryStage', () => {
   it('reports no stage failure when there is no query to run', async () => {
     // Prepare
     const index = new MemoryIndex(POINTS);
+    const events: unknown[] = [];
 
     // Act
     const result = await runQueryStage({
@@ -271,10 +272,12 @@ describe('runQueryStage', () => {
       clock,
       newId,
       concurrency: 1,
+      progress: (event) => events.push(event),
     });
 
-    // Assess
+    // Assess: no count either (a bar of 0/0 would be drawn for nothing)
     expect(result).toMatchObject({ results: [], errors: [], embedCalls: 0, searchCalls: 0, stageFailure: null });
+    expect(events).toEqual([]);
   });
 
   it('reports each search batch’s progress with the queries done so far', async () => {
@@ -296,9 +299,59 @@ describe('runQueryStage', () => {
 
     // Assess
     expect(events).toEqual([
+      { kind: 'queries', done: 0, total: 150 },
       { kind: 'queries', done: 100, total: 150 },
       { kind: 'queries', done: 150, total: 150 },
     ]);
+  });
+
+  it('counts a query that is not searched as done, so the count reaches the total', async () => {
+    // Prepare: 5 queries, the second embedding call (queries 3 and 4) fails, so 3 are searched and 2 never are.
+    const embedder = new FakeEmbedder({ maxBatchSize: 2 });
+    embedder.failOnCall.set(1, new EmbeddingError('Cohere embed failed with 500', 'unavailable', { status: 500 }));
+    const index = new MemoryIndex(POINTS);
+    const events: unknown[] = [];
+
+    // Act
+    await runQueryStage({
+      queries: queries(5),
+      embedder,
+      index,
+      collection: index.describe(),
+      clock,
+      newId,
+      concurrency: 1,
+      progress: (event) => events.push(event),
+    });
+
+    // Assess: the 2 unsearched are done from the start; the one batch of 3 brings the count to 5 of 5
+    expect(events).toEqual([
+      { kind: 'queries', done: 2, total: 5 },
+      { kind: 'queries', done: 5, total: 5 },
+    ]);
+  });
+
+  it('reaches the total when no query can be searched at all', async () => {
+    // Prepare: every embedding fails
+    const embedder = new FakeEmbedder();
+    embedder.failOnCall.set(0, new EmbeddingError('Cohere embed failed with 500', 'unavailable', { status: 500 }));
+    const index = new MemoryIndex(POINTS);
+    const events: unknown[] = [];
+
+    // Act
+    await runQueryStage({
+      queries: queries(3),
+      embedder,
+      index,
+      collection: index.describe(),
+      clock,
+      newId,
+      concurrency: 1,
+      progress: (event) => events.push(event),
+    });
+
+    // Assess
+    expect(events).toEqual([{ kind: 'queries', done: 3, total: 3 }]);
   });
 
   it('does not search a query whose module filter names a module the index lacks, and says so', async () => {
@@ -323,6 +376,63 @@ describe('runQueryStage', () => {
       ['unknown', 'METADATA_MISMATCH', 'HIGH'],
     ]);
     expect(result.searches.map((s) => s.queryId)).toEqual(['known']);
+  });
+
+  it('fails the stage when every search fails, a query the suite kept from being searched aside', async () => {
+    // Prepare: Qdrant answers no search (503); one query names a module the index lacks (not searched at all).
+    const index = new MemoryIndex(POINTS);
+    index.failWith.searchBatch = new IndexError(
+      'Qdrant query batch on collection "book" failed with 503',
+      'unavailable',
+    );
+    const queries = [
+      { id: 'known', query_text: 'ros', filters: { module: 'Module 1 Ros2' } },
+      { id: 'unknown', query_text: 'isaac', filters: { module: 'Module 9 Isaac' } },
+    ];
+
+    // Act
+    const result = await stageOf(queries, {
+      index,
+      catalog: Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] }),
+    });
+
+    // Assess: nothing was evaluated, so the stage failed (the run is ERROR, not a pass rate of 0 %).
+    expect(result.results.map((r) => [r.id, r.status, r.error_types])).toEqual([
+      ['known', 'ERROR', ['RETRIEVAL_FAILED']],
+      ['unknown', 'ERROR', ['METADATA_MISMATCH']],
+    ]);
+    expect(result.stageFailure).toBe('no query could be run: Qdrant query batch on collection "book" failed with 503');
+  });
+
+  it('does not fail the stage when no query failed, even if none was searched (the suite is at fault)', async () => {
+    // Act: the only query names a module the index lacks.
+    const result = await stageOf([{ id: 'unknown', query_text: 'isaac', filters: { module: 'Module 9 Isaac' } }], {
+      catalog: Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] }),
+    });
+
+    // Assess
+    expect(result.results.map((r) => r.status)).toEqual(['ERROR']);
+    expect(result.stageFailure).toBeNull();
+  });
+
+  it('does not fail the stage when one query of several was searched', async () => {
+    // Prepare: the first batch call fails; the suite has 101 queries, so a second call carries the last one.
+    const index = new (class extends MemoryIndex {
+      override async searchBatch(requests: Parameters<MemoryIndex['searchBatch']>[0]) {
+        if (this.searches.length === 0) {
+          this.searches.push(requests);
+          throw new IndexError('Qdrant query batch on collection "book" failed with 503', 'unavailable');
+        }
+        return super.searchBatch(requests);
+      }
+    })(POINTS);
+
+    // Act
+    const result = await run({ n: 101, index }).stage;
+
+    // Assess
+    expect(result.results.filter((r) => r.status === 'ERROR')).toHaveLength(100);
+    expect(result.stageFailure).toBeNull();
   });
 
   it('searches every query when the catalog cannot be read', async () => {

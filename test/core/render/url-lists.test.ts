@@ -108,7 +108,8 @@ describe('cutUrlLists', () => {
     expect(parsed.missing_urls?.[49_999]).toBe(long[49_999]);
     expect(parsed.indexed_urls).toEqual(['https://b.example/docs/"quoted"']);
     expect(textOf(fullLists?.pieces() ?? [])).toBe(pieces.join(''));
-  });
+    // 100 MB of strings built and parsed: 1-2 s alone, past vitest's 5 s default on a shared 2-core machine.
+  }, 30_000);
 
   it('leaves a report without coverage as it is', () => {
     const report = { ...buildFailedReport(), coverage_report: null };

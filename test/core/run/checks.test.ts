@@ -31,7 +31,12 @@ const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 /** Findings no single check owns: a breached criterion, a run that failed before its checks, a failure's kind. */
 const RUN_LEVEL_ERROR_TYPES = ['CRITERION_BREACHED', 'RUN_FAILED', 'TIMEOUT', 'RATE_LIMITED'];
 /** Metrics of the run itself, not of one check. */
-const RUN_LEVEL_METRICS = [METRIC_NAMES.runSucceeded, METRIC_NAMES.runDuration, METRIC_NAMES.regressions];
+const RUN_LEVEL_METRICS = [
+  METRIC_NAMES.runSucceeded,
+  METRIC_NAMES.runDuration,
+  METRIC_NAMES.regressions,
+  METRIC_NAMES.alertsHeld,
+];
 
 /** An input as a check names it: optional(x) reads x. */
 const base = (input: Input<unknown>) => INPUTS.find((i) => i.name === input.name.replace(/\?$/, ''));
@@ -129,6 +134,7 @@ function dashboardMetrics(): Set<string> {
       return new cloudwatch.Metric({ namespace: 'Guard', metricName, statistic });
     },
     suiteThresholds: { minMrr: 0.5, maxP95LatencyMs: 1000, minGroundedRate: 95 },
+    places: { region: 'eu-west-1', bucketName: 'reports', reportPrefix: 'reports/book/', logGroupName: 'logs' },
   });
   return graphed;
 }

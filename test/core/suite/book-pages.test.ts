@@ -136,3 +136,52 @@ describe('readBookPagesFromIndex', () => {
     expect(sizes).toEqual([1000]);
   });
 });
+
+describe('a merged chunk read back from the index', () => {
+  it('gives each heading section of its text, under the chunk’s path, with the chunk as their chunk', async () => {
+    // Prepare: what the indexer stores for small sections merged under the page title ("## GPU" had no text)
+    const text = [
+      'Needed by every team member.',
+      '## GPU (Critical **Bottleneck**)',
+      '### Minimum',
+      '- A 12 GB card',
+      '```bash',
+      '# not a heading',
+      '```',
+      '## CPU {#cpu}',
+      '16 cores.',
+    ].join('\n\n');
+    const index = new MemoryIndex([
+      chunk('m', URL_A, 1, { chunk_text: text, heading_hierarchy: ['Field Workstation'] }),
+      chunk('z', URL_A, 0, { chunk_text: 'First.', heading_hierarchy: ['Field Workstation'] }),
+    ]);
+
+    // Act
+    const [page] = await readBookPagesFromIndex(index);
+
+    // Assess: in page order, the chunk at index 0 first; a heading with no text starts no section
+    expect(page?.sections).toEqual([
+      { headings: [], text: 'First.', chunkId: 'z' },
+      { headings: [], text: 'Needed by every team member.', chunkId: 'm' },
+      {
+        headings: ['GPU (Critical Bottleneck)', 'Minimum'],
+        text: '### Minimum\n\n- A 12 GB card\n\n```bash\n\n# not a heading\n\n```',
+        chunkId: 'm',
+      },
+      { headings: ['CPU'], text: '## CPU {#cpu}\n\n16 cores.', chunkId: 'm' },
+    ]);
+  });
+
+  it('does not repeat the heading a chunk of one section opens with', async () => {
+    const index = new MemoryIndex([
+      chunk('s', URL_A, 0, {
+        chunk_text: '## Nodes\n\nA node does one thing.\n\n### Parameters\n\nNodes carry parameters.',
+        heading_hierarchy: ['ROS 2', 'Nodes'],
+      }),
+    ]);
+    expect((await readBookPagesFromIndex(index))[0]?.sections.map((s) => s.headings)).toEqual([
+      ['Nodes'],
+      ['Nodes', 'Parameters'],
+    ]);
+  });
+});

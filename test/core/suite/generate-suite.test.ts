@@ -219,7 +219,7 @@ describe('generateSuite', () => {
   });
 
   it('asks from a sentence of exactly four words, and keeps at most its first 18 words', () => {
-    const long = Array.from({ length: 25 }, (_, i) => `w${i}`).join(' ');
+    const long = `${Array.from({ length: 25 }, (_, i) => `w${i}`).join(' ')}.`;
     const suite = generateSuite([
       page({
         title: 'X',
@@ -417,13 +417,51 @@ describe('generateSuite: reading the page', () => {
   });
 
   it('drops only the end punctuation of the sentence, all of it, and a space before it', () => {
+    // A first word followed by a number is a name ("Version 2.0", "Week 3"): its casing is kept.
     expect(sectionText('Version 2.0 adds nodes to graphs.')).toEqual([
-      'Where is it explained that version 2.0 adds nodes to graphs?',
+      'Where is it explained that Version 2.0 adds nodes to graphs?',
     ]);
     expect(sectionText('Nodes really do work well!!')).toEqual([
       'Where is it explained that nodes really do work well?',
     ]);
     expect(sectionText('Nodes talk over topics .')).toEqual(['Where is it explained that nodes talk over topics?']);
+  });
+
+  it('asks only whole sentences of one paragraph or list item, never a list, label or table row run together', () => {
+    // Prepare: what real books hold around their prose (issue 23 §2, two public Docusaurus books)
+    const text = [
+      '**Weeks 6-7** | Physics-Based Robot Simulation',
+      '',
+      '- Week 3 Lesson 1: ROS 2 Architecture',
+      '- Week 3 Lesson 2: Nodes and Packages',
+      '',
+      'By the end of this lesson, you will be able to:',
+      '- Understand bipedal walking dynamics and balance',
+      '',
+      'If you are using the jest.config.js file:',
+      '',
+      '[compiler]: options/compiler',
+      '',
+      '- AI perception pipeline (object detection, segmentation',
+    ].join('\n');
+
+    // Act, Assess: none of it is a sentence
+    expect(sectionText(text)).toEqual([]);
+  });
+
+  it('asks a sentence of a list item, and a sentence of a paragraph wrapped over lines', () => {
+    expect(sectionText('- Gazebo simulates rigid bodies quickly.')).toEqual([
+      'Where is it explained that gazebo simulates rigid bodies quickly?',
+    ]);
+    expect(sectionText('Gazebo simulates\nrigid bodies quickly.')).toEqual([
+      'Where is it explained that gazebo simulates rigid bodies quickly?',
+    ]);
+  });
+
+  it('cuts a long sentence before a bracket it would leave open', () => {
+    const words = Array.from({ length: 16 }, (_, i) => `w${i}`).join(' ');
+    expect(sectionText(`${words} (alpha beta gamma) end.`)).toEqual([`Where is it explained that ${words}?`]);
+    expect(sectionText(`${words} w16 w17, w18 w19.`)).toEqual([`Where is it explained that ${words} w16 w17?`]);
   });
 
   it('does not count a space before the period as a word', () => {

@@ -40,15 +40,19 @@ ${finite(threshold) ? html`<line x1="${x(threshold)}" x2="${x(threshold)}" y1="0
 </svg>`;
 }
 
-/** Counts of values in equal bins over [min, max] (e.g. each query's best similarity). */
+/**
+ * Counts of values in equal bins over [min, max] (e.g. each query's best similarity), with each threshold drawn as a
+ * dashed line where it falls on the same scale: what is left of it failed.
+ */
 export function histogram(options: {
   values: number[];
   min: number;
   max: number;
   bins: number;
   title: string;
+  thresholds?: { value: number; label: string }[];
 }): Markup {
-  const { values, min, max, bins, title } = options;
+  const { values, min, max, bins, title, thresholds = [] } = options;
   const counts = new Array<number>(bins).fill(0);
   for (const v of values.filter(finite)) {
     const i = Math.min(bins - 1, Math.max(0, Math.floor(((v - min) / (max - min)) * bins)));
@@ -65,7 +69,13 @@ ${counts.map((c, i) => {
 ${[0, bins / 2, bins].map(
   (i) =>
     html`<text x="${20 + i * bw}" y="${h + 22}" text-anchor="middle" class="label">${num(min + ((max - min) * i) / bins, 2)}</text>`,
-)}
+)}${thresholds
+  .filter((t) => finite(t.value) && t.value >= min && t.value <= max)
+  .map((t, i) => {
+    const tx = 20 + ((t.value - min) / (max - min)) * (W - 40);
+    return html`
+<line x1="${tx}" x2="${tx}" y1="4" y2="${h + 8}" class="threshold"/><text x="${tx + 4}" y="${14 + i * 13}" class="label threshold-label">${t.label}</text>`;
+  })}
 </svg>`;
 }
 
@@ -91,9 +101,12 @@ ${marks.map((k, i) => {
 </svg>`;
 }
 
-/** A line over the last runs (oldest first), with an optional threshold; a point per run. */
+/**
+ * A line over the last runs (oldest first), with an optional threshold; a point per run, each titled with its run's
+ * time, and the first and last runs' dates under the line (a sparkline without dates cannot say "since Tuesday").
+ */
 export function trendChart(options: {
-  points: { label: string; value: number | null }[];
+  points: { label: string; value: number | null; date?: string }[];
   title: string;
   unit?: string;
   threshold?: number;
@@ -107,6 +120,9 @@ export function trendChart(options: {
   const hi = options.max ?? Math.max(...values, finite(threshold) ? threshold : Number.NEGATIVE_INFINITY);
   const w = 260;
   const h = 90;
+  const dated = points.map((p, i) => ({ date: p.date, i })).filter((p) => p.date !== undefined);
+  const ends = dated.length === 0 ? [] : dated.length === 1 ? [dated[0]] : [dated[0], dated.at(-1)];
+  const dateRow = ends.length > 0 ? 14 : 0;
   const x = (i: number) => 10 + (points.length === 1 ? (w - 20) / 2 : (i / (points.length - 1)) * (w - 20));
   const y = (v: number) => 10 + (1 - (v - lo) / (hi - lo || 1)) * (h - 20);
   const path = points
@@ -115,10 +131,16 @@ export function trendChart(options: {
     .join(' ');
   const last = values.at(-1);
   return html`<figure class="trend"><figcaption>${title}: <b>${num(last, 2, unit)}</b></figcaption>
-<svg class="chart" role="img" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}"><title>${title}</title>
+<svg class="chart" role="img" viewBox="0 0 ${w} ${h + dateRow}" width="${w}" height="${h + dateRow}"><title>${title}</title>
 ${finite(threshold) ? html`<line x1="0" x2="${w}" y1="${y(threshold)}" y2="${y(threshold)}" class="threshold"/>` : ''}
 <polyline points="${path}" class="line"/>
-${points.map((p, i) => (finite(p.value) ? html`<circle cx="${x(i)}" cy="${y(p.value)}" r="3" class="dot"><title>${p.label}: ${num(p.value, 2, unit)}</title></circle>` : ''))}
+${points.map((p, i) => (finite(p.value) ? html`<circle cx="${x(i)}" cy="${y(p.value)}" r="3" class="dot"><title>${p.label}: ${num(p.value, 2, unit)}</title></circle>` : ''))}${ends.map(
+  (e, k) =>
+    e === undefined
+      ? ''
+      : html`
+<text x="${x(e.i)}" y="${h + 10}" text-anchor="${ends.length === 1 ? 'middle' : k === 0 ? 'start' : 'end'}" class="label date">${e.date}</text>`,
+)}
 </svg></figure>`;
 }
 

@@ -30,16 +30,44 @@ function renderValue(value: unknown, depth: number): Markup {
     }
     return html`<ul>${rows.map((r) => html`<li>${renderValue(r, depth + 1)}</li>`)}</ul>`;
   }
-  const entries = Object.entries(value as Record<string, unknown>).slice(0, 50);
-  return html`<dl class="fields">${entries.map(([k, v]) => html`<dt>${k.replace(/_/g, ' ')}</dt><dd>${renderValue(v, depth + 1)}</dd>`)}</dl>`;
+  const record = value as Record<string, unknown>;
+  const entries = Object.entries(record).slice(0, 50);
+  return html`<dl class="fields">${entries.map(([k, v]) => html`<dt>${k.replace(/_/g, ' ')}</dt><dd>${renderField(v, record.threshold, depth)}</dd>`)}</dl>`;
+}
+
+/** The figures judged against a block's threshold, per row (the ANN check's recall per query). */
+const JUDGED = ['recall', 'cosine'] as const;
+
+/**
+ * A field of a block. A list of rows each with a figure judged against the block's `threshold` shows the rows under
+ * it and folds the rows at or above it into a <details>: 18 passing ANN queries need no look at 3 a.m.
+ */
+function renderField(value: unknown, threshold: unknown, depth: number): Markup {
+  if (typeof threshold !== 'number' || !Array.isArray(value) || value.length === 0)
+    return renderValue(value, depth + 1);
+  const figure = (row: unknown) => {
+    if (row === null || typeof row !== 'object') return undefined;
+    const key = JUDGED.find((k) => typeof (row as Record<string, unknown>)[k] === 'number');
+    return key === undefined ? undefined : ((row as Record<string, unknown>)[key] as number);
+  };
+  if (!value.every((row) => figure(row) !== undefined)) return renderValue(value, depth + 1);
+  const under = value.filter((row) => (figure(row) as number) < threshold);
+  const holding = value.filter((row) => (figure(row) as number) >= threshold);
+  if (holding.length === 0) return renderValue(under, depth + 1);
+  return html`${under.length > 0 ? renderValue(under, depth + 1) : html`<span class="muted">none under ${num(threshold, 3)}</span>`}
+<details class="passing"><summary>${holding.length} at or above ${num(threshold, 3)}</summary>${renderValue(holding, depth + 1)}</details>`;
 }
 
 /** Small charts of the headline figures over the last runs, oldest first. */
 export function renderTrend(points: TrendPoint[], thresholds: Record<string, number | undefined>): Markup {
   if (points.length < 2)
     return html`<section id="trend"><h2>Trend</h2><p class="muted">Only this run is on record: the trend starts with the next one.</p></section>`;
+  // Dates under each chart; runs all on one day (a day of manual runs) also show their UTC time.
+  const oneDay = new Set(points.map((p) => p.timestamp.slice(0, 10))).size === 1;
+  const date = (p: TrendPoint) =>
+    oneDay ? `${p.timestamp.slice(5, 10)} ${p.timestamp.slice(11, 16)}` : p.timestamp.slice(0, 10);
   const series = (key: keyof TrendPoint) =>
-    points.map((p) => ({ label: `${p.timestamp} ${p.status}`, value: p[key] as number | null }));
+    points.map((p) => ({ label: `${p.timestamp} ${p.status}`, value: p[key] as number | null, date: date(p) }));
   const pct = { min: 0, max: 100, unit: '%' };
   const t = (name: string) => (thresholds[name] === undefined ? {} : { threshold: thresholds[name] as number });
   return html`<section id="trend"><h2>Trend over the last ${points.length} runs</h2>

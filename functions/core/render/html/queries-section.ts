@@ -44,12 +44,33 @@ ${histogram({
   min: 0,
   max: 1,
   bins: 20,
+  thresholds: similarityThresholds(report.query_results),
 })}</div></div>
 <p class="figures">MRR <b>${num(vm.mrr, 3)}</b> · nDCG@k <b>${num(vm.ndcg_at_k, 3)}</b> · recall@k <b>${num(vm.overall_recall, 3)}</b> · precision@k <b>${num(vm.overall_precision, 3)}</b> · hit rate <b>${num(vm.hit_rate, 3)}</b> · latency p50 <b>${num(vm.p50_latency_ms, 0, ' ms')}</b> p95 <b>${num(vm.p95_latency_ms, 0, ' ms')}</b> p99 <b>${num(vm.p99_latency_ms, 0, ' ms')}</b></p>
 <h3>Failing queries (${failing.length})</h3>
 ${failing.length === 0 ? html`<p class="muted">None.</p>` : html`${failureTable(failing)}${failing.slice(0, SHOWN_FAILURES).map(renderFailingQuery)}`}
 ${failing.length > SHOWN_FAILURES ? html`<p class="muted">${failing.length - SHOWN_FAILURES} more in the JSON and CSV reports.</p>` : ''}
 </section>`;
+}
+
+/**
+ * The min_similarity lines to draw on the histogram: each distinct value the queries use, the most used first, at
+ * most 3 (a suite usually has one default and a few overrides), labelled with how many queries use it.
+ */
+export function similarityThresholds(queries: QueryValidationResult[]): { value: number; label: string }[] {
+  const counts = new Map<number, number>();
+  for (const q of queries) {
+    // The suite entry as resolved: min_similarity is always set there, but the report types it as a loose record.
+    const value = q.query.min_similarity;
+    if (typeof value === 'number' && Number.isFinite(value)) counts.set(value, (counts.get(value) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort(([a, n], [b, m]) => m - n || a - b)
+    .slice(0, 3)
+    .map(([value, n]) => ({
+      value,
+      label: `min_similarity ${num(value, 2)}${counts.size > 1 ? ` (${n} ${n === 1 ? 'query' : 'queries'})` : ''}`,
+    }));
 }
 
 /** One line per failing query: what an on-call engineer reads first. */

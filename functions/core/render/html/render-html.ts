@@ -5,6 +5,7 @@
  */
 import type { ValidationReport } from '../../report/report.ts';
 import { buildTrendPoint, orderTrend, type TrendPoint } from '../trend-point.ts';
+import { renderActFirst } from './act-first-section.ts';
 import { html, Markup } from './escape.ts';
 import { renderOptionalSection, renderTrend } from './extra-sections.ts';
 import { renderGrounding } from './grounding-section.ts';
@@ -17,6 +18,11 @@ import { renderErrors, renderSummary } from './summary-section.ts';
 export interface HtmlReportOptions {
   /** Headline figures of earlier runs, any order; the current run is added and the last 14 are drawn. */
   history?: TrendPoint[];
+  /**
+   * Where README.md and docs/ are, as a URL (the repository's web view, or file: for a local checkout): "Act on this
+   * first" links each finding's docs section under it. Without it the section's path is shown as text.
+   */
+  docsRoot?: string;
 }
 
 /** A section another part of ragwatch adds to the report (index health); absent from older reports. */
@@ -36,7 +42,7 @@ export function renderReportHtml(report: ValidationReport, options: HtmlReportOp
 <title>${report.status} · ragwatch ${report.environment}/${report.collection} · ${report.timestamp}</title>
 <style>${new Markup(REPORT_CSS)}</style></head>
 <body><main>
-${renderSummary(report)}
+${renderSummary(report, renderActFirst(report, options.docsRoot))}
 <nav><a href="#criteria">criteria</a>${extra.regression ? html`<a href="#regression">changes</a>` : ''}<a href="#trend">trend</a><a href="#queries">queries</a><a href="#coverage">coverage</a><a href="#quality">quality</a>${extra.index_health ? html`<a href="#index-health">index health</a>` : ''}${report.grounding_report ? html`<a href="#grounding">grounded answers</a>` : ''}<a href="#errors">findings</a></nav>
 ${renderRegression(report.regression)}
 ${renderTrend(trend, thresholds)}

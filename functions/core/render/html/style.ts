@@ -7,7 +7,7 @@ main{max-width:1200px;margin:0 auto;padding:0 24px 48px}
 h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:32px 0 10px;padding-bottom:4px;border-bottom:2px solid var(--line)}
 h3{font-size:15px;margin:14px 0 6px}h4{font-size:15px;margin:0 0 4px}
 .verdict{display:flex;gap:20px;align-items:center;padding:18px 24px;margin:0 -24px 8px;color:#fff}
-.verdict.passed{background:var(--good)}.verdict.failed{background:var(--bad)}.verdict.error{background:#6d1b1b}
+.verdict.unknown{background:var(--muted)}.verdict.passed{background:var(--good)}.verdict.failed{background:var(--bad)}.verdict.error{background:#6d1b1b}
 .verdict .badge{font-size:28px;font-weight:800;letter-spacing:1px;border:3px solid #fff;border-radius:8px;padding:6px 14px}
 .verdict p{margin:2px 0}.verdict .meta{opacity:.85;font-size:13px}
 nav{font-size:13px;margin:6px 0 0}nav a{margin-right:14px;color:var(--bar)}
@@ -17,7 +17,7 @@ tr.breach td{background:#fdecea}tr.breach .mark{color:var(--bad);font-weight:800
 .sev.critical,.sev.high{color:var(--bad);font-weight:700}.sev.medium{color:var(--warn);font-weight:600}
 .muted{color:var(--muted)}.note{background:#fff8e1;padding:6px 10px;border-left:3px solid var(--warn)}
 .figures{background:var(--soft);padding:8px 12px;border-radius:6px}
-.cols{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:8px 28px}
+.cols{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(420px,100%),1fr));gap:8px 28px}
 .tag{display:inline-block;font-size:12px;font-weight:700;padding:1px 7px;border-radius:10px;color:#fff;background:var(--muted)}
 .tag.pass{background:var(--good)}.tag.fail{background:var(--bad)}.tag.error{background:#6d1b1b}.tag.unjudged{background:var(--muted)}
 article{border:1px solid var(--line);border-radius:8px;padding:10px 14px;margin:10px 0}
@@ -34,5 +34,19 @@ mark{background:#fff1a8}.response{background:var(--soft);padding:4px 12px;border
 .trend figcaption{font-size:13px}dl.fields{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:0}dt{color:var(--muted)}dd{margin:0}
 details summary{cursor:pointer;color:var(--bar);font-size:13px}table.failures{margin-bottom:12px}
 footer{margin-top:40px;font-size:12px;color:var(--muted)}
+.act{border:2px solid var(--line);border-radius:8px;padding:2px 14px 8px;margin:12px 0}.act h2{margin-top:10px}
+ol.actions{margin:0;padding-left:22px}ol.actions li{margin:8px 0}.act .what{overflow-wrap:anywhere}.act .do{font-size:14px}
+.sev.low{color:var(--muted)}a.docs{overflow-wrap:anywhere}details.passing{margin-top:8px}
+.chart .threshold-label{fill:var(--bad)}
+@media (max-width:640px){
+main{padding:0 12px 32px}
+.verdict{margin:0 -12px 8px;padding:12px;gap:8px 12px;flex-wrap:wrap}.verdict .badge{font-size:18px;padding:2px 8px;border-width:2px}
+.verdict .reason{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;overflow:hidden}
+h1{font-size:18px}h2{font-size:17px;margin-top:24px}
+table{font-size:12.5px}th,td{padding:4px 4px;overflow-wrap:anywhere}td.num{white-space:normal}th{overflow-wrap:normal}
+td.sev,.tag{overflow-wrap:normal;white-space:nowrap}
+.act{padding:2px 10px 6px}ol.actions{padding-left:18px}
+dl.fields{grid-template-columns:minmax(0,1fr)}dd{margin:0 0 4px 10px;overflow-wrap:anywhere;min-width:0}a{overflow-wrap:anywhere}
+}
 @media print{.verdict{print-color-adjust:exact;-webkit-print-color-adjust:exact}ul.urls{max-height:none}}
 `;

@@ -157,6 +157,29 @@ describe('histogram', () => {
   });
 });
 
+describe('histogram thresholds', () => {
+  it('draws each threshold as a dashed line at its value on the scale, labelled, and none outside the scale', () => {
+    // x = 20 + v * 520 on [0, 1]
+    const svg = histogram({
+      title: 'Best',
+      values: [0.5],
+      min: 0,
+      max: 1,
+      bins: 4,
+      thresholds: [
+        { value: 0.7, label: 'min_similarity 0.7' },
+        { value: 0.25, label: 'b' },
+        { value: 1.2, label: 'off the scale' },
+      ],
+    }).value;
+    expect(svg).toContain(
+      '<line x1="384" x2="384" y1="4" y2="128" class="threshold"/><text x="388" y="14" class="label threshold-label">min_similarity 0.7</text>',
+    );
+    expect(svg).toContain('<line x1="150" x2="150" y1="4" y2="128" class="threshold"/><text x="154" y="27"');
+    expect(svg).not.toContain('off the scale');
+  });
+});
+
 describe('rangeChart', () => {
   const stats = { min: 100, median: 290, avg: 300, p95: 500, max: 600 };
 

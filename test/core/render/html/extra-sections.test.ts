@@ -102,6 +102,49 @@ describe('renderOptionalSection', () => {
   });
 });
 
+describe('index health rows judged against a threshold', () => {
+  it('shows the rows under the threshold and folds those at or above it into a details element', () => {
+    const markup = renderOptionalSection('index-health', 'Index health', {
+      ann: {
+        recall: 0.97,
+        threshold: 0.95,
+        per_query: [
+          { query_id: 'q1', k: 5, recall: 1 },
+          { query_id: 'q2', k: 5, recall: 0.8 },
+          { query_id: 'q3', k: 5, recall: 0.95 },
+        ],
+      },
+    }).value;
+    const [shown, folded] = markup.split('<details class="passing">');
+    expect(shown).toContain('<td>q2</td>');
+    expect(shown).not.toContain('<td>q1</td>');
+    expect(folded).toMatch(/^<summary>2 at or above 0\.95<\/summary><table>/);
+    expect(folded).toContain('<td>q1</td>');
+    expect(folded).toContain('<td>q3</td>');
+  });
+
+  it('says none is under the threshold when every row holds, and folds nothing when none does', () => {
+    const block = (recalls: number[]) =>
+      renderOptionalSection('x', 'X', {
+        threshold: 0.9,
+        per_query: recalls.map((recall, i) => ({ query_id: `q${i}`, recall })),
+      }).value;
+    expect(block([1, 0.9])).toContain(
+      '<span class="muted">none under 0.9</span>\n<details class="passing"><summary>2 at or above 0.9</summary>',
+    );
+    expect(block([0.1, 0.2])).not.toContain('<details');
+  });
+
+  it('leaves a list alone when its block has no threshold or its rows no judged figure', () => {
+    expect(renderOptionalSection('x', 'X', { per_query: [{ query_id: 'q', recall: 1 }] }).value).not.toContain(
+      '<details',
+    );
+    expect(
+      renderOptionalSection('x', 'X', { threshold: 1, rows: [{ point: 'p', cosine: 1 }, { point: 'r' }] }).value,
+    ).not.toContain('<details');
+  });
+});
+
 describe('renderTrend', () => {
   it('says the trend starts with the next run when only this run is on record', () => {
     expect(renderTrend([point(1)], {}).value).toBe(
@@ -143,6 +186,34 @@ describe('renderTrend', () => {
     expect(charts[3]).toContain('class="threshold"');
     expect(charts[2]).not.toContain('class="threshold"');
     expect(charts[4]).not.toContain('class="threshold"');
+  });
+
+  it('dates each chart with its first and last run’s day under the line', () => {
+    const charts = renderTrend([point(1), point(2), point(3)], {})
+      .value.split('<figure')
+      .slice(1);
+    expect(charts).toHaveLength(6);
+    for (const chart of charts)
+      expect(
+        [...chart.matchAll(/<text x="([\d.]+)" y="100" text-anchor="(\w+)" class="label date">([^<]*)</g)].map((m) =>
+          m.slice(1),
+        ),
+      ).toEqual([
+        ['10', 'start', '2026-03-11'],
+        ['250', 'end', '2026-03-13'],
+      ]);
+    expect(charts[0]).toContain('viewBox="0 0 260 104"');
+  });
+
+  it('adds the UTC time to the dates when every run is on one day', () => {
+    const markup = renderTrend(
+      [point(1, { timestamp: '2026-03-11T02:05:00Z' }), point(2, { timestamp: '2026-03-11T14:30:00Z' })],
+      {},
+    ).value;
+    expect([...(markup.split('<figure')[1] ?? '').matchAll(/class="label date">([^<]*)</g)].map((m) => m[1])).toEqual([
+      '03-11 02:05',
+      '03-11 14:30',
+    ]);
   });
 
   it('draws no threshold for a figure without a criterion', () => {

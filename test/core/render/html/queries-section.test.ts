@@ -1,6 +1,6 @@
 /** The HTML report's golden queries: pass rate per category, each failing query with why and what came back. */
 import { describe, expect, it } from 'vitest';
-import { renderQueries } from '../../../../functions/core/render/html/queries-section.ts';
+import { renderQueries, similarityThresholds } from '../../../../functions/core/render/html/queries-section.ts';
 import type { QueryResult, QueryValidationResult } from '../../../../functions/core/report/query-validation.ts';
 import type { ValidationReport } from '../../../../functions/core/report/report.ts';
 import { buildFailedReport, buildPassedReport, buildQuery } from '../../../nightly/fixtures/reports.ts';
@@ -240,5 +240,46 @@ describe('renderQueries', () => {
     const markup = renderQueries(withQueries(failing)).value;
     expect(markup.match(/<article class="query"/g)).toHaveLength(50);
     expect(markup).not.toContain('more in the JSON and CSV reports');
+  });
+});
+
+describe('similarityThresholds', () => {
+  const withMin = (id: string, min: unknown): QueryValidationResult => {
+    const q = buildQuery({ id });
+    return { ...q, query: { ...q.query, min_similarity: min } };
+  };
+
+  it('draws one unlabelled-by-count line when every query shares its min_similarity', () => {
+    expect(similarityThresholds([withMin('a', 0.7), withMin('b', 0.7)])).toEqual([
+      { value: 0.7, label: 'min_similarity 0.7' },
+    ]);
+  });
+
+  it('draws the three most used values, the most used first, each with its count', () => {
+    const queries = [
+      withMin('a', 0.5),
+      withMin('b', 0.7),
+      withMin('c', 0.7),
+      withMin('d', 0.6),
+      withMin('e', 0.2),
+      withMin('f', 0.7),
+      withMin('g', 0.5),
+      withMin('h', 'not a number'),
+    ];
+    expect(similarityThresholds(queries)).toEqual([
+      { value: 0.7, label: 'min_similarity 0.7 (3 queries)' },
+      { value: 0.5, label: 'min_similarity 0.5 (2 queries)' },
+      { value: 0.2, label: 'min_similarity 0.2 (1 query)' },
+    ]);
+  });
+
+  it('marks the threshold on the best-similarity histogram of the report', () => {
+    const report = buildFailedReport();
+    report.query_results = report.query_results.map((q) => ({ ...q, query: { ...q.query, min_similarity: 0.7 } }));
+    const markup = renderQueries(report).value;
+    const histogram = markup.split('<h3>Best similarity per query</h3>')[1]?.split('</svg>')[0] ?? '';
+    expect(histogram).toMatch(
+      /<line x1="[\d.]+" x2="[\d.]+" y1="4" y2="128" class="threshold"\/><text [^>]*class="label threshold-label">min_similarity 0\.7<\/text>/,
+    );
   });
 });

@@ -1,5 +1,6 @@
 /** The top of the HTML report: the verdict, the success criteria against their thresholds, and the findings. */
 import { describe, expect, it } from 'vitest';
+import { html } from '../../../../functions/core/render/html/escape.ts';
 import { criterionValue, renderErrors, renderSummary } from '../../../../functions/core/render/html/summary-section.ts';
 import type { CriterionResult, ValidationError } from '../../../../functions/core/report/findings.ts';
 import type { ValidationReport } from '../../../../functions/core/report/report.ts';
@@ -48,7 +49,7 @@ describe('renderSummary', () => {
     const markup = renderSummary(buildPassedReport()).value;
     expect(markup).toContain('<header class="verdict passed">\n<div class="badge">PASSED</div>');
     expect(markup).toContain('<h1>prod/book: Every success criterion holds</h1>');
-    expect(markup).toContain('<p>every success criterion holds</p>');
+    expect(markup).toContain('<p class="reason">every success criterion holds</p>');
   });
 
   it('counts the breached criteria of a failed run in its headline', () => {
@@ -73,7 +74,7 @@ describe('renderSummary', () => {
 
   it('cuts a long status reason at 600 characters and escapes it', () => {
     const report = { ...buildPassedReport(), status_reason: `<b>${'x'.repeat(700)}` };
-    expect(renderSummary(report).value).toContain(`<p>&lt;b&gt;${'x'.repeat(596)}…</p>`);
+    expect(renderSummary(report).value).toContain(`<p class="reason">&lt;b&gt;${'x'.repeat(596)}…</p>`);
   });
 
   it('marks a breached criterion with its value, comparator, threshold and severity', () => {
@@ -131,6 +132,35 @@ describe('renderSummary', () => {
     expect(renderSummary(report).value).toContain(
       '<h1>prod/book: 1 of 2 success criteria breached, 1 not evaluated</h1>',
     );
+  });
+
+  it('folds the criteria that hold into a details element when another is breached or not evaluated', () => {
+    const report = {
+      ...buildFailedReport(),
+      success_criteria: [
+        criterion({ name: 'coverage', value: 100, threshold: 100, passed: true }),
+        criterion({}),
+        criterion({ name: 'completeness', value: 100, threshold: 100, passed: true }),
+      ],
+    };
+    const [shown, folded] = renderSummary(report).value.split(
+      '<details class="passing"><summary>2 criteria hold</summary>',
+    );
+    expect(shown).toContain('<tr class="breach">');
+    expect(shown).not.toContain('<tr class="ok">');
+    expect(folded?.match(/<tr class="ok">/g)).toHaveLength(2);
+    expect(folded).not.toContain('<tr class="breach">');
+  });
+
+  it('shows the criteria in one open table when every one holds', () => {
+    const markup = renderSummary(buildPassedReport()).value;
+    expect(markup).not.toContain('<details');
+    expect(markup.match(/<tr class="ok">/g)).toHaveLength(buildPassedReport().success_criteria.length);
+  });
+
+  it('puts what it is given between the verdict and the criteria', () => {
+    const markup = renderSummary(buildPassedReport(), html`<section id="act-first"></section>`).value;
+    expect(markup).toMatch(/<\/header>\n<section id="act-first"><\/section>\n<section id="criteria">/);
   });
 
   it('says no criterion was evaluated when there is none', () => {
