@@ -100,11 +100,11 @@ export const STEP_ENDPOINTS: Record<StepName, readonly Endpoint[]> = {
   profile: ['facet', 'count_points', 'scroll_points'],
   agent: ['chat'],
   inventory: ['scroll_points'],
-  'page facets': ['facet'],
-  'exact search': ['query_batch_points'],
-  'canary sample': ['scroll_points'],
-  'canary embed': ['embed'],
-  'model facet': ['facet'],
+  page_facets: ['facet'],
+  exact_search: ['query_batch_points'],
+  canary_sample: ['scroll_points'],
+  canary_embed: ['embed'],
+  model_facet: ['facet'],
 };
 
 /** The fewest requests per endpoint the run needs. */

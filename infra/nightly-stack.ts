@@ -329,6 +329,13 @@ export class NightlyStack extends Stack {
       this.fallbackTopic.topicArn,
       'The second topic: the alert-not-sent and metrics-not-sent alarms, when the alert topic may be the fault',
     );
+    // The page every run rewrites (core/render/html/runs-page.ts), in the S3 console as the emails link it.
+    const runsPageKey = `${REPORTS_PREFIX}/${settings.collection.replace(/[^A-Za-z0-9._-]/g, '_')}/index.html`;
+    out(
+      'RunsPageUrl',
+      `https://${this.region}.console.aws.amazon.com/s3/object/${this.bucket.bucketName}?region=${this.region}&bucketType=general&prefix=${encodeURIComponent(runsPageKey)}`,
+      'The page of past runs and open incidents, rewritten by every run (in the S3 console; "Open" shows it)',
+    );
     out(
       'DashboardUrl',
       `https://${this.region}.console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards/dashboard/${dashboardName(settings)}`,

@@ -17,11 +17,13 @@ import { proposeSetAside, type SetAsideProposal } from '../core/suite/set-aside.
 import { parseSuite } from '../core/suite/suite.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 import { gatherInputs, withSuiteHint } from './inputs.ts';
+import { calibrationJson, printJson } from './json-output.ts';
 
 interface CalibrateFlags {
   suite: string;
   write?: boolean;
   collection?: string;
+  json?: boolean;
 }
 
 /** Adds `calibrate` to the program. */
@@ -34,6 +36,7 @@ export function registerCalibrate(program: Command, env: Env): void {
     .requiredOption('-s, --suite <path>', 'the suite to calibrate (JSON or YAML)')
     .option('--write', 'write the proposed thresholds into the suite file')
     .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
+    .option('--json', 'print the evidence, the proposal and the prediction as one JSON object on stdout')
     .action(async (flags: CalibrateFlags) => {
       process.exitCode = await runCalibrate(flags, env);
     });
@@ -68,7 +71,8 @@ async function runCalibrate(flags: CalibrateFlags, env: Env): Promise<ExitCode> 
     return EXIT.error;
   }
   const calibration = proposeThresholds(report);
-  process.stdout.write(`${formatCalibration(calibration, { suite: flags.suite, collection: config.collection })}\n`);
+  if (!flags.json)
+    process.stdout.write(`${formatCalibration(calibration, { suite: flags.suite, collection: config.collection })}\n`);
   const raw = (yaml ? parseYaml(text) : JSON.parse(text)) as Record<string, unknown>;
   const write = (suiteObject: Record<string, unknown>) =>
     yaml ? toYaml(suiteObject) : `${JSON.stringify(suiteObject, null, 2)}\n`;
@@ -86,17 +90,24 @@ async function runCalibrate(flags: CalibrateFlags, env: Env): Promise<ExitCode> 
   // set aside in the file (marked, not run, not counted) rather than left to fail, and the prediction made again
   // without it (one more pass: the run's criteria, not a recount, say what the first night sees).
   const setAside = proposeSetAside(predicted);
-  process.stdout.write(formatSetAside(setAside, report.suite.set_aside ?? [], flags.write === true));
+  if (!flags.json) process.stdout.write(formatSetAside(setAside, report.suite.set_aside ?? [], flags.write === true));
   if (setAside.queries.length > 0) {
     out = write(applyCalibration(raw, report, calibration, setAside.queries));
     predicted = await runSuiteText(out);
   }
-  process.stdout.write(`${formatPrediction(predictRun(predicted))}\n`);
+  const prediction = predictRun(predicted);
+  if (flags.write) await writeFile(flags.suite, out);
+  if (flags.json) {
+    const { collection } = config;
+    const written = flags.write === true;
+    printJson(calibrationJson({ suite: flags.suite, collection, calibration, setAside, prediction, written }));
+    return EXIT.ok;
+  }
+  process.stdout.write(`${formatPrediction(prediction)}\n`);
   if (!flags.write) {
     process.stdout.write(`Not written: add --write to put these thresholds into ${flags.suite}.\n`);
     return EXIT.ok;
   }
-  await writeFile(flags.suite, out);
   process.stdout.write(
     `Wrote the thresholds${setAside.queries.length > 0 ? ` and ${setAside.queries.length} set_aside mark${setAside.queries.length === 1 ? '' : 's'}` : ''} into ${flags.suite}.\n`,
   );

@@ -10,6 +10,7 @@ import { parseEngineConfig } from '../core/config.ts';
 import { InputError } from '../core/shared/errors.ts';
 import { executeRun } from './execute-run.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
+import { type SummaryDetail, summaryDetail } from './format-summary.ts';
 import { wholeNumberFlag } from './inputs.ts';
 
 /** The agent question the chat stand-in answers with an invented figure, so the demo shows UNSUPPORTED_CLAIM. */
@@ -27,6 +28,8 @@ export interface DemoFlags {
   progress: boolean;
   /** Write the HTML report beside the JSON (default). */
   html?: boolean;
+  /** -q: the footer alone (no narration, no bar); -v: each stage's time too. */
+  detail?: SummaryDetail;
 }
 
 /** Adds `demo` to the program. */
@@ -43,8 +46,8 @@ export function registerDemo(program: Command): void {
     .option('--no-html', 'do not write the HTML report beside the JSON')
     .option('--all', 'list what passed in the summary too (by default only what failed or errored)')
     .option('--no-progress', 'no progress bar')
-    .action(async (flags: DemoFlags) => {
-      process.exitCode = await runDemo(flags);
+    .action(async (flags: DemoFlags, command: Command) => {
+      process.exitCode = await runDemo({ ...flags, detail: summaryDetail(command.optsWithGlobals()) });
     });
 }
 
@@ -54,7 +57,9 @@ export async function runDemo(flags: DemoFlags): Promise<ExitCode> {
   const { indexSampleBook, SAMPLE_SUITE_PATH, seedIndexDrift, startSandbox } = await import(
     '../../sandbox/start-sandbox.ts'
   );
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = (line: string) => {
+    if (flags.detail !== 'quiet') process.stderr.write(`${line}\n`);
+  };
   // A negative delay would be read as none by the timers, and the demo would claim a latency it never added.
   const latency = wholeNumberFlag('--latency', flags.latency, { min: 0, max: 60_000 });
   if ('problem' in latency) throw new InputError('demo', [latency.problem]);
@@ -92,6 +97,7 @@ export async function runDemo(flags: DemoFlags): Promise<ExitCode> {
       progress: flags.progress,
       html: flags.html ?? true,
       all: flags.all ?? false,
+      detail: flags.detail ?? 'normal',
     });
     if (code === EXIT.failed && !flags.strict) {
       log('\nThe sample suite and book breach some criteria on purpose, to show each kind of failure;');

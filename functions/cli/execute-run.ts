@@ -23,7 +23,7 @@ import { runValidation } from '../core/run/run-validation.ts';
 import { describeError } from '../core/shared/errors.ts';
 import type { Suite } from '../core/suite/suite.ts';
 import { type ExitCode, exitCodeOfRun } from './exit-codes.ts';
-import { ansiStyle, formatSummary, plainStyle } from './format-summary.ts';
+import { ansiStyle, formatSummary, plainStyle, type SummaryDetail } from './format-summary.ts';
 import { printPostRunEvent, stderrNotices } from './post-run-lines.ts';
 import { createProgressReporter } from './progress.ts';
 
@@ -40,6 +40,8 @@ export interface RunOnTerminal {
   html: boolean;
   /** List what passed too in the summary. */
   all?: boolean;
+  /** -q: the footer alone (and no progress bar); -v: each stage's time too. */
+  detail?: SummaryDetail;
 }
 
 /** Runs the engine, finishes the run on the report folder, prints it; returns the exit code. */
@@ -47,7 +49,10 @@ export async function executeRun(options: RunOnTerminal): Promise<ExitCode> {
   const { config, out } = options;
   const deadline = startRunDeadline(config.runDeadlineSeconds * 1000);
   const deps = createEngineAdapters(config, { run: deadline });
-  const progress = options.progress && process.stderr.isTTY ? createProgressReporter(process.stderr) : undefined;
+  const progress =
+    options.progress && options.detail !== 'quiet' && process.stderr.isTTY
+      ? createProgressReporter(process.stderr)
+      : undefined;
   const listeners = [progress?.listener, config.logLevel === 'DEBUG' ? traceStages : undefined].filter(
     (l): l is ProgressListener => l !== undefined,
   );
@@ -112,7 +117,9 @@ export async function executeRun(options: RunOnTerminal): Promise<ExitCode> {
           },
         }
       : {};
-    process.stdout.write(`${formatSummary(report, { style, all: options.all ?? false, ...files })}\n`);
+    process.stdout.write(
+      `${formatSummary(report, { style, all: options.all ?? false, detail: options.detail ?? 'normal', ...files })}\n`,
+    );
   }
   return exitCodeOfRun({ stored: stored.ok, status: report.status });
 }

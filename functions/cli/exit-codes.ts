@@ -18,6 +18,8 @@ export const EXIT = {
    * so that a nightly wrapper can tell "the index rotted" (1) from "the API key expired" (4).
    */
   error: 4,
+  /** Stopped by Ctrl-C (128 + SIGINT, as a shell reports it): no report was written, the cursor was given back. */
+  interrupted: 130,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -45,6 +45,18 @@ export interface SummaryOptions {
   all?: boolean;
   /** Where the report was written; absent when it could not be (exit 3). */
   files?: SummaryFiles;
+  /**
+   * quiet (-q): the three-line footer alone, for a script or a wrapper that wants the verdict and the link;
+   * verbose (-v): the summary and each stage's status and time, for the one chasing a slow or failing stage.
+   */
+  detail?: SummaryDetail;
+}
+
+export type SummaryDetail = 'quiet' | 'normal' | 'verbose';
+
+/** The detail the program-wide -q / -v asked for (commander refuses both at once). */
+export function summaryDetail(globals: { quiet?: boolean; verbose?: boolean }): SummaryDetail {
+  return globals.quiet ? 'quiet' : globals.verbose ? 'verbose' : 'normal';
 }
 
 const MAX_URLS = 10;
@@ -56,6 +68,8 @@ const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
 export function formatSummary(report: ValidationReport, options: SummaryOptions = {}): string {
   const s = options.style ?? plainStyle;
   const all = options.all ?? false;
+  const detail = options.detail ?? 'normal';
+  if (detail === 'quiet') return footer(report, s, options.files).join('\n');
   const lines: string[] = [
     `${s.bold('ragwatch')} ${verdictOf(report, s)}  ${s.dim(`collection ${report.collection} · run ${report.run_id} · ${report.timestamp} · ${report.duration_seconds}s`)}`,
     `  ${report.status_reason}`,
@@ -66,6 +80,7 @@ export function formatSummary(report: ValidationReport, options: SummaryOptions 
     ...section(formatQuality(report, s, all)),
     ...section(formatGrounding(report, s, all)),
     ...section(formatFindings(report, s)),
+    ...section(detail === 'verbose' ? formatStages(report, s) : []),
   ];
   if (options.files) {
     const written = [options.files.json, ...(options.files.csv === null ? [] : [options.files.csv])];
@@ -73,6 +88,26 @@ export function formatSummary(report: ValidationReport, options: SummaryOptions 
   }
   lines.push('', s.dim('─'.repeat(60)), ...footer(report, s, options.files));
   return lines.join('\n');
+}
+
+/** -v: each stage the run went through, in the order it started, with its status and how long it took. */
+function formatStages(report: ValidationReport, s: Style): string[] {
+  const stages = Object.entries(report.execution.stages);
+  if (stages.length === 0) return [s.dim('Stages   none ran')];
+  const width = Math.max(...stages.map(([name]) => name.length));
+  const total = `${report.execution.embed_calls} embed call${report.execution.embed_calls === 1 ? '' : 's'}, ${report.execution.search_calls} search call${report.execution.search_calls === 1 ? '' : 's'}`;
+  return [
+    `Stages   ${s.dim(`${stages.length} · ${total} · ${report.duration_seconds}s in all`)}`,
+    ...stages.map(([name, stage]) => {
+      const status =
+        stage.status === 'ok'
+          ? s.ok(stage.status)
+          : stage.status === 'skipped'
+            ? s.dim(stage.status)
+            : s.bad(stage.status);
+      return `  ${name.padEnd(width)}  ${status}${' '.repeat(8 - stage.status.length)}${String(Math.round(stage.duration_ms)).padStart(7)} ms`;
+    }),
+  ];
 }
 
 /** A block after a blank line, or nothing when it has no line. */
@@ -318,7 +353,7 @@ function formatGrounding(report: ValidationReport, s: Style, all: boolean): stri
     const why = r.error
       ? r.error.message
       : ok
-        ? `${r.source_chunks.length} chunks cited, coverage ${v?.citation_coverage ?? '-'}${v?.support_rate == null ? '' : `, ${v.claims.length} claims supported`}`
+        ? `${r.source_chunks.length} chunks cited, coverage ${v?.citation_coverage ?? '-'}${v?.support_ratio == null ? '' : `, ${v.claims.length} claims supported`}`
         : (v?.reasons ?? []).join('; ');
     return { id: r.query_id, ok, verdict, why };
   });

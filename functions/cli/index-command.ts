@@ -8,6 +8,7 @@ import { describeError, InputError } from '../core/shared/errors.ts';
 import { redactUrlsIn } from '../core/shared/redact-url.ts';
 import { type IndexBookSummary, indexBook } from '../indexer/index.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
+import { indexJson, printJson } from './json-output.ts';
 
 /** The `--route-base-path` help, shared by index, sandbox and suite generate. */
 export const ROUTE_BASE_PATH_HELP =
@@ -22,6 +23,7 @@ interface IndexFlags {
   payloadIndexes: boolean;
   moduleRoot?: string;
   routeBasePath?: string;
+  json?: boolean;
 }
 
 /** Adds `index` to the program. */
@@ -44,6 +46,7 @@ export function registerIndex(program: Command, env: Env): void {
       'the folder (inside --docs) whose sub-folders are the modules; default: the sidebars file beside --docs, else the detected content root',
     )
     .option('--route-base-path <path>', ROUTE_BASE_PATH_HELP)
+    .option('--json', 'print what was written, kept and deleted as one JSON object on stdout')
     .action(async (flags: IndexFlags) => {
       process.exitCode = await runIndex(flags, env);
     });
@@ -78,11 +81,13 @@ async function runIndex(flags: IndexFlags, env: Env): Promise<ExitCode> {
     process.stderr.write(`ragwatch: indexing failed: ${redactUrlsIn(redact(describeError(error), secrets))}\n`);
     return EXIT.error;
   }
-  process.stdout.write(
-    `Indexed ${summary.documents} pages as ${summary.chunks} chunks into "${summary.collection}" (${summary.vectorSize || 'no new'} dims, ${summary.model}): ` +
-      `${summary.written} written${summary.reused > 0 ? ` (${summary.reused} moved, their vectors reused)` : ''}, ${summary.unchanged} unchanged, ${summary.deleted} deleted in ${Math.round(summary.durationMs)} ms\n` +
-      `${summary.routes}\n${summary.modules}\n`,
-  );
+  if (flags.json) printJson(indexJson(summary));
+  else
+    process.stdout.write(
+      `Indexed ${summary.documents} pages as ${summary.chunks} chunks into "${summary.collection}" (${summary.vectorSize || 'no new'} dims, ${summary.model}): ` +
+        `${summary.written} written${summary.reused > 0 ? ` (${summary.reused} moved, their vectors reused)` : ''}, ${summary.unchanged} unchanged, ${summary.deleted} deleted in ${Math.round(summary.durationMs)} ms\n` +
+        `${summary.routes}\n${summary.modules}\n`,
+    );
   const gone = summary.keptGonePages;
   if (gone.length > 0)
     process.stderr.write(

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import type { Env } from '../core/config.ts';
 import { REPORT_SCHEMA_VERSION } from '../core/report/report.ts';
 import { describeError, InputError, isServiceError } from '../core/shared/errors.ts';
@@ -37,6 +37,14 @@ function buildProgram(env: Env): Command {
     .name('ragwatch')
     .description("Validates a RAG system's retrieval: golden queries, sitemap coverage, metadata quality.")
     .version(versionLine(), '-V, --version', 'the package’s version and the report schema’s')
+    // Program-wide, so `ragwatch -q run` and `ragwatch run -q` both work; run and demo read them.
+    .addOption(
+      new Option(
+        '-q, --quiet',
+        'print only the three-line footer (verdict, counts, report link); errors still go to stderr',
+      ).conflicts('verbose'),
+    )
+    .option('-v, --verbose', 'add each stage’s status and time to the summary')
     .showHelpAfterError()
     .exitOverride();
   for (const register of COMMANDS) register(program, env);
@@ -44,7 +52,7 @@ function buildProgram(env: Env): Command {
   return program;
 }
 
-/** "ragwatch 0.1.0 (report schema_version 1)": what a bug report or a script checking compatibility needs. */
+/** "ragwatch 0.1.0 (report schema_version 2)": what a bug report or a script checking compatibility needs. */
 function versionLine(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return `ragwatch ${pkg.version} (report schema_version ${REPORT_SCHEMA_VERSION})`;

@@ -36,6 +36,8 @@ function lineOf(event: PostRunEvent, out: string): string | null {
       return `could not write the report under ${out}: ${event.reason}\n${JSON.stringify(event.report)}`;
     case 'latest_not_updated':
       return `latest.json not updated under ${out}: ${event.reason}`;
+    case 'runs_page_not_written':
+      return `index.html (the page of past runs) not written under ${out}: ${event.reason}`;
     case 'incidents_unavailable':
       return event.reason;
     default:

@@ -1,9 +1,10 @@
 /**
- * A progress bar on a terminal: queries searched so far, and the stage that is running. Only on a TTY;
- * a pipe or a CI log gets the summary alone.
+ * A progress bar on a terminal: queries settled so far (searched, or known never to be), and the stage that is
+ * running. Only on a TTY; a pipe or a CI log gets the summary alone.
  */
 import cliProgress from 'cli-progress';
 import type { ProgressListener } from '../core/ports.ts';
+import { EXIT } from './exit-codes.ts';
 
 /** A progress listener drawing one bar on the given stream; call stop() before printing anything else. */
 export function createProgressReporter(stream: NodeJS.WriteStream): { listener: ProgressListener; stop(): void } {
@@ -13,6 +14,13 @@ export function createProgressReporter(stream: NodeJS.WriteStream): { listener: 
   );
   const running = new Set<string>();
   let started = false;
+  // The bar hides the cursor while it draws. Ctrl-C would end the process with the cursor still hidden (Node's
+  // default for SIGINT exits at once), leaving the user's shell without one: stop the bar first, which shows it.
+  const interrupted = () => {
+    bar.stop();
+    stream.write('ragwatch: interrupted; no report was written\n');
+    process.exit(EXIT.interrupted);
+  };
   const listener: ProgressListener = (event) => {
     if (event.kind === 'stage') {
       if (event.status === 'started') running.add(event.stage);
@@ -22,9 +30,17 @@ export function createProgressReporter(stream: NodeJS.WriteStream): { listener: 
     }
     if (!started) {
       bar.start(event.total, 0, { stage: [...running].join(', ') });
+      process.once('SIGINT', interrupted);
       started = true;
     }
     bar.update(event.done, { stage: [...running].join(', ') });
   };
-  return { listener, stop: () => started && bar.stop() };
+  return {
+    listener,
+    stop: () => {
+      if (!started) return;
+      process.removeListener('SIGINT', interrupted);
+      bar.stop();
+    },
+  };
 }

@@ -7,6 +7,7 @@ import { loadSuiteFile } from '../adapters/files/suite-file.ts';
 import { type Env, parseEngineConfig, parseLocations } from '../core/config.ts';
 import { executeRun } from './execute-run.ts';
 import type { ExitCode } from './exit-codes.ts';
+import { type SummaryDetail, summaryDetail } from './format-summary.ts';
 import { gatherInputs, withSuiteHint } from './inputs.ts';
 
 interface RunFlags {
@@ -44,13 +45,13 @@ export function registerRun(program: Command, env: Env): void {
     )
     .option('--no-html', 'do not write the HTML report beside the JSON (the CSV of query rows is always written)')
     .option('--no-progress', 'no progress bar')
-    .action(async (flags: RunFlags) => {
-      process.exitCode = await runCheck(flags, env);
+    .action(async (flags: RunFlags, command: Command) => {
+      process.exitCode = await runCheck(flags, env, summaryDetail(command.optsWithGlobals()));
     });
 }
 
 /** Runs the validation from flags and the environment; returns the exit code. */
-async function runCheck(flags: RunFlags, env: Env): Promise<ExitCode> {
+async function runCheck(flags: RunFlags, env: Env, detail: SummaryDetail): Promise<ExitCode> {
   // The flags and the environment, and the suite file: every problem of both listed at once.
   const [config, suite] = await gatherInputs([
     () =>
@@ -74,5 +75,6 @@ async function runCheck(flags: RunFlags, env: Env): Promise<ExitCode> {
     all: flags.all ?? false,
     progress: flags.progress,
     html: flags.html ?? true,
+    detail,
   });
 }

@@ -18,6 +18,7 @@ import { readBookPagesFromDocs } from '../indexer/book-pages.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 import { ROUTE_BASE_PATH_HELP } from './index-command.ts';
 import { gatherInputs, unwritableOutput, wholeNumberFlag } from './inputs.ts';
+import { generatedSuiteJson, printJson } from './json-output.ts';
 
 interface GenerateFlags {
   out: string;
@@ -31,6 +32,7 @@ interface GenerateFlags {
   collection?: string;
   moduleRoot?: string;
   routeBasePath?: string;
+  json?: boolean;
 }
 
 /** Adds `generate` to the `suite` command (beside `suite normalize`). */
@@ -49,6 +51,7 @@ export function registerSuiteGenerate(suite: Command, env: Env): void {
     .option('-c, --collection <name>', 'Qdrant collection (env QDRANT_COLLECTION)')
     .option('--module-root <folder>', 'with --docs: the folder whose sub-folders are the modules (as index)')
     .option('--route-base-path <path>', `with --docs: ${ROUTE_BASE_PATH_HELP}`)
+    .option('--json', 'print the file written and what it holds as one JSON object on stdout')
     .action(async (flags: GenerateFlags) => {
       process.exitCode = await runSuiteGenerate(flags, env);
     });
@@ -87,6 +90,11 @@ async function runSuiteGenerate(flags: GenerateFlags, env: Env): Promise<ExitCod
     throw unwritableOutput('--out', flags.out, error);
   });
   const known = parsed.queries.filter((q) => q.expect_match).length;
+  if (flags.json) {
+    const probes = parsed.queries.length - known;
+    printJson(generatedSuiteJson({ out: flags.out, pages: pages.length, knownItems: known, probes }));
+    return EXIT.ok;
+  }
   process.stdout.write(
     `Wrote ${flags.out}: ${known} known-item questions from ${pages.length} pages and ${parsed.queries.length - known} out-of-domain probes.\n${modules}\nNext: ragwatch calibrate --suite ${flags.out} --write\n`,
   );

@@ -62,7 +62,7 @@ export interface NightlyDeps {
     engine: EngineConfig,
     run: LoadedSuite & { newId: () => string; deadline: RunSignal },
   ) => Promise<ValidationReport>;
-  reportStore: Pick<S3ReportStore, 'saveArchive' | 'saveLatest' | 'readLatest'>;
+  reportStore: Pick<S3ReportStore, 'saveArchive' | 'saveLatest' | 'readLatest' | 'saveRunsPage'>;
   /** Earlier runs' reports, for the regression section's baseline and the trend. */
   history: RunHistory;
   /** The incident state beside the reports, written conditionally. */

@@ -30,6 +30,8 @@ export function logPostRunEvents(logger: NightlyLogger, runId: string): (event: 
         return logger.error('metrics not published', { reason: event.reason });
       case 'latest_not_updated':
         return logger.warn('latest.json not updated', { reason: event.reason });
+      case 'runs_page_not_written':
+        return logger.warn('runs page not written', { reason: event.reason });
       case 'incidents_unavailable':
         return logger.error('incident state unavailable; sending this run’s own alert', { reason: event.reason });
       case 'incidents_replaced':

@@ -6,6 +6,7 @@
  */
 import type { ArchivedReport } from '../adapters/aws/s3-report-store.ts';
 import { withinBound } from '../adapters/bounded.ts';
+import { buildS3ConsoleUrl } from '../core/delivery/links.ts';
 import type { IncidentStore } from '../core/ports.ts';
 import { composeEmails } from '../core/post-run/emails.ts';
 import { judgeMaintenance, type MaintenanceVerdict } from '../core/post-run/maintenance.ts';
@@ -82,6 +83,15 @@ export function nightlyPostRunPorts(
       saveLatest: async (report, attachments) => {
         await withinBound(bound('S3 latest.json copy'), (signal) =>
           deps.reportStore.saveLatest(report, { signal, attachments }),
+        );
+      },
+      // Each run's link is its HTML's S3 console page, as in the emails: a relative link would need a presigned URL.
+      saveRunsPage: async (report, render) => {
+        await withinBound(bound('S3 runs page'), (signal) =>
+          deps.reportStore.saveRunsPage(report, render, {
+            signal,
+            link: (key) => buildS3ConsoleUrl(config.reportBucket, key, config.region),
+          }),
         );
       },
     },

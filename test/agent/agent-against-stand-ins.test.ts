@@ -326,7 +326,7 @@ describe('answerAgentQuestions against the Cohere and Qdrant stand-ins', () => {
     expect(report.claims).toBe(report.supported_claims);
     expect(report.claims).toBeGreaterThan(0);
     expect(report.responses.find((r) => r.query_id === 'topics')?.confidence_components).toMatchObject({
-      support_rate: 1,
+      support_ratio: 1,
     });
   });
 
@@ -360,8 +360,8 @@ describe('answerAgentQuestions against the Cohere and Qdrant stand-ins', () => {
 
     // Assess
     const topics = report.responses.find((r) => r.query_id === 'topics');
-    const { evidence_relevance, support_rate } = topics?.confidence_components ?? {};
-    expect(support_rate).toBeCloseTo(2 / 3, 10);
+    const { evidence_relevance, support_ratio } = topics?.confidence_components ?? {};
+    expect(support_ratio).toBeCloseTo(2 / 3, 10);
     expect(topics?.confidence_score).toBeCloseTo((evidence_relevance ?? 0) * (2 / 3), 10);
   });
 

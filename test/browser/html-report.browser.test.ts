@@ -3,7 +3,8 @@
  * the file with no network, and the page must raise no console error and request nothing beyond itself. A
  * screenshot at 1280 px wide is kept in test-artifacts/ (gitignored) for people to look at. The layout is checked at a
  * phone's 390 px and a desk's 1280 px: nothing wider than the screen, the severity column on screen, and the first
- * CRITICAL finding ("Act on this first") on the first screen.
+ * CRITICAL finding ("Act on this first") on the first screen. The page of past runs beside it (index.html) is
+ * opened the same way, at both widths.
  * Without Chromium this file's test is skipped with the command that installs it, outside CI only: with CI set it
  * fails instead, since a skip there would hide the report's rendering from every build (.ci/run installs Chromium).
  */
@@ -189,6 +190,50 @@ describe('the HTML report in headless Chromium', () => {
         expect(layout.brokenFragments).toEqual([]);
         expect(layout.docsLinks.length).toBeGreaterThan(0);
         for (const href of layout.docsLinks) expect(existsSync(fileURLToPath(href.split('#')[0] as string))).toBe(true);
+      },
+    );
+
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 900 },
+  ])
+    it.skipIf(!haveChromium && !IN_CI)(
+      `shows the page of past runs at ${viewport.width} px offline: each run, its status and a link that opens`,
+      async () => {
+        if (browser === undefined) throw new Error(`CI is set and there is no Chromium at ${CHROMIUM}`);
+        // Prepare
+        const file = path.join(out, 'book', 'index.html');
+        const page = await browser.newPage();
+        await page.setViewportSize(viewport);
+        const consoleErrors: string[] = [];
+        const requests: string[] = [];
+        page.on('console', (m) => {
+          if (m.type() === 'error') consoleErrors.push(m.text());
+        });
+        page.on('pageerror', (e) => consoleErrors.push(e.message));
+        page.on('request', (r) => requests.push(r.url()));
+
+        // Act
+        await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+        await page.screenshot({ path: path.join(ARTIFACTS, `runs-page-${viewport.width}.png`) });
+        const seen = (await page.evaluate(`(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          rows: [...document.querySelectorAll('#runs tbody tr')].map((tr) =>
+            [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+          links: [...document.querySelectorAll('#runs a')].map((a) => a.href),
+          incidents: document.querySelector('#incidents h2')?.textContent ?? null,
+        }))()`)) as { scrollWidth: number; rows: string[][]; links: string[]; incidents: string | null };
+        await page.close();
+
+        // Assess
+        expect(consoleErrors).toEqual([]);
+        expect(requests).toEqual([pathToFileURL(file).href]);
+        expect(seen.scrollWidth).toBeLessThanOrEqual(viewport.width);
+        expect(seen.rows.map((r) => r[1])).toEqual(['FAILED', 'FAILED']);
+        expect(seen.rows.map((r) => r[2])).toEqual([expect.stringMatching(/%$/), expect.stringMatching(/%$/)]);
+        expect(seen.incidents).toMatch(/^Open incidents/);
+        expect(seen.links).toHaveLength(2);
+        for (const link of seen.links) expect(existsSync(fileURLToPath(link))).toBe(true);
       },
     );
 });

@@ -52,7 +52,8 @@ describe('completion', () => {
     expect(complete(out, 'run --su')).toEqual(['--suite']);
     // A flag's value is not a command: the flags of run are still offered after it.
     expect(complete(out, 'run --suite my.json --js')).toEqual(['--json']);
-    expect(complete(out, 'calibrate --js')).toEqual(['']);
+    expect(complete(out, 'calibrate --js')).toEqual(['--json']);
+    expect(complete(out, 'calibrate --wr')).toEqual(['--write']);
   });
 
   it('prints a zsh script that registers the same candidates', async () => {

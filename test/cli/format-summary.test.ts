@@ -228,6 +228,51 @@ describe('a pass_rate criterion judged on another figure', () => {
   });
 });
 
+describe('formatSummary at -q and -v', () => {
+  it('is the three-line footer alone with -q: verdict, counts, link', () => {
+    // Prepare
+    const report = buildFailedReport();
+
+    // Act
+    const quiet = formatSummary(report, { files: FILES, detail: 'quiet' });
+
+    // Assess: exactly the normal summary's last three lines, nothing before them
+    expect(quiet.split('\n')).toEqual(formatSummary(report, { files: FILES }).split('\n').slice(-3));
+    expect(quiet.split('\n')).toHaveLength(3);
+    expect(quiet.split('\n')[0]).toMatch(/^FAILED /);
+  });
+
+  it('adds each stage with its status and time with -v, and nothing of them without', () => {
+    // Prepare: a run whose describe took 12 ms, whose queries 900 ms, and whose canary was cut
+    const report = buildFailedReport();
+    report.execution.stages = {
+      describe: { status: 'ok', duration_ms: 12.4 },
+      queries: { status: 'ok', duration_ms: 900 },
+      canary_embed: { status: 'cut', duration_ms: 3000 },
+    };
+
+    // Act
+    const verbose = formatSummary(report, { files: FILES, detail: 'verbose' }).split('\n');
+    const normal = formatSummary(report, { files: FILES }).split('\n');
+
+    // Assess
+    const at = verbose.findIndex((l) => l.startsWith('Stages'));
+    expect(verbose[at]).toBe(`Stages   3 · 1 embed call, 1 search call · ${report.duration_seconds}s in all`);
+    expect(verbose.slice(at + 1, at + 4)).toEqual([
+      '  describe      ok           12 ms',
+      '  queries       ok          900 ms',
+      '  canary_embed  cut        3000 ms',
+    ]);
+    expect(normal.some((l) => l.startsWith('Stages'))).toBe(false);
+    expect(verbose.slice(-3)).toEqual(normal.slice(-3));
+  });
+
+  it('says no stage ran with -v when the run never started one', () => {
+    const report = { ...buildErrorReport(), execution: { ...buildErrorReport().execution, stages: {} } };
+    expect(formatSummary(report, { detail: 'verbose' }).split('\n')).toContain('Stages   none ran');
+  });
+});
+
 describe('queries the suite sets aside', () => {
   it('are named under the queries line as not run and not counted, and nothing is said when none is', () => {
     // Prepare

@@ -71,7 +71,9 @@ describe('ragwatch run', () => {
     const [, json, csv] = summary.match(/^Files {4}(\/\S+\.json) · (\/\S+\.csv)$/m) ?? [];
     const report = parseValidReport(await readFile(json ?? '', 'utf8'));
     expect(report).toMatchObject({ status: 'PASSED', total_queries: 2 });
-    expect((await readFile(csv ?? '', 'utf8')).split('\n')[0]).toMatch(/^query_id,category,status,/);
+    expect((await readFile(csv ?? '', 'utf8')).split('\n')[0]).toMatch(
+      /^id,query_category,status,query_text,pass_reason,fail_reason,/,
+    );
     const [verdict, counts, link] = summary.trimEnd().split('\n').slice(-3);
     expect(verdict).toMatch(/^PASSED {3}\d+ hold$/);
     const findings = report.errors.filter((e) => e.error_type !== 'CRITERION_BREACHED').length;

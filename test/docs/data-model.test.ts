@@ -5,9 +5,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ValidationReport } from '../../functions/core/report/report.ts';
+import { STEPS } from '../../functions/core/checks/steps.ts';
+import { renderQueryRowsCsv } from '../../functions/core/render/report-csv.ts';
+import { REPORT_SCHEMA_VERSION, ValidationReport } from '../../functions/core/report/report.ts';
 import { Suite } from '../../functions/core/suite/suite.ts';
 import { hasSchemaPath } from '../helpers/schema-path.ts';
+import { buildFailedReport, buildQuery } from '../nightly/fixtures/reports.ts';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -105,5 +108,50 @@ describe('docs/DATA-MODEL.md', () => {
       )
       .map((r) => `${r.seed} ${r.entity}.${r.field}`);
     expect(renamed).toEqual([]);
+  });
+
+  describe('the schema_version 2 renames', () => {
+    const section = DOC.slice(DOC.indexOf('schema_version 2 (`REPORT_SCHEMA_VERSION`'));
+    const renames = section
+      .split('\n')
+      .filter((line) => line.startsWith('| `') || line.startsWith('| CSV'))
+      .map((line) => {
+        const [from = '', to = ''] = line.slice(1, -1).split(' | ');
+        const names = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '');
+        return { from: names(from), to: names(to), csv: from.trim().startsWith('CSV') };
+      });
+    const csvHeader = renderQueryRowsCsv({ ...buildFailedReport(), query_results: [buildQuery({ id: 'q' })] })
+      .split('\r\n')[0]
+      ?.split(',');
+
+    it('are the current version', () => {
+      expect(REPORT_SCHEMA_VERSION).toBe('2');
+      expect(renames).toHaveLength(7);
+    });
+
+    it('name report fields that exist under the new name and no longer under the old one', () => {
+      const fields = renames.filter((r) => r.to[0]?.startsWith('report:'));
+      expect(fields.length).toBe(4);
+      for (const { from, to } of fields) {
+        expect(hasSchemaPath(ValidationReport, (to[0] ?? '').slice('report:'.length)), to[0]).toBe(true);
+        expect(hasSchemaPath(ValidationReport, (from[0] ?? '').slice('report:'.length)), from[0]).toBe(false);
+      }
+    });
+
+    it('name the stage keys the steps now have, and none of the old ones', () => {
+      const stages = renames.find((r) => r.from[0] === 'report:execution.stages');
+      expect(Object.keys(STEPS)).toEqual(expect.arrayContaining(stages?.to ?? ['?']));
+      expect(Object.keys(STEPS).filter((k) => stages?.from.includes(k))).toEqual([]);
+      expect(Object.keys(STEPS).filter((k) => !/^[a-z][a-z0-9_]*$/.test(k))).toEqual([]);
+    });
+
+    it('name CSV columns the CSV now has, and none of the old ones', () => {
+      const columns = renames.filter((r) => r.csv);
+      expect(columns).toHaveLength(2);
+      for (const { from, to } of columns) {
+        for (const name of to.filter((n) => !n.includes('...'))) expect(csvHeader, name).toContain(name);
+        for (const name of from.filter((n) => !n.includes('...'))) expect(csvHeader, name).not.toContain(name);
+      }
+    });
   });
 });

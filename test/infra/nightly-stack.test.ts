@@ -619,6 +619,25 @@ describe('the stack’s outputs', () => {
     });
   });
 
+  it('links the page of past runs in the S3 console, as the emails do', () => {
+    template.hasOutput('RunsPageUrl', {
+      Value: {
+        'Fn::Join': [
+          '',
+          [
+            'https://',
+            { Ref: 'AWS::Region' },
+            '.console.aws.amazon.com/s3/object/',
+            { Ref: ref('AWS::S3::Bucket') },
+            '?region=',
+            { Ref: 'AWS::Region' },
+            '&bucketType=general&prefix=reports%2Fbook%2Findex.html',
+          ],
+        ],
+      },
+    });
+  });
+
   it('gives the function a fixed, readable name', () => {
     template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'ragwatch-staging-book' });
   });

@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 describe('the alert email', () => {
-  it('links the stored HTML report, the dashboard and the run’s Logs Insights query within its first lines', async () => {
+  it('links the stored HTML report, the page of past runs, the dashboard and the run’s Logs Insights query within its first lines', async () => {
     // Prepare
     const config = parseNightlyConfig(
       standInNightlyEnv(aws, {
@@ -53,13 +53,18 @@ describe('the alert email', () => {
     expect(lines[at + 1]).toBe(
       `- Report (HTML, in the S3 console; "Open" shows it): https://eu-west-1.console.aws.amazon.com/s3/object/ragwatch-reports?region=eu-west-1&bucketType=general&prefix=${encodeURIComponent(html)}`,
     );
+    // The page of past runs, which the run wrote after this email went out.
     expect(lines[at + 2]).toBe(
+      '- Past runs and open incidents (HTML, in the S3 console): https://eu-west-1.console.aws.amazon.com/s3/object/ragwatch-reports?region=eu-west-1&bucketType=general&prefix=reports%2Fbook%2Findex.html',
+    );
+    expect(await aws.listKeys()).toContain('reports/book/index.html');
+    expect(lines[at + 3]).toBe(
       '- Dashboard: https://eu-west-1.console.aws.amazon.com/cloudwatch/home?region=eu-west-1#dashboards/dashboard/ragwatch-prod-book',
     );
-    expect(lines[at + 3]).toMatch(
+    expect(lines[at + 4]).toMatch(
       /^- This run's log lines \(CloudWatch Logs Insights\): https:\/\/eu-west-1\.console\.aws\.amazon\.com\/cloudwatch\/home\?region=eu-west-1#logsV2:logs-insights\$3FqueryDetail\$3D~\(/,
     );
-    expect(lines[at + 3]).toContain(result.runId);
+    expect(lines[at + 4]).toContain(result.runId);
     expect(email?.message.match(/^LINKS$/gm)).toHaveLength(1);
   });
 });

@@ -114,6 +114,8 @@ describe('the nightly handler on a clean run', () => {
         'reports/book/latest.csv',
         // The environment's run index, for the history (adapters/aws/s3-run-index.ts).
         'reports/book/_history/prod.json',
+        // The page of past runs (core/render/html/runs-page.ts).
+        'reports/book/index.html',
       ].sort(),
     );
     const expected = { ...produced, regression: expect.objectContaining({ compared: false, baseline_runs: [] }) };
@@ -330,9 +332,9 @@ describe('the nightly handler when one sink fails', () => {
       metrics: { ok: true },
       alert: { ok: false, error: expect.stringContaining(`SNS Publish to ${topic} failed (not_found)`) },
     });
-    // The report, latest.json, their HTML and CSV, the run index, and the incident state put back as it was, so the
-    // next run sends the onset again.
-    expect(await aws.listKeys()).toHaveLength(8);
+    // The report, latest.json, their HTML and CSV, the run index, the page of past runs, and the incident state put
+    // back as it was, so the next run sends the onset again.
+    expect(await aws.listKeys()).toHaveLength(9);
     expect(JSON.parse((await aws.readObject('reports/book/incidents/prod.json')) ?? 'null')?.open.quality).toBeNull();
     expect(logger.find('alert not sent; incident state put back so the next run sends it')?.level).toBe('error');
   });

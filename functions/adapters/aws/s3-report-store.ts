@@ -24,11 +24,12 @@ import {
 import type { StoredObject } from '../../core/post-run/emails.ts';
 import type { PreviousRun } from '../../core/post-run/ports.ts';
 import type { ReportAttachment } from '../../core/render/attachments.ts';
+import type { RunsPageRow } from '../../core/render/html/runs-page.ts';
 import type { ValidationReport } from '../../core/report/report.ts';
 import { pathSegment } from '../path-segment.ts';
 import { abortable } from './clients.ts';
 import { awsSinkError, classifyAwsError } from './errors.ts';
-import { readRunIndex, runIndexKey, withRun } from './s3-run-index.ts';
+import { type RunIndexEntry, readRunIndex, runIndexKey, withRun } from './s3-run-index.ts';
 
 export interface S3ReportStoreOptions {
   client: S3Client;
@@ -70,6 +71,14 @@ export function buildReportKey(
 export function buildLatestKey(collection: string, prefix = 'reports'): string {
   return `${prefix}/${keySegment(collection)}/latest.json`;
 }
+
+/** Where the collection's page of past runs lives in the bucket: beside latest.json. */
+function buildRunsPageKey(collection: string, prefix = 'reports'): string {
+  return `${prefix}/${keySegment(collection)}/index.html`;
+}
+
+/** Runs on the page of past runs: a month of nightly runs and then some. */
+const RUNS_PAGE_SIZE = 30;
 
 /** Writes reports to S3; failures become SinkError after the SDK's own retries. */
 export class S3ReportStore {
@@ -129,6 +138,7 @@ export class S3ReportStore {
       bucket,
       key,
       htmlKey: html === undefined ? null : html.key,
+      runsPageKey: buildRunsPageKey(report.collection, prefix),
       attachments: stored,
     };
   }
@@ -142,12 +152,7 @@ export class S3ReportStore {
     const indexKey = runIndexKey(prefix, keySegment(report.collection), keySegment(report.environment));
     try {
       const current = await readRunIndex(client, bucket, indexKey, signal);
-      await this.#put(
-        indexKey,
-        withRun(current, { key, started_at: report.timestamp, bytes }),
-        'application/json',
-        signal,
-      );
+      await this.#put(indexKey, withRun(current, indexEntry(report, key, bytes)), 'application/json', signal);
     } catch {
       // The history lists the month for this run (bounded), as it did before the index existed.
     }
@@ -171,6 +176,29 @@ export class S3ReportStore {
         key.replace(/\.json$/, attachment.suffix),
         options.signal,
       );
+    return { key };
+  }
+
+  /**
+   * The page of past runs at reports/<collection>/index.html: the environment's last runs from its run index (one
+   * GetObject, whatever else the bucket holds), this run first even when the index could not take it, made into a
+   * page by `render`; `link` gives each run's report link from its HTML key (the Lambda: its S3 console page).
+   */
+  async saveRunsPage(
+    report: ValidationReport,
+    render: (runs: RunsPageRow[]) => string,
+    options: { signal?: AbortSignal; link?: (htmlKey: string) => string } = {},
+  ): Promise<{ key: string }> {
+    const { client, bucket, prefix = 'reports' } = this.#options;
+    const indexKey = runIndexKey(prefix, keySegment(report.collection), keySegment(report.environment));
+    const own = indexEntry(report, buildReportKey(report, prefix), 0);
+    const indexed = (await readRunIndex(client, bucket, indexKey, options.signal)) ?? [];
+    const runs = [own, ...indexed.filter((e) => e.key !== own.key)]
+      .sort((a, b) => b.started_at.localeCompare(a.started_at))
+      .slice(0, RUNS_PAGE_SIZE)
+      .map((e) => runsPageRow(e, options.link ?? ((k) => k)));
+    const key = buildRunsPageKey(report.collection, prefix);
+    await this.#put(key, render(runs), 'text/html; charset=utf-8', options.signal);
     return { key };
   }
 
@@ -322,6 +350,38 @@ export class S3ReportStore {
       throw awsSinkError(`S3 CopyObject s3://${bucket}/${from} to ${to} failed`, error);
     }
   }
+}
+
+/** A run's entry in the run index: where its report is, and its headline for the page of past runs. */
+function indexEntry(report: ValidationReport, key: string, bytes: number): RunIndexEntry {
+  const completed = report.passed_queries + report.failed_queries > 0;
+  return {
+    key,
+    started_at: report.timestamp,
+    bytes,
+    run_id: report.run_id,
+    status: report.status,
+    pass_rate: report.status !== 'ERROR' && completed ? report.pass_rate : null,
+  };
+}
+
+const STATUSES: readonly string[] = ['PASSED', 'FAILED', 'ERROR'];
+
+/** An index entry as a row of the runs page; an entry from before the index kept statuses says so (null). */
+function runsPageRow(e: RunIndexEntry, link: (htmlKey: string) => string): RunsPageRow {
+  return {
+    run_id:
+      e.run_id ??
+      e.key
+        .split('/')
+        .at(-1)
+        ?.replace(/\.json$/, '') ??
+      null,
+    started_at: e.started_at,
+    status: e.status !== undefined && STATUSES.includes(e.status) ? (e.status as RunsPageRow['status']) : null,
+    pass_rate: typeof e.pass_rate === 'number' && Number.isFinite(e.pass_rate) ? e.pass_rate : null,
+    href: link(e.key.replace(/\.json$/, '.html')),
+  };
 }
 
 /** S3's smallest part but the last: the one buffer a streamed upload holds. */

@@ -6,7 +6,8 @@
  * record"). With the index, finding the newest K runs costs one GetObject and K reads, whatever else the bucket
  * holds. The report store appends to it after each dated report; a lost index (or a run before it existed) falls
  * back to listing. Overlapping runs may each write it: the later write wins and the other run's entry is lost, which
- * costs one point of history, never a run.
+ * costs one point of history, never a run. Each entry also keeps the run's id, status and pass rate, so the page of
+ * past runs (reports/<collection>/index.html) is made from this one object too.
  */
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { abortable } from './clients.ts';
@@ -18,6 +19,11 @@ export interface RunIndexEntry {
   key: string;
   started_at: string;
   bytes: number;
+  /** For the page of past runs; absent in entries written before it. */
+  run_id?: string;
+  status?: string;
+  /** null where no query completed (an ERROR run). */
+  pass_rate?: number | null;
 }
 
 /** Its key, from the key segments of the collection and the environment (s3-report-store.ts keySegment). */

@@ -4,7 +4,7 @@
  * the same name (and as latest.html, latest.csv). Every file is written then renamed into place. The full URL lists
  * (a streamed attachment) are gzipped as a stream into their file; the latest copies are copies of the dated files.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { copyFile, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -12,9 +12,14 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { ReportSink, StoredReport } from '../../core/post-run/ports.ts';
 import type { ReportAttachment } from '../../core/render/attachments.ts';
+import type { RunsPageRow } from '../../core/render/html/runs-page.ts';
 import type { ValidationReport } from '../../core/report/report.ts';
 import { pathSegment } from '../path-segment.ts';
 import { fileSinkError } from './errors.ts';
+import { FileRunHistory } from './run-history.ts';
+
+/** Runs on the page of past runs, as in S3. */
+const RUNS_PAGE_SIZE = 30;
 
 /** A report archived in the folder: its JSON, and the files written beside it. */
 export interface StoredFile extends StoredReport {
@@ -63,6 +68,35 @@ export class FileReportStore implements ReportSink<StoredFile> {
         await copyFile(`${base}${suffix}`, tmp);
         await rename(tmp, `${latest}${suffix}`);
       }
+    } catch (error) {
+      throw fileSinkError(error);
+    }
+  }
+
+  /**
+   * <collection>/index.html, the page of past runs: the environment's last runs in the folder (read as the history
+   * reads them: one listing, at most twice the page's runs read), each linking its HTML report beside the page.
+   */
+  async saveRunsPage(report: ValidationReport, render: (runs: RunsPageRow[]) => string): Promise<void> {
+    const digests = await new FileRunHistory(this.#dir).recentRuns({
+      collection: report.collection,
+      environment: report.environment,
+      before: '9999-12-31T23:59:59.999Z',
+      limit: RUNS_PAGE_SIZE,
+    });
+    const html = (json: string) => json.replace(/\.json$/, '.html');
+    const runs = digests.map(
+      (d): RunsPageRow => ({
+        run_id: d.runId,
+        started_at: d.startedAt,
+        status: d.status,
+        pass_rate: d.metrics.pass_rate ?? null,
+        // The HTML beside the JSON, or the JSON itself for a run written with --no-html.
+        href: encodeURIComponent(path.basename(existsSync(html(d.location)) ? html(d.location) : d.location)),
+      }),
+    );
+    try {
+      await writeAtomically(path.join(this.#folder(report), 'index.html'), render(runs));
     } catch (error) {
       throw fileSinkError(error);
     }

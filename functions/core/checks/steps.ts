@@ -10,11 +10,11 @@ export const STEPS = {
   profile: 'Qdrant (count, facet or scroll)',
   agent: 'Cohere chat and Qdrant search',
   inventory: 'Qdrant (scroll)',
-  'page facets': 'Qdrant (facet)',
-  'exact search': 'Qdrant (exact search)',
-  'canary sample': 'Qdrant (scroll of the first points)',
-  'canary embed': 'Cohere embed',
-  'model facet': 'Qdrant (facet)',
+  page_facets: 'Qdrant (facet)',
+  exact_search: 'Qdrant (exact search)',
+  canary_sample: 'Qdrant (scroll of the first points)',
+  canary_embed: 'Cohere embed',
+  model_facet: 'Qdrant (facet)',
 } as const;
 
 export type StepName = keyof typeof STEPS;

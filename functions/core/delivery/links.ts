@@ -11,6 +11,8 @@
 export interface RunLinks {
   /** The HTML report's console page (or the JSON's when the HTML was not stored); absent when nothing was stored. */
   report?: string;
+  /** The collection's page of past runs, in the S3 console as the report is. */
+  runs?: string;
   dashboard?: string;
   logs?: string;
 }
@@ -22,7 +24,7 @@ export interface RunLinkInputs {
   startedAt: string;
   finishedAt: string;
   /** The stored report: its bucket and the keys of its JSON and (when stored) HTML. */
-  report?: { bucket: string; jsonKey: string; htmlKey?: string };
+  report?: { bucket: string; jsonKey: string; htmlKey?: string; runsPageKey?: string };
   dashboardName?: string;
   logGroupName?: string;
 }
@@ -41,6 +43,8 @@ export function buildRunLinks(inputs: RunLinkInputs): RunLinks {
   const links: RunLinks = {};
   if (inputs.report)
     links.report = buildS3ConsoleUrl(inputs.report.bucket, inputs.report.htmlKey ?? inputs.report.jsonKey, region);
+  if (inputs.report?.runsPageKey)
+    links.runs = buildS3ConsoleUrl(inputs.report.bucket, inputs.report.runsPageKey, region);
   if (inputs.dashboardName)
     links.dashboard = `${CONSOLE(region)}/cloudwatch/home?region=${region}#dashboards/dashboard/${encodeURIComponent(inputs.dashboardName)}`;
   if (inputs.logGroupName) links.logs = buildLogsInsightsUrl(inputs as RunLinkInputs & { logGroupName: string });
@@ -48,12 +52,14 @@ export function buildRunLinks(inputs: RunLinkInputs): RunLinks {
 }
 
 /**
- * The email's one LINKS section, plain text, one link per line: the HTML report, the dashboard, the run's logs,
+ * The email's one LINKS section, plain text, one link per line: the HTML report, the page of past runs, the
+ * dashboard, the run's logs,
  * then `more` (the report's JSON in S3 or where its only copy is; an incident's first report). Nothing when empty.
  */
 export function linkLines(links: RunLinks | undefined, more: string[] = []): string[] {
   const lines = [
     links?.report && `- Report (HTML, in the S3 console; "Open" shows it): ${links.report}`,
+    links?.runs && `- Past runs and open incidents (HTML, in the S3 console): ${links.runs}`,
     links?.dashboard && `- Dashboard: ${links.dashboard}`,
     links?.logs && `- This run's log lines (CloudWatch Logs Insights): ${links.logs}`,
     ...more,

@@ -113,7 +113,7 @@ export async function answerAgentQuestions(
     evaluated: chosen.length,
     capped: agentQueries.length - chosen.length,
     max_agent_queries: Math.max(0, options.maxAgentQueries),
-    min_coverage: options.minCoverage ?? DEFAULT_MIN_COVERAGE,
+    min_citation_coverage: options.minCoverage ?? DEFAULT_MIN_COVERAGE,
     min_word_support: options.minWordSupport ?? DEFAULT_MIN_WORD_SUPPORT,
     claims: claims.length,
     supported_claims: supportedClaims,

@@ -30,14 +30,14 @@ export const scrolledInventory: Input<ScrolledInventory> = {
  */
 export const indexInventory: Input<IndexInventory> = {
   name: 'inventory',
-  steps: ['page facets'],
+  steps: ['page_facets'],
   resolve: async (ctx) => {
     const info = await outcome(ctx.input(collectionDescription));
     if (info.ok && hasPageIndexes(info.value)) {
       const profiled = ctx.input(collectionProfile);
       // Awaited inside readPageVersions once the first facets are back; a failure is the profile's to report.
       profiled.catch(() => undefined);
-      const read = await ctx.step('page facets', () => readPageVersions(ctx.deps.index, profiled));
+      const read = await ctx.step('page_facets', () => readPageVersions(ctx.deps.index, profiled));
       if (read !== undefined) return read;
     }
     return ctx.input(scrolledInventory);
@@ -64,8 +64,8 @@ export interface ExactSample {
 
 /** Tonight's sample of the suite's searches sent once more with exact search: one query-batch call per 100, all at once. */
 export const exactSearches: Input<ExactSample> = {
-  name: 'exact search',
-  steps: ['exact search'],
+  name: 'exact_search',
+  steps: ['exact_search'],
   resolve: async (ctx) => {
     const all = (await ctx.input(searchedQueries)).searches;
     const sampleSize = ctx.options.indexHealth?.annSample ?? DEFAULT_ANN_SAMPLE;
@@ -73,7 +73,7 @@ export const exactSearches: Input<ExactSample> = {
     // No exact search requested at all (ANN_RECALL_SAMPLE=0, or no query was searched): no step, no request.
     if (searches.length === 0) return { searched: all.length, sampleSize, compared: [] };
     // Every batch at once (one round trip up to the limiter's share), as the query stage sends its own.
-    const exact = await ctx.step('exact search', async () => {
+    const exact = await ctx.step('exact_search', async () => {
       const limit = pLimit(Math.max(1, ctx.options.searchConcurrency));
       const batches: SearchRequest[][] = [];
       for (let start = 0; start < searches.length; start += SEARCH_BATCH_SIZE) {
@@ -112,14 +112,14 @@ export interface CanaryPoint {
  */
 export const canarySample: Input<CanaryPoint[]> = {
   name: 'canary',
-  steps: ['canary sample', 'canary embed'],
+  steps: ['canary_sample', 'canary_embed'],
   resolve: async (ctx) => {
     const size = Math.min(ctx.options.indexHealth?.canarySample ?? 8, ctx.deps.embedder.maxBatchSize);
     if (size <= 0) return [];
-    const points = await ctx.step('canary sample', () => ctx.deps.index.firstPoints(size, CANARY_FIELDS));
+    const points = await ctx.step('canary_sample', () => ctx.deps.index.firstPoints(size, CANARY_FIELDS));
     const withText = points.filter((p) => typeof p.payload.chunk_text === 'string' && p.vector.length > 0);
     if (withText.length === 0) return [];
-    const embedded = await ctx.step('canary embed', () =>
+    const embedded = await ctx.step('canary_embed', () =>
       ctx.deps.embedder.embedDocuments(
         withText.map((p) =>
           embeddedText({ chunk_text: p.payload.chunk_text as string, embed_header: p.payload.embed_header }),
@@ -153,12 +153,12 @@ export interface ModelCounts {
  */
 export const embeddingModels: Input<ModelCounts> = {
   name: 'embedding models',
-  steps: ['model facet'],
+  steps: ['model_facet'],
   resolve: async (ctx) => {
     const info = await outcome(ctx.input(collectionDescription));
     if (info.ok && info.value.payloadIndexes[MODEL_FIELD] === 'keyword') {
       const [hits, profile] = await Promise.all([
-        ctx.step('model facet', () => ctx.deps.index.facet(MODEL_FIELD, MODEL_FACET_LIMIT)),
+        ctx.step('model_facet', () => ctx.deps.index.facet(MODEL_FIELD, MODEL_FACET_LIMIT)),
         ctx.input(collectionProfile),
       ]);
       if (hits.length < MODEL_FACET_LIMIT) {

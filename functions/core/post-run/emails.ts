@@ -16,6 +16,8 @@ export interface StoredObject extends StoredReport {
   bucket: string;
   key: string;
   htmlKey: string | null;
+  /** The collection's page of past runs (reports/<collection>/index.html), linked from every email. */
+  runsPageKey?: string;
 }
 
 export interface EmailSettings {
@@ -76,6 +78,7 @@ function linksOf(delivery: Delivery<StoredObject>, settings: EmailSettings): Run
             bucket: stored.value.bucket,
             jsonKey: stored.value.key,
             ...(stored.value.htmlKey === null ? {} : { htmlKey: stored.value.htmlKey }),
+            ...(stored.value.runsPageKey === undefined ? {} : { runsPageKey: stored.value.runsPageKey }),
           },
         }
       : {}),

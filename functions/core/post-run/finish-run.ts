@@ -11,7 +11,8 @@
  * 3. The report is archived and the metrics published, side by side. A report that could not be archived goes to
  *    the log whole (nothing is lost); a metrics sink that failed is named in the messages.
  * 4. The alert step (alert-step.ts), within the root's backstop: incidents settled, one message per notice, or the
- *    run's own alert when the incident state is out of reach. Beside it, the latest copies, whose failure is logged.
+ *    run's own alert when the incident state is out of reach; then the page of past runs (runs-page-step.ts) with
+ *    the incidents as it left them. Beside them, the latest copies. The copies' and the page's failures are logged.
  * 5. The outcome: the report as compared, what the store said of it, and what became of each sink.
  */
 import type { IncidentPolicy } from '../incident/advance-incidents.ts';
@@ -24,6 +25,7 @@ import { sendNotices } from './alert-step.ts';
 import { compareWithStoredHistory } from './compare-history.ts';
 import type { AlertOutcome, PostRunOutcome } from './outcome.ts';
 import type { Delivery, PostRunPorts, PreviousRun, SinkOutcome, StoredReport } from './ports.ts';
+import { saveRunsPage, watchIncidents } from './runs-page-step.ts';
 
 export interface FinishRunOptions {
   /** Write the HTML report beside the JSON (the CSV is always written). */
@@ -67,9 +69,14 @@ export async function finishRun<S extends StoredReport>(
     failedSinks: published.ok ? [] : [{ sink: ports.metrics.name, reason: published.error }],
     previous: run.previous,
   };
-  // The latest copies only beside an archived report: they would otherwise stand for a run that has no archive.
+  // The latest copies and the runs page only beside an archived report: they would otherwise stand for a run that
+  // has no archive. The page follows the alert step, to show the incidents as this run left them.
+  const incidents = watchIncidents(ports.incidents);
   const [alert, latestUpdated] = await Promise.all([
-    alertStep(ports, delivery, options.policy),
+    alertStep({ ...ports, incidents: incidents.store }, delivery, options.policy).then(async (outcome) => {
+      if (stored.ok) await saveRunsPage(ports, report, incidents.last());
+      return outcome;
+    }),
     stored.ok ? saveLatest(ports, report, attachments) : null,
   ]);
   return {

@@ -7,6 +7,7 @@ import type { AlertMessage } from '../delivery/alert-message.ts';
 import type { Notice } from '../incident/advance-incidents.ts';
 import type { IncidentStore, RunHistory } from '../ports.ts';
 import type { ReportAttachment } from '../render/attachments.ts';
+import type { RunsPageRow } from '../render/html/runs-page.ts';
 import type { Severity } from '../report/findings.ts';
 import type { ValidationReport } from '../report/report.ts';
 
@@ -22,6 +23,12 @@ export interface ReportSink<S extends StoredReport> {
   saveArchive(report: ValidationReport, attachments: ReportAttachment[]): Promise<S>;
   /** latest.json and its attachments, what a person opens first: a convenience, so its failure is only logged. */
   saveLatest(report: ValidationReport, attachments: ReportAttachment[]): Promise<void>;
+  /**
+   * The page of past runs (<collection>/index.html): `render` turns the last runs the sink knows (a bounded read:
+   * the run index, never a listing) into the page. Optional: a sink without one writes no page. A convenience, so
+   * its failure is only logged.
+   */
+  saveRunsPage?(report: ValidationReport, render: (runs: RunsPageRow[]) => string): Promise<void>;
 }
 
 export interface PublishedMetrics {
@@ -95,6 +102,7 @@ export type PostRunEvent =
   | { kind: 'report_not_stored'; reason: string; report: ValidationReport }
   | { kind: 'metrics_not_published'; reason: string }
   | { kind: 'latest_not_updated'; reason: string }
+  | { kind: 'runs_page_not_written'; reason: string }
   | { kind: 'incidents_unavailable'; reason: string }
   | { kind: 'incidents_replaced'; reason: string }
   | { kind: 'incidents_not_applied'; reason: string }

@@ -256,11 +256,14 @@ async function searchQueries(
   distance: string,
 ): Promise<QueryStageResult['scoreAnomalies']> {
   const { index, clock } = options;
-  let searched = 0;
   const scoreAnomalies: QueryStageResult['scoreAnomalies'] = [];
   const searchable = states.filter(
     (s) => s.vector !== undefined && s.failure === undefined && s.unknownFilters === undefined,
   );
+  // "done" counts every query whose outcome is settled: one that will not be searched (its embedding failed, its
+  // filter names nothing the index has) is done now, so the count reaches the total instead of stalling at 20/21.
+  let done = states.length - searchable.length;
+  if (states.length > 0) options.progress?.({ kind: 'queries', done, total: states.length });
   await Promise.all(
     chunk(searchable, SEARCH_BATCH_SIZE).map((batch) =>
       limit(async () => {
@@ -295,8 +298,8 @@ async function searchQueries(
           fail(batch, 'RETRIEVAL_FAILED', error);
         }
         for (const s of batch) s.searchMs = clock.monotonicMs() - t;
-        searched += batch.length;
-        options.progress?.({ kind: 'queries', done: searched, total: states.length });
+        done += batch.length;
+        options.progress?.({ kind: 'queries', done, total: states.length });
       }),
     ),
   );

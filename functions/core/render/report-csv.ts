@@ -8,12 +8,15 @@
 import type { QueryValidationResult } from '../report/query-validation.ts';
 import type { ValidationReport } from '../report/report.ts';
 
+// Each column is named by its path in the JSON report's query result (docs/DATA-MODEL.md's notation), so a CSV
+// column and a JSON field never differ in name: `metrics.precision_at_k` is `query_results[].metrics.precision_at_k`.
 const COLUMNS: [string, (q: QueryValidationResult) => unknown][] = [
-  ['query_id', (q) => q.id],
-  ['category', (q) => q.query_category],
+  ['id', (q) => q.id],
+  ['query_category', (q) => q.query_category],
   ['status', (q) => q.status],
   ['query_text', (q) => q.query_text],
-  ['reason', (q) => q.fail_reason ?? q.pass_reason],
+  ['pass_reason', (q) => q.pass_reason],
+  ['fail_reason', (q) => q.fail_reason],
   ['error_types', (q) => q.error_types.join(' ')],
   ['best_similarity', (q) => q.best_similarity],
   ['mean_top_k_similarity', (q) => q.mean_top_k_similarity],
@@ -22,16 +25,16 @@ const COLUMNS: [string, (q: QueryValidationResult) => unknown][] = [
   ['chapter_match', (q) => q.chapter_match],
   ['expected_sources_found', (q) => q.expected_sources_found],
   ['total_expected_sources', (q) => q.total_expected_sources],
-  ['precision_at_k', (q) => q.metrics?.precision_at_k],
-  ['recall_at_k', (q) => q.metrics?.recall_at_k],
-  ['reciprocal_rank', (q) => q.metrics?.reciprocal_rank],
-  ['ndcg_at_k', (q) => q.metrics?.ndcg_at_k],
-  ['embedding_ms', (q) => q.latency.embedding_ms],
-  ['search_ms', (q) => q.latency.search_ms],
-  ['post_processing_ms', (q) => q.latency.post_processing_ms],
-  ['total_ms', (q) => q.latency.total_ms],
-  ['top_source_url', (q) => q.top_results[0]?.source_url],
-  ['top_score', (q) => q.top_results[0]?.similarity_score],
+  ['metrics.precision_at_k', (q) => q.metrics?.precision_at_k],
+  ['metrics.recall_at_k', (q) => q.metrics?.recall_at_k],
+  ['metrics.reciprocal_rank', (q) => q.metrics?.reciprocal_rank],
+  ['metrics.ndcg_at_k', (q) => q.metrics?.ndcg_at_k],
+  ['latency.embedding_ms', (q) => q.latency.embedding_ms],
+  ['latency.search_ms', (q) => q.latency.search_ms],
+  ['latency.post_processing_ms', (q) => q.latency.post_processing_ms],
+  ['latency.total_ms', (q) => q.latency.total_ms],
+  ['top_results[0].source_url', (q) => q.top_results[0]?.source_url],
+  ['top_results[0].similarity_score', (q) => q.top_results[0]?.similarity_score],
 ];
 
 /** The run's own columns, the same on every row, after the query's. */

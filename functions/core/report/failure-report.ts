@@ -4,7 +4,7 @@
  * datum and a CRITICAL alert. Pure.
  */
 import { redactUrlsIn } from '../shared/redact-url.ts';
-import type { ValidationReport } from './report.ts';
+import { REPORT_SCHEMA_VERSION, type ValidationReport } from './report.ts';
 
 export interface RunFailure {
   runId: string;
@@ -27,7 +27,7 @@ export function buildRunFailureReport(failure: RunFailure): ValidationReport {
   const finished = failure.finishedAt.toISOString();
   const reason = `the run could not complete: ${failure.stage}: ${redactUrlsIn(failure.reason)}`;
   return {
-    schema_version: '1',
+    schema_version: REPORT_SCHEMA_VERSION,
     run_id: failure.runId,
     status: 'ERROR',
     status_reason: reason,

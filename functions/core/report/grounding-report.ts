@@ -16,7 +16,9 @@ const GroundingChecks = z.object({
   citations_present: CheckVerdict.describe('An answer cites at least one chunk; NOT_APPLICABLE to an abstention'),
   citations_retrieved: CheckVerdict.describe('Every cited document id is a chunk retrieved for this query'),
   spans_match: CheckVerdict.describe('Every citation text equals response_text.slice(start, end)'),
-  sentence_coverage: CheckVerdict.describe('citation_coverage >= min_coverage; NOT_APPLICABLE to an abstention'),
+  sentence_coverage: CheckVerdict.describe(
+    'citation_coverage >= min_citation_coverage; NOT_APPLICABLE to an abstention',
+  ),
   claims_supported: CheckVerdict.describe(
     'Every claim is supported by the chunks it cites (see claims); NOT_APPLICABLE to an abstention',
   ),
@@ -130,12 +132,12 @@ const GroundingVerdictFields = z.object({
     .min(0)
     .max(1)
     .describe('Share of the answer’s sentences overlapped by a valid citation'),
-  min_coverage: z.number().min(0).max(1),
+  min_citation_coverage: z.number().min(0).max(1),
   sentences: z.number().int().min(0),
   covered_sentences: z.number().int().min(0),
   unknown_chunk_ids: z.array(z.string()).describe('Cited ids that were not retrieved for this query'),
   min_word_support: z.number().min(0).max(1),
-  support_rate: z
+  support_ratio: z
     .number()
     .min(0)
     .max(1)
@@ -188,13 +190,13 @@ export const GroundingVerdict = withRecordRules(GroundingVerdictFields, [
     jsonSchema: ifThen({ gated: true }, { abstained: { const: true } }),
   },
   {
-    rule: 'support_rate is null exactly when there are no claims',
-    holds: (v) => (v.support_rate === null) === (v.claims.length === 0),
+    rule: 'support_ratio is null exactly when there are no claims',
+    holds: (v) => (v.support_ratio === null) === (v.claims.length === 0),
     jsonSchema: {
       if: { properties: { claims: { maxItems: 0 } } },
       // biome-ignore lint/suspicious/noThenProperty: `then` is JSON Schema's keyword, not a thenable.
-      then: { properties: { support_rate: { type: 'null' } } },
-      else: { properties: { support_rate: { type: 'number', minimum: 0, maximum: 1 } } },
+      then: { properties: { support_ratio: { type: 'null' } } },
+      else: { properties: { support_ratio: { type: 'number', minimum: 0, maximum: 1 } } },
     },
   },
   {
@@ -232,7 +234,7 @@ const AgentResponseFields = z.object({
     .min(0)
     .max(1)
     .describe(
-      'evidence_relevance × support_rate (confidence_components): how closely the cited evidence matches the question, discounted by the share of claims it supports; 0 when nothing is cited',
+      'evidence_relevance × support_ratio (confidence_components): how closely the cited evidence matches the question, discounted by the share of claims it supports; 0 when nothing is cited',
     ),
   confidence_components: z.object({
     evidence_relevance: z
@@ -240,7 +242,7 @@ const AgentResponseFields = z.object({
       .min(0)
       .max(1)
       .describe('Mean relevance score of the cited chunks that were given to the model, clamped to 0..1; 0 when none'),
-    support_rate: z.number().min(0).max(1).nullable().describe('grounding_validation.support_rate'),
+    support_ratio: z.number().min(0).max(1).nullable().describe('grounding_validation.support_ratio'),
   }),
   timestamp: z.iso.datetime(),
   grounding_validation: GroundingVerdict.nullable().describe('null when retrieval or chat failed'),
@@ -341,7 +343,7 @@ const GroundingReportFields = z.object({
   evaluated: count.describe('Agent queries run this time (the first max_agent_queries, in suite order)'),
   capped: count.describe('Agent queries skipped by the per-run cap'),
   max_agent_queries: count,
-  min_coverage: z.number().min(0).max(1),
+  min_citation_coverage: z.number().min(0).max(1),
   min_word_support: z.number().min(0).max(1),
   claims: count.describe('Claims in the answers judged (cited spans and uncited fact-bearing sentences)'),
   supported_claims: count,

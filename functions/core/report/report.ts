@@ -18,8 +18,8 @@ import { RegressionReport } from './regression-report.ts';
 import { ValidationMetrics } from './validation-metrics.ts';
 
 const LIFECYCLE_STATES = ['CREATED', 'EXECUTING', 'COMPLETED', 'FAILED', 'ANALYZED'] as const;
-/** The report's schema version: bumped when a field is renamed or its meaning changes (`ragwatch --version`). */
-export const REPORT_SCHEMA_VERSION = '1';
+/** The report's schema version: bumped when a field is renamed or its meaning changes (`ragwatch --version`); 2 renamed the fields docs/DATA-MODEL.md lists under "Renamed in schema_version 2". */
+export const REPORT_SCHEMA_VERSION = '2';
 
 export const LifecycleEvent = z.object({ state: z.enum(LIFECYCLE_STATES), at: z.iso.datetime() });
 export type LifecycleEvent = z.infer<typeof LifecycleEvent>;
@@ -30,8 +30,10 @@ export const Execution = z.object({
   search_calls: z.number().int().min(0),
   embedding_model: z.string().min(1),
   vector_size: z.number().int().nullable(),
+  // Keys are snake_case step names (functions/core/checks/steps.ts): a key a jq path or a metric dimension takes
+  // as it is. schema_version 1 had keys with spaces ("exact search").
   stages: z.record(
-    z.string(),
+    z.string().regex(/^[a-z][a-z0-9_]*$/, 'a stage key is snake_case'),
     z.object({ status: z.enum(['ok', 'failed', 'skipped', 'cut']), duration_ms: z.number() }),
   ),
 });

@@ -21,7 +21,7 @@ import { criteriaErrors, decideRunStatus } from '../criteria/criteria.ts';
 import { buildValidationMetrics } from '../queries/aggregate-metrics.ts';
 import { collectionDescription } from '../queries/inputs.ts';
 import { emptyIndexHealth } from '../report/index-health-report.ts';
-import type { LifecycleEvent, ValidationReport } from '../report/report.ts';
+import { type LifecycleEvent, REPORT_SCHEMA_VERSION, type ValidationReport } from '../report/report.ts';
 import { redactUrlsDeep } from '../shared/redact-url.ts';
 import { roundTo } from '../shared/statistics.ts';
 import { resolveQueries, SuccessCriteria, setAsideQueries } from '../suite/suite.ts';
@@ -66,7 +66,7 @@ export async function runValidation(deps: EngineDeps, options: RunOptions): Prom
   // Every output is rendered from the report: a credential in any URL it names (the sitemap's, a page's, one quoted
   // in a message) is redacted here, once, before any of them is written.
   return redactUrlsDeep<ValidationReport>({
-    schema_version: '1',
+    schema_version: REPORT_SCHEMA_VERSION,
     run_id: runId,
     status,
     status_reason: statusReason,

@@ -1,12 +1,13 @@
 import { gunzipSync } from 'node:zlib';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildLatestKey, buildReportKey, S3ReportStore } from '../../../functions/adapters/aws/s3-report-store.ts';
 import { buildReportAttachments, type StreamedAttachment } from '../../../functions/core/render/attachments.ts';
 import { renderReportHtml } from '../../../functions/core/render/html/render-html.ts';
+import type { RunsPageRow } from '../../../functions/core/render/html/runs-page.ts';
 import { SinkError } from '../../../functions/core/shared/errors.ts';
 import { type AwsStandIns, startAwsStandIns } from '../../../sandbox/aws/index.ts';
-import { buildFailedReport, RUN_ID } from '../../nightly/fixtures/reports.ts';
+import { buildErrorReport, buildFailedReport, RUN_ID } from '../../nightly/fixtures/reports.ts';
 import { buildStandInClients, type StandInClients } from '../../nightly/stand-in-clients.ts';
 
 let aws: AwsStandIns;
@@ -54,6 +55,7 @@ describe('S3ReportStore', () => {
       bucket: 'ragwatch-reports',
       key,
       htmlKey: null,
+      runsPageKey: 'reports/book/index.html',
       latest: { key: 'reports/book/latest.json', updated: true },
       attachments: [],
     });
@@ -62,7 +64,16 @@ describe('S3ReportStore', () => {
       [key, 'reports/book/_history/prod.json', 'reports/book/latest.json'].sort(),
     );
     expect(JSON.parse((await aws.readObject('reports/book/_history/prod.json')) ?? 'null')).toEqual({
-      runs: [{ key, started_at: report.timestamp, bytes: Buffer.byteLength(`${JSON.stringify(report, null, 2)}\n`) }],
+      runs: [
+        {
+          key,
+          started_at: report.timestamp,
+          bytes: Buffer.byteLength(`${JSON.stringify(report, null, 2)}\n`),
+          run_id: RUN_ID,
+          status: 'FAILED',
+          pass_rate: 40,
+        },
+      ],
     });
   });
 
@@ -309,6 +320,78 @@ describe('S3ReportStore', () => {
 });
 
 describe('report keys', () => {
+  it('writes the page of past runs at reports/<collection>/index.html from the run index, newest first', async () => {
+    // Prepare: an ERROR night, then a failing one; an entry from before the index kept statuses
+    const store = new S3ReportStore({ client: clients.s3, bucket: aws.bucket });
+    const error = { ...buildErrorReport(), timestamp: '2026-03-13T02:00:00.000Z', run_id: 'r-error' };
+    await store.saveArchive(error);
+    const failed = buildFailedReport();
+    await store.saveArchive(failed);
+    const index = JSON.parse((await aws.readObject('reports/book/_history/prod.json')) ?? '{}') as { runs: object[] };
+    index.runs.push({ key: 'reports/book/2026/03/12/r-old.json', started_at: '2026-03-12T02:00:00.000Z', bytes: 9 });
+    await clients.s3.send(
+      new PutObjectCommand({ Bucket: aws.bucket, Key: 'reports/book/_history/prod.json', Body: JSON.stringify(index) }),
+    );
+    sent.length = 0;
+    let given: RunsPageRow[] = [];
+
+    // Act
+    const written = await store.saveRunsPage(
+      failed,
+      (runs) => {
+        given = runs;
+        return '<!doctype html><title>runs</title>';
+      },
+      { link: (key) => `https://console.example/${key}` },
+    );
+
+    // Assess
+    expect(written).toEqual({ key: 'reports/book/index.html' });
+    expect(given).toEqual([
+      {
+        run_id: RUN_ID,
+        started_at: failed.timestamp,
+        status: 'FAILED',
+        pass_rate: 40,
+        href: `https://console.example/reports/book/2026/03/14/${RUN_ID}.html`,
+      },
+      {
+        run_id: 'r-error',
+        started_at: '2026-03-13T02:00:00.000Z',
+        status: 'ERROR',
+        pass_rate: null,
+        href: 'https://console.example/reports/book/2026/03/13/r-error.html',
+      },
+      {
+        run_id: 'r-old',
+        started_at: '2026-03-12T02:00:00.000Z',
+        status: null,
+        pass_rate: null,
+        href: 'https://console.example/reports/book/2026/03/12/r-old.html',
+      },
+    ]);
+    expect(await aws.readObject('reports/book/index.html')).toBe('<!doctype html><title>runs</title>');
+    // Bounded: one read of the index and one write, whatever the bucket holds; no listing.
+    expect(sent.map((s) => s.key.replace(/\?.*$/, ''))).toEqual([
+      `/${aws.bucket}/reports/book/_history/prod.json`,
+      `/${aws.bucket}/reports/book/index.html`,
+    ]);
+    expect(sent[1]?.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it('puts this run first on the page when the run index could not be read', async () => {
+    const store = new S3ReportStore({ client: clients.s3, bucket: aws.bucket });
+    const report = buildFailedReport();
+    let given: RunsPageRow[] = [];
+    await store.saveRunsPage(report, (runs) => {
+      given = runs;
+      return 'x';
+    });
+    expect(given.map((r) => [r.run_id, r.status, r.href])).toEqual([
+      [RUN_ID, 'FAILED', `reports/book/2026/03/14/${RUN_ID}.html`],
+    ]);
+  });
+
   it('dates the key by the run’s start in UTC and keeps odd collection names inside the prefix', () => {
     // Act
     const key = buildReportKey({ collection: '../docs v2', timestamp: '2026-01-05T23:59:59-02:00', run_id: 'r1' });

@@ -6,7 +6,8 @@ import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileReportStore } from '../../../functions/adapters/files/report-store.ts';
 import { buildReportAttachments, type StreamedAttachment } from '../../../functions/core/render/attachments.ts';
-import { buildFailedReport } from '../../nightly/fixtures/reports.ts';
+import type { RunsPageRow } from '../../../functions/core/render/html/runs-page.ts';
+import { buildErrorReport, buildFailedReport } from '../../nightly/fixtures/reports.ts';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -71,5 +72,33 @@ describe('FileReportStore: the full URL lists', () => {
     for (const suffix of ['.json', '.html', '.csv', '.urls.json.gz'])
       expect(readFileSync(path.join(dir, 'book', `latest${suffix}`))).toEqual(readFileSync(`${base}${suffix}`));
     expect(readdirSync(path.join(dir, 'book')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('FileReportStore: the page of past runs', () => {
+  it('writes <collection>/index.html from the environment’s runs in the folder, newest first, each linking its report', async () => {
+    // Prepare: an ERROR night without HTML, a failing night with it, and a run of another environment
+    const dir = tempDir();
+    const store = new FileReportStore(dir);
+    const error = { ...buildErrorReport(), run_id: 'r-error', timestamp: '2026-03-13T02:00:00.000Z' };
+    await store.saveArchive(error, []);
+    const failed = buildFailedReport();
+    await store.saveArchive(failed, buildReportAttachments(failed));
+    const staging = { ...buildFailedReport(), run_id: 'r-staging', environment: 'staging' };
+    await store.saveArchive(staging, []);
+    let given: RunsPageRow[] = [];
+
+    // Act
+    await store.saveRunsPage(failed, (runs) => {
+      given = runs;
+      return '<!doctype html><title>runs</title>';
+    });
+
+    // Assess
+    expect(given.map((r) => [r.run_id, r.status, r.pass_rate, r.href])).toEqual([
+      [failed.run_id, 'FAILED', 40, `2026-03-14T02-00-00-000Z_${failed.run_id}.html`],
+      ['r-error', 'ERROR', 0, '2026-03-13T02-00-00-000Z_r-error.json'],
+    ]);
+    expect(readFileSync(path.join(dir, 'book', 'index.html'), 'utf8')).toBe('<!doctype html><title>runs</title>');
   });
 });

@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { FileReportStore } from '../../../functions/adapters/files/report-store.ts';
 import { FileRunHistory } from '../../../functions/adapters/files/run-history.ts';
 import type { ValidationReport } from '../../../functions/core/report/report.ts';
+import { asSchemaVersion1 } from '../../helpers/schema-v1-report.ts';
 import { buildPassedReport } from '../../nightly/fixtures/reports.ts';
 
 /** The passed fixture as run on `day` (UTC date) in `environment`, with its own run id. */
@@ -37,6 +38,27 @@ describe('FileRunHistory', () => {
     await writeFile(path.join(dir, 'book', '2026-03-09T02-00-00-000Z_broken.json'), '{');
     const runs = await new FileRunHistory(dir).recentRuns(query);
     expect(runs.map((r) => r.startedAt.slice(0, 10))).toEqual(['2026-03-07']);
+  });
+
+  it('keeps a report an older ragwatch stored under schema_version 1 in the history, beside newer ones', async () => {
+    // Prepare: the night before as version 1 wrote it, the other in version 2
+    const writer = new FileReportStore(dir);
+    await writer.save(night('2026-03-09'));
+    const old = night('2026-03-08');
+    await writeFile(
+      path.join(dir, 'book', `2026-03-08T02-00-00-000Z_${old.run_id}.json`),
+      JSON.stringify(asSchemaVersion1(old)),
+    );
+
+    // Act
+    const runs = await new FileRunHistory(dir).recentRuns(query);
+
+    // Assess
+    expect(runs.map((r) => [r.startedAt.slice(0, 10), r.runId])).toEqual([
+      ['2026-03-09', night('2026-03-09').run_id],
+      ['2026-03-08', old.run_id],
+    ]);
+    expect(runs[1]?.metrics.pass_rate).toBe(old.pass_rate);
   });
 
   it('is empty when the folder has no report yet', async () => {

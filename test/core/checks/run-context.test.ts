@@ -210,17 +210,17 @@ describe('the run context: steps', () => {
 
   it('leaves a step still running out of the stages, and waits for the only pending step', async () => {
     const handle = context();
-    handle.ctx.step('exact search', async () => ticks(5));
+    handle.ctx.step('exact_search', async () => ticks(5));
     expect(handle.stages()).toEqual({});
     await handle.settleAll();
-    expect(Object.keys(handle.stages())).toEqual(['exact search']);
+    expect(Object.keys(handle.stages())).toEqual(['exact_search']);
   });
 
   it('waits for a step that another step’s settling started', async () => {
     const handle = context();
-    handle.ctx.step('canary sample', async () => 1).then(() => handle.ctx.step('canary embed', async () => ticks(10)));
+    handle.ctx.step('canary_sample', async () => 1).then(() => handle.ctx.step('canary_embed', async () => ticks(10)));
     await handle.settleAll();
-    expect(Object.keys(handle.stages())).toEqual(['canary sample', 'canary embed']);
+    expect(Object.keys(handle.stages())).toEqual(['canary_sample', 'canary_embed']);
   });
 
   it('names only the steps still pending, not those that settled', async () => {
@@ -249,11 +249,11 @@ describe('the run context: steps', () => {
       'profile',
       'agent',
       'inventory',
-      'page facets',
-      'exact search',
-      'canary sample',
-      'canary embed',
-      'model facet',
+      'page_facets',
+      'exact_search',
+      'canary_sample',
+      'canary_embed',
+      'model_facet',
     ]);
     expect(Object.values(STEPS).every((waitsOn) => waitsOn.length > 0)).toBe(true);
   });
@@ -279,7 +279,7 @@ describe('CutError and failureType', () => {
   it('announces a step that failed as failed', async () => {
     const events: ProgressEvent[] = [];
     const { ctx } = context({ progress: (e) => events.push(e) });
-    await ctx.step('model facet', () => Promise.reject(new Error('down'))).catch(() => undefined);
-    expect(events.at(-1)).toEqual({ kind: 'stage', stage: 'model facet', status: 'failed' });
+    await ctx.step('model_facet', () => Promise.reject(new Error('down'))).catch(() => undefined);
+    expect(events.at(-1)).toEqual({ kind: 'stage', stage: 'model_facet', status: 'failed' });
   });
 });

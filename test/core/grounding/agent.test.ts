@@ -297,8 +297,14 @@ describe('answerQuestion: thresholds and timings', () => {
     const lenient = await answerQuestion({ ...setUp({ reply }), query: QUESTION, topK: 5, minRelevance: 0.5 });
 
     // Assess
-    expect(strict.grounding_validation).toMatchObject({ min_coverage: 0.6, checks: { sentence_coverage: 'FAIL' } });
-    expect(lenient.grounding_validation).toMatchObject({ min_coverage: 0.5, checks: { sentence_coverage: 'PASS' } });
+    expect(strict.grounding_validation).toMatchObject({
+      min_citation_coverage: 0.6,
+      checks: { sentence_coverage: 'FAIL' },
+    });
+    expect(lenient.grounding_validation).toMatchObject({
+      min_citation_coverage: 0.5,
+      checks: { sentence_coverage: 'PASS' },
+    });
   });
 
   it('times an abstention for want of relevant chunks as retrieval only', async () => {

@@ -57,12 +57,12 @@ describe('checkGrounding', () => {
       abstention_correct: true,
       expect_answer: true,
       citation_coverage: 1,
-      min_coverage: 0.5,
+      min_citation_coverage: 0.5,
       sentences: 3,
       covered_sentences: 3,
       unknown_chunk_ids: [],
       min_word_support: DEFAULT_MIN_WORD_SUPPORT,
-      support_rate: 1,
+      support_ratio: 1,
       // Each citation sits in a sentence of its own: the claim is that whole sentence, against the chunks it cites.
       claims: splitSentences(ANSWER).map((s, i) => ({
         kind: 'cited_sentence',
@@ -618,7 +618,7 @@ describe('checkGrounding, claims against the chunks they cite', () => {
     expect(verdict).toMatchObject({
       passed: false,
       grounded: false,
-      support_rate: 0,
+      support_ratio: 0,
       checks: { spans_match: 'PASS', citations_retrieved: 'PASS', claims_supported: 'FAIL' },
       error_type: 'UNSUPPORTED_CLAIM',
     });
@@ -663,7 +663,7 @@ describe('checkGrounding, claims against the chunks they cite', () => {
     });
 
     // Assess
-    expect(verdict).toMatchObject({ passed: true, support_rate: 1, checks: { claims_supported: 'PASS' } });
+    expect(verdict).toMatchObject({ passed: true, support_ratio: 1, checks: { claims_supported: 'PASS' } });
   });
 
   it('counts an uncited sentence that states a number or a name against the answer', () => {
@@ -679,7 +679,7 @@ describe('checkGrounding, claims against the chunks they cite', () => {
     });
 
     // Assess
-    expect(verdict).toMatchObject({ passed: false, support_rate: 0.5, error_type: 'UNSUPPORTED_CLAIM' });
+    expect(verdict).toMatchObject({ passed: false, support_ratio: 0.5, error_type: 'UNSUPPORTED_CLAIM' });
     expect(verdict.reasons).toEqual([
       'uncited sentence "Nav2 needs 64 GB of RAM." states 64, Nav2, RAM without a citation',
     ]);
@@ -698,7 +698,7 @@ describe('checkGrounding, claims against the chunks they cite', () => {
     });
 
     // Assess
-    expect(verdict).toMatchObject({ passed: true, support_rate: 1 });
+    expect(verdict).toMatchObject({ passed: true, support_ratio: 1 });
     expect(verdict.claims.map((c) => c.kind)).toEqual(['cited_sentence']);
   });
 
@@ -714,7 +714,7 @@ describe('checkGrounding, claims against the chunks they cite', () => {
     // Assess
     expect(verdict).toMatchObject({
       passed: true,
-      support_rate: null,
+      support_ratio: null,
       claims: [],
       checks: { claims_supported: 'NOT_APPLICABLE' },
     });

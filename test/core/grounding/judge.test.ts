@@ -327,7 +327,7 @@ describe('checkGrounding with judgements', () => {
       ...options,
       judgements: new Map([['0:24', { ...supported(), verdict: 'contradicted' as const }]]),
     });
-    expect(refuted).toMatchObject({ passed: false, error_type: 'UNSUPPORTED_CLAIM', support_rate: 0 });
+    expect(refuted).toMatchObject({ passed: false, error_type: 'UNSUPPORTED_CLAIM', support_ratio: 0 });
     expect(refuted.reasons[0]).toContain('the judge finds claim');
   });
   const supported = (): ClaimJudgement => ({
@@ -378,7 +378,7 @@ describe('the agent with a judge', () => {
     expect(response.grounding_validation?.error_type).toBe('UNSUPPORTED_CLAIM');
     expect(response.judge_token_usage).toEqual({ input_tokens: 50, output_tokens: 7 });
     expect(response.latency).toMatchObject({ judge_ms: 40, total_ms: 40 });
-    expect(response.confidence_components.support_rate).toBe(0);
+    expect(response.confidence_components.support_ratio).toBe(0);
   });
 
   it('does not call the judge without claims, and leaves no judge fields without a judge', async () => {

@@ -10,6 +10,8 @@ import { splitSentences } from '../../../functions/core/grounding/grounding.ts';
 import { polarityConflicts } from '../../../functions/core/grounding/polarity.ts';
 import {
   ALL_SUPPORT_FEATURES,
+  assessClaim,
+  collectEvidence,
   DEFAULT_MIN_TAIL_SUPPORT,
   DEFAULT_MIN_WORD_SUPPORT,
   MIN_TAIL_WORDS,
@@ -191,5 +193,101 @@ describe('a denial read wherever the cited text states it', () => {
   it('leaves a word deeper in a scope than its head, on either side', () => {
     // "safely" is second under "cannot": whether it is denied depends on what the claim shares (isNegated).
     expect(polarityConflicts('It can be used safely after feeding.', [chunk], { anywhere: true })).toEqual([]);
+  });
+});
+
+describe('the rules, case by case (mutation tests)', () => {
+  const nav = { nav: 'Nav2 is the ROS 2 navigation framework. It plans a path and follows it.' };
+
+  it('names the best of several other chunks, the first of two that tie', () => {
+    const chunks = {
+      a: 'Alpha bravo notes.',
+      c: 'Alpha notes.',
+      b: 'Alpha bravo charlie notes.',
+      d: 'Alpha bravo delta notes.',
+    };
+    const [claim] = assess(
+      'Alpha bravo charlie delta echo.',
+      [{ span: 'Alpha bravo charlie delta echo', ids: ['a'] }],
+      chunks,
+    );
+    expect(claim?.better_chunk).toEqual({ chunk_id: 'b', word_support: 0.6 });
+  });
+
+  it('leaves the better chunk out of a claim that already fails', () => {
+    const chunks = { a: 'Alpha bravo notes.', b: 'Alpha bravo charlie notes 7.' };
+    const [claim] = assess(
+      'Alpha bravo charlie delta echo 7.',
+      [{ span: 'Alpha bravo charlie delta echo 7', ids: ['a'] }],
+      chunks,
+    );
+    expect(claim).toMatchObject({ supported: false, missing_numbers: ['7'] });
+    expect(claim?.better_chunk).toBeUndefined();
+  });
+
+  it('takes as uncited only what no citation covers, with two citations in one sentence', () => {
+    const chunks = { p: 'Alpha bravo charlie delta.', q: 'Echo foxtrot golf hotel.' };
+    const text = 'Alpha bravo kilo lima, and echo foxtrot mike november.';
+    const [claim] = assess(
+      text,
+      [
+        { span: 'Alpha bravo kilo lima', ids: ['p'] },
+        { span: 'echo foxtrot mike november', ids: ['q'] },
+      ],
+      chunks,
+    );
+    // Half the words found, above 0.25; the uncited ", and ." is a connective.
+    expect(claim).toMatchObject({ supported: true, word_support: 0.5 });
+    expect(claim?.uncited_part).toBeUndefined();
+  });
+
+  it('gives the uncited part as one line, the words around a citation joined by one space', () => {
+    const text = 'Briefly, Nav2 is the ROS 2 navigation framework and it needs root privileges.';
+    const [claim] = assess(text, [{ span: 'Nav2 is the ROS 2 navigation framework', ids: ['nav'] }], nav);
+    expect(claim?.uncited_part?.text).toBe('Briefly, and it needs root privileges.');
+  });
+
+  it('holds an uncited part of exactly two content words as a claim', () => {
+    const [claim] = assess(
+      'Nav2 is the ROS 2 navigation framework, needing root.',
+      [{ span: 'Nav2 is the ROS 2 navigation framework', ids: ['nav'] }],
+      nav,
+    );
+    expect(claim).toMatchObject({ supported: false, uncited_part: { missing_words: ['needing', 'root'] } });
+  });
+
+  it('says why, in one line: what the uncited part says against the chunks and what it lacks', () => {
+    const chunks = { nav: 'Nav2 is the ROS 2 navigation framework. Nav2 does not need root privileges.' };
+    const [claim] = assess(
+      'Nav2 is the ROS 2 navigation framework, and it needs root privileges on Jetson.',
+      [{ span: 'Nav2 is the ROS 2 navigation framework', ids: ['nav'] }],
+      chunks,
+    );
+    expect(describeUnsupported(claim as never)).toBe(
+      `claim "Nav2 is the ROS 2 navigation framework, and it needs root privileges on Jetson." cites nav, which does not hold: says need / not need; says root / not root; not found: Jetson, needs; its uncited part ", and it needs root privileges on Jetson." is not in the chunks given (says need / not need, says root / not root, Jetson, needs) (75% of its words found)`,
+    );
+  });
+
+  it('reads a deeper word of a scope on neither side', () => {
+    // "safe" is second under "cannot" in the claim, "safely" second under "cannot" in the text.
+    expect(polarityConflicts('It cannot be done safe.', ['It is never safe.'], { anywhere: true })).toEqual([]);
+    expect(polarityConflicts('It is not safely done.', ['You cannot feed it safely.'], { anywhere: true })).toEqual([]);
+  });
+});
+
+describe('evidence, read leniently', () => {
+  it('reads "a second" and a lone "one" in a chunk as numbers, so a claim in digits finds them', () => {
+    const evidence = collectEvidence(['The call times out after a second, and one retry follows.']);
+    expect(assessClaim({ claim: 'The call times out after 1 s.', evidence, minWordSupport: 0.25 }).supported).toBe(
+      true,
+    );
+    expect(assessClaim({ claim: '1 retry follows.', evidence, minWordSupport: 0.25 }).supported).toBe(true);
+  });
+
+  it('reads a chunk again under another reading: number words off, "five" is a word', () => {
+    const text = 'It runs five nodes.';
+    expect([...collectEvidence([text], { ...ALL_SUPPORT_FEATURES, numberWords: false }).numbers]).toEqual([]);
+    expect([...collectEvidence([text]).numbers]).toEqual(['5']);
+    expect([...collectEvidence([text], { ...ALL_SUPPORT_FEATURES, numberWords: false }).numbers]).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { digestReport } from '../../../functions/core/history/run-digest.ts';
+import { asSchemaVersion1 } from '../../helpers/schema-v1-report.ts';
 import { buildErrorReport, buildFailedReport, buildPassedReport } from '../../nightly/fixtures/reports.ts';
 
 describe('digestReport', () => {
@@ -85,6 +86,21 @@ describe('digestReport', () => {
   it('does not count the pass rate of an ERROR run that judged no query', () => {
     const report = { ...buildErrorReport(), total_queries: 0, pass_rate: 0, query_results: [] };
     expect(digestReport(report, 'x')?.metrics.pass_rate).toBeUndefined();
+  });
+
+  it('reads a report stored under schema_version 1 (the names before the renames) as the same run in version 2', () => {
+    // Prepare: the same run with a stage version 1 spelt with a space, stored as version 1 wrote it
+    const report = buildFailedReport();
+    report.execution.stages.exact_search = { status: 'ok', duration_ms: 12 };
+    const stored = asSchemaVersion1(report);
+
+    // Act
+    const digest = digestReport(stored, 'k');
+
+    // Assess: the old report is history like a new one, figure for figure
+    expect(stored).toMatchObject({ schema_version: '1', execution: { stages: { 'exact search': {} } } });
+    expect(digest).toEqual(digestReport(report, 'k'));
+    expect(digest?.metrics.pass_rate).toBe(report.pass_rate);
   });
 
   it('reads an older report with fields missing', () => {

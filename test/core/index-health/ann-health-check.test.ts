@@ -67,7 +67,7 @@ describe('the ANN-health check', () => {
     expect((await result).sections?.index_health?.ann?.recall).toBe(1);
   });
 
-  it('sends 100 searches in one exact batch, timed as the step "exact search"', async () => {
+  it('sends 100 searches in one exact batch, timed as the step "exact_search"', async () => {
     const { setup, result } = run(
       Array.from({ length: 100 }, (_, i) => search(`q${i}`, TOP5)),
       {},
@@ -75,7 +75,7 @@ describe('the ANN-health check', () => {
     );
     await result;
     expect(setup.index.searches.map((batch) => batch.length)).toEqual([100]);
-    expect(setup.stages()).toEqual(['exact search', 'queries']);
+    expect(setup.stages()).toEqual(['exact_search', 'queries']);
   });
 
   it('sends the exact searches in batches of 100', async () => {

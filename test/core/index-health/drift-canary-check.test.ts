@@ -37,7 +37,7 @@ describe('the drift canary', () => {
     ]);
     // One sample request and one embed call, of the chunk texts, each timed as a step of the run; no inventory.
     expect(index.calls).toEqual(['firstPoints']);
-    expect(stages()).toEqual(['canary embed', 'canary sample']);
+    expect(stages()).toEqual(['canary_embed', 'canary_sample']);
     expect(embedder.calls.map((texts) => [...texts].sort())).toEqual([['one', 'three', 'two']]);
   });
 

@@ -71,7 +71,7 @@ describe('the mixed-models check', () => {
     const scrolled = await runCheck(mixedModelsCheck, healthContext({ points: mixed() }).ctx);
     const { ctx, index, stages } = healthContext({ points: mixed(), info: INDEXED });
     const faceted = await runCheck(mixedModelsCheck, ctx);
-    expect(stages()).toEqual(['describe', 'model facet', 'profile']);
+    expect(stages()).toEqual(['describe', 'model_facet', 'profile']);
     expect(faceted.sections?.index_health?.embedding_models).toEqual({
       ...scrolled.sections?.index_health?.embedding_models,
       source: 'facet',

@@ -206,11 +206,11 @@ describe('the index inventory by facets', () => {
     expect([index.calls.includes('facet'), stages()]).toEqual([false, ['describe', 'inventory']]);
   });
 
-  it('reads by facets as the step "page facets", beside the profile, without the inventory scroll', async () => {
+  it('reads by facets as the step "page_facets", beside the profile, without the inventory scroll', async () => {
     const points = Array.from({ length: 3 }, (_, i) => page(`${BASE}/p${i}`, 1)).flat();
     const { ctx, stages } = healthContext({ points, info: { payloadIndexes: { ...INDEXES } } });
     expect((await ctx.input(indexInventory)).source).toBe('facet');
-    expect(stages()).toEqual(['describe', 'page facets', 'profile']);
+    expect(stages()).toEqual(['describe', 'page_facets', 'profile']);
   });
 
   it('falls back to the scroll when a facet answers as many values as it may (cut short)', async () => {
@@ -222,7 +222,7 @@ describe('the index inventory by facets', () => {
         : facet(key, limit, filter);
     const inventory = await ctx.input(indexInventory);
     expect([inventory.source, inventory.pages.size]).toEqual(['scroll', 1]);
-    expect(stages()).toEqual(['describe', 'inventory', 'page facets', 'profile']);
+    expect(stages()).toEqual(['describe', 'inventory', 'page_facets', 'profile']);
   });
 
   it('counts points without a readable page_version, and ignores a value it cannot read', async () => {

@@ -261,6 +261,7 @@ describe('runQueryStage', () => {
   it('reports no stage failure when there is no query to run', async () => {
     // Prepare
     const index = new MemoryIndex(POINTS);
+    const events: unknown[] = [];
 
     // Act
     const result = await runQueryStage({
@@ -271,10 +272,12 @@ describe('runQueryStage', () => {
       clock,
       newId,
       concurrency: 1,
+      progress: (event) => events.push(event),
     });
 
-    // Assess
+    // Assess: no count either (a bar of 0/0 would be drawn for nothing)
     expect(result).toMatchObject({ results: [], errors: [], embedCalls: 0, searchCalls: 0, stageFailure: null });
+    expect(events).toEqual([]);
   });
 
   it('reports each search batch’s progress with the queries done so far', async () => {
@@ -296,9 +299,59 @@ describe('runQueryStage', () => {
 
     // Assess
     expect(events).toEqual([
+      { kind: 'queries', done: 0, total: 150 },
       { kind: 'queries', done: 100, total: 150 },
       { kind: 'queries', done: 150, total: 150 },
     ]);
+  });
+
+  it('counts a query that is not searched as done, so the count reaches the total', async () => {
+    // Prepare: 5 queries, the second embedding call (queries 3 and 4) fails, so 3 are searched and 2 never are.
+    const embedder = new FakeEmbedder({ maxBatchSize: 2 });
+    embedder.failOnCall.set(1, new EmbeddingError('Cohere embed failed with 500', 'unavailable', { status: 500 }));
+    const index = new MemoryIndex(POINTS);
+    const events: unknown[] = [];
+
+    // Act
+    await runQueryStage({
+      queries: queries(5),
+      embedder,
+      index,
+      collection: index.describe(),
+      clock,
+      newId,
+      concurrency: 1,
+      progress: (event) => events.push(event),
+    });
+
+    // Assess: the 2 unsearched are done from the start; the one batch of 3 brings the count to 5 of 5
+    expect(events).toEqual([
+      { kind: 'queries', done: 2, total: 5 },
+      { kind: 'queries', done: 5, total: 5 },
+    ]);
+  });
+
+  it('reaches the total when no query can be searched at all', async () => {
+    // Prepare: every embedding fails
+    const embedder = new FakeEmbedder();
+    embedder.failOnCall.set(0, new EmbeddingError('Cohere embed failed with 500', 'unavailable', { status: 500 }));
+    const index = new MemoryIndex(POINTS);
+    const events: unknown[] = [];
+
+    // Act
+    await runQueryStage({
+      queries: queries(3),
+      embedder,
+      index,
+      collection: index.describe(),
+      clock,
+      newId,
+      concurrency: 1,
+      progress: (event) => events.push(event),
+    });
+
+    // Assess
+    expect(events).toEqual([{ kind: 'queries', done: 3, total: 3 }]);
   });
 
   it('does not search a query whose module filter names a module the index lacks, and says so', async () => {

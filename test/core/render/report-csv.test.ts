@@ -22,7 +22,7 @@ describe('renderQueryRowsCsv', () => {
 
     // Assess
     expect(lines[0]).toBe(
-      'query_id,category,status,query_text,reason,error_types,best_similarity,mean_top_k_similarity,semantic_alignment_score,module_match,chapter_match,expected_sources_found,total_expected_sources,precision_at_k,recall_at_k,reciprocal_rank,ndcg_at_k,embedding_ms,search_ms,post_processing_ms,total_ms,top_source_url,top_score,run_id,run_started_at,collection,environment',
+      'id,query_category,status,query_text,pass_reason,fail_reason,error_types,best_similarity,mean_top_k_similarity,semantic_alignment_score,module_match,chapter_match,expected_sources_found,total_expected_sources,metrics.precision_at_k,metrics.recall_at_k,metrics.reciprocal_rank,metrics.ndcg_at_k,latency.embedding_ms,latency.search_ms,latency.post_processing_ms,latency.total_ms,top_results[0].source_url,top_results[0].similarity_score,run_id,run_started_at,collection,environment',
     );
     expect(lines).toHaveLength(report.query_results.length + 2);
     expect(lines.at(-1)).toBe('');
@@ -50,7 +50,7 @@ describe('renderQueryRowsCsv', () => {
       .join('\r\n');
 
     // Assess
-    expect(row).toContain(',FAIL,What does q-1 cover?,"got ""intro"", not\nsetup",');
+    expect(row).toContain(',FAIL,What does q-1 cover?,,"got ""intro"", not\nsetup",');
   });
 
   it('prefixes text that a spreadsheet would read as a formula with a quote', () => {
@@ -72,7 +72,7 @@ describe('renderQueryRowsCsv', () => {
     const row = renderQueryRowsCsv({ ...RUN, query_results: [query] }).split('\r\n')[1];
 
     // Assess
-    expect(row?.split(',')[6]).toBe('-0.25');
+    expect(row?.split(',')[7]).toBe('-0.25');
   });
 
   it('leaves a figure that could not be computed empty, and lists every error type', () => {
@@ -88,8 +88,8 @@ describe('renderQueryRowsCsv', () => {
       ?.split(',');
 
     // Assess: best_similarity, mean, alignment, chapter match, the IR metrics and the top result are all null
-    expect(cells?.slice(5, 11)).toEqual(['TIMEOUT NO_RESULTS', '', '', '', 'false', '']);
-    expect(cells?.slice(13, 17)).toEqual(['', '', '', '']);
+    expect(cells?.slice(6, 12)).toEqual(['TIMEOUT NO_RESULTS', '', '', '', 'false', '']);
+    expect(cells?.slice(14, 18)).toEqual(['', '', '', '']);
     expect(cells?.slice(-6, -4)).toEqual(['', '']);
   });
 
@@ -160,11 +160,12 @@ describe('renderQueryRowsCsv', () => {
 
     // Assess
     expect(byColumn(rows[0])).toEqual({
-      query_id: 'q-6',
-      category: 'procedural',
+      id: 'q-6',
+      query_category: 'procedural',
       status: 'FAIL',
       query_text: 'What does q-6 cover?',
-      reason: 'the expected page is third',
+      pass_reason: '',
+      fail_reason: 'the expected page is third',
       error_types: 'LOW_PRECISION MISSING_EXPECTED_SOURCE',
       best_similarity: '0.71',
       mean_top_k_similarity: '0.64',
@@ -173,31 +174,76 @@ describe('renderQueryRowsCsv', () => {
       chapter_match: 'false',
       expected_sources_found: '1',
       total_expected_sources: '3',
-      precision_at_k: '0.2',
-      recall_at_k: '0.3333',
-      reciprocal_rank: '0.5',
-      ndcg_at_k: '0.3066',
-      embedding_ms: '41.5',
-      search_ms: '12.25',
-      post_processing_ms: '0.75',
-      total_ms: '54.5',
-      top_source_url: 'https://book.example.com/docs/a',
-      top_score: '0.69',
+      'metrics.precision_at_k': '0.2',
+      'metrics.recall_at_k': '0.3333',
+      'metrics.reciprocal_rank': '0.5',
+      'metrics.ndcg_at_k': '0.3066',
+      'latency.embedding_ms': '41.5',
+      'latency.search_ms': '12.25',
+      'latency.post_processing_ms': '0.75',
+      'latency.total_ms': '54.5',
+      'top_results[0].source_url': 'https://book.example.com/docs/a',
+      'top_results[0].similarity_score': '0.69',
       run_id: RUN.run_id,
       run_started_at: RUN.timestamp,
       collection: 'book',
       environment: 'prod',
     });
     expect(byColumn(rows[1])).toMatchObject({
-      query_id: 'q-7',
+      id: 'q-7',
       status: 'PASS',
-      reason: 'Found relevant chunk (similarity=0.85) in expected module',
+      pass_reason: 'Found relevant chunk (similarity=0.85) in expected module',
+      fail_reason: '',
       module_match: 'true',
       chapter_match: '',
-      precision_at_k: '',
-      top_source_url: 'https://book.example.org/docs/q-7',
-      top_score: '0.85',
+      'metrics.precision_at_k': '',
+      'top_results[0].source_url': 'https://book.example.org/docs/q-7',
+      'top_results[0].similarity_score': '0.85',
     });
     expect(rows.slice(2)).toEqual(['']);
+  });
+
+  it('names every column by its path in the JSON query result, and fills it with the value at that path', () => {
+    // Prepare: a query whose every field the CSV reads is set, so a column named after one field and filled from
+    // another, or named differently from its JSON field (the old `reason`, `category`, `top_score`), is caught.
+    const query: QueryValidationResult = {
+      ...buildQuery({ id: 'q-8', status: 'FAIL', reason: 'third', category: 'procedural' }),
+      metrics: {
+        k: 5,
+        judged_relevant: 2,
+        retrieved_relevant: 1,
+        precision_at_k: 0.2,
+        recall_at_k: 0.5,
+        reciprocal_rank: 0.25,
+        ndcg_at_k: 0.43,
+        hit: true,
+      },
+    };
+    const json = JSON.parse(JSON.stringify(query)) as Record<string, unknown>;
+    const at = (path: string): unknown =>
+      path
+        .split(/\.|\[(\d+)\]/)
+        .filter((step) => step !== undefined && step !== '')
+        .reduce<unknown>(
+          (node, step) =>
+            node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[step] : undefined,
+          json,
+        );
+
+    // Act
+    const [header = '', row = ''] = renderQueryRowsCsv({ ...RUN, query_results: [query] }).split('\r\n');
+
+    // Assess: 24 columns of the query, then the run's own 4, named as the report's top level names them (its
+    // `timestamp` as run_started_at, since a query result has a timestamp of its own)
+    const cells = row.split(',');
+    const columns = header.split(',');
+    expect(columns.slice(24)).toEqual(['run_id', 'run_started_at', 'collection', 'environment']);
+    expect(cells.slice(24)).toEqual([RUN.run_id, RUN.timestamp, RUN.collection, RUN.environment]);
+    for (const [i, path] of columns.slice(0, 24).entries()) {
+      const value = at(path);
+      expect(value, path).not.toBeUndefined();
+      const expected = Array.isArray(value) ? value.join(' ') : value === null ? '' : String(value);
+      expect(cells[i], path).toBe(expected);
+    }
   });
 });

@@ -21,7 +21,7 @@ function answered(): AgentResponse {
     query_text: 'What does ROS 2 use for transport?',
     source_chunks: ['c-1'],
     confidence_score: 0.8,
-    confidence_components: { evidence_relevance: 0.8, support_rate: 1 },
+    confidence_components: { evidence_relevance: 0.8, support_ratio: 1 },
     timestamp: '2026-03-14T02:00:10.000Z',
     grounding_validation: {
       passed: true,
@@ -31,12 +31,12 @@ function answered(): AgentResponse {
       abstention_correct: true,
       expect_answer: true,
       citation_coverage: 1,
-      min_coverage: 0.8,
+      min_citation_coverage: 0.8,
       sentences: 1,
       covered_sentences: 1,
       unknown_chunk_ids: [],
       min_word_support: 0.65,
-      support_rate: 1,
+      support_ratio: 1,
       claims: [
         {
           kind: 'cited_sentence',
@@ -82,7 +82,7 @@ function chatFailed(): AgentResponse {
     query_id: 'agent-2',
     source_chunks: [],
     confidence_score: 0,
-    confidence_components: { evidence_relevance: 0, support_rate: null },
+    confidence_components: { evidence_relevance: 0, support_ratio: null },
     grounding_validation: null,
     status: 'CHAT_FAILED',
     error: { stage: 'chat', kind: 'timeout', message: 'chat timed out after 30000 ms' },
@@ -98,7 +98,7 @@ function grounding(): GroundingReport {
     evaluated: 2,
     capped: 1,
     max_agent_queries: 2,
-    min_coverage: 0.8,
+    min_citation_coverage: 0.8,
     min_word_support: 0.65,
     claims: 1,
     supported_claims: 1,
@@ -144,8 +144,15 @@ const addRow = (r: Report, change: Record<string, unknown>) =>
 /** Breaks that the published JSON Schema states: both it and zod reject them. */
 const SCHEMA_RULES: [string, (r: Report) => void][] = [
   ['an unknown status', (r) => Object.assign(r, { status: 'OK' })],
-  ['a schema_version other than 1', (r) => Object.assign(r, { schema_version: '2' })],
+  [
+    'a schema_version other than 2 (an older report is history, not a report this version writes)',
+    (r) => Object.assign(r, { schema_version: '1' }),
+  ],
   ['a run_id that is not a UUID', (r) => Object.assign(r, { run_id: 'run-12345' })],
+  [
+    'a stage key with a space (schema_version 1 wrote "exact search")',
+    (r) => Object.assign(r.execution.stages, { 'exact search': { status: 'ok', duration_ms: 1 } }),
+  ],
   ['"yesterday" as the start time', (r) => Object.assign(r, { timestamp: 'yesterday' })],
   ['a finish time without a time of day', (r) => Object.assign(r, { finished_at: '2026-03-14' })],
   ['a lifecycle time that is not a date-time', (r) => Object.assign(r.lifecycle[0] ?? {}, { at: 'now' })],
@@ -215,14 +222,20 @@ const SCHEMA_RULES: [string, (r: Report) => void][] = [
   [
     'a gated abstention graded correct',
     (r) =>
-      Object.assign(verdict(r), { gated: true, abstained: true, expect_answer: false, claims: [], support_rate: null }),
+      Object.assign(verdict(r), {
+        gated: true,
+        abstained: true,
+        expect_answer: false,
+        claims: [],
+        support_ratio: null,
+      }),
   ],
   [
     'a gated verdict that did not abstain',
     (r) => Object.assign(verdict(r), { gated: true, abstention_correct: false }),
   ],
   ['an answer from chat marked gated', (r) => Object.assign(verdict(r), { gated: true })],
-  ['claims without a support rate', (r) => Object.assign(verdict(r), { support_rate: null })],
+  ['claims without a support rate', (r) => Object.assign(verdict(r), { support_ratio: null })],
   ['a word support over 1', (r) => Object.assign(verdict(r).claims[0] ?? {}, { word_support: 2 })],
   ['an answer with an error', (r) => Object.assign(answer(r), { error: { stage: 'chat', kind: null, message: 'x' } })],
   ['a failed chat with a verdict', (r) => Object.assign(failed(r), { grounding_validation: verdict(r) })],

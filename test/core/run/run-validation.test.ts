@@ -89,7 +89,7 @@ describe('runValidation: the report it assembles', () => {
       ['broken', 'ERROR'],
     ]);
     expect(report).toMatchObject({
-      schema_version: '1',
+      schema_version: '2',
       suite: { name: 'golden', source: 'suite.json', query_count: 3 },
       total_queries: 3,
       passed_queries: 1,

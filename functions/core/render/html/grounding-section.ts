@@ -27,7 +27,7 @@ function renderResponse(r: AgentResponse): Markup {
   return html`<article class="answer"><h4><span class="tag ${verdict.toLowerCase()}">${verdict}</span> ${r.query_id}: “${cut(r.query_text, 300)}”</h4>
 ${r.error ? html`<p class="why"><b>${r.error.stage} failed:</b> ${cut(r.error.message, 400)}</p>` : ''}
 ${r.response_text ? html`<div class="response">${highlightCitations(r)}</div>` : ''}
-${v ? html`<p class="muted">${v.abstained ? 'abstained' : 'answered'} · ${v.expect_answer ? 'answerable' : 'not answerable from the book'} · citation coverage ${num(v.citation_coverage * 100, 0, '%')} (min ${num(v.min_coverage * 100, 0, '%')}) · cites ${r.source_chunks.length} chunk(s)</p>` : ''}
+${v ? html`<p class="muted">${v.abstained ? 'abstained' : 'answered'} · ${v.expect_answer ? 'answerable' : 'not answerable from the book'} · citation coverage ${num(v.citation_coverage * 100, 0, '%')} (min ${num(v.min_citation_coverage * 100, 0, '%')}) · cites ${r.source_chunks.length} chunk(s)</p>` : ''}
 ${v && v.reasons.length > 0 ? html`<ul class="reasons">${v.reasons.map((reason) => html`<li>${cut(reason, 400)}</li>`)}</ul>` : ''}${v ? renderJudgedClaims(v.claims) : ''}
 </article>`;
 }

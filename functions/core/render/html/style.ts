@@ -7,7 +7,7 @@ main{max-width:1200px;margin:0 auto;padding:0 24px 48px}
 h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:32px 0 10px;padding-bottom:4px;border-bottom:2px solid var(--line)}
 h3{font-size:15px;margin:14px 0 6px}h4{font-size:15px;margin:0 0 4px}
 .verdict{display:flex;gap:20px;align-items:center;padding:18px 24px;margin:0 -24px 8px;color:#fff}
-.verdict.passed{background:var(--good)}.verdict.failed{background:var(--bad)}.verdict.error{background:#6d1b1b}
+.verdict.unknown{background:var(--muted)}.verdict.passed{background:var(--good)}.verdict.failed{background:var(--bad)}.verdict.error{background:#6d1b1b}
 .verdict .badge{font-size:28px;font-weight:800;letter-spacing:1px;border:3px solid #fff;border-radius:8px;padding:6px 14px}
 .verdict p{margin:2px 0}.verdict .meta{opacity:.85;font-size:13px}
 nav{font-size:13px;margin:6px 0 0}nav a{margin-right:14px;color:var(--bar)}
@@ -43,7 +43,8 @@ main{padding:0 12px 32px}
 .verdict{margin:0 -12px 8px;padding:12px;gap:8px 12px;flex-wrap:wrap}.verdict .badge{font-size:18px;padding:2px 8px;border-width:2px}
 .verdict .reason{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;overflow:hidden}
 h1{font-size:18px}h2{font-size:17px;margin-top:24px}
-table{font-size:12.5px}th,td{padding:4px 4px;overflow-wrap:anywhere}td.num{white-space:normal}
+table{font-size:12.5px}th,td{padding:4px 4px;overflow-wrap:anywhere}td.num{white-space:normal}th{overflow-wrap:normal}
+td.sev,.tag{overflow-wrap:normal;white-space:nowrap}
 .act{padding:2px 10px 6px}ol.actions{padding-left:18px}
 dl.fields{grid-template-columns:minmax(0,1fr)}dd{margin:0 0 4px 10px;overflow-wrap:anywhere;min-width:0}a{overflow-wrap:anywhere}
 }

@@ -218,7 +218,7 @@ describe('renderReportHtml: the page around the sections', () => {
 
   it('closes with the schema version, run id and finish time', () => {
     expect(renderReportHtml(buildFailedReport())).toContain(
-      `<footer>ragwatch report · schema 1 · run ${RUN_ID} · finished 2026-03-14T02:00:42.500Z · the JSON report beside this file is the record</footer>`,
+      `<footer>ragwatch report · schema 2 · run ${RUN_ID} · finished 2026-03-14T02:00:42.500Z · the JSON report beside this file is the record</footer>`,
     );
   });
 

@@ -1,0 +1,102 @@
+/**
+ * `--json` on the commands that report something other than a run (calibrate, index, suite generate, schema -o): a
+ * small object on stdout instead of the lines a person reads, for a script. Its names follow the report's rules
+ * (docs/DATA-MODEL.md, "Names and units"): snake_case, the unit in the name, the report's own names where one exists.
+ */
+import path from 'node:path';
+import type { Calibration } from '../core/suite/calibrate.ts';
+import type { RunPrediction } from '../core/suite/predict-run.ts';
+import type { SetAsideProposal } from '../core/suite/set-aside.ts';
+import type { IndexBookSummary } from '../indexer/index.ts';
+
+/** Prints one JSON document on stdout: the command's whole output under --json. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** calibrate --json: the evidence, the thresholds proposed from it, the predicted run, and whether it was written. */
+export function calibrationJson(options: {
+  suite: string;
+  collection: string;
+  calibration: Calibration;
+  /** Known items that miss their page whatever the threshold: marked set_aside in the suite, not run. */
+  setAside: SetAsideProposal;
+  prediction: RunPrediction;
+  written: boolean;
+}) {
+  const { calibration: c, prediction: p } = options;
+  return {
+    suite: path.resolve(options.suite),
+    collection: options.collection,
+    written: options.written,
+    categories: c.categories.map((cat) => ({
+      category: cat.category,
+      queries: cat.queries,
+      best_similarity: cat.scores,
+      proposed_min_similarity: cat.threshold,
+      basis: cat.basis,
+      would_fail: cat.below,
+    })),
+    probes: {
+      queries: c.probes.queries,
+      max_best_similarity: c.probes.maxScore,
+      proposed_min_similarity: c.probes.threshold,
+      would_fail: c.probes.above,
+    },
+    latency: {
+      p50_ms: c.latency.p50,
+      p95_ms: c.latency.p95,
+      proposed_max_p95_latency_ms: c.latency.maxP95LatencyMs,
+    },
+    warnings: c.warnings,
+    set_aside: options.setAside.queries,
+    set_aside_refused: options.setAside.refused,
+    prediction: {
+      status: p.status,
+      pass_rate: p.passRate,
+      passed_queries: p.passed,
+      total_queries: p.total,
+      min_pass_rate: p.minPassRate,
+      breached: p.breached,
+      failures: p.failures,
+      near_threshold: p.near.map((n) => ({
+        id: n.id,
+        best_similarity: n.best,
+        min_similarity: n.threshold,
+        side: n.side,
+      })),
+      warning: p.warning,
+    },
+  };
+}
+
+/** index --json: what was written, kept and deleted, and where. */
+export function indexJson(s: IndexBookSummary) {
+  return {
+    collection: s.collection,
+    embedding_model: s.model,
+    vector_size: s.vectorSize === 0 ? null : s.vectorSize,
+    documents: s.documents,
+    chunks: s.chunks,
+    written: s.written,
+    reused: s.reused,
+    unchanged: s.unchanged,
+    deleted: s.deleted,
+    kept_gone_pages: s.keptGonePages,
+    billed_input_tokens: s.billedInputTokens ?? null,
+    docs_path_prefix: s.docsPathPrefix,
+    indexed_at: s.indexedAt,
+    duration_ms: Math.round(s.durationMs),
+  };
+}
+
+/** suite generate --json: the file written and what it holds. */
+export function generatedSuiteJson(options: { out: string; pages: number; knownItems: number; probes: number }) {
+  return {
+    out: path.resolve(options.out),
+    pages: options.pages,
+    known_item_queries: options.knownItems,
+    probe_queries: options.probes,
+    next: `ragwatch calibrate --suite ${options.out} --write`,
+  };
+}
