@@ -77,6 +77,12 @@ const HANDLER_URLS_BENCH_NAME = 'huge URL lists';
 const SEEDS_NAME = "seeds' algorithm";
 const SEEDS_QUERIES = 200;
 const SEEDS_POINTS = 100_000;
+/**
+ * At ten million points the stand-in's brute-force searches and full-scan facets (one JavaScript thread; a real
+ * Qdrant answers from its HNSW and payload indexes) take longer than the engine's 10 s request timeout: that size
+ * gets 120 s, so it measures requests and the engine's memory. Its times are the stand-in's, not a network's.
+ */
+const STAND_IN_TIMEOUT_MS_AT_10M = '120000';
 const ENGINE_BUNDLE = path.join(BUNDLE_DIR, 'engine', 'engine-child.mjs');
 
 /** The stand-ins one scenario talks to. */
@@ -237,13 +243,6 @@ async function runSyntheticScenarios(seeds: { wallMs: number; requests: number }
   }
   return results;
 }
-
-/**
- * At ten million points the stand-in's brute-force searches and full-scan facets (one JavaScript thread; a real
- * Qdrant answers from its HNSW and payload indexes) take longer than the engine's 10 s request timeout: that size
- * gets 120 s, so it measures requests and the engine's memory. Its times are the stand-in's, not a network's.
- */
-const STAND_IN_TIMEOUT_MS_AT_10M = '120000';
 
 function envFor(world: World, collection: string, points = 0): Record<string, string> {
   return {
