@@ -368,6 +368,7 @@ export class NightlyStack extends Stack {
     if (settings.qdrantSecret !== undefined) env.QDRANT_SECRET_ID = settings.qdrantSecret;
     if (settings.sitemapUrl !== undefined) env.SITEMAP_URL = settings.sitemapUrl;
     if (settings.suiteS3Uri !== undefined) env.SUITE_S3_URI = settings.suiteS3Uri;
+    if (settings.docsUrl !== undefined) env.DOCS_URL = settings.docsUrl;
     if (this.pageTopic !== undefined) env.PAGE_TOPIC_ARN = this.pageTopic.topicArn;
     return env;
   }

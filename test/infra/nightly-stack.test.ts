@@ -37,6 +37,7 @@ const CONTEXT = {
   reportRetentionDays: 365,
   alertReminderDays: 3,
   alertRecoveryRuns: '2',
+  docsUrl: 'https://git.internal/platform/ragwatch/blob/main',
 };
 
 // Synthesized once while the file loads: a first synth loads aws-cdk-lib and cdk-nag and bundles the handler, which
@@ -95,6 +96,8 @@ describe('the nightly function', () => {
       ALERT_REMINDER_DAYS: '3',
       ALERT_REMINDER_MIN_SEVERITY: 'HIGH',
       ALERT_RECOVERY_RUNS: '2',
+      // Where the HTML report links its docs sections.
+      DOCS_URL: 'https://git.internal/platform/ragwatch/blob/main',
     });
     expect(Object.keys(variables)).not.toContain('COHERE_API_KEY');
     expect(Object.keys(variables)).not.toContain('QDRANT_API_KEY');
