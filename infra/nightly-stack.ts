@@ -372,6 +372,7 @@ export class NightlyStack extends Stack {
     if (settings.coveragePathPrefix !== undefined) env.COVERAGE_PATH_PREFIX = settings.coveragePathPrefix;
     if (settings.coverageExclude.length > 0) env.COVERAGE_EXCLUDE = settings.coverageExclude.join(',');
     if (settings.suiteS3Uri !== undefined) env.SUITE_S3_URI = settings.suiteS3Uri;
+    if (settings.docsUrl !== undefined) env.DOCS_URL = settings.docsUrl;
     if (this.pageTopic !== undefined) env.PAGE_TOPIC_ARN = this.pageTopic.topicArn;
     return env;
   }

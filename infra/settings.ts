@@ -31,6 +31,11 @@ export interface StackSettings {
    * authorized in the Chatbot console, and a channel in it). With neither, there is no page route.
    */
   pagerUrl: string | undefined;
+  /**
+   * Where README.md and docs/ are on the web (the repository's page, e.g. https://<host>/<org>/ragwatch/blob/main):
+   * the HTML report's "Act on this first" links each finding's docs section there; none: the paths are text.
+   */
+  docsUrl: string | undefined;
   slack: { workspaceId: string; channelId: string } | undefined;
   /** An EventBridge Scheduler expression, e.g. cron(0 3 * * ? *). */
   scheduleExpression: string;
@@ -197,6 +202,8 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   if (pagerUrl !== undefined && !pagerUrl.startsWith('https://'))
     problems.push(`pagerUrl: must be an https:// URL (SNS sends to HTTPS endpoints only here), got "${pagerUrl}"`);
   else url('pagerUrl', pagerUrl);
+  const docsUrl = text('docsUrl');
+  url('docsUrl', docsUrl);
   const slackWorkspaceId = text('slackWorkspaceId');
   const slackChannelId = text('slackChannelId');
   if ((slackWorkspaceId === undefined) !== (slackChannelId === undefined))
@@ -260,6 +267,7 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     qdrantSecret: text('qdrantSecret'),
     alertEmails,
     pagerUrl,
+    docsUrl,
     slack:
       slackWorkspaceId === undefined || slackChannelId === undefined
         ? undefined

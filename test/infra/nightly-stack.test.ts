@@ -40,6 +40,7 @@ const CONTEXT = {
   // Coverage's two settings as `ragwatch sandbox` prints them for a book served at the site's root.
   coveragePathPrefix: '/',
   coverageExclude: '/markdown-page,/blog/**',
+  docsUrl: 'https://git.internal/platform/ragwatch/blob/main',
 };
 
 // Synthesized once while the file loads: a first synth loads aws-cdk-lib and cdk-nag and bundles the handler, which
@@ -100,6 +101,8 @@ describe('the nightly function', () => {
       ALERT_RECOVERY_RUNS: '2',
       COVERAGE_PATH_PREFIX: '/',
       COVERAGE_EXCLUDE: '/markdown-page,/blog/**',
+      // Where the HTML report links its docs sections.
+      DOCS_URL: 'https://git.internal/platform/ragwatch/blob/main',
     });
     expect(Object.keys(variables)).not.toContain('COHERE_API_KEY');
     expect(Object.keys(variables)).not.toContain('QDRANT_API_KEY');

@@ -46,6 +46,7 @@ describe('readStackSettings', () => {
       alertEmails: [],
       pagerUrl: undefined,
       slack: undefined,
+      docsUrl: undefined,
       scheduleExpression: 'cron(0 3 * * ? *)',
       scheduleTimeZone: 'Etc/UTC',
       heartbeatHours: 26,
@@ -259,6 +260,12 @@ describe('readStackSettings', () => {
     expect(problemsOf({ ...REAL, suiteS3Uri: undefined, suitePath: 'suites/book.json', minMrr: 0.5 })).toContain(
       "minMrr: only with suiteS3Uri (a bundled suite's own success_criteria draw the dashboard's lines)",
     );
+  });
+
+  it('takes the docs’ web address for the HTML report’s links, and refuses what is not an http(s) URL', () => {
+    const url = 'https://git.internal/platform/ragwatch/blob/main';
+    expect(readStackSettings(lookupOf({ ...REAL, docsUrl: url })).docsUrl).toBe(url);
+    expect(problemsOf({ ...REAL, docsUrl: 'docs/' })).toContain('docsUrl: must be an http(s) URL, got "docs/"');
   });
 
   it('refuses a sandbox switch that is neither true nor false', () => {
