@@ -154,6 +154,7 @@ const PASSING_SUITE = {
   // The world's index is seeded with rot on purpose (seedIndexDrift): a clean night here is one whose bars allow it.
   success_criteria: {
     min_coverage: 0,
+    max_orphan_urls: 1000,
     min_completeness: 0,
     max_stale_chunk_pages: 1000,
     max_missing_chunk_pages: 1000,

@@ -175,11 +175,12 @@ function whereToLook(settings: StackSettings, places: DashboardSources['places']
   const console = `https://${region}.console.aws.amazon.com`;
   const reports = `https://s3.console.aws.amazon.com/s3/buckets/${bucketName}?region=${region}&bucketType=general&prefix=${encodeURIComponent(reportPrefix)}&showversions=false`;
   const latest = `${console}/s3/object/${bucketName}?region=${region}&bucketType=general&prefix=${encodeURIComponent(`${reportPrefix}latest.json`)}`;
+  const runsPage = `${console}/s3/object/${bucketName}?region=${region}&bucketType=general&prefix=${encodeURIComponent(`${reportPrefix}index.html`)}`;
   const logs = buildRecentLogsUrl(region, logGroupName, RECENT_PROBLEMS_QUERY, 86_400);
   return new cloudwatch.TextWidget({
     markdown: [
       `### Where to look (${settings.environment}/${settings.collection})`,
-      `[Reports in S3](${reports}) (each run's JSON, HTML and CSV under its date; ${'`'}latest.json${'`'} is the last run: [open it](${latest})) · [Warnings and errors of the last 24 h](${logs}) (Logs Insights on the function's log group, "Task timed out" included) · each email's LINKS open that run's report and log lines`,
+      `[Past runs and open incidents](${runsPage}) (index.html: the last runs, each linked) · [Reports in S3](${reports}) (each run's JSON, HTML and CSV under its date; ${'`'}latest.json${'`'} is the last run: [open it](${latest})) · [Warnings and errors of the last 24 h](${logs}) (Logs Insights on the function's log group, "Task timed out" included) · each email's LINKS open that run's report and log lines`,
     ].join('\n\n'),
     width: 24,
     height: 3,

@@ -367,7 +367,12 @@ export class NightlyStack extends Stack {
     };
     if (settings.qdrantSecret !== undefined) env.QDRANT_SECRET_ID = settings.qdrantSecret;
     if (settings.sitemapUrl !== undefined) env.SITEMAP_URL = settings.sitemapUrl;
+    // What `ragwatch sandbox` writes for a book served at the root or beside other site pages: without them the
+    // deployed run would count the wrong pages (issue 23).
+    if (settings.coveragePathPrefix !== undefined) env.COVERAGE_PATH_PREFIX = settings.coveragePathPrefix;
+    if (settings.coverageExclude.length > 0) env.COVERAGE_EXCLUDE = settings.coverageExclude.join(',');
     if (settings.suiteS3Uri !== undefined) env.SUITE_S3_URI = settings.suiteS3Uri;
+    if (settings.docsUrl !== undefined) env.DOCS_URL = settings.docsUrl;
     if (this.pageTopic !== undefined) env.PAGE_TOPIC_ARN = this.pageTopic.topicArn;
     return env;
   }

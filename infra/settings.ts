@@ -17,6 +17,10 @@ export interface StackSettings {
   qdrantUrl: string;
   docusaurusBaseUrl: string;
   sitemapUrl: string | undefined;
+  /** COVERAGE_PATH_PREFIX: where the docs are served, when not `<base path>/docs/` (e.g. `/` for docs at the root). */
+  coveragePathPrefix: string | undefined;
+  /** COVERAGE_EXCLUDE: site paths under the prefix that are not docs (`/x` or `/x/**`). */
+  coverageExclude: string[];
   /** Secrets Manager secret names or full ARNs; the stack only references them, it never creates values. */
   cohereSecret: string;
   qdrantSecret: string | undefined;
@@ -27,6 +31,11 @@ export interface StackSettings {
    * authorized in the Chatbot console, and a channel in it). With neither, there is no page route.
    */
   pagerUrl: string | undefined;
+  /**
+   * Where README.md and docs/ are on the web (the repository's page, e.g. https://<host>/<org>/ragwatch/blob/main):
+   * the HTML report's "Act on this first" links each finding's docs section there; none: the paths are text.
+   */
+  docsUrl: string | undefined;
   slack: { workspaceId: string; channelId: string } | undefined;
   /** An EventBridge Scheduler expression, e.g. cron(0 3 * * ? *). */
   scheduleExpression: string;
@@ -155,6 +164,12 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   url('docusaurusBaseUrl', docusaurusBaseUrl);
   const sitemapUrl = text('sitemapUrl');
   url('sitemapUrl', sitemapUrl);
+  // Coverage's two settings, checked as the function checks them (functions/core/config.ts), so a deploy that would
+  // fail its first night on them is refused here instead.
+  const coveragePathPrefix = text('coveragePathPrefix');
+  if (coveragePathPrefix !== undefined && !coveragePathPrefix.startsWith('/'))
+    problems.push(`coveragePathPrefix: must start with "/", got "${coveragePathPrefix}"`);
+  const coverageExclude = paths(lookup('coverageExclude'), 'coverageExclude', problems);
   const scheduleExpression = text('scheduleExpression', 'cron(0 3 * * ? *)') ?? '';
   const window = heartbeatWindow(scheduleExpression);
   if (!/^(cron|rate|at)\(.+\)$/.test(scheduleExpression))
@@ -187,6 +202,8 @@ export function readStackSettings(lookup: Lookup): StackSettings {
   if (pagerUrl !== undefined && !pagerUrl.startsWith('https://'))
     problems.push(`pagerUrl: must be an https:// URL (SNS sends to HTTPS endpoints only here), got "${pagerUrl}"`);
   else url('pagerUrl', pagerUrl);
+  const docsUrl = text('docsUrl');
+  url('docsUrl', docsUrl);
   const slackWorkspaceId = text('slackWorkspaceId');
   const slackChannelId = text('slackChannelId');
   if ((slackWorkspaceId === undefined) !== (slackChannelId === undefined))
@@ -244,10 +261,13 @@ export function readStackSettings(lookup: Lookup): StackSettings {
     qdrantUrl,
     docusaurusBaseUrl,
     sitemapUrl,
+    coveragePathPrefix,
+    coverageExclude,
     cohereSecret: required('cohereSecret', 'the name or ARN of the Secrets Manager secret holding the Cohere API key'),
     qdrantSecret: text('qdrantSecret'),
     alertEmails,
     pagerUrl,
+    docsUrl,
     slack:
       slackWorkspaceId === undefined || slackChannelId === undefined
         ? undefined
@@ -282,6 +302,29 @@ function hostOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** Site paths, a JSON list (cdk.json) or comma-separated (the command line); each must start with "/". */
+function paths(raw: unknown, key: string, problems: string[]): string[] {
+  const list =
+    raw === undefined || raw === null || raw === ''
+      ? []
+      : Array.isArray(raw)
+        ? raw
+        : typeof raw === 'string'
+          ? raw.split(',')
+          : [raw];
+  const out: string[] = [];
+  for (const item of list) {
+    const path = typeof item === 'string' ? item.trim() : '';
+    if (path.startsWith('/') && !path.includes(',')) out.push(path);
+    else if (path !== '')
+      problems.push(
+        `${key}: each item must be a path starting with "/" (e.g. /markdown-page or /blog/**), got "${path}"`,
+      );
+    else if (typeof item !== 'string') problems.push(`${key}: must be paths, got ${JSON.stringify(item)}`);
+  }
+  return out;
 }
 
 function emails(raw: unknown, problems: string[]): string[] {

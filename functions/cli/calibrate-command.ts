@@ -132,7 +132,7 @@ function formatCalibration(c: Calibration, where: { suite: string; collection: s
     if (c.probes.above.length > 0) lines.push(`    at or over it (would fail): ${c.probes.above.join(', ')}`);
   }
   lines.push(
-    `  latency per query (total): p50 ${c.latency.p50 ?? '-'} ms · p95 ${c.latency.p95 ?? '-'} ms; proposed max_p95_latency_ms ${c.latency.maxP95LatencyMs ?? '-'} (2 x p95, at least p95 + 100 ms, rounded up to 10 ms)`,
+    `  latency per query (its share of the batched embed and search calls): p50 ${c.latency.p50 ?? '-'} ms · p95 ${c.latency.p95 ?? '-'} ms; proposed max_p95_latency_ms ${c.latency.maxP95LatencyMs ?? '-'} (2 x p95, at least p95 + 100 ms, rounded up to 10 ms)`,
   );
   for (const w of c.warnings) lines.push(`  warning: ${w}`);
   return lines.join('\n');

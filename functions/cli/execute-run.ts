@@ -24,6 +24,7 @@ import { describeError } from '../core/shared/errors.ts';
 import type { Suite } from '../core/suite/suite.ts';
 import { type ExitCode, exitCodeOfRun } from './exit-codes.ts';
 import { ansiStyle, formatSummary, plainStyle, type SummaryDetail } from './format-summary.ts';
+import { printJson, runSummaryJson } from './json-output.ts';
 import { printPostRunEvent, stderrNotices } from './post-run-lines.ts';
 import { createProgressReporter } from './progress.ts';
 
@@ -33,8 +34,8 @@ export interface RunOnTerminal {
   suiteSource: string;
   /** The report folder (--out). */
   out: string;
-  /** The report's JSON on stdout instead of the summary. */
-  json: boolean;
+  /** On stdout instead of the summary: the whole report's JSON, or its small summary form (run --json summary). */
+  json: false | 'report' | 'summary';
   progress: boolean;
   /** Write the HTML report beside the JSON. */
   html: boolean;
@@ -102,26 +103,27 @@ export async function executeRun(options: RunOnTerminal): Promise<ExitCode> {
     { report: produced, previous: null },
     { html: options.html, policy: DEFAULT_POLICY, ...localDocs() },
   );
-  if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  const exitCode = exitCodeOfRun({ stored: stored.ok, status: report.status });
+  // Absolute paths: a relative one means nothing once the terminal has moved on, and a file:// link opens on click.
+  const written = stored.ok
+    ? {
+        json: path.resolve(stored.value.location),
+        html: stored.value.htmlLocation === null ? null : path.resolve(stored.value.htmlLocation),
+        csv: ((csv) => (csv === undefined ? null : path.resolve(csv)))(
+          stored.value.attachments.find((f) => f.endsWith('.csv')),
+        ),
+      }
+    : null;
+  if (options.json === 'report') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else if (options.json === 'summary') printJson(runSummaryJson(report, { exitCode, files: written }));
   else {
     const style = process.stdout.isTTY && !process.env.NO_COLOR ? ansiStyle : plainStyle;
-    // Absolute paths: a relative one means nothing once the terminal has moved on, and a file:// link opens on click.
-    const files = stored.ok
-      ? {
-          files: {
-            json: path.resolve(stored.value.location),
-            html: stored.value.htmlLocation === null ? null : path.resolve(stored.value.htmlLocation),
-            csv: ((csv) => (csv === undefined ? null : path.resolve(csv)))(
-              stored.value.attachments.find((f) => f.endsWith('.csv')),
-            ),
-          },
-        }
-      : {};
+    const files = written === null ? {} : { files: written };
     process.stdout.write(
       `${formatSummary(report, { style, all: options.all ?? false, detail: options.detail ?? 'normal', ...files })}\n`,
     );
   }
-  return exitCodeOfRun({ stored: stored.ok, status: report.status });
+  return exitCode;
 }
 
 /** LOG_LEVEL=DEBUG: each stage's start and end on stderr, timed, for a developer chasing a slow or failing stage. */

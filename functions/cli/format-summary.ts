@@ -230,7 +230,7 @@ function formatQueries(report: ValidationReport, s: Style, all: boolean): string
   lines.push(
     m.throughput_qps === null
       ? `  ${s.dim('no query ran: no IR, latency or throughput figures')}`
-      : `  ${s.dim(`latency p50 ${m.p50_latency_ms ?? '-'} ms · p95 ${m.p95_latency_ms ?? '-'} ms · p99 ${m.p99_latency_ms ?? '-'} ms · ${m.throughput_qps} queries/s`)}`,
+      : `  ${s.dim(`latency per query (share of its batched calls) p50 ${m.p50_latency_ms ?? '-'} ms · p95 ${m.p95_latency_ms ?? '-'} ms · p99 ${m.p99_latency_ms ?? '-'} ms · ${m.throughput_qps} queries/s`)}`,
   );
   return lines;
 }

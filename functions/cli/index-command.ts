@@ -91,7 +91,7 @@ async function runIndex(flags: IndexFlags, env: Env): Promise<ExitCode> {
   const gone = summary.keptGonePages;
   if (gone.length > 0)
     process.stderr.write(
-      `ragwatch: warning: the collection still holds ${gone.length} page(s) no longer in --docs (coverage will count them as orphans); give --prune to delete them: ${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ', ...' : ''}\n`,
+      `ragwatch: warning: the collection still holds ${gone.length} page(s) no longer in --docs (orphans: the run fails on them, max_orphan_urls); give --prune to delete them: ${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ', ...' : ''}\n`,
     );
   return EXIT.ok;
 }

@@ -4,6 +4,8 @@
  * (docs/DATA-MODEL.md, "Names and units"): snake_case, the unit in the name, the report's own names where one exists.
  */
 import path from 'node:path';
+import { notEvaluatedReason } from '../core/render/criterion-state.ts';
+import type { ValidationReport } from '../core/report/report.ts';
 import type { Calibration } from '../core/suite/calibrate.ts';
 import type { RunPrediction } from '../core/suite/predict-run.ts';
 import type { SetAsideProposal } from '../core/suite/set-aside.ts';
@@ -98,5 +100,52 @@ export function generatedSuiteJson(options: { out: string; pages: number; knownI
     known_item_queries: options.knownItems,
     probe_queries: options.probes,
     next: `ragwatch calibrate --suite ${options.out} --write`,
+  };
+}
+
+/**
+ * run --json summary: the verdict and its reasons in a few lines of JSON, for a nightly wrapper that needs the status,
+ * the exit code and where the report is, not the whole report (which `--json` alone prints). The report's own names.
+ */
+export function runSummaryJson(
+  report: ValidationReport,
+  outcome: { exitCode: number; files: { json: string; html: string | null; csv: string | null } | null },
+) {
+  const judged = report.success_criteria.map((c) => ({ c, unjudged: notEvaluatedReason(report, c) }));
+  const findings = report.errors.filter((e) => e.error_type !== 'CRITERION_BREACHED');
+  return {
+    schema_version: report.schema_version,
+    run_id: report.run_id,
+    status: report.status,
+    exit_code: outcome.exitCode,
+    status_reason: report.status_reason,
+    collection: report.collection,
+    environment: report.environment,
+    timestamp: report.timestamp,
+    duration_seconds: report.duration_seconds,
+    total_queries: report.total_queries,
+    passed_queries: report.passed_queries,
+    failed_queries: report.failed_queries,
+    error_queries: report.error_queries,
+    pass_rate: report.pass_rate,
+    criteria_breached: judged
+      .filter((j) => j.unjudged === null && !j.c.passed)
+      .map(({ c }) => ({
+        name: c.name,
+        value: c.value,
+        comparator: c.comparator,
+        threshold: c.threshold,
+        severity: c.severity,
+      })),
+    criteria_not_evaluated: judged.flatMap((j) =>
+      j.unjudged === null ? [] : [{ name: j.c.name, reason: j.unjudged }],
+    ),
+    findings_by_severity: Object.fromEntries(
+      (['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const).map((sev) => [
+        sev,
+        findings.filter((f) => f.severity === sev).length,
+      ]),
+    ),
+    report_files: outcome.files,
   };
 }

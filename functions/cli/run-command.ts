@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { loadSuiteFile } from '../adapters/files/suite-file.ts';
 import { type Env, parseEngineConfig, parseLocations } from '../core/config.ts';
+import { InputError } from '../core/shared/errors.ts';
 import { executeRun } from './execute-run.ts';
 import type { ExitCode } from './exit-codes.ts';
 import { type SummaryDetail, summaryDetail } from './format-summary.ts';
@@ -15,7 +16,8 @@ interface RunFlags {
   out: string;
   collection?: string;
   sitemapUrl?: string;
-  json?: boolean;
+  /** true: the whole report; "summary": its small form. */
+  json?: boolean | string;
   all?: boolean;
   progress: boolean;
   /** The run's deadline in seconds (env RUN_DEADLINE_SECONDS). */
@@ -37,7 +39,10 @@ export function registerRun(program: Command, env: Env): void {
       '--sitemap-url <url>',
       'sitemap.xml or sitemap index (env SITEMAP_URL; default DOCUSAURUS_BASE_URL/sitemap.xml)',
     )
-    .option('--json', 'print the report JSON on stdout instead of the summary')
+    .option(
+      '--json [form]',
+      'print the report JSON on stdout instead of the summary; `--json summary`: only the status, exit code, counts, breached criteria and report paths',
+    )
     .option('--all', 'list what passed in the summary too (by default only what failed or errored)')
     .option(
       '--deadline <seconds>',
@@ -53,7 +58,8 @@ export function registerRun(program: Command, env: Env): void {
 /** Runs the validation from flags and the environment; returns the exit code. */
 async function runCheck(flags: RunFlags, env: Env, detail: SummaryDetail): Promise<ExitCode> {
   // The flags and the environment, and the suite file: every problem of both listed at once.
-  const [config, suite] = await gatherInputs([
+  const [json, config, suite] = await gatherInputs([
+    () => jsonForm(flags.json),
     () =>
       parseEngineConfig({
         ...env,
@@ -71,10 +77,18 @@ async function runCheck(flags: RunFlags, env: Env, detail: SummaryDetail): Promi
     suite,
     suiteSource: flags.suite,
     out: flags.out,
-    json: flags.json ?? false,
+    json,
     all: flags.all ?? false,
     progress: flags.progress,
     html: flags.html ?? true,
     detail,
   });
+}
+
+/** --json alone is the whole report; --json summary its small form; any other word is bad input. */
+function jsonForm(flag: boolean | string | undefined): false | 'report' | 'summary' {
+  if (flag === undefined || flag === false) return false;
+  if (flag === true || flag === 'report') return 'report';
+  if (flag === 'summary') return 'summary';
+  throw new InputError('--json', [`expects no value, "report" or "summary", got "${flag}"`]);
 }

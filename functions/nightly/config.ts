@@ -30,6 +30,8 @@ export interface NightlyConfig {
   logGroupName: string | null;
   /** The deployment's CloudWatch dashboard (DASHBOARD_NAME, set by the stack), linked from every email. */
   dashboardName: string | null;
+  /** Where README.md and docs/ are on the web (DOCS_URL): the HTML report links its docs sections there. */
+  docsRoot: string | null;
   /**
    * One alert per incident: recovery after `recoveryRuns` clean runs; a reminder every `reminderDays` (null: none)
    * while the incident is at least `reminderMinSeverity`.
@@ -112,6 +114,10 @@ export function parseNightlyConfig(env: Env): NightlyConfig {
     else read.problems.push(`SUITE_S3_URI: must look like s3://<bucket>/<key>, got "${suiteUri}"`);
   }
 
+  const docsRoot = read.string('DOCS_URL') ?? null;
+  if (docsRoot !== null && !/^https?:\/\/\S+$/.test(docsRoot))
+    read.problems.push(`DOCS_URL: must be an http(s) URL, got "${docsRoot}"`);
+
   if (read.problems.length > 0 || engine === undefined) throw new InputError('configuration', read.problems);
   return {
     engine,
@@ -127,6 +133,7 @@ export function parseNightlyConfig(env: Env): NightlyConfig {
     region: read.string('AWS_REGION') ?? read.string('AWS_DEFAULT_REGION') ?? 'us-east-1',
     logGroupName: read.string('AWS_LAMBDA_LOG_GROUP_NAME') ?? null,
     dashboardName: read.string('DASHBOARD_NAME') ?? null,
+    docsRoot,
     incidents: { recoveryRuns, reminderDays, reminderMinSeverity },
   };
 }

@@ -64,7 +64,7 @@ export function createHandler(deps: NightlyDeps): (event?: unknown, context?: La
     const { report, sinks } = await finishRun(
       nightlyPostRunPorts(deps, early.incidents, runId),
       { report: produced, previous: await early.previous },
-      { html: true, policy: config.incidents },
+      { html: true, policy: config.incidents, ...(config.docsRoot === null ? {} : { docsRoot: config.docsRoot }) },
     );
     const result: NightlyResult = {
       runId: report.run_id,

@@ -188,6 +188,41 @@ describe('ragwatch run', () => {
     expect(parseValidReport(out.join('')).suite.query_count).toBe(2);
   });
 
+  it('prints the small summary form with --json summary: status, exit code, counts, breaches, the files', async () => {
+    // Act: a run that breaches (the sample suite fails on purpose)
+    const code = await cli(['run', '--suite', SAMPLE_SUITE_PATH, '--json', 'summary', '--no-progress']);
+
+    // Assess: each figure is the stored report's own
+    const summary = JSON.parse(out.join('')) as Record<string, unknown> & { report_files: { json: string } };
+    const report = parseValidReport(await readFile(summary.report_files.json, 'utf8'));
+    expect(code).toBe(1);
+    expect(summary).toMatchObject({
+      schema_version: report.schema_version,
+      run_id: report.run_id,
+      status: 'FAILED',
+      exit_code: 1,
+      status_reason: report.status_reason,
+      total_queries: report.total_queries,
+      passed_queries: report.passed_queries,
+      failed_queries: report.failed_queries,
+      error_queries: report.error_queries,
+      pass_rate: report.pass_rate,
+    });
+    expect((summary.criteria_breached as { name: string }[]).map((c) => c.name)).toEqual(
+      report.success_criteria.filter((c) => !c.passed && c.value !== null).map((c) => c.name),
+    );
+    expect(path.isAbsolute(summary.report_files.json)).toBe(true);
+    expect(Buffer.byteLength(out.join(''))).toBeLessThan(8_000);
+  });
+
+  it('exits 2 on --json with a form it does not know, naming the forms', async () => {
+    const code = await cli(['run', '--suite', path.join(dir, 'passing.json'), '--json', 'short']);
+    expect(code).toBe(2);
+    expect(err.join('')).toContain(
+      'ragwatch: --json is invalid:\n  - expects no value, "report" or "summary", got "short"',
+    );
+  });
+
   it('runs a suite written in seed 004’s benchmark form, its questions judged by their ground truth', async () => {
     // Prepare
     const file = path.join(dir, 'benchmark.yaml');
@@ -374,7 +409,7 @@ describe('ragwatch index', () => {
     // Assess
     expect([kept, pruned]).toEqual([0, 0]);
     expect(keptErr).toBe(
-      `ragwatch: warning: the collection still holds 1 page(s) no longer in --docs (coverage will count them as orphans); give --prune to delete them: ${SAMPLE_BOOK_BASE_URL}/docs/intro\n`,
+      `ragwatch: warning: the collection still holds 1 page(s) no longer in --docs (orphans: the run fails on them, max_orphan_urls); give --prune to delete them: ${SAMPLE_BOOK_BASE_URL}/docs/intro\n`,
     );
     expect(err.join('')).toBe('');
   });

@@ -60,7 +60,10 @@ function pipeIntoSlowReader(args: string[], stream: 'stdout' | 'stderr', env: Re
   });
 }
 
-describe('output into a slow pipe reader', () => {
+// Each test spawns a whole Node process (a full run for two of them) and its reader waits 1 s: on a shared machine
+// under load that passes vitest's 5 s default without anything being wrong. The bound is for a hang; what is
+// asserted is that the output arrives whole, not how fast.
+describe('output into a slow pipe reader', { timeout: 60_000 }, () => {
   it('`schema` arrives whole: the same JSON Schema the code builds, past 64 KiB', async () => {
     // Act
     const { read, code } = await pipeIntoSlowReader(['schema'], 'stdout');

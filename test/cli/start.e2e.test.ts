@@ -12,8 +12,11 @@ import { MIN_NODE_MAJOR, tooOldNode } from '../../functions/cli/node-version.mjs
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const ENTRY = 'functions/cli/ragwatch.mjs';
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+// A spawned Node (through npx for some) takes 5 to 10 s on a shared machine under load: the bound is for a hang,
+// not a speed the tests assert.
+const SPAWNED = { timeout: 60_000 };
 
-describe('the entry', () => {
+describe('the entry', SPAWNED, () => {
   it('is package.json’s bin, and it and main.ts are committed executable (npx would chmod them otherwise)', () => {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
     expect(pkg.bin).toEqual({ ragwatch: ENTRY });
@@ -41,7 +44,7 @@ describe('the entry', () => {
   });
 });
 
-describe('a Node too old for the CLI', () => {
+describe('a Node too old for the CLI', SPAWNED, () => {
   it('is told, in one message, what to run instead; a Node of the minimum major or later is not', () => {
     expect(tooOldNode('20.20.2', '/usr/bin/node')).toBe(
       [
@@ -73,7 +76,7 @@ describe('a Node too old for the CLI', () => {
   });
 });
 
-describe('flags Node would take as its own', () => {
+describe('flags Node would take as its own', SPAWNED, () => {
   it('sandbox writes its environment with --write-env, which Node leaves to the command', () => {
     // A bad --base-url stops the command before it starts anything: exit 2 is ours, where Node's --env-file exits 9.
     const result = spawnSync(

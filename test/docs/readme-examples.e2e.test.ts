@@ -7,12 +7,18 @@
  * files (so its sandbox.env and my-suite.json do not land in the checkout), with one substitution: its /tmp/my-book
  * becomes a private folder, since /tmp is shared with other runs on the machine. A DEBUG trap, put before the block
  * and not into it, records each `npx ragwatch` command's exit code.
+ *
+ * The block for real services runs against the stand-ins: its two `export` lines (a Cohere key, a Qdrant cluster)
+ * are replaced by the stand-ins' variables, and the files its commands name (my-suite.json, ../book/docs,
+ * my-suite.yaml) are the sample suite, the sample book and a seed-004 suite; its commands run as printed.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_BOOK_DIR } from '../../sandbox/book-server.ts';
+import { indexSampleBook, SAMPLE_SUITE_PATH, type Sandbox, startSandbox } from '../../sandbox/start-sandbox.ts';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -25,13 +31,11 @@ const SH_BLOCKS = [...README.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => {
 });
 
 /** Blocks this file runs, by the heading they sit under. */
-const EXECUTED = ['Day one: your own book'];
+const EXECUTED = ['Day one: your own book', 'Running it against real services'];
 /** Blocks not run, by heading, and why; what of them is run elsewhere is named. */
 const NOT_EXECUTED: Record<string, string> = {
   'The two commands':
     '`npm ci` installs and `npm test` is this suite itself; `npm start` is the demo, run by test/cli/main.test.ts ("ragwatch demo") and by the CI job',
-  'Running it against real services':
-    'needs a Cohere key and a Qdrant cluster; each command in it is run against the stand-ins by test/cli/main.test.ts (run, index, schema) and test/cli/suite-command.test.ts (suite normalize)',
   'Indexing, and what each point carries':
     'a curl call to a real Qdrant cluster (creating a payload index); the indexer sends the same request through the client (test/indexer/qdrant-writer.test.ts)',
 };
@@ -68,33 +72,45 @@ function bash(script: string, cwd: string, env: NodeJS.ProcessEnv) {
   });
 }
 
+/** A scratch folder standing for the project's root (links to its files), and the file the trap writes to. */
+function scratchProject(): { scratch: string; cwd: string; steps: string; trap: string } {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'ragwatch-readme-'));
+  const cwd = path.join(scratch, 'project');
+  mkdirSync(cwd);
+  for (const entry of ['node_modules', 'functions', 'sandbox', 'test', 'package.json', 'tsconfig.json'])
+    symlinkSync(path.join(ROOT, entry), path.join(cwd, entry));
+  const steps = path.join(scratch, 'steps.tsv');
+  const trap = `trap 'rc=$?; case "$PREV" in *"npx ragwatch"*) printf "%s\\t%s\\n" "$rc" "$PREV" >> "${steps}";; esac; PREV=$BASH_COMMAND' DEBUG`;
+  return { scratch, cwd, steps, trap };
+}
+
+/** Each `npx ragwatch` command the trap saw, with its exit code. */
+const stepsRun = (steps: string) =>
+  readFileSync(steps, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => line.split('\t'));
+
+/** The environment without any of ragwatch's own variables: a block sets what it needs. */
+const cleanEnv = () =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !/^(QDRANT|COHERE|DOCUSAURUS|SITEMAP|COVERAGE|SUITE_PATH|REPORT_DIR)/.test(k),
+    ),
+  );
+
 describe('the Day-one block', () => {
   it('runs as written, each command exiting as README says', { timeout: 300_000 }, async () => {
-    // Prepare: a scratch folder standing for the project's root
-    const scratch = mkdtempSync(path.join(tmpdir(), 'ragwatch-readme-'));
-    const cwd = path.join(scratch, 'project');
-    mkdirSync(cwd);
-    for (const entry of ['node_modules', 'functions', 'sandbox', 'test', 'package.json', 'tsconfig.json'])
-      symlinkSync(path.join(ROOT, entry), path.join(cwd, entry));
+    // Prepare
+    const { scratch, cwd, steps, trap } = scratchProject();
     const block = SH_BLOCKS.find((b) => b.heading === 'Day one: your own book')?.text ?? '';
     const book = path.join(scratch, 'my-book');
-    const steps = path.join(scratch, 'steps.tsv');
-    const trap = `trap 'rc=$?; case "$PREV" in *"npx ragwatch"*) printf "%s\\t%s\\n" "$rc" "$PREV" >> "${steps}";; esac; PREV=$BASH_COMMAND' DEBUG`;
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([k]) => !/^(QDRANT|COHERE|DOCUSAURUS|SITEMAP|COVERAGE|SUITE_PATH|REPORT_DIR)/.test(k),
-      ),
-    );
 
     // Act
-    const { output } = await bash(`${trap}\n${block.replaceAll('/tmp/my-book', book)}\n:`, cwd, env);
+    const { output } = await bash(`${trap}\n${block.replaceAll('/tmp/my-book', book)}\n:`, cwd, cleanEnv());
 
     // Assess: the six commands, with README's exit codes (step 5 finds the edited page stale and exits 1)
-    const ran = readFileSync(steps, 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((line) => line.split('\t'));
-    expect(ran, output).toEqual([
+    expect(stepsRun(steps), output).toEqual([
       ['0', 'npx ragwatch suite generate --out my-suite.json'],
       ['0', 'npx ragwatch calibrate --suite my-suite.json --write'],
       ['0', 'npx ragwatch run --suite my-suite.json'],
@@ -103,5 +119,47 @@ describe('the Day-one block', () => {
       ['0', 'npx ragwatch run --suite my-suite.json'],
     ]);
     expect(output).toContain('STALE_PAGES');
+  });
+});
+
+describe('the block for real services', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    await indexSampleBook(sandbox);
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+  });
+
+  it('runs against the stand-ins, its two export lines replaced by their variables', { timeout: 300_000 }, async () => {
+    // Prepare: the files its commands name (my-suite.json, ../book/docs, my-suite.yaml), in the scratch project
+    const { scratch, cwd, steps, trap } = scratchProject();
+    copyFileSync(SAMPLE_SUITE_PATH, path.join(cwd, 'my-suite.json'));
+    mkdirSync(path.join(scratch, 'book'));
+    symlinkSync(path.join(SAMPLE_BOOK_DIR, 'docs'), path.join(scratch, 'book', 'docs'));
+    writeFileSync(
+      path.join(cwd, 'my-suite.yaml'),
+      'benchmark_name: nightly\nquestion_set:\n  - What is ROS 2?\nground_truth_mappings:\n  What is ROS 2?: [/docs/module-1-ros2/ch1-ros2-basics]\n',
+    );
+    const block = SH_BLOCKS.find((b) => b.heading === 'Running it against real services')?.text ?? '';
+    const commands = block.split('\n').filter((line) => !line.startsWith('export '));
+    expect(block.split('\n').filter((line) => line.startsWith('export '))).toHaveLength(2);
+
+    // Act
+    const { output } = await bash(`${trap}\n${commands.join('\n')}\n:`, cwd, { ...cleanEnv(), ...sandbox.env });
+
+    // Assess: the sample suite breaches on purpose (1); the rest succeed, and what they write is there
+    expect(
+      stepsRun(steps).map(([code, command]) => [code, command?.split(/\s+#/)[0]?.trim()]),
+      output,
+    ).toEqual([
+      ['1', 'npx ragwatch run --suite my-suite.json'],
+      ['0', 'npx ragwatch index --docs ../book/docs --base-url https://your-book.example.com'],
+      ['0', 'npx ragwatch schema -o report.schema.json'],
+      ['0', 'npx ragwatch suite normalize my-suite.yaml'],
+    ]);
+    expect(existsSync(path.join(cwd, 'report.schema.json'))).toBe(true);
+    expect(output).toContain('"query_text": "What is ROS 2?"');
   });
 });

@@ -110,6 +110,7 @@ const SAMPLES: Record<string, string> = {
   AWS_DEFAULT_REGION: 'eu-west-2',
   AWS_LAMBDA_LOG_GROUP_NAME: '/aws/lambda/ragwatch',
   DASHBOARD_NAME: 'ragwatch-dashboard',
+  DOCS_URL: 'https://git.internal/platform/ragwatch/blob/main',
 };
 
 const PARSE: Record<Parser, (env: Env) => unknown> = {

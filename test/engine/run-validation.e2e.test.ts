@@ -115,6 +115,8 @@ describe('runValidation against the sandbox', () => {
       ['pass_rate', false],
       ['coverage', false],
       ['completeness', false],
+      // The legacy page the site deleted is still indexed (the orphan above).
+      ['orphan_urls', false],
       ['grounded_rate', true],
       // Judged on the model's own answer: the no-answer weight question reaches chat (its retrieval passes the
       // relevance gate) and the model abstains. Sourdough is stopped by the gate before chat (gated, left out).
@@ -300,13 +302,14 @@ describe('runValidation against the sandbox', () => {
   });
 
   it('holds every criterion, and fails on the CRITICAL model mismatch alone', async () => {
-    // Prepare: the passing queries only, coverage allowed to miss the one unindexed page, and the seeded index-health
-    // cases (one stale chunk page, one stale page, a second model, a drifted orphan) allowed.
+    // Prepare: the passing queries only, coverage allowed to miss the one unindexed page, the one orphan page, and
+    // the seeded index-health cases (one stale chunk page, one stale page, a second model, a drifted orphan) allowed.
     const suite = {
       ...sampleSuite,
       queries: sampleSuite.queries.filter((q) => !q.description?.startsWith('Deliberate')),
       success_criteria: {
         ...sampleSuite.success_criteria,
+        max_orphan_urls: 1,
         max_stale_chunk_pages: 1,
         max_stale_pages: 1,
         max_embedding_models: 2,
@@ -324,7 +327,7 @@ describe('runValidation against the sandbox', () => {
 
     // Assess: every criterion holds; the seeded second model's chunks are retrieved, and a CRITICAL MODEL_MISMATCH
     // fails the run on its own (docs/DATA-MODEL.md, "The run's status"), whatever the criteria allow.
-    expect(report.success_criteria).toHaveLength(13);
+    expect(report.success_criteria).toHaveLength(14);
     expect(report.success_criteria.filter((c) => !c.passed)).toEqual([]);
     expect(report.errors.filter((e) => e.severity === 'CRITICAL').map((e) => e.error_type)).toEqual(['MODEL_MISMATCH']);
     expect(report.status_reason).toBe('findings that fail the run: CRITICAL MODEL_MISMATCH');

@@ -231,6 +231,12 @@ describe('chunkMarkdown', () => {
 
     // Assess
     expect(chunks.map((c) => c.headingHierarchy.at(-1))).toEqual(['Nodes in rclpy and C++', 'See the docs']);
+    // An anchor right after the words, and braces that are not an anchor at the end, as written.
+    const tight = chunkMarkdown('## Setup{#setup}\n\nText.\n\n## Use {#braces} in text\n\nMore.', {
+      title: 'T',
+      sizes: SEPARATE,
+    });
+    expect(tight.map((c) => c.headingHierarchy.at(-1))).toEqual(['Setup', 'Use {#braces} in text']);
   });
 
   it('leaves out MDX import lines and HTML comments', () => {

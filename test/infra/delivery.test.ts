@@ -89,6 +89,9 @@ describe('the dashboard, with the suite in S3', () => {
     const markdown = first?.properties.markdown ?? '';
     expect(markdown).toContain('[Reports in S3](https://s3.console.aws.amazon.com/s3/buckets/TOKEN?region=TOKEN');
     expect(markdown).toContain('prefix=reports%2Fbook%2F');
+    expect(markdown).toContain(
+      '[Past runs and open incidents](https://TOKEN.console.aws.amazon.com/s3/object/TOKEN?region=TOKEN&bucketType=general&prefix=reports%2Fbook%2Findex.html)',
+    );
     expect(markdown).toMatch(
       /\[Warnings and errors of the last 24 h\]\(https:\/\/TOKEN\.console\.aws\.amazon\.com\/cloudwatch\/home\?region=TOKEN#logsV2:logs-insights\$3FqueryDetail\$3D~\(end~0~start~-86400~/,
     );

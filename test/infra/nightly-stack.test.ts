@@ -37,6 +37,10 @@ const CONTEXT = {
   reportRetentionDays: 365,
   alertReminderDays: 3,
   alertRecoveryRuns: '2',
+  // Coverage's two settings as `ragwatch sandbox` prints them for a book served at the site's root.
+  coveragePathPrefix: '/',
+  coverageExclude: '/markdown-page,/blog/**',
+  docsUrl: 'https://git.internal/platform/ragwatch/blob/main',
 };
 
 // Synthesized once while the file loads: a first synth loads aws-cdk-lib and cdk-nag and bundles the handler, which
@@ -95,6 +99,10 @@ describe('the nightly function', () => {
       ALERT_REMINDER_DAYS: '3',
       ALERT_REMINDER_MIN_SEVERITY: 'HIGH',
       ALERT_RECOVERY_RUNS: '2',
+      COVERAGE_PATH_PREFIX: '/',
+      COVERAGE_EXCLUDE: '/markdown-page,/blog/**',
+      // Where the HTML report links its docs sections.
+      DOCS_URL: 'https://git.internal/platform/ragwatch/blob/main',
     });
     expect(Object.keys(variables)).not.toContain('COHERE_API_KEY');
     expect(Object.keys(variables)).not.toContain('QDRANT_API_KEY');
@@ -685,6 +693,29 @@ describe('cdk-nag AwsSolutions', () => {
       ['putMetrics', ['PutMetricsInOwnNamespace']],
       ['encryptAlerts', ['EncryptAlerts']],
     ]);
+  });
+
+  it('sets no coverage variable when the context gives none, so the function derives them as the CLI does', () => {
+    // Prepare
+    const { coveragePathPrefix: _prefix, coverageExclude: _exclude, ...without } = CONTEXT;
+    const { app, stack } = buildNightlyApp({
+      outdir: mkdtempSync(path.join(tmpdir(), 'ragwatch-coverage-')),
+      context: { ...without, 'aws:cdk:bundling-stacks': [] },
+    });
+
+    // Act
+    app.synth();
+    const fn = Object.values(
+      Template.fromStack(stack).toJSON().Resources as Record<
+        string,
+        { Type: string; Properties: { Environment?: { Variables: Record<string, unknown> } } }
+      >,
+    ).find((r) => r.Type === 'AWS::Lambda::Function');
+
+    // Assess
+    const names = Object.keys(fn?.Properties.Environment?.Variables ?? {});
+    expect(names).toContain('DOCUSAURUS_BASE_URL');
+    expect(names.filter((n) => n.startsWith('COVERAGE_'))).toEqual([]);
   });
 
   it('fails the synth when an unrelated wildcard statement is added to the function’s role', () => {

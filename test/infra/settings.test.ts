@@ -40,10 +40,13 @@ describe('readStackSettings', () => {
       collection: 'book',
       ...REQUIRED,
       sitemapUrl: undefined,
+      coveragePathPrefix: undefined,
+      coverageExclude: [],
       qdrantSecret: undefined,
       alertEmails: [],
       pagerUrl: undefined,
       slack: undefined,
+      docsUrl: undefined,
       scheduleExpression: 'cron(0 3 * * ? *)',
       scheduleTimeZone: 'Etc/UTC',
       heartbeatHours: 26,
@@ -196,6 +199,27 @@ describe('readStackSettings', () => {
     );
   });
 
+  it('reads coverage’s path prefix and excluded paths from context, as a comma list or a JSON list', () => {
+    const fromCli = readStackSettings(
+      lookupOf({ ...REQUIRED, coveragePathPrefix: '/', coverageExclude: ' /markdown-page, /blog/** ' }),
+    );
+    const fromJson = readStackSettings(lookupOf({ ...REQUIRED, coverageExclude: ['/markdown-page', '/blog/**'] }));
+    expect([fromCli.coveragePathPrefix, fromCli.coverageExclude]).toEqual(['/', ['/markdown-page', '/blog/**']]);
+    expect([fromJson.coveragePathPrefix, fromJson.coverageExclude]).toEqual([
+      undefined,
+      ['/markdown-page', '/blog/**'],
+    ]);
+  });
+
+  it('refuses a relative path prefix and excluded paths that are not site paths, all in one message', () => {
+    const message = problemsOf({ ...REQUIRED, coveragePathPrefix: 'docs/', coverageExclude: ['/ok', 'blog/**', 3] });
+    expect(message).toContain('coveragePathPrefix: must start with "/", got "docs/"');
+    expect(message).toContain(
+      'coverageExclude: each item must be a path starting with "/" (e.g. /markdown-page or /blog/**), got "blog/**"',
+    );
+    expect(message).toContain('coverageExclude: must be paths, got 3');
+  });
+
   it('takes a Slack workspace and channel together, and refuses one without the other or a malformed id', () => {
     const slack = { slackWorkspaceId: 'T0123ABCD', slackChannelId: 'C0456EFGH' };
     expect(readStackSettings(lookupOf({ ...REAL, ...slack })).slack).toEqual({
@@ -236,6 +260,12 @@ describe('readStackSettings', () => {
     expect(problemsOf({ ...REAL, suiteS3Uri: undefined, suitePath: 'suites/book.json', minMrr: 0.5 })).toContain(
       "minMrr: only with suiteS3Uri (a bundled suite's own success_criteria draw the dashboard's lines)",
     );
+  });
+
+  it('takes the docs’ web address for the HTML report’s links, and refuses what is not an http(s) URL', () => {
+    const url = 'https://git.internal/platform/ragwatch/blob/main';
+    expect(readStackSettings(lookupOf({ ...REAL, docsUrl: url })).docsUrl).toBe(url);
+    expect(problemsOf({ ...REAL, docsUrl: 'docs/' })).toContain('docsUrl: must be an http(s) URL, got "docs/"');
   });
 
   it('refuses a sandbox switch that is neither true nor false', () => {

@@ -34,7 +34,7 @@ const MRR: CriterionDeclaration = {
 /** Optional: only with `max_p95_latency_ms` in the suite. */
 const P95_LATENCY: CriterionDeclaration = {
   name: 'p95_latency_ms',
-  description: '95th percentile of per-query latency (ms)',
+  description: '95th percentile of each query’s share of its batched embed and search calls (ms)',
   threshold: 'max_p95_latency_ms',
   comparator: '<=',
   decimals: 2,

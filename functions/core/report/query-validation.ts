@@ -84,12 +84,24 @@ export const QueryResult = withRecordRules(QueryResultFields, [
 ]);
 export type QueryResult = z.infer<typeof QueryResult>;
 
-/** Seed 004 RetrievalResponse latency split, in milliseconds. Batched calls charge their duration to every query in the batch. */
+/**
+ * Seed 004 RetrievalResponse latency split, in milliseconds. Queries are embedded and searched in batched calls:
+ * embedding_ms and search_ms are the durations of the calls that carried the query (every query in a call waited
+ * that long), and batch_share_ms is the query's share of them (each call's duration divided by the queries it
+ * carried) plus its own judging: what the run's latency percentiles are over.
+ */
 export const LatencyBreakdown = z.object({
-  embedding_ms: z.number().min(0),
-  search_ms: z.number().min(0),
+  embedding_ms: z.number().min(0).describe('The duration of the embed call that carried the query'),
+  search_ms: z.number().min(0).describe('The duration of the search call that carried the query'),
   post_processing_ms: z.number().min(0),
-  total_ms: z.number().min(0),
+  total_ms: z.number().min(0).describe('embedding_ms + search_ms + post_processing_ms: the time the query waited'),
+  batch_share_ms: z
+    .number()
+    .min(0)
+    .optional()
+    .describe(
+      'The query’s share of its batched calls (each call’s duration / the queries it carried) + post_processing_ms; the run’s latency percentiles are over it',
+    ),
 });
 export type LatencyBreakdown = z.infer<typeof LatencyBreakdown>;
 

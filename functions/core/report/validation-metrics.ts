@@ -24,6 +24,12 @@ export const ValidationMetrics = z.object({
     .max(1)
     .nullable()
     .describe('Mean of each query’s best_similarity (as quality_metrics.avg_similarity_score, seed 001)'),
+  latency_basis: z
+    .literal('batch_share')
+    .optional()
+    .describe(
+      'What the latency figures below are over: each query’s batch_share_ms (its share of the batched embed and search calls, plus its judging), not a call’s whole duration, which grows with the suite; absent on reports from before',
+    ),
   avg_latency_ms: z.number().min(0).nullable(),
   p50_latency_ms: z.number().min(0).nullable(),
   p95_latency_ms: z.number().min(0).nullable(),

@@ -6,7 +6,8 @@
  *   no probe does; without probes, 0.05 under that percentile. When probes score as high as known items, no
  *   threshold separates them: the proposal keeps the percentile and says so.
  * - probes get the lowest of those thresholds: a probe must stay under every category's.
- * - max_p95_latency_ms: twice the observed p95 of the queries' total latency, and at least 100 ms over it, rounded
+ * - max_p95_latency_ms: twice the observed p95 of the queries' latency (each one's share of its batched calls, not
+ *   a call's whole duration, which grows with the suite), and at least 100 ms over it, rounded
  *   up to 10 ms: one night's p95 is one sample, and a service's tail moves by that much from night to night.
  */
 

@@ -81,6 +81,8 @@ export const SuccessCriteria = z
     min_pass_rate: z.number().min(0).max(100, 'must be 0..100').default(90),
     min_coverage: z.number().min(0).max(100, 'must be 0..100').default(100),
     min_completeness: z.number().min(0).max(100, 'must be 0..100').default(100),
+    // A page deleted from the site but still indexed is served to readers: none is allowed unless said (coverage).
+    max_orphan_urls: z.number().int().min(0).default(0),
     min_mrr: unit('min_mrr').optional(),
     max_p95_latency_ms: z.number().positive().optional(),
     min_grounded_rate: z.number().min(0).max(100, 'must be 0..100').default(95),

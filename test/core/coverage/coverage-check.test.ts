@@ -21,7 +21,7 @@ describe('coverageCheck', () => {
   it('gives the share of the sitemap’s pages the collection holds, with the missing pages as a finding', async () => {
     const { ctx } = buildRunContext({ points, sitemap: { entries, issues: [] } });
     const result = await runCheck(coverageCheck, ctx);
-    expect(result.criteria).toEqual({ coverage: 50 });
+    expect(result.criteria).toEqual({ coverage: 50, orphanUrls: 0 });
     expect(result.sections?.coverage_report).toMatchObject({
       sitemap_url: `${BOOK}/sitemap.xml`,
       total_sitemap_urls: 4,
@@ -39,13 +39,13 @@ describe('coverageCheck', () => {
       sitemap: { entries: [...entries, { url: `${BOOK}/blog/x` }], issues: [] },
       options: { coveragePathPrefix: '/blog' },
     });
-    expect((await runCheck(coverageCheck, ctx)).criteria).toEqual({ coverage: 0 });
+    expect((await runCheck(coverageCheck, ctx)).criteria).toEqual({ coverage: 0, orphanUrls: 0 });
   });
 
   it('notes what the sitemap source refused on the coverage section (the finding is the sitemap check’s)', async () => {
     const { ctx } = buildRunContext({ points, sitemap: { entries: entries.slice(0, 2), issues: [refused] } });
     const result = await runCheck(coverageCheck, ctx);
-    expect(result.criteria).toEqual({ coverage: 100 });
+    expect(result.criteria).toEqual({ coverage: 100, orphanUrls: 0 });
     expect(result.errors).toEqual([]);
     expect(result.sections?.coverage_report?.notes).toContain('another origin: https://evil.example/x');
   });
@@ -103,5 +103,36 @@ describe('coverageCheck', () => {
       failures: ['index profile: connection refused'],
       criteria: { coverage: null },
     });
+  });
+
+  it('fails the run on a page deleted from the site but still indexed, at max_orphan_urls 0, and not at 1', async () => {
+    // Prepare: /docs/b was deleted from the site; its chunks are still in the collection.
+    const deleted = { entries: entries.slice(0, 1), issues: [] };
+    const suite = (max: number) => ({ queries: [{ query_text: 'q' }], success_criteria: { max_orphan_urls: max } });
+
+    // Act
+    const strict = await runCheck(coverageCheck, buildRunContext({ points, sitemap: deleted, suite: suite(0) }).ctx);
+    const allowed = await runCheck(coverageCheck, buildRunContext({ points, sitemap: deleted, suite: suite(1) }).ctx);
+
+    // Assess
+    expect(strict.verdicts.find((c) => c.name === 'orphan_urls')).toEqual({
+      name: 'orphan_urls',
+      description: 'Indexed URLs with no page in the sitemap (deleted or moved pages still served)',
+      value: 1,
+      threshold: 0,
+      comparator: '<=',
+      passed: false,
+      severity: 'MEDIUM',
+    });
+    expect(strict.status).toBe('fail');
+    expect(strict.errors.map((e) => [e.error_type, e.message])).toEqual([
+      ['ORPHAN_URLS', `1 indexed URL has no page in the sitemap; first: ${BOOK}/docs/b`],
+    ]);
+    expect(allowed.verdicts.find((c) => c.name === 'orphan_urls')).toMatchObject({ value: 1, passed: true });
+  });
+
+  it('judges no orphan criterion when the sitemap lists nothing (coverage fails instead)', async () => {
+    const { ctx } = buildRunContext({ points, sitemap: { entries: [], issues: [] } });
+    expect((await runCheck(coverageCheck, ctx)).criteria).toEqual({ coverage: 0 });
   });
 });

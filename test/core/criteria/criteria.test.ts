@@ -167,7 +167,7 @@ describe('the checks’ success criteria', () => {
       },
       {
         name: 'p95_latency_ms',
-        description: '95th percentile of per-query latency (ms)',
+        description: '95th percentile of each query’s share of its batched embed and search calls (ms)',
         value: 1500,
         threshold: 1500,
         comparator: '<=',
@@ -289,7 +289,7 @@ describe('the checks’ success criteria: optional criteria', () => {
     // Assess
     expect(find(results, 'p95_latency_ms')).toEqual({
       name: 'p95_latency_ms',
-      description: '95th percentile of per-query latency (ms)',
+      description: '95th percentile of each query’s share of its batched embed and search calls (ms)',
       value: null,
       threshold: 5000,
       comparator: '<=',

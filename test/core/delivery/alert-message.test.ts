@@ -664,4 +664,64 @@ describe('buildS3ConsoleUrl', () => {
       'https://us-east-1.console.aws.amazon.com/s3/object/my-bucket?region=us-east-1&bucketType=general&prefix=reports%2Fa+b%2Flatest.json',
     );
   });
+
+  it('says what changed since the baseline: not compared, nothing moved, or the first 3 regressions and the rest counted', () => {
+    const report = buildFailedReport();
+    const changed = () =>
+      buildAlertMessage(report, STORED)
+        ?.body.split('\n')
+        .find((l) => l.startsWith('What changed:'));
+    const finding = (n: number) => ({ message: `q${n} fell` }) as never;
+    const regression = (compared: boolean, findings: unknown[]) =>
+      ({
+        note: 'first run with figures on record',
+        compared,
+        findings,
+        baseline_runs: [],
+        recovered_queries: [],
+        stale_queries: [],
+        score_shift: null,
+      }) as never;
+    report.regression = regression(false, []);
+    expect(changed()).toBe('What changed: not compared (first run with figures on record)');
+    report.regression = regression(true, []);
+    expect(changed()).toBe('What changed: nothing moved beyond its usual band since the baseline');
+    report.regression = regression(true, [finding(1), finding(2), finding(3)]);
+    expect(changed()).toBe('What changed: 3 regression(s) since the baseline: q1 fell; q2 fell; q3 fell');
+    report.regression = regression(true, [finding(1), finding(2), finding(3), finding(4), finding(5)]);
+    expect(changed()).toBe('What changed: 5 regression(s) since the baseline: q1 fell; q2 fell; q3 fell; 2 more below');
+  });
+
+  it('counts failing queries with the errored ones, and says how many errored', () => {
+    const report = buildFailedReport();
+    const severityLine = () =>
+      buildAlertMessage(report, STORED)
+        ?.body.split('\n')
+        .find((l) => l.startsWith('Severity:'))
+        ?.split('; run ')[0];
+    report.error_queries = 3;
+    expect(severityLine()).toBe(
+      `Severity: CRITICAL; ${report.failed_queries + 3} of ${report.total_queries} queries failing (3 errored)`,
+    );
+    report.error_queries = 0;
+    expect(severityLine()).toBe(
+      `Severity: CRITICAL; ${report.failed_queries} of ${report.total_queries} queries failing`,
+    );
+  });
+
+  it('drops the preamble only at the start of an ERROR run’s reason, with every space after it', () => {
+    const report = buildErrorReport();
+    report.status_reason = 'the run could not complete:   Qdrant timed out';
+    expect(buildAlertMessage(report, STORED)?.subject).toBe(
+      '[CRITICAL] RagWatch prod/book: run ERROR: Qdrant timed out',
+    );
+    report.status_reason = 'the run could not complete:Qdrant timed out';
+    expect(buildAlertMessage(report, STORED)?.subject).toBe(
+      '[CRITICAL] RagWatch prod/book: run ERROR: Qdrant timed out',
+    );
+    report.status_reason = 'queries: the run could not complete: x';
+    expect(buildAlertMessage(report, STORED)?.subject).toBe(
+      '[CRITICAL] RagWatch prod/book: run ERROR: queries: the run could not complete: x',
+    );
+  });
 });

@@ -64,5 +64,10 @@ describe('the page message', () => {
       .description;
     expect(description).toHaveLength(3500);
     expect(description.startsWith('z'.repeat(3400))).toBe(true);
+    // A break at the very start is no line to cut at: the text after it is kept.
+    const leading: string = JSON.parse(pageMessage({ ...alert, body: `\n${'z'.repeat(5000)}` }, LABELS)).content
+      .description;
+    expect(leading).toHaveLength(3500);
+    expect(leading.startsWith(`\n${'z'.repeat(3400)}`)).toBe(true);
   });
 });

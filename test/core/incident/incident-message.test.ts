@@ -89,4 +89,53 @@ describe('buildIncidentMessage', () => {
     expect(onset?.subject.length).toBeLessThan(100);
     expect(onset?.subject).toMatch(/^[\x20-\x7e]+$/);
   });
+
+  it('escalates a second ERROR night in words: worse, CRITICAL, after that many runs that could not complete', () => {
+    const [onset, escalation] = emails([buildErrorReport(), buildErrorReport()]);
+    expect(onset?.body.split('\n')[0]).toBe(
+      'The nightly run of "book" (prod) could not complete, so nothing was validated.',
+    );
+    expect(escalation?.kind).toBe('escalation');
+    expect(escalation?.subject).toBe(
+      '[CRITICAL] ESCALATED RagWatch prod/book: run ERROR: the vector index is unreachable: connect ECO...',
+    );
+    expect(escalation?.body.split('\n').slice(0, 2)).toEqual([
+      'Worse: the run-failure incident on "book" (prod) is CRITICAL now, after 2 runs that could not complete.',
+      'Cause: the vector index is unreachable: connect ECONNREFUSED 10.0.0.5:6333',
+    ]);
+  });
+
+  it('names a flapping incident in its subject, its first line and its recovery', () => {
+    const messages = emails([buildFailedReport(), buildPassedReport(), buildFailedReport(), buildPassedReport()]);
+    expect(messages.map((m) => m.kind)).toEqual(['onset', 'recovery', 'reopened', 'recovery']);
+    const [, , reopened, recovery] = messages;
+    expect(reopened?.subject).toBe(
+      '[CRITICAL] FLAPPING RagWatch prod/book: quality regressed re-opened: pass rate 40% < 90%, covera...',
+    );
+    expect(reopened?.body.split('\n')[0]).toBe(
+      'Back after its recovery (flapping: re-opened, 1 time(s)): retrieval on "book" (prod) got worse: pass rate 40% < 90%, coverage 7.41% < 100%, completeness 97.5% < 100%.',
+    );
+    expect(recovery?.body).toContain('\nFLAPPING: it came back 1 time(s) after a recovery');
+    expect(messages[1]?.body).not.toContain('FLAPPING');
+  });
+
+  it('says no query could be searched when every query errored, not that retrieval got worse', () => {
+    const report = buildFailedReport();
+    report.query_results = report.query_results.map((q) => ({ ...q, status: 'ERROR' as const, passed: false }));
+    report.error_queries = report.total_queries;
+    report.failed_queries = 0;
+    report.passed_queries = 0;
+    const [onset] = emails([report]);
+    expect(onset?.body.split('\n')[0]).toMatch(/^No query on "book" \(prod\) could be searched/);
+    const one = buildFailedReport();
+    one.error_queries = 1;
+    expect(emails([one])[0]?.body.split('\n')[0]).toMatch(/^Retrieval on "book" \(prod\) got worse/);
+  });
+
+  it('drops the engine’s “the run could not complete:” prefix from a run ERROR’s subject', () => {
+    const report = buildErrorReport();
+    report.status_reason = 'the run could not complete:  Qdrant timed out';
+    const [onset] = emails([report]);
+    expect(onset?.subject).toBe('[MEDIUM] RagWatch prod/book: run ERROR: Qdrant timed out');
+  });
 });

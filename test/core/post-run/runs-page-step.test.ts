@@ -39,10 +39,14 @@ async function finish(report: ValidationReport, fakes: FakeOptions = {}, pageErr
 
 describe('finishRun: the page of past runs', () => {
   it('writes the page after the alert step, with the incident this run opened', async () => {
-    // Act
-    const { pages, sentBeforePage, seen } = await finish(buildFailedReport());
+    // Prepare
+    const store = new MemoryIncidentStore();
 
-    // Assess
+    // Act
+    const { pages, sentBeforePage, seen } = await finish(buildFailedReport(), { incidents: store });
+
+    // Assess: the state the alert step wrote, not read again
+    expect(store.reads).toBe(1);
     expect(seen.sent.length).toBeGreaterThan(0);
     expect(sentBeforePage).toEqual([seen.sent.length]);
     expect(pages).toHaveLength(1);
@@ -81,6 +85,7 @@ describe('finishRun: the page of past runs', () => {
     // Assess
     expect(seen.sent).toEqual([]);
     expect(store.reads).toBe(1);
+    expect(store.keys).toEqual([{ collection: 'book', environment: 'prod' }]);
     expect(pages[0]).toContain('<td class="sev high">HIGH</td><td>infrastructure</td>');
   });
 

@@ -49,6 +49,15 @@ describe('chunkSizeCheck', () => {
     );
   });
 
+  it('counts a chunk of exactly 50 or 100 tokens as not under them', async () => {
+    const verdict = await judged([
+      [10, 2],
+      [50, 1],
+      [100, 1],
+    ]);
+    expect(verdict.errors[0]?.details).toMatchObject({ share_under_50_percent: 50, share_under_100_percent: 75 });
+  });
+
   it('passes a median exactly at the threshold', async () => {
     const verdict = await judged([
       [20, 1],

@@ -74,6 +74,7 @@ describe('buildValidationMetrics', () => {
       ndcg_at_k: 1,
       hit_rate: 1,
       avg_similarity: 0.7,
+      latency_basis: 'batch_share',
       avg_latency_ms: 233.3,
       p50_latency_ms: 200,
       p95_latency_ms: 380,
@@ -85,6 +86,20 @@ describe('buildValidationMetrics', () => {
       },
     });
     expect(ValidationMetrics.parse(metrics)).toEqual(metrics);
+  });
+
+  it('takes the percentiles over each query’s share of its batched calls, not the calls’ whole durations', () => {
+    // Prepare: three queries that each waited 300 ms for calls they shared three ways: 100 ms each.
+    const shared = (id: string) => {
+      const r = result(id, { ms: 300 });
+      return { ...r, latency: { ...r.latency, batch_share_ms: 100 } };
+    };
+
+    // Act
+    const metrics = build([shared('q1'), shared('q2'), shared('q3')]);
+
+    // Assess
+    expect([metrics.latency_basis, metrics.p50_latency_ms, metrics.p95_latency_ms]).toEqual(['batch_share', 100, 100]);
   });
 
   it('sorts latencies before taking percentiles, whatever order the queries ran in', () => {

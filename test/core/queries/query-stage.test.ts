@@ -216,6 +216,7 @@ describe('runQueryStage', () => {
       search_ms: 25,
       post_processing_ms: 0.3,
       total_ms: 55.3,
+      batch_share_ms: 55.3,
     });
     expect(result.durationMs).toBe(120);
     expect(result.searches).toEqual([
@@ -512,6 +513,25 @@ describe('runQueryStage: the catalog', () => {
 });
 
 describe('runQueryStage: latency', () => {
+  it('gives each query the durations of the calls that carried it, and its share of them for the percentiles', async () => {
+    // Prepare: two queries in one embed call of 60 ms and one search call of 20 ms; judging takes no time.
+    const readings = [0, 10, 70, 100, 120, 200, 200, 300, 300, 400];
+    const stepping: Clock = { now: clock.now, monotonicMs: () => readings.shift() ?? Number.NaN };
+
+    // Act
+    const result = await stageOf(
+      [
+        { id: 'a', query_text: 'ros' },
+        { id: 'b', query_text: 'gazebo' },
+      ],
+      { clock: stepping },
+    );
+
+    // Assess: each waited 80 ms; its share is (60 + 20) / 2 = 40 ms.
+    const expected = { embedding_ms: 60, search_ms: 20, post_processing_ms: 0, total_ms: 80, batch_share_ms: 40 };
+    expect(result.results.map((r) => r.latency)).toEqual([expected, expected]);
+  });
+
   it('gives a query over its latency budget the time it waited for the services in the finding', async () => {
     // Prepare: embed 30 ms, search 25 ms against a budget of 54 ms.
     const readings = [5, 10, 40, 50, 75, 100, 100, 125];

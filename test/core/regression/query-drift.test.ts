@@ -111,6 +111,25 @@ describe('detectQueryDrift', () => {
     ).toHaveLength(1);
   });
 
+  it('skips, without breaking the streak, a run that is ERROR or lacks the query; counts an unreadable reading as none', () => {
+    const past = (middle: RunDigest) => {
+      const [newest, ...rest] = history(10, [-0.1, -0.1]);
+      return [newest as RunDigest, middle, ...rest];
+    };
+    // An ERROR run between the falls, whose q1 sits at the reference: skipped, so the streak is 3.
+    expect(drift(past(at(50, 0, 0, { status: 'ERROR' })), -0.1)).toHaveLength(1);
+    // A run without q1 between them: skipped too.
+    expect(drift(past(buildDigest(50, { queries: { q2: query({ bestSimilarity: 0.5 }) } })), -0.1)).toHaveLength(1);
+    // Two falls only, and a run whose q1 has no best similarity, or is ERROR at 0.05: no third fall, no drift.
+    const two = (middle: RunDigest) => [middle, ...history(10, [-0.1])];
+    expect(drift(two(at(50, 0)), -0.1)).toEqual([]);
+    expect(drift(two(buildDigest(50, { queries: { q1: query({ bestSimilarity: null }) } })), -0.1)).toEqual([]);
+    expect(
+      drift(two(buildDigest(50, { queries: { q1: query({ bestSimilarity: 0.05, status: 'ERROR' }) } })), -0.1),
+    ).toEqual([]);
+    expect(drift(two(at(50, -0.1)), -0.1)).toHaveLength(1);
+  });
+
   it('leaves ERROR runs and ERROR queries out of the sequence', () => {
     const broken = (n: number) => at(n, -0.9, -0.9, { status: 'ERROR' });
     expect(drift([broken(40), ...history(10, [-0.1, -0.1])], -0.1)).toHaveLength(1);

@@ -172,6 +172,37 @@ describe('a merged chunk read back from the index', () => {
     ]);
   });
 
+  it('starts no section at a heading followed only by spaces, nor at a fence mark inside code', async () => {
+    const index = new MemoryIndex([
+      chunk('s', URL_A, 0, {
+        chunk_text: '## Empty\n   \n## Full\n\nBody text.\n\n  ```\n## not a heading\n  ```\n\n## After\n\nMore.',
+        heading_hierarchy: ['Page'],
+      }),
+    ]);
+    expect((await readBookPagesFromIndex(index))[0]?.sections.map((s) => s.headings)).toEqual([['Full'], ['After']]);
+  });
+
+  it('takes a first heading as the chunk’s own only when it repeats the chunk’s last heading', async () => {
+    const index = new MemoryIndex([
+      chunk('s', URL_A, 0, { chunk_text: '## Other\n\nText here.', heading_hierarchy: ['Page', 'Nodes'] }),
+      chunk('t', URL_B, 0, { chunk_text: '## Nodes\n\nText here.', heading_hierarchy: ['Page'] }),
+    ]);
+    const pages = await readBookPagesFromIndex(index);
+    expect(pages.map((p) => p.sections.map((s) => s.headings))).toEqual([[['Nodes', 'Other']], [['Nodes']]]);
+  });
+
+  it('does not take a repeat of the path’s last heading for the chunk’s own after text or under another heading', async () => {
+    const index = new MemoryIndex([
+      chunk('s', URL_A, 0, { chunk_text: 'Intro text.\n\n## Nodes\n\nMore.', heading_hierarchy: ['Page', 'Nodes'] }),
+      chunk('t', URL_B, 0, { chunk_text: '## Other\n\n### Nodes\n\nText.', heading_hierarchy: ['Page', 'Nodes'] }),
+    ]);
+    const pages = await readBookPagesFromIndex(index);
+    expect(pages.map((p) => p.sections.map((s) => s.headings))).toEqual([
+      [['Nodes'], ['Nodes', 'Nodes']],
+      [['Nodes', 'Other', 'Nodes']],
+    ]);
+  });
+
   it('does not repeat the heading a chunk of one section opens with', async () => {
     const index = new MemoryIndex([
       chunk('s', URL_A, 0, {

@@ -464,6 +464,81 @@ describe('generateSuite: reading the page', () => {
     expect(sectionText(`${words} w16 w17, w18 w19.`)).toEqual([`Where is it explained that ${words} w16 w17?`]);
   });
 
+  it('never asks a sentence inside a code fence, and reads the prose after it as a paragraph of its own', () => {
+    expect(sectionText('```\nThe code comment reads like a sentence here.\n```')).toEqual([]);
+    expect(sectionText('~~~\nThe code comment reads like a sentence here.\n~~~')).toEqual([]);
+    expect(sectionText('A label without a stop\n```\n```\nNext words end right here.')).toEqual([
+      'Where is it explained that next words end right here?',
+    ]);
+    expect(sectionText('A label without a stop\n```\ncode\n```\nNext words end right here.')).toEqual([
+      'Where is it explained that next words end right here?',
+    ]);
+  });
+
+  it('ends a paragraph at a blank line, or a line of spaces, and never joins two', () => {
+    expect(sectionText('First paragraph has no stop\n\nSecond paragraph ends right here.')).toEqual([
+      'Where is it explained that second paragraph ends right here?',
+    ]);
+    expect(sectionText('First paragraph has no stop\n   \nSecond paragraph ends right here.')).toEqual([
+      'Where is it explained that second paragraph ends right here?',
+    ]);
+  });
+
+  it('leaves out quotes and link definitions, not a word that starts like import', () => {
+    expect(sectionText('> A quoted line reads as a sentence here.')).toEqual([]);
+    expect(sectionText('[ab]: https://example.com/path reads as a sentence.')).toEqual([]);
+    expect(sectionText('importance of words is asked like any other.')).toEqual([
+      'Where is it explained that importance of words is asked like any other?',
+    ]);
+  });
+
+  it('reads each list item alone: bulleted, numbered past 9, indented', () => {
+    expect(sectionText('- First item has no stop\n- Second item ends right here.')).toEqual([
+      'Where is it explained that second item ends right here?',
+    ]);
+    expect(sectionText('12) Twelfth item ends right here.')).toEqual([
+      'Where is it explained that twelfth item ends right here?',
+    ]);
+    expect(sectionText('  - Indented item ends right here.')).toEqual([
+      'Where is it explained that indented item ends right here?',
+    ]);
+  });
+
+  it('asks no sentence whose brackets do not close in order, and one whose brackets do', () => {
+    expect(sectionText('A stray ) closes before it opens ( here.')).toEqual([]);
+    expect(sectionText('A stray ] closes before it opens [ here.')).toEqual([]);
+    expect(sectionText('The [bracket] holds words and ends here.')).toEqual([
+      'Where is it explained that the [bracket] holds words and ends here?',
+    ]);
+  });
+
+  it('keeps at least one word when every cut leaves a bracket open, and strips only a trailing run of commas', () => {
+    const inside = Array.from({ length: 20 }, (_, i) => `w${i}`).join(' ');
+    expect(sectionText(`(${inside}) end.`)).toEqual(['Where is it explained that (w0?']);
+    const words = Array.from({ length: 18 }, (_, i) => `w${i}`);
+    expect(sectionText(`${words.join(', ')},; tail words.`)).toEqual([
+      `Where is it explained that ${words.join(', ')}?`,
+    ]);
+  });
+
+  it('lowercases only a plain first word: not an acronym, nor a word before a number', () => {
+    expect(sectionText('ROS 2 talks to Nodes over topics.')).toEqual([
+      'Where is it explained that ROS 2 talks to Nodes over topics?',
+    ]);
+    expect(sectionText('Nodes talk to 3 robots at once.')).toEqual([
+      'Where is it explained that nodes talk to 3 robots at once?',
+    ]);
+  });
+
+  it('asks the sentence with the most distinctive terms, the first of two that tie', () => {
+    expect(
+      sectionText('Short line has four. The much longer second sentence holds many distinct content terms.'),
+    ).toEqual(['Where is it explained that the much longer second sentence holds many distinct content terms?']);
+    expect(sectionText('Alpha bravo charlie delta. Echoes foxtrot golfing hotels.')).toEqual([
+      'Where is it explained that alpha bravo charlie delta?',
+    ]);
+  });
+
   it('does not count a space before the period as a word', () => {
     expect(sectionText('Too short here .')).toEqual([]);
   });

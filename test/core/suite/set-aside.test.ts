@@ -107,8 +107,22 @@ describe('proposeSetAside', () => {
     );
   });
 
-  it('names at most five of the misses when it refuses', () => {
-    const misses = Array.from({ length: 6 }, (_, i) => ({ id: `m${i}` }));
-    expect(proposeSetAside(reportOf(misses)).refused).toContain('nothing set aside (m0, m1, m2, m3, m4, ...)');
+  it('leaves queries in ERROR out of the share: 2 misses of 9 known items that ran is over it', () => {
+    const p = proposeSetAside(reportOf([...passing(7), { id: 'm1' }, { id: 'm2' }, { id: 'e', status: 'ERROR' }]));
+    expect(p.queries).toEqual([]);
+    expect(p.refused).toMatch(/^2 of 9 known items \(22 %, over 20 %\)/);
+  });
+
+  it('names at most five of the misses when it refuses, and says "..." only when there are more', () => {
+    const misses = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `m${i}` }));
+    expect(proposeSetAside(reportOf(misses(6))).refused).toContain('nothing set aside (m0, m1, m2, m3, m4, ...)');
+    expect(proposeSetAside(reportOf(misses(5))).refused).toContain('nothing set aside (m0, m1, m2, m3, m4)');
+  });
+
+  it('takes the top k from the results when the resolved query does not say it', () => {
+    const report = reportOf([...passing(9), { id: 'no-k' }]);
+    const row = report.query_results.at(-1);
+    if (row) row.query = {};
+    expect(proposeSetAside(report).queries[0]?.reason).toContain('its page was not in its top 3 (');
   });
 });

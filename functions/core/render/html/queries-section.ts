@@ -46,7 +46,7 @@ ${histogram({
   bins: 20,
   thresholds: similarityThresholds(report.query_results),
 })}</div></div>
-<p class="figures">MRR <b>${num(vm.mrr, 3)}</b> · nDCG@k <b>${num(vm.ndcg_at_k, 3)}</b> · recall@k <b>${num(vm.overall_recall, 3)}</b> · precision@k <b>${num(vm.overall_precision, 3)}</b> · hit rate <b>${num(vm.hit_rate, 3)}</b> · latency p50 <b>${num(vm.p50_latency_ms, 0, ' ms')}</b> p95 <b>${num(vm.p95_latency_ms, 0, ' ms')}</b> p99 <b>${num(vm.p99_latency_ms, 0, ' ms')}</b></p>
+<p class="figures">MRR <b>${num(vm.mrr, 3)}</b> · nDCG@k <b>${num(vm.ndcg_at_k, 3)}</b> · recall@k <b>${num(vm.overall_recall, 3)}</b> · precision@k <b>${num(vm.overall_precision, 3)}</b> · hit rate <b>${num(vm.hit_rate, 3)}</b> · latency per query (share of its batched calls) p50 <b>${num(vm.p50_latency_ms, 0, ' ms')}</b> p95 <b>${num(vm.p95_latency_ms, 0, ' ms')}</b> p99 <b>${num(vm.p99_latency_ms, 0, ' ms')}</b></p>
 <h3>Failing queries (${failing.length})</h3>
 ${failing.length === 0 ? html`<p class="muted">None.</p>` : html`${failureTable(failing)}${failing.slice(0, SHOWN_FAILURES).map(renderFailingQuery)}`}
 ${failing.length > SHOWN_FAILURES ? html`<p class="muted">${failing.length - SHOWN_FAILURES} more in the JSON and CSV reports.</p>` : ''}

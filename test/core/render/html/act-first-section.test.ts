@@ -156,4 +156,71 @@ describe('renderActFirst', () => {
   it('puts the run error of an ERROR run first', () => {
     expect(listed(renderActFirst(buildErrorReport()).value)).toEqual(['CRITICAL RUN_FAILED']);
   });
+
+  it('says only that there is no finding on a run that did not pass', () => {
+    expect(renderActFirst({ ...buildPassedReport(), status: 'FAILED', errors: [] }).value).toContain(
+      '<p>Nothing: no finding in this run.</p>',
+    );
+  });
+
+  it('names up to four subjects without an ellipsis, and marks the severity in lower case for the style', () => {
+    const markup = renderActFirst(
+      withErrors(['q1', 'q2', 'q3', 'q4'].map((q) => finding('LOW_RELEVANCE', 'CRITICAL', q))),
+    ).value;
+    expect(markup).toContain('<li><span class="sev critical">CRITICAL</span>');
+    expect(markup).toContain('· 4 findings: q1, q2, q3, q4</span>');
+  });
+
+  it('takes an http or upper-case root, trims its trailing slashes, and refuses one that only contains a URL', () => {
+    const report = withErrors([finding('ORPHAN_URLS', 'LOW')]);
+    const href = (root: string) => /class="docs" href="([^"]*)"/.exec(renderActFirst(report, root).value)?.[1];
+    expect(href('http://intranet/ragwatch//')).toBe(
+      'http://intranet/ragwatch/README.md#indexing-and-what-each-point-carries',
+    );
+    expect(href('HTTPS://git.internal/r')).toBe(
+      'HTTPS://git.internal/r/README.md#indexing-and-what-each-point-carries',
+    );
+    expect(href('see https://git.internal/r')).toBeUndefined();
+  });
+
+  it('sends each kind of finding to the part of the report that details it', () => {
+    const full: ValidationReport = {
+      ...withErrors([]),
+      index_health: emptyIndexHealth(),
+      // Only its presence matters here: the section it renders exists.
+      grounding_report: {} as NonNullable<ValidationReport['grounding_report']>,
+    };
+    const section = (type: ErrorType) =>
+      /<a href="#([\w-]+)">details<\/a>/.exec(renderActFirst({ ...full, errors: [finding(type, 'HIGH')] }).value)?.[1];
+    const expected: Partial<Record<ErrorType, string>> = {
+      COVERAGE_GAP: 'coverage',
+      ORPHAN_URLS: 'coverage',
+      SITEMAP_TRUNCATED: 'coverage',
+      SITEMAP_URL_REFUSED: 'coverage',
+      INCOMPLETE_METADATA: 'quality',
+      SMALL_CHUNKS: 'quality',
+      STALE_CHUNKS: 'index-health',
+      MISSING_CHUNKS: 'index-health',
+      STALE_PAGES: 'index-health',
+      MIXED_MODELS: 'index-health',
+      EMBEDDING_DRIFT: 'index-health',
+      ANN_RECALL_LOW: 'index-health',
+      FILTER_VIOLATION: 'index-health',
+      NO_RELEVANT_DOCUMENTS: 'grounding',
+      UNSUPPORTED_CLAIM: 'grounding',
+      CRITERION_BREACHED: 'criteria',
+      LOW_RELEVANCE: 'queries',
+      METADATA_MISMATCH: 'queries',
+      MISSING_EXPECTED_SOURCE: 'queries',
+      LOW_PRECISION: 'queries',
+      LATENCY_EXCEEDED: 'queries',
+      NO_RESULTS: 'queries',
+      UNEXPECTED_MATCH: 'queries',
+      CATEGORY_EXPECTATION_MISSED: 'queries',
+      TIMEOUT: 'errors',
+      RUN_FAILED: 'errors',
+      SITEMAP_FAILED: 'errors',
+    };
+    expect(Object.fromEntries(Object.keys(expected).map((t) => [t, section(t as ErrorType)]))).toEqual(expected);
+  });
 });

@@ -128,4 +128,25 @@ describe('renderRunsPage', () => {
       '<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;; img-src data:; form-action &#39;none&#39;; base-uri &#39;none&#39;">',
     );
   });
+
+  it('colours each status with its tag: pass, fail, error', () => {
+    const markup = page([row({ status: 'PASSED' }), row({ status: 'FAILED' }), row({ status: 'ERROR' })]);
+    expect([...markup.matchAll(/<span class="tag (\w+)">(\w+)<\/span>/g)].map((m) => `${m[1]} ${m[2]}`)).toEqual([
+      'pass PASSED',
+      'fail FAILED',
+      'error ERROR',
+    ]);
+  });
+
+  it('keeps an http link and a relative path holding a colon, and refuses a scheme further in', () => {
+    const hrefs = (href: string) => [...page([row({ href })]).matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]);
+    expect(hrefs('http://intranet/r-1.html')).toEqual(['http://intranet/r-1.html']);
+    expect(hrefs('runs/2026-03-14T02:00_r-1.html')).toEqual(['runs/2026-03-14T02:00_r-1.html']);
+    expect(hrefs('x javascript:alert(1)')).toEqual(['#runs']);
+  });
+
+  it('shows a start that is not an ISO time as it is', () => {
+    expect(rows(page([row({ started_at: 'unknown' })]))[0]?.[0]).toBe('unknown');
+    expect(rows(page([row({ started_at: 'x2026-03-14T02:00:00Z' })]))[0]?.[0]).toBe('x2026-03-14T02:00:00Z');
+  });
 });
