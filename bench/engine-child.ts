@@ -96,6 +96,8 @@ async function runOnce(): Promise<EngineFigures> {
   // Started with --expose-gc by bench/run.ts; the collection runs after the peak is read, so it cannot lower it.
   (globalThis as { gc?: () => void }).gc?.();
   const responses = report.grounding_report?.responses ?? [];
+  // An ERROR scenario says why on stderr, so a bench figure is never read without knowing the run did not finish.
+  if (report.status === 'ERROR') process.stderr.write(`engine run ERROR: ${report.status_reason.slice(0, 600)}\n`);
   return {
     wallMs,
     cpuMs: (cpu.user + cpu.system) / 1000,

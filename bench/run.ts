@@ -80,7 +80,8 @@ const SEEDS_POINTS = 100_000;
 /**
  * At ten million points the stand-in's brute-force searches and full-scan facets (one JavaScript thread; a real
  * Qdrant answers from its HNSW and payload indexes) take longer than the engine's 10 s request timeout: that size
- * gets the setting's maximum, 60 s, so it measures requests and the engine's memory. Its times are the stand-in's, not a network's.
+ * gets the setting's maximum, 60 s (Cohere's stand-in too: it shares the stand-ins' one thread, so it cannot answer
+ * while a brute-force batch runs), so it measures requests and the engine's memory. Its times are the stand-in's, not a network's.
  */
 const STAND_IN_TIMEOUT_MS_AT_10M = '60000';
 const ENGINE_BUNDLE = path.join(BUNDLE_DIR, 'engine', 'engine-child.mjs');
@@ -246,7 +247,9 @@ async function runSyntheticScenarios(seeds: { wallMs: number; requests: number }
 
 function envFor(world: World, collection: string, points = 0): Record<string, string> {
   return {
-    ...(points >= 10_000_000 ? { QDRANT_TIMEOUT_MS: STAND_IN_TIMEOUT_MS_AT_10M } : {}),
+    ...(points >= 10_000_000
+      ? { QDRANT_TIMEOUT_MS: STAND_IN_TIMEOUT_MS_AT_10M, COHERE_TIMEOUT_MS: STAND_IN_TIMEOUT_MS_AT_10M }
+      : {}),
     QDRANT_URL: world.qdrant.url,
     QDRANT_COLLECTION: collection,
     COHERE_API_KEY: 'bench-key',
