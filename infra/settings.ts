@@ -304,16 +304,16 @@ function hostOf(url: string): string {
   }
 }
 
+/** A context value that holds a list: a JSON list (cdk.json), comma-separated text (the command line), or one value. */
+function contextList(raw: unknown): unknown[] {
+  if (raw === undefined || raw === null || raw === '') return [];
+  if (Array.isArray(raw)) return raw;
+  return typeof raw === 'string' ? raw.split(',') : [raw];
+}
+
 /** Site paths, a JSON list (cdk.json) or comma-separated (the command line); each must start with "/". */
 function paths(raw: unknown, key: string, problems: string[]): string[] {
-  const list =
-    raw === undefined || raw === null || raw === ''
-      ? []
-      : Array.isArray(raw)
-        ? raw
-        : typeof raw === 'string'
-          ? raw.split(',')
-          : [raw];
+  const list = contextList(raw);
   const out: string[] = [];
   for (const item of list) {
     const path = typeof item === 'string' ? item.trim() : '';
@@ -328,14 +328,7 @@ function paths(raw: unknown, key: string, problems: string[]): string[] {
 }
 
 function emails(raw: unknown, problems: string[]): string[] {
-  const list =
-    raw === undefined || raw === null || raw === ''
-      ? []
-      : Array.isArray(raw)
-        ? raw
-        : typeof raw === 'string'
-          ? raw.split(',')
-          : [raw];
+  const list = contextList(raw);
   const out: string[] = [];
   for (const item of list) {
     const email = typeof item === 'string' ? item.trim() : '';
