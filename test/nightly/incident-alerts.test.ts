@@ -5,7 +5,7 @@
  * that is not JSON, a deleted object.
  */
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildIncidentKey } from '../../functions/adapters/aws/s3-incident-store.ts';
 import type { IncidentStore } from '../../functions/core/ports.ts';
 import { IncidentState } from '../../functions/core/report/incident-state.ts';
@@ -13,27 +13,11 @@ import type { ValidationReport } from '../../functions/core/report/report.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { createNightlyDeps, type NightlyDeps } from '../../functions/nightly/deps.ts';
 import { createHandler } from '../../functions/nightly/handler.ts';
-import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { buildErrorReport, buildFailedReport, buildPassedReport } from './fixtures/reports.ts';
 import { RecordingLogger } from './recording-logger.ts';
-import { buildStandInClients, type StandInClients, standInNightlyEnv } from './stand-in-clients.ts';
+import { standInNightlyEnv, useAwsStandIns } from './stand-in-clients.ts';
 
-let aws: AwsStandIns;
-let clients: StandInClients;
-
-beforeAll(async () => {
-  aws = await startAwsStandIns({ secrets: { 'ragwatch/cohere': 'co-key' } });
-  clients = buildStandInClients(aws.endpoints);
-});
-
-afterAll(async () => {
-  clients.destroy();
-  await aws.stop();
-});
-
-beforeEach(() => {
-  aws.fauxqs.reset();
-});
+const standIns = useAwsStandIns('co-key');
 
 /** A handler whose engine returns `build()` dated `day` nights after 2026-03-14. */
 function night(
@@ -43,8 +27,8 @@ function night(
   logger = new RecordingLogger(),
   env: Record<string, string> = {},
 ) {
-  const config = parseNightlyConfig({ ...standInNightlyEnv(aws), ...env });
-  const deps = createNightlyDeps(config, clients, logger);
+  const config = parseNightlyConfig({ ...standInNightlyEnv(standIns.aws), ...env });
+  const deps = createNightlyDeps(config, standIns.clients, logger);
   const runEngine: NightlyDeps['runEngine'] = async (_engine, run) => {
     const report = build();
     report.run_id = run.newId();
@@ -54,7 +38,8 @@ function night(
   return createHandler({ ...deps, runEngine, ...overrides })();
 }
 
-const kinds = () => aws.deliveredAlerts().map((a) => `${a.attributes.incident_track}:${a.attributes.alert_kind}`);
+const kinds = () =>
+  standIns.aws.deliveredAlerts().map((a) => `${a.attributes.incident_track}:${a.attributes.alert_kind}`);
 
 describe('the nightly handler’s incident emails', () => {
   it('with reminders off, sends one onset across three failing nights, and one recovery on the second clean night', async () => {
@@ -65,22 +50,26 @@ describe('the nightly handler’s incident emails', () => {
     expect(kinds()).toEqual(['quality:onset']);
     await night(buildPassedReport, 4, {}, new RecordingLogger(), off);
     expect(kinds()).toEqual(['quality:onset', 'quality:recovery']);
-    expect(aws.deliveredAlerts()[1]?.message.split('\n')[1]).toMatch(/^It lasted 3 run\(s\), 3 night\(s\), from /);
+    expect(standIns.aws.deliveredAlerts()[1]?.message.split('\n')[1]).toMatch(
+      /^It lasted 3 run\(s\), 3 night\(s\), from /,
+    );
   });
 
   it('by default, reminds of a HIGH or CRITICAL incident every night it lasts, and says so in the onset', async () => {
     for (const day of [0, 1, 2]) await night(buildFailedReport, day);
     for (const day of [3, 4]) await night(buildPassedReport, day);
     expect(kinds()).toEqual(['quality:onset', 'quality:reminder', 'quality:reminder', 'quality:recovery']);
-    expect(aws.deliveredAlerts()[0]?.attributes.severity).toMatch(/^(HIGH|CRITICAL)$/);
-    expect(aws.deliveredAlerts()[0]?.message).toContain('and a reminder every 1 day(s) while it is HIGH or worse');
-    expect(aws.deliveredAlerts()[1]?.subject).toMatch(/STILL OPEN/);
+    expect(standIns.aws.deliveredAlerts()[0]?.attributes.severity).toMatch(/^(HIGH|CRITICAL)$/);
+    expect(standIns.aws.deliveredAlerts()[0]?.message).toContain(
+      'and a reminder every 1 day(s) while it is HIGH or worse',
+    );
+    expect(standIns.aws.deliveredAlerts()[1]?.subject).toMatch(/STILL OPEN/);
   });
 
   it('opens a run ERROR apart from an open quality incident, with a subject of its own', async () => {
     await night(buildFailedReport, 0);
     await night(buildErrorReport, 1);
-    const [quality, error] = aws.deliveredAlerts();
+    const [quality, error] = standIns.aws.deliveredAlerts();
     expect(kinds()).toEqual(['quality:onset', 'infrastructure:onset']);
     expect(error?.subject).toMatch(/run ERROR/);
     expect(error?.subject).not.toBe(quality?.subject);
@@ -94,7 +83,7 @@ describe('the nightly handler’s incident emails', () => {
     // By the fourth night the failed fixture's extra queries read as new to the suite: their own track, not this one.
     const quality = () => kinds().filter((k) => k.startsWith('quality:'));
     expect(quality()).toEqual(['quality:onset', 'quality:recovery', 'quality:reopened']);
-    const back = aws.deliveredAlerts()[2];
+    const back = standIns.aws.deliveredAlerts()[2];
     // Its pass-rate breach is now those new queries' (the suite's news), so coverage, the closed incident's too,
     // is what came back.
     expect(back?.subject).toMatch(
@@ -105,7 +94,7 @@ describe('the nightly handler’s incident emails', () => {
     await night(buildPassedReport, 4);
     await night(buildPassedReport, 5);
     expect(quality()).toEqual(['quality:onset', 'quality:recovery', 'quality:reopened', 'quality:recovery']);
-    const recovery = aws.deliveredAlerts().filter((a) => a.attributes.incident_track === 'quality')[3];
+    const recovery = standIns.aws.deliveredAlerts().filter((a) => a.attributes.incident_track === 'quality')[3];
     expect(recovery?.message).toContain('FLAPPING: it came back 1 time(s) after a recovery');
   });
 
@@ -113,12 +102,16 @@ describe('the nightly handler’s incident emails', () => {
     await night(buildErrorReport, 0);
     await night(buildErrorReport, 1);
     await night(buildErrorReport, 2);
-    const sent = aws.deliveredAlerts().map((a) => `${a.attributes.alert_kind} ${a.attributes.severity}`);
+    const sent = standIns.aws.deliveredAlerts().map((a) => `${a.attributes.alert_kind} ${a.attributes.severity}`);
     // The third night: the daily reminder, on by default for a CRITICAL incident.
     expect(sent).toEqual(['onset MEDIUM', 'escalation CRITICAL', 'reminder CRITICAL']);
-    expect(aws.deliveredAlerts()[0]?.subject).toMatch(/^\[MEDIUM\] RagWatch prod\/book: run ERROR: /);
-    expect(aws.deliveredAlerts()[1]?.subject).toMatch(/^\[CRITICAL\] ESCALATED RagWatch prod\/book: run ERROR/);
-    expect(aws.deliveredAlerts()[1]?.message).toContain('run ERROR again: broken since 2026-03-14T02:00:00.000Z');
+    expect(standIns.aws.deliveredAlerts()[0]?.subject).toMatch(/^\[MEDIUM\] RagWatch prod\/book: run ERROR: /);
+    expect(standIns.aws.deliveredAlerts()[1]?.subject).toMatch(
+      /^\[CRITICAL\] ESCALATED RagWatch prod\/book: run ERROR/,
+    );
+    expect(standIns.aws.deliveredAlerts()[1]?.message).toContain(
+      'run ERROR again: broken since 2026-03-14T02:00:00.000Z',
+    );
   });
 
   it('falls back to the run’s own alert, every night, when the incident state cannot be read', async () => {
@@ -133,22 +126,22 @@ describe('the nightly handler’s incident emails', () => {
     };
     await night(buildFailedReport, 0, unreachable, logger);
     await night(buildFailedReport, 1, unreachable, logger);
-    expect(aws.deliveredAlerts()).toHaveLength(2);
-    expect(aws.deliveredAlerts()[0]?.attributes.alert_kind).toBeUndefined();
+    expect(standIns.aws.deliveredAlerts()).toHaveLength(2);
+    expect(standIns.aws.deliveredAlerts()[0]?.attributes.alert_kind).toBeUndefined();
     expect(logger.find('incident state unavailable; sending this run’s own alert')?.level).toBe('error');
   });
 
   const stateKey = buildIncidentKey({ collection: 'book', environment: 'prod' });
   const putState = (body: string) =>
-    clients.s3.send(new PutObjectCommand({ Bucket: aws.bucket, Key: stateKey, Body: body }));
+    standIns.clients.s3.send(new PutObjectCommand({ Bucket: standIns.aws.bucket, Key: stateKey, Body: body }));
   const readState = async () => {
-    const object = await clients.s3.send(new GetObjectCommand({ Bucket: aws.bucket, Key: stateKey }));
+    const object = await standIns.clients.s3.send(new GetObjectCommand({ Bucket: standIns.aws.bucket, Key: stateKey }));
     return IncidentState.parse(JSON.parse((await object.Body?.transformToString('utf8')) ?? ''));
   };
 
   it('sends one onset, and no run alert, when two runs overlap on the onset night (both read the state first)', async () => {
     const logger = new RecordingLogger();
-    const deps = createNightlyDeps(parseNightlyConfig(standInNightlyEnv(aws)), clients, logger);
+    const deps = createNightlyDeps(parseNightlyConfig(standInNightlyEnv(standIns.aws)), standIns.clients, logger);
     // Each run holds its engine until both have read the state: both then settle on the same version.
     let reads = 0;
     let bothRead: () => void = () => {};
@@ -195,7 +188,7 @@ describe('the nightly handler’s incident emails', () => {
     await night(buildPassedReport, 2);
     await night(buildPassedReport, 3);
     expect(kinds()).toEqual(['quality:onset', 'quality:onset', 'quality:recovery']);
-    const [, repeat, recovery] = aws.deliveredAlerts();
+    const [, repeat, recovery] = standIns.aws.deliveredAlerts();
     expect(repeat?.message).toContain('The incident state was lost');
     expect(recovery?.subject).toMatch(/^\[RESOLVED\] .*quality incident over after 1 run\(s\)$/);
     expect((await readState()).open.quality).toBeNull();
@@ -203,31 +196,31 @@ describe('the nightly handler’s incident emails', () => {
 
   it('sends the recovery, saying the state was lost, when the state is gone and the clean run follows a failed one', async () => {
     await night(buildFailedReport, 0);
-    await clients.s3.send(new DeleteObjectCommand({ Bucket: aws.bucket, Key: stateKey }));
+    await standIns.clients.s3.send(new DeleteObjectCommand({ Bucket: standIns.aws.bucket, Key: stateKey }));
     await night(buildPassedReport, 1);
     expect(kinds()).toEqual(['quality:onset', 'quality:recovery']);
-    const recovery = aws.deliveredAlerts()[1];
+    const recovery = standIns.aws.deliveredAlerts()[1];
     expect(recovery?.subject).toMatch(/^\[RESOLVED\] .*quality incident over \(the incident state was lost\)/);
     expect(recovery?.message).toContain('was FAILED');
     expect((await readState()).open.quality).toBeNull();
     await night(buildPassedReport, 2);
-    expect(aws.deliveredAlerts()).toHaveLength(2);
+    expect(standIns.aws.deliveredAlerts()).toHaveLength(2);
   });
 
   it('sends an onset that says it may repeat one when the state is gone and the run fails again, then one recovery', async () => {
     const off = { ALERT_REMINDER_DAYS: '0' };
     const at = (build: () => ValidationReport, day: number) => night(build, day, {}, new RecordingLogger(), off);
     await at(buildFailedReport, 0);
-    await clients.s3.send(new DeleteObjectCommand({ Bucket: aws.bucket, Key: stateKey }));
+    await standIns.clients.s3.send(new DeleteObjectCommand({ Bucket: standIns.aws.bucket, Key: stateKey }));
     await at(buildFailedReport, 1);
     expect(kinds()).toEqual(['quality:onset', 'quality:onset']);
-    expect(aws.deliveredAlerts()[1]?.message).toContain('The incident state was lost');
+    expect(standIns.aws.deliveredAlerts()[1]?.message).toContain('The incident state was lost');
     // The state is written again: the next failing night is silent, and two clean ones send one recovery.
     expect((await readState()).open.quality?.opened.started_at).toBe('2026-03-15T02:00:00.000Z');
     await at(buildFailedReport, 2);
     for (const day of [3, 4]) await at(buildPassedReport, day);
     expect(kinds()).toEqual(['quality:onset', 'quality:onset', 'quality:recovery']);
-    expect(aws.deliveredAlerts()[2]?.subject).not.toContain('(the incident state was lost)');
+    expect(standIns.aws.deliveredAlerts()[2]?.subject).not.toContain('(the incident state was lost)');
   });
 
   it('sends the recovery when a body that is not JSON stands where the state was and the clean run follows a failed one', async () => {
@@ -236,7 +229,7 @@ describe('the nightly handler’s incident emails', () => {
     await putState('not json at all');
     await night(buildPassedReport, 1, {}, logger);
     expect(kinds()).toEqual(['quality:onset', 'quality:recovery']);
-    expect(aws.deliveredAlerts()[1]?.subject).toContain('(the incident state was lost)');
+    expect(standIns.aws.deliveredAlerts()[1]?.subject).toContain('(the incident state was lost)');
     expect(logger.find('incident state replaced')).toBeDefined();
     expect((await readState()).last_run?.started_at).toBe('2026-03-15T02:00:00.000Z');
   });

@@ -4,42 +4,28 @@
  * the window ends, the next run alerts as usual. A marker that cannot be honoured alerts as usual.
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildIncidentKey } from '../../functions/adapters/aws/s3-incident-store.ts';
 import { buildMaintenanceKey } from '../../functions/adapters/aws/s3-maintenance-marker.ts';
 import type { ValidationReport } from '../../functions/core/report/report.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { createNightlyDeps } from '../../functions/nightly/deps.ts';
 import { createHandler } from '../../functions/nightly/handler.ts';
-import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { buildFailedReport } from './fixtures/reports.ts';
 import { RecordingLogger } from './recording-logger.ts';
-import { buildStandInClients, type StandInClients, standInNightlyEnv } from './stand-in-clients.ts';
+import { standInNightlyEnv, useAwsStandIns } from './stand-in-clients.ts';
 
-let aws: AwsStandIns;
-let clients: StandInClients;
-
-beforeAll(async () => {
-  aws = await startAwsStandIns({ secrets: { 'ragwatch/cohere': 'co-key' } });
-  clients = buildStandInClients(aws.endpoints);
-});
-
-afterAll(async () => {
-  clients.destroy();
-  await aws.stop();
-});
-
-beforeEach(() => {
-  aws.fauxqs.reset();
-});
+const standIns = useAwsStandIns('co-key');
 
 const own = { collection: 'book', environment: 'prod' };
 const putMarker = (body: string) =>
-  clients.s3.send(new PutObjectCommand({ Bucket: aws.bucket, Key: buildMaintenanceKey(own), Body: body }));
+  standIns.clients.s3.send(
+    new PutObjectCommand({ Bucket: standIns.aws.bucket, Key: buildMaintenanceKey(own), Body: body }),
+  );
 
 /** One night of a FAILED run, `day` nights after 2026-03-14, on a clock at 02:00 that night. */
 async function night(day: number, logger = new RecordingLogger()) {
-  const deps = createNightlyDeps(parseNightlyConfig(standInNightlyEnv(aws)), clients, logger);
+  const deps = createNightlyDeps(parseNightlyConfig(standInNightlyEnv(standIns.aws)), standIns.clients, logger);
   const at = new Date(Date.UTC(2026, 2, 14 + day, 2));
   deps.clock = { now: () => at, monotonicMs: () => 0 };
   deps.runEngine = async (_engine, run) => {
@@ -53,7 +39,7 @@ async function night(day: number, logger = new RecordingLogger()) {
   const location = result.sinks.report.ok ? result.sinks.report.value.location : '';
   // As stored, read as JSON: the fixture's lifecycle keeps its own night, which the schema's order rule would refuse.
   const stored = JSON.parse(
-    (await aws.readObject(location.replace(`s3://${aws.bucket}/`, ''))) ?? 'null',
+    (await standIns.aws.readObject(location.replace(`s3://${standIns.aws.bucket}/`, ''))) ?? 'null',
   ) as ValidationReport;
   return { result, stored, logger };
 }
@@ -65,7 +51,7 @@ describe('the maintenance switch', () => {
     const first = await night(0);
     const second = await night(1);
 
-    expect(aws.deliveredAlerts()).toEqual([]);
+    expect(standIns.aws.deliveredAlerts()).toEqual([]);
     for (const { stored, result } of [first, second]) {
       expect(stored.status).toBe('FAILED');
       expect(stored.maintenance).toEqual({ until: '2026-03-15T06:00:00.000Z', reason: 're-index to v4' });
@@ -75,7 +61,7 @@ describe('the maintenance switch', () => {
       until: '2026-03-15T06:00:00.000Z',
       reason: 're-index to v4',
     });
-    expect(await aws.readObject(buildIncidentKey(own))).toBeUndefined();
+    expect(await standIns.aws.readObject(buildIncidentKey(own))).toBeUndefined();
   });
 
   it('alerts as usual once the window has ended, with no maintenance in the report', async () => {
@@ -85,7 +71,7 @@ describe('the maintenance switch', () => {
     const after = await night(2);
 
     expect(after.stored.maintenance).toBeUndefined();
-    expect(aws.deliveredAlerts().map((a) => a.attributes.alert_kind)).toEqual(['onset']);
+    expect(standIns.aws.deliveredAlerts().map((a) => a.attributes.alert_kind)).toEqual(['onset']);
     expect(after.logger.find('maintenance marker not honoured')?.extra.reason).toMatch(
       /ended at 2026-03-15T06:00:00.000Z/,
     );
@@ -96,7 +82,7 @@ describe('the maintenance switch', () => {
 
     const run = await night(0);
 
-    expect(aws.deliveredAlerts()).toHaveLength(1);
+    expect(standIns.aws.deliveredAlerts()).toHaveLength(1);
     expect(run.stored.maintenance).toBeUndefined();
     expect(run.logger.find('maintenance marker not honoured')?.extra.reason).toMatch(/more than 7 days ahead: refused/);
   });

@@ -3,39 +3,23 @@
  * `docsUrl` context), through the real handler and S3 client against the stand-in; without it the paths are text.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { createNightlyDeps, type NightlyDeps } from '../../functions/nightly/deps.ts';
 import { createHandler } from '../../functions/nightly/handler.ts';
-import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { buildFailedReport } from './fixtures/reports.ts';
 import { RecordingLogger } from './recording-logger.ts';
-import { buildStandInClients, type StandInClients } from './stand-in-clients.ts';
+import { useAwsStandIns } from './stand-in-clients.ts';
 
-let aws: AwsStandIns;
-let clients: StandInClients;
-
-beforeAll(async () => {
-  aws = await startAwsStandIns({ secrets: { 'ragwatch/cohere': 'co-key-for-the-docs-links-test' } });
-  clients = buildStandInClients(aws.endpoints);
-});
-
-afterAll(async () => {
-  clients.destroy();
-  await aws.stop();
-});
-
-beforeEach(() => {
-  aws.fauxqs.reset();
-});
+const standIns = useAwsStandIns('co-key-for-the-docs-links-test');
 
 async function reportHtml(env: Record<string, string>): Promise<string> {
   const config = parseNightlyConfig({
     QDRANT_URL: 'http://127.0.0.1:6333',
     QDRANT_COLLECTION: 'book',
     DOCUSAURUS_BASE_URL: 'https://book.example.org',
-    REPORT_BUCKET: aws.bucket,
-    ALERT_TOPIC_ARN: aws.topicArn,
+    REPORT_BUCKET: standIns.aws.bucket,
+    ALERT_TOPIC_ARN: standIns.aws.topicArn,
     COHERE_SECRET_ID: 'ragwatch/cohere',
     SUITE_PATH: path.resolve(import.meta.dirname, 'fixtures/suite.json'),
     ...env,
@@ -53,11 +37,11 @@ async function reportHtml(env: Record<string, string>): Promise<string> {
     };
     return { ...buildFailedReport(), run_id: runId, errors: [finding] };
   };
-  await createHandler({ ...createNightlyDeps(config, clients, new RecordingLogger()), runEngine })(
+  await createHandler({ ...createNightlyDeps(config, standIns.clients, new RecordingLogger()), runEngine })(
     {},
     { awsRequestId: 'r' },
   );
-  return (await aws.readObject('reports/book/latest.html')) ?? '';
+  return (await standIns.aws.readObject('reports/book/latest.html')) ?? '';
 }
 
 describe('the Lambda’s HTML report and the docs', () => {

@@ -4,34 +4,18 @@
  * is logged and the run ends as it would have.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ValidationReport } from '../../functions/core/report/report.ts';
 import { SinkError } from '../../functions/core/shared/errors.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { createNightlyDeps, type NightlyDeps } from '../../functions/nightly/deps.ts';
 import { createHandler } from '../../functions/nightly/handler.ts';
-import { type AwsStandIns, startAwsStandIns } from '../../sandbox/aws/index.ts';
 import { buildErrorReport, buildFailedReport, buildPassedReport } from './fixtures/reports.ts';
 import { RecordingLogger } from './recording-logger.ts';
-import { buildStandInClients, type StandInClients } from './stand-in-clients.ts';
+import { useAwsStandIns } from './stand-in-clients.ts';
 
 const SUITE = path.resolve(import.meta.dirname, 'fixtures/suite.json');
-let aws: AwsStandIns;
-let clients: StandInClients;
-
-beforeAll(async () => {
-  aws = await startAwsStandIns({ secrets: { 'ragwatch/cohere': 'co-key-for-the-runs-page-test' } });
-  clients = buildStandInClients(aws.endpoints);
-});
-
-afterAll(async () => {
-  clients.destroy();
-  await aws.stop();
-});
-
-beforeEach(() => {
-  aws.fauxqs.reset();
-});
+const standIns = useAwsStandIns('co-key-for-the-runs-page-test');
 
 /** The handler with a fake engine giving `build()`'s report, started `day` days after the fixtures' night. */
 function handlerFor(
@@ -44,13 +28,13 @@ function handlerFor(
     QDRANT_COLLECTION: 'book',
     DOCUSAURUS_BASE_URL: 'https://book.example.org',
     ENVIRONMENT: 'prod',
-    REPORT_BUCKET: aws.bucket,
-    ALERT_TOPIC_ARN: aws.topicArn,
+    REPORT_BUCKET: standIns.aws.bucket,
+    ALERT_TOPIC_ARN: standIns.aws.topicArn,
     COHERE_SECRET_ID: 'ragwatch/cohere',
     SUITE_PATH: SUITE,
     AWS_REGION: 'eu-west-1',
   });
-  const deps = createNightlyDeps(config, clients, options.logger ?? new RecordingLogger());
+  const deps = createNightlyDeps(config, standIns.clients, options.logger ?? new RecordingLogger());
   const runEngine: NightlyDeps['runEngine'] = async (_engine, run) => {
     const report = build();
     report.run_id = run.newId();
@@ -75,7 +59,7 @@ describe('the page of past runs, from the nightly handler', () => {
       ids.push((await handlerFor(build, day)({}, { awsRequestId: `req-${day}` })).runId);
 
     // Assess
-    const page = (await aws.readObject('reports/book/index.html')) ?? '';
+    const page = (await standIns.aws.readObject('reports/book/index.html')) ?? '';
     const rows = [
       ...page.matchAll(
         /<tr><td title="([^"]*)">[^<]*<\/td><td><span class="tag \w+">(\w+)<\/span><\/td><td class="num">([^<]*)<\/td><td><a href="([^"]*)"[^>]*>([^<]*)<\/a>/g,
@@ -99,9 +83,9 @@ describe('the page of past runs, from the nightly handler', () => {
     ]);
     const link = new URL(rows[0]?.href ?? '');
     expect(link.origin).toBe('https://eu-west-1.console.aws.amazon.com');
-    expect(link.pathname).toBe(`/s3/object/${aws.bucket}`);
+    expect(link.pathname).toBe(`/s3/object/${standIns.aws.bucket}`);
     expect(link.searchParams.get('prefix')).toBe(`reports/book/2026/03/16/${ids[2]}.html`);
-    expect(await aws.readObject(`reports/book/2026/03/16/${ids[2]}.html`)).toContain('<!doctype html>');
+    expect(await standIns.aws.readObject(`reports/book/2026/03/16/${ids[2]}.html`)).toContain('<!doctype html>');
   });
 
   it('shows the incident the failing night opened', async () => {
@@ -109,7 +93,7 @@ describe('the page of past runs, from the nightly handler', () => {
     await handlerFor(buildFailedReport, 0)({}, { awsRequestId: 'req-1' });
 
     // Assess
-    const page = (await aws.readObject('reports/book/index.html')) ?? '';
+    const page = (await standIns.aws.readObject('reports/book/index.html')) ?? '';
     expect(page).toContain('<h2>Open incidents (1)</h2>');
     expect(page).toMatch(
       /<tr><td class="sev \w+">\w+<\/td><td>quality<\/td><td title="2026-03-14T02:00:00.000Z">2026-03-14 02:00<\/td>/,
@@ -140,8 +124,8 @@ describe('the page of past runs, from the nightly handler', () => {
     // Assess
     expect(result.sinks.report.ok).toBe(true);
     expect(result.sinks.alert.ok).toBe(true);
-    expect(aws.deliveredAlerts()).toHaveLength(1);
-    expect(await aws.readObject('reports/book/index.html')).toBeUndefined();
+    expect(standIns.aws.deliveredAlerts()).toHaveLength(1);
+    expect(await standIns.aws.readObject('reports/book/index.html')).toBeUndefined();
     expect(logger.lines.filter((l) => l.message === 'runs page not written').map((l) => l.extra)).toEqual([
       { reason: 'S3 PutObject s3://ragwatch-reports/reports/book/index.html failed: AccessDenied' },
     ]);

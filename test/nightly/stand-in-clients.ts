@@ -8,7 +8,8 @@ import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
-import { type AwsStandIns, STAND_IN_CREDENTIALS, STAND_IN_REGION } from '../../sandbox/aws/index.ts';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { type AwsStandIns, STAND_IN_CREDENTIALS, STAND_IN_REGION, startAwsStandIns } from '../../sandbox/aws/index.ts';
 
 export interface StandInClients {
   s3: S3Client;
@@ -57,5 +58,38 @@ export function standInNightlyEnv(aws: AwsStandIns, more: Record<string, string>
     COHERE_SECRET_ID: 'ragwatch/cohere',
     SUITE_PATH: path.resolve(import.meta.dirname, 'fixtures/suite.json'),
     ...more,
+  };
+}
+
+/**
+ * The AWS stand-ins and their clients for one test file: started before its tests, stopped after them, and emptied
+ * before each test (so no test reads another's reports, emails or incident state). The Cohere secret holds
+ * `cohereKey`. Read `aws` and `clients` inside tests and hooks: they exist once the file's beforeAll has run.
+ */
+export function useAwsStandIns(cohereKey: string): { readonly aws: AwsStandIns; readonly clients: StandInClients } {
+  let aws: AwsStandIns | undefined;
+  let clients: StandInClients | undefined;
+  beforeAll(async () => {
+    aws = await startAwsStandIns({ secrets: { 'ragwatch/cohere': cohereKey } });
+    clients = buildStandInClients(aws.endpoints);
+  });
+  afterAll(async () => {
+    clients?.destroy();
+    await aws?.stop();
+  });
+  beforeEach(() => {
+    aws?.fauxqs.reset();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the AWS stand-ins are read before beforeAll started them');
+    return value;
+  };
+  return {
+    get aws() {
+      return started(aws);
+    },
+    get clients() {
+      return started(clients);
+    },
   };
 }
