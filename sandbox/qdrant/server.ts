@@ -15,13 +15,14 @@ import { formatError, QdrantWireError } from './wire-error.ts';
 
 /**
  * A failure to inject into the next `times` (default 1) requests of one operationId, or of any: an error status
- * (`message` replaces the default error text), a 429 with its Retry-After header, or a hang (no answer until
- * stop(), so a client meets its own timeout).
+ * (`message` replaces the default error text), a 429 with its Retry-After header, a hang (no answer until
+ * stop(), so a client meets its own timeout), or a slow answer (the usual answer, `delayMs` later).
  */
 export type Fault = { operationId?: OperationId | 'all'; times?: number } & (
   | { status: 400 | 500 | 503; message?: string }
   | { status: 429; retryAfterSeconds: number; message?: string }
   | { hang: true }
+  | { delayMs: number }
 );
 
 /** One request and the answer it got, kept when `recordExchanges` is on (for contract tests). */
@@ -119,12 +120,16 @@ export class StandInServer {
     const bodyText = await readText(req);
     if (this.#latencyMs > 0) await sleep(this.#latencyMs, undefined, { signal: this.#stopping.signal });
 
-    const fault =
+    let fault =
       matched && this.#authorize(url.pathname, req.headers) === undefined ? this.#takeFault(matched.route) : undefined;
     if (fault !== undefined && 'hang' in fault) {
       this.#hanging.add(res);
       res.on('close', () => this.#hanging.delete(res));
       return;
+    }
+    if (fault !== undefined && 'delayMs' in fault) {
+      await sleep(fault.delayMs, undefined, { signal: this.#stopping.signal });
+      fault = undefined;
     }
     const started = process.hrtime.bigint();
     const elapsed = (): number => Number(process.hrtime.bigint() - started) / 1e9;
@@ -247,7 +252,7 @@ function textReply(status: number, text: string): Reply {
 }
 
 function faultReply(fault: Fault, time: number): Reply {
-  if ('hang' in fault) throw new Error('a hanging fault has no reply');
+  if ('hang' in fault || 'delayMs' in fault) throw new Error('a hanging or slow fault has no reply of its own');
   const text = fault.message ?? DEFAULT_FAULT_MESSAGES[fault.status];
   const reply = jsonReply(fault.status, { status: { error: text }, time });
   if (fault.status !== 429) return reply;

@@ -9,13 +9,19 @@ import type { NightWorld, QdrantHang } from './world.ts';
 export interface FaultKindSpec {
   /** The incident track whose emails announce this fault. */
   track: 'quality' | 'infrastructure' | 'suite';
-  needs: ('target' | 'to' | 'fall' | 'operation')[];
+  needs: ('target' | 'to' | 'fall' | 'operation' | 'delay_ms')[];
   describe: string;
   /**
    * What the fault breaks, as an email names it (a finding kind, or a criterion's words): an onset or escalation
-   * counts as detecting the fault only when its subject or body names at least one of these.
+   * counts as detecting the fault only when its subject or body names at least one of these. For a `reported`
+   * fault, the stored report's regression findings (kind, or kind:metric) instead.
    */
   names: string[];
+  /**
+   * Its findings are LOW, reported and never emailed (observe-run.ts): it is named when the night's stored report
+   * holds one of `names`, not by an email.
+   */
+  reported?: true;
   /** `night` is the fault's own night, 1 on its first. */
   apply(world: NightWorld, fault: FaultParams, night: number): void;
 }
@@ -28,6 +34,7 @@ interface FaultParams {
   keep_chunks?: number | undefined;
   operation?: QdrantHang['operationId'] | undefined;
   times?: number | undefined;
+  delay_ms?: number | undefined;
 }
 
 /** A stable UUID for a name, so a replay writes the same ids every time. */
@@ -108,6 +115,22 @@ export const FAULT_KINDS = {
     names: ['run ERROR'],
     apply: (world, { operation, times }) => {
       if (operation !== undefined) world.qdrantHangs.push({ operationId: operation, times: times ?? 1 });
+    },
+  },
+  /**
+   * Qdrant's searches slowed by `delay_ms` each (every query batch of the night answers that much later): a search
+   * brute-forced after its HNSW index was lost, or vectors read from a cold disk. The run's latency percentiles (each
+   * query's share of its batched calls) rise past their band: METRIC_DROPPED on a latency, LOW and reported only
+   * (the p95 criterion, when the suite sets one, is the alerting line).
+   */
+  'search-slow': {
+    track: 'quality',
+    needs: ['delay_ms'],
+    describe: 'Qdrant searches slowed',
+    names: ['METRIC_DROPPED:p50_latency_ms', 'METRIC_DROPPED:p95_latency_ms', 'METRIC_DROPPED:p99_latency_ms'],
+    reported: true,
+    apply: (world, { delay_ms }) => {
+      if (delay_ms !== undefined) world.qdrantSlow.push({ operationId: 'query_batch_points', delayMs: delay_ms });
     },
   },
   /** (f) The book published a new page that nobody indexed. */

@@ -17,6 +17,8 @@ export interface NightRecord {
   /** The stored report's regression findings (kind, or kind:metric), for checks; not printed. */
   findings: string[];
   queries: QueryOutcome[];
+  /** The stored report's latency percentiles (ms); null without a report. Not printed. */
+  latency: { p50: number | null; p95: number | null; p99: number | null } | null;
 }
 
 /** The ISO time of night n's run: 02:00 UTC, n-1 days after the start date. */

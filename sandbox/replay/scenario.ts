@@ -25,6 +25,8 @@ export const ScenarioFault = z.object({
   /** For a Qdrant timeout: the operation whose requests hang, and how many of them that night (default 1). */
   operation: z.enum(['query_batch_points', 'facet', 'scroll_points', 'count_points']).optional(),
   times: z.number().int().min(1).optional(),
+  /** For slowed searches: the delay added to each of the night's query batches (ms). */
+  delay_ms: z.number().int().min(1).max(20_000).optional(),
   /**
    * A blip: it must never reach a HIGH or CRITICAL email (on its track, from its first night to its recovery's), and
    * need not be told at all; when it is told, its recovery is still owed.

@@ -14,7 +14,7 @@
  * sent while it was still active; the emails by kind and severity; the emails on nights with no fault at all.
  */
 import { DEFAULT_RECOVERY_RUNS } from '../../functions/core/incident/advance-incidents.ts';
-import { FAULT_KINDS } from './faults.ts';
+import { FAULT_KINDS, type FaultKindSpec } from './faults.ts';
 import type { NightRecord } from './replay.ts';
 import type { Scenario } from './scenario.ts';
 import type { DeliveredEmail } from './world.ts';
@@ -36,6 +36,8 @@ interface FaultOutcome {
   paged_on: number | null;
   /** Its scenario's expectations: a blip that must not page, or a fault that must page within n nights. */
   quiet: boolean;
+  /** Named by its reported findings, not by an email (its kind's `reported`): it must be named even when quiet. */
+  reported: boolean;
   page_within: number | null;
   /** It ended within the nights run (so its recovery is owed). */
   ended: boolean;
@@ -67,6 +69,16 @@ function namesFault(email: DeliveredEmail, kind: keyof typeof FAULT_KINDS): bool
   return FAULT_KINDS[kind].names.some((name) => text.includes(name));
 }
 
+/**
+ * Was the fault named on this night: by an onset, re-opening or escalation on its track that names it, or, for a
+ * fault whose findings are reported and never emailed, by one of them in the night's stored report.
+ */
+function namedOn(record: NightRecord | undefined, kind: keyof typeof FAULT_KINDS): boolean {
+  const spec: FaultKindSpec = FAULT_KINDS[kind];
+  if (spec.reported) return spec.names.some((name) => record?.findings.includes(name));
+  return (record?.emails ?? []).some((e) => e.track === spec.track && tells(e) && namesFault(e, kind));
+}
+
 /** Counts the summary for the nights that were run (faults that started after the last night are left out). */
 export function tallyReplay(scenario: Scenario, records: readonly NightRecord[]): ReplaySummary {
   const last = records.length;
@@ -83,8 +95,7 @@ export function tallyReplay(scenario: Scenario, records: readonly NightRecord[])
   let duplicates = 0;
   for (const fault of faults) {
     const track = FAULT_KINDS[fault.kind].track;
-    const first = emailsOn(fault.from, track);
-    if (first.some((e) => tells(e) && namesFault(e, fault.kind))) detected += 1;
+    if (namedOn(records[fault.from - 1], fault.kind)) detected += 1;
     // Every email on its track while it lasts, but the first onset or escalation (the one that told it, on whichever
     // night: a regression-only fault is told when its second night confirms it), is a duplicate.
     let told = false;
@@ -141,8 +152,7 @@ function faultOutcome(fault: Scenario['faults'][number], records: readonly Night
     const mine = records[night - 1]?.emails.filter((e) => e.track === track) ?? [];
     emails += mine.length;
     resolved += mine.filter((e) => e.kind === 'recovery').length;
-    if (detectedOn === null && mine.some((e) => tells(e) && namesFault(e, fault.kind)))
-      detectedOn = night - fault.from + 1;
+    if (detectedOn === null && namedOn(records[night - 1], fault.kind)) detectedOn = night - fault.from + 1;
     if (pagedOn === null && mine.some(paging)) pagedOn = night - fault.from + 1;
   }
   const after = recoveryNight(records, fault.from + fault.nights, track);
@@ -162,6 +172,7 @@ function faultOutcome(fault: Scenario['faults'][number], records: readonly Night
     pages,
     paged_on: pagedOn,
     quiet: fault.quiet,
+    reported: (FAULT_KINDS[fault.kind] as FaultKindSpec).reported === true,
     page_within: fault.page_within ?? null,
     ended: fault.from + fault.nights <= records.length,
   };
@@ -200,7 +211,11 @@ export function targetMisses(scenario: Scenario, s: ReplaySummary): string[] {
   const t = scenario.target;
   const misses: string[] = [];
   for (const [i, f] of s.per_fault.entries()) {
-    if (!f.quiet && (i === 0 || !t.detect_first_only) && (f.detected_on === null || f.detected_on > t.detect_within))
+    if (
+      (!f.quiet || f.reported) &&
+      (i === 0 || !t.detect_first_only) &&
+      (f.detected_on === null || f.detected_on > t.detect_within)
+    )
       misses.push(
         `fault ${f.id} (${f.kind}) not named within ${t.detect_within} night(s) (${f.detected_on ?? 'never'})`,
       );

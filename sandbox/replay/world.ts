@@ -52,6 +52,8 @@ export interface NightWorld {
   qdrantDown: boolean;
   /** Requests that hang until the client's timeout, each the next `times` requests of its operation. */
   qdrantHangs: QdrantHang[];
+  /** Operations whose every request of the night answers `delayMs` late. */
+  qdrantSlow: { operationId: QdrantHang['operationId']; delayMs: number }[];
   /** Share of the points approximate search visits (1: healthy). */
   annVisitFraction: number;
   /** Every score Qdrant returns is multiplied by this (1: healthy). */
@@ -76,6 +78,8 @@ interface NightOutcome {
   findings: string[];
   /** Each query's outcome in the stored report, for the suite's margins and checks; not printed. */
   queries: QueryOutcome[];
+  /** The stored report's latency percentiles (ms, each query's share of its batched calls); null without a report. */
+  latency: { p50: number | null; p95: number | null; p99: number | null } | null;
 }
 
 export interface QueryOutcome {
@@ -200,6 +204,7 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
         sitemapPaths: [...basePaths],
         qdrantDown: false,
         qdrantHangs: [],
+        qdrantSlow: [],
         annVisitFraction: 1,
         scoreFactor: 1,
         suite: structuredClone(cleanSuite),
@@ -218,6 +223,8 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
       sandbox.qdrant.perturbScores(scoreNoise(noise, world.points, world.scoreFactor));
       if (world.qdrantDown) sandbox.qdrant.inject({ operationId: 'all', status: 503, times: 1_000_000 });
       for (const { operationId, times } of world.qdrantHangs) sandbox.qdrant.inject({ operationId, hang: true, times });
+      for (const { operationId, delayMs } of world.qdrantSlow)
+        sandbox.qdrant.inject({ operationId, delayMs, times: 1_000_000 });
 
       const deps = createNightlyDeps(config, clients, silentLogger);
       const t0 = performance.now();
@@ -236,9 +243,18 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
       const stored = JSON.parse(latest ?? '{}') as {
         regression?: { findings: { kind: string; metric: string | null }[] };
         query_results?: QueryOutcome[];
+        validation_metrics?: {
+          p50_latency_ms: number | null;
+          p95_latency_ms: number | null;
+          p99_latency_ms: number | null;
+        };
       };
+      const figures = stored.validation_metrics;
       return {
         status: result.status,
+        latency: figures
+          ? { p50: figures.p50_latency_ms, p95: figures.p95_latency_ms, p99: figures.p99_latency_ms }
+          : null,
         findings: [...new Set(stored.regression?.findings.map((f) => (f.metric ? `${f.kind}:${f.metric}` : f.kind)))],
         queries: (stored.query_results ?? []).map(({ id, status, best_similarity, fail_reason, top_results }) => ({
           id,

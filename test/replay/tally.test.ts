@@ -28,6 +28,7 @@ const nights = (emails: Record<number, ReturnType<typeof email>[]>): NightRecord
     emails: emails[i + 1] ?? [],
     findings: [],
     queries: [],
+    latency: null,
   }));
 
 describe('tallyReplay', () => {
@@ -50,6 +51,7 @@ describe('tallyReplay', () => {
           pages: 2,
           paged_on: 1,
           quiet: false,
+          reported: false,
           page_within: null,
           ended: true,
         },
@@ -198,6 +200,7 @@ describe('tallyReplay: blips and outages (issue 21 §3)', () => {
       emails: emails[i + 1] ?? [],
       findings: [],
       queries: [],
+      latency: null,
     }));
 
   it('meets the target when a blip is silent (no recovery owed) and the outage pages on its second night', () => {
@@ -230,5 +233,49 @@ describe('tallyReplay: blips and outages (issue 21 §3)', () => {
     const first = records({ 5: [at('CRITICAL', 'onset')], 8: [at('CRITICAL', 'recovery')] });
     expect(tallyReplay(blips, first).per_fault[1]?.paged_on).toBe(1);
     expect(targetMisses(blips, tallyReplay(blips, first))).toEqual([]);
+  });
+});
+
+describe('tallyReplay: a fault named by its reported findings (slowed searches)', () => {
+  const slow = parseScenario(
+    {
+      nights: 6,
+      start_date: '2026-03-01',
+      noise: { latency_jitter_ms: [0, 0], reindexed_chunks: 0, seed: 1 },
+      faults: [{ id: 'slow', kind: 'search-slow', delay_ms: 3000, quiet: true, from: 2, nights: 2 }],
+    },
+    'slow',
+  );
+  const records = (findings: Record<number, string[]>): NightRecord[] =>
+    Array.from({ length: 6 }, (_, i) => ({
+      night: i + 1,
+      date: `2026-03-0${i + 1}`,
+      faults: [],
+      status: 'PASSED',
+      emails: [],
+      findings: findings[i + 1] ?? [],
+      queries: [],
+      latency: null,
+    }));
+
+  it('counts it named on the first night whose stored report holds a latency METRIC_DROPPED, with no email owed', () => {
+    const summary = tallyReplay(slow, records({ 2: ['SIMILARITY_DROPPED', 'METRIC_DROPPED:p95_latency_ms'] }));
+    expect(summary.detected_first_night).toBe(1);
+    expect(summary.per_fault[0]).toMatchObject({ detected_on: 1, reported: true, emails: 0, recovered: false });
+    expect(targetMisses(slow, summary)).toEqual([]);
+  });
+
+  it('misses the target when no report of its nights names it, or only its second night does, though it is quiet', () => {
+    const none = tallyReplay(slow, records({ 2: ['METRIC_DROPPED:mrr'], 3: ['SIMILARITY_DROPPED'] }));
+    expect(targetMisses(slow, none)).toEqual(['fault slow (search-slow) not named within 1 night(s) (never)']);
+    const late = tallyReplay(slow, records({ 3: ['METRIC_DROPPED:p99_latency_ms'] }));
+    expect(late.detected_first_night).toBe(0);
+    expect(targetMisses(slow, late)).toEqual(['fault slow (search-slow) not named within 1 night(s) (2)']);
+  });
+
+  it('requires the delay it adds', () => {
+    expect(() =>
+      parseScenario({ ...slow, faults: [{ id: 'slow', kind: 'search-slow', from: 2, nights: 2 }] }, 'no delay'),
+    ).toThrow('no delay: fault slow: delay_ms is required');
   });
 });

@@ -142,6 +142,23 @@ describe('Qdrant stand-in: injected faults', () => {
     expect(await pending).toBe('connection closed');
   });
 
+  it('answers a slowed request as usual, only later, and slows only its operation', async () => {
+    // Prepare: a client more impatient than the delay times out on the slowed search; a patient one gets its answer.
+    const impatient = new QdrantClient({ url: standIn.url, checkCompatibility: false, timeout: 50 });
+    standIn.inject({ operationId: 'query_batch_points', delayMs: 400, times: 2 });
+    const search = (c: QdrantClient) => c.queryBatch(COLLECTION, { searches: [{ query: [1, 0], limit: 1 }] });
+
+    // Act
+    const late = await search(impatient).catch((e: unknown) => e);
+    const other = await impatient.count(COLLECTION);
+    const answered = await search(client);
+
+    // Assess
+    expect(late).toBeInstanceOf(QdrantClientTimeoutError);
+    expect(other).toEqual({ count: 1 });
+    expect(answered.map((r) => r.points.map((p) => p.id))).toEqual([[1]]);
+  });
+
   it('delays every answer by the configured latency', async () => {
     // Prepare: a client more impatient than the latency can only time out.
     const impatient = new QdrantClient({ url: standIn.url, checkCompatibility: false, timeout: 50 });

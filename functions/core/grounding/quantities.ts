@@ -160,6 +160,34 @@ export function statedNumbers(text: string, options: { lenient?: boolean } = {})
   return readNumbers(text, options).map((n) => (/^\d/.test(n.raw) ? digitsKey(n.raw) : String(n.value)));
 }
 
+/** A number as a text states it: its key as statedNumbers gives it, where it stands, and the unit after it. */
+export interface NumberSpan {
+  key: string;
+  index: number;
+  end: number;
+  unit: string | null;
+  /** The number with its unit, when it has one. */
+  quantity: Quantity | null;
+}
+
+/** The numbers a text states with their places (readNumbers), for the figures' bindings and ranges (figures.ts). */
+export function numberSpans(text: string, options: { lenient?: boolean } = {}): NumberSpan[] {
+  return readNumbers(text, options).map((n) => ({
+    key: /^\d/.test(n.raw) ? digitsKey(n.raw) : String(n.value),
+    index: n.index,
+    end: n.end,
+    unit: n.unit,
+    quantity: quantityOf(n),
+  }));
+}
+
+function quantityOf(n: ReadNumber): Quantity | null {
+  const unit = unitOf(n.unit ?? undefined);
+  if (!unit || n.unit === null) return null;
+  const number = /^\d/.test(n.raw) ? digitsKey(n.raw) : String(n.value);
+  return { raw: n.raw, number, value: n.value * unit.factor, dimension: unit.dimension, unit: n.unit };
+}
+
 interface ReadNumber {
   ambiguous: boolean;
   raw: string;
@@ -221,12 +249,7 @@ function joinsWords(here: ReadNumber, next: ReadNumber, between: string): boolea
 
 /** The quantities (numbers with a unit) a text states. `lenient` reads "a second" as 1 s, for evidence. */
 export function statedQuantities(text: string, options: { lenient?: boolean } = {}): Quantity[] {
-  return readNumbers(text, options).flatMap((n) => {
-    const unit = unitOf(n.unit ?? undefined);
-    if (!unit || n.unit === null) return [];
-    const number = /^\d/.test(n.raw) ? digitsKey(n.raw) : String(n.value);
-    return [{ raw: n.raw, number, value: n.value * unit.factor, dimension: unit.dimension, unit: n.unit }];
-  });
+  return readNumbers(text, options).flatMap((n) => quantityOf(n) ?? []);
 }
 
 /** True when two quantities state the same amount: the same dimension and value (temperatures across scales too). */

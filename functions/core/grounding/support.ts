@@ -5,6 +5,7 @@
  * opposite polarity (polarity.ts). Deterministic and explainable: a claim that fails says what was not found.
  */
 import { type ClaimTerms, extractClaimTerms, type NumberReading, stemWord } from './claim-terms.ts';
+import { exchangedFigures, movedRanges } from './figures.ts';
 import { polarityConflicts } from './polarity.ts';
 import { type Quantity, sameQuantity, statedQuantities } from './quantities.ts';
 
@@ -67,6 +68,14 @@ export interface SupportFeatures {
   polarityAnywhere: boolean;
   /** A claim that another chunk the model was given holds much better than the chunks it cites is a wrong citation. */
   misattribution: boolean;
+  /**
+   * Two of the claim's numbers whose labels (the words just before each) the cited text gives the other way round
+   * fail the claim: "the inflation radius is 0.35 and the robot radius 0.6" against "robot_radius: 0.35 ...
+   * inflation_radius: 0.6" (figures.ts).
+   */
+  figureLabels: boolean;
+  /** A range of the claim must be a range of the cited text, end for end ("two to three" is not "four to six"). */
+  ranges: boolean;
 }
 export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   wholeSentence: true,
@@ -79,6 +88,8 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   uncitedTail: true,
   polarityAnywhere: true,
   misattribution: true,
+  figureLabels: true,
+  ranges: true,
 };
 
 /** How one claim fares against the text it cites. */
@@ -174,6 +185,8 @@ export function assessClaim(options: {
     (features.negation || features.antonyms || features.hedges || features.numbersInPlace || features.polarityAnywhere)
       ? polarityConflicts(text, options.evidence.texts, polarity)
       : [];
+  if (text !== null && features.figureLabels) conflicts.push(...exchangedFigures(text, options.evidence.texts));
+  if (text !== null && features.ranges) conflicts.push(...movedRanges(text, options.evidence.texts));
   const total = terms.words.length;
   const wordSupport = total === 0 ? 1 : (total - missingWords.length) / total;
   return {

@@ -91,7 +91,7 @@ export const ClaimSupport = z.object({
   polarity_conflicts: z
     .array(z.string())
     .describe(
-      'What the claim says against the cited text, "claim / cited": a word of the opposite polarity or an antonym, a certainty the text hedges, a number moved out of the sentence it restates',
+      'What the claim says against the cited text, "claim / cited": a word of the opposite polarity or an antonym, a certainty the text hedges, a number moved out of the sentence it restates, two figures exchanged between their labels, a range moved',
     ),
   uncited_part: z
     .object({

@@ -53,11 +53,27 @@ describe('buildBaseline', () => {
     expect(buildBaseline(history)?.metrics.mrr?.band).toBeCloseTo(0.44478, 5);
   });
 
-  it('lets latency rise to twice its median (and at least 100 ms) before it is news', () => {
+  it("lets latency (each query's share of its batched calls) rise by three times its median before it is news", () => {
     const baseline = buildBaseline(cleanHistory(3));
-    expect(baseline?.metrics.p95_latency_ms).toEqual({ median: 60, band: 100, worse: 'higher' });
-    const slow = buildBaseline([0, 1, 2].map((n) => buildDigest(n, { metrics: { p95_latency_ms: 400 } })));
-    expect(slow?.metrics.p95_latency_ms?.band).toBe(400);
+    expect(baseline?.metrics.p95_latency_ms).toEqual({ median: 60, band: 180, worse: 'higher' });
+    // A few milliseconds, as batch shares are: the band is 3 x 4 ms, not the 100 ms that fitted whole calls.
+    const shares = buildBaseline([0, 1, 2].map((n) => buildDigest(n, { metrics: { p95_latency_ms: 4 } })));
+    expect(shares?.metrics.p95_latency_ms?.band).toBe(12);
+  });
+
+  it('keeps a latency band of at least 5 ms: 3 x 1.6 ms is 4.8 ms, 3 x 1.7 ms is 5.1 ms', () => {
+    const at = (ms: number) =>
+      buildBaseline([0, 1, 2].map((n) => buildDigest(n, { metrics: { p50_latency_ms: ms } })))?.metrics.p50_latency_ms
+        ?.band;
+    expect(at(1.6)).toBe(5);
+    expect(at(1.7)).toBeCloseTo(5.1, 10);
+    expect(at(0)).toBe(5);
+  });
+
+  it('widens a latency band to three robust sigmas when the shares are noisier than three times their median', () => {
+    // Median 10, MAD 10: 3 x 1.4826 x 10 = 44.478 > 30.
+    const noisy = [0, 10, 20, 10, 0, 20, 10].map((ms, n) => buildDigest(n, { metrics: { p99_latency_ms: ms } }));
+    expect(buildBaseline(noisy)?.metrics.p99_latency_ms?.band).toBeCloseTo(44.478, 3);
   });
 
   it('calls a query PASS when it passed in at least half of the runs that judged it', () => {
@@ -85,12 +101,12 @@ describe('buildBaseline', () => {
     expect(buildBaseline(history)?.coverage).toEqual({ missing: ['https://b/x'], orphans: [] });
   });
 
-  it('lets p50 and p99 latency rise to twice their median too', () => {
+  it('lets p50 and p99 latency rise by three times their median too', () => {
     const slow = buildBaseline(
       [0, 1, 2].map((n) => buildDigest(n, { metrics: { p50_latency_ms: 300, p99_latency_ms: 900 } })),
     );
-    expect(slow?.metrics.p50_latency_ms?.band).toBe(300);
-    expect(slow?.metrics.p99_latency_ms?.band).toBe(900);
+    expect(slow?.metrics.p50_latency_ms?.band).toBe(900);
+    expect(slow?.metrics.p99_latency_ms?.band).toBe(2700);
   });
 
   it('takes a metric’s median over the runs that have it, and has no baseline for a metric none has', () => {

@@ -133,14 +133,14 @@ describe('compareWithHistory: run figures', () => {
     expect(kinds(compare(report))).not.toContain('METRIC_DROPPED');
   });
 
-  it('reports latency only past twice its usual value, and at LOW severity', () => {
+  it('reports latency only past four times its usual value (a rise of 3 x 60 ms), and at LOW severity', () => {
     const at = (p95: number) => {
       const report = buildReport();
       report.validation_metrics.p95_latency_ms = p95;
       return compare(report).regression?.findings ?? [];
     };
-    expect(at(160)).toEqual([]);
-    expect(at(160.5)).toEqual([expect.objectContaining({ metric: 'p95_latency_ms', severity: 'LOW' })]);
+    expect(at(240)).toEqual([]);
+    expect(at(240.5)).toEqual([expect.objectContaining({ metric: 'p95_latency_ms', severity: 'LOW' })]);
   });
 
   it('reports best similarities that all fell against their own baselines as SCORE_SHIFT with its paired test', () => {
