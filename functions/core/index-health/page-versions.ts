@@ -11,7 +11,7 @@
  * A facet that reaches its limit may have been cut short: then the answer is undefined and the scroll is used.
  */
 import { parsePageVersion } from '../book/payload.ts';
-import type { CollectionInfo, FacetHit, VectorIndex } from '../ports.ts';
+import type { FacetHit, VectorIndex } from '../ports.ts';
 import {
   earlierDay,
   emptyPage,
@@ -20,20 +20,14 @@ import {
   missingChunksOf,
   older,
   type PageInventory,
-} from './inventory.ts';
+  TIME_FIELD,
+  VERSION_FIELD,
+} from '../quality/page-inventory.ts';
 
 /** Page versions one facet may list (a book of 100,000 pages); a facet answering this many falls back to the scroll. */
 const PAGE_VERSION_LIMIT = 100_000;
 /** Distinct indexing times the facets resolve (one request each); more fall back to the scroll. */
 const INDEXING_TIME_LIMIT = 32;
-
-const VERSION_FIELD = 'page_version';
-const TIME_FIELD = 'indexed_at';
-
-/** Whether the collection has the keyword indexes the facets need. */
-export function hasPageIndexes(info: CollectionInfo): boolean {
-  return info.payloadIndexes[VERSION_FIELD] === 'keyword' && info.payloadIndexes[TIME_FIELD] === 'keyword';
-}
 
 /** What the collection profile already knows (its exact count and its distinct source URLs). */
 export interface ProfiledCollection {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageVersionKey } from '../../../functions/core/book/payload.ts';
-import { missingChunksOf } from '../../../functions/core/index-health/inventory.ts';
 import { missingChunksCheck } from '../../../functions/core/index-health/missing-chunks-check.ts';
+import { missingChunksOf } from '../../../functions/core/quality/page-inventory.ts';
 import type { SuccessCriteria } from '../../../functions/core/suite/suite.ts';
 import type { MemoryPoint } from '../../fakes/memory-index.ts';
 import { runCheck } from '../../fakes/run-context.ts';
