@@ -267,4 +267,42 @@ describe('the freshness check', () => {
       },
     );
   });
+  it('is not applicable when it checked no page, and passes when it checked one and found it fresh', async () => {
+    const none = healthContext({ points: [point('1')], sitemap: [{ url: A }] });
+    const fresh = healthContext({ points: [point('1')], sitemap: [{ url: A, lastmod: '2026-10-01' }] });
+    expect((await runCheck(freshnessCheck, none.ctx)).status).toBe('not_applicable');
+    expect((await runCheck(freshnessCheck, fresh.ctx)).status).toBe('pass');
+  });
+
+  it('says nothing of lastmod when the sitemap lists no page: other findings say so', async () => {
+    const { ctx } = healthContext({ points: [point('1')], sitemap: [] });
+    expect((await runCheck(freshnessCheck, ctx)).sections?.index_health?.freshness).toEqual({
+      pages_checked: 0,
+      stale_pages: 0,
+      urls: [],
+      source: 'scroll',
+    });
+  });
+
+  it('matches by full URL when any sitemap URL is indexed, so a page of the same path on another host is not judged', async () => {
+    const { ctx } = healthContext({
+      points: [point('1')],
+      sitemap: [
+        { url: 'https://mirror.example.org/docs/a', lastmod: '2026-12-01' },
+        { url: A, lastmod: '2026-10-01' },
+      ],
+    });
+    expect((await runCheck(freshnessCheck, ctx)).sections?.index_health?.freshness).toMatchObject({
+      pages_checked: 1,
+      stale_pages: 0,
+    });
+  });
+
+  it('reads a date-only lastmod with spaces around it by its day', async () => {
+    const { ctx } = healthContext({ points: [point('1')], sitemap: [{ url: A, lastmod: ' 2026-11-01 ' }] });
+    expect((await runCheck(freshnessCheck, ctx)).sections?.index_health?.freshness).toMatchObject({
+      pages_checked: 1,
+      stale_pages: 1,
+    });
+  });
 });
