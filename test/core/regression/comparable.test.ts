@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addedQueries,
   flakyQueries,
+  medianBestSimilarities,
   onQueries,
   sharedQueries,
   similarityFlakyQueries,
@@ -163,5 +164,49 @@ describe('onQueries', () => {
       p95_latency_ms: 60,
       p99_latency_ms: 70,
     });
+  });
+});
+
+describe('medianBestSimilarities', () => {
+  it("takes each query's median over the runs that have it, leaving out null similarities and ERROR queries", () => {
+    const runs = [
+      buildDigest(3, { queries: { q1: query({ bestSimilarity: 0.2 }), q2: query({ bestSimilarity: null }) } }),
+      buildDigest(2, { queries: { q1: query({ bestSimilarity: 0.4 }), q2: query({ bestSimilarity: 0.7 }) } }),
+      buildDigest(1, { queries: { q1: query({ bestSimilarity: 0.9, status: 'ERROR' }), q3: query() } }),
+      buildDigest(0, { queries: { q1: query({ bestSimilarity: 0.3 }), q4: query({ status: 'ERROR' }) } }),
+    ];
+    // q1: 0.2, 0.4, 0.3 (the ERROR 0.9 left out): 0.3. q2: 0.7 alone (null left out). q3: 0.6. q4: only ERROR: none.
+    expect(medianBestSimilarities(runs)).toEqual({ q1: 0.3, q2: 0.7, q3: 0.6 });
+    expect(medianBestSimilarities([])).toEqual({});
+  });
+});
+
+describe('onQueries: figures a digest cannot have', () => {
+  it('keeps the latencies it has and leaves out the figures no shared query carries', () => {
+    const run = buildDigest(3, {
+      metrics: { p95_latency_ms: 60 },
+      queries: {
+        q1: query({ status: 'FAIL', bestSimilarity: null, ir: null }),
+        q9: query({ bestSimilarity: 0.8, ir: { rr: 1, ndcg: 1, hit: true } }),
+      },
+    });
+    const [restricted] = onQueries([run], new Set(['q1']));
+    // No IR figures and no similarity on q1: no MRR, nDCG, hit rate or mean similarity; latency as it was.
+    expect(restricted?.metrics).toEqual({ pass_rate: 0, p95_latency_ms: 60 });
+    const [none] = onQueries([run], new Set(['q5']));
+    expect(none?.metrics).toEqual({ p95_latency_ms: 60 });
+    expect(none?.queries).toEqual({});
+  });
+
+  it('recomputes every digest when one of them holds other queries than the shared ones', () => {
+    const exact = buildDigest(2, { queries: { q1: query({ status: 'FAIL' }) }, metrics: { pass_rate: 42 } });
+    const more = buildDigest(1, { queries: { q1: query({ status: 'FAIL' }), q2: query() } });
+    const [first, second] = onQueries([exact, more], new Set(['q1']));
+    // The first holds exactly q1, but its figures are recomputed by the same rule as the second's.
+    expect(first?.metrics.pass_rate).toBe(0);
+    expect(second?.metrics.pass_rate).toBe(0);
+    // A digest with the same number of queries but another one is not "the same" either.
+    const [swapped] = onQueries([buildDigest(0, { queries: { q2: query() }, metrics: {} })], new Set(['q1']));
+    expect(swapped?.queries).toEqual({});
   });
 });
