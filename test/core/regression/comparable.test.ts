@@ -5,6 +5,7 @@ import {
   flakyQueries,
   medianBestSimilarities,
   onQueries,
+  sameQuery,
   sharedQueries,
   similarityFlakyQueries,
 } from '../../../functions/core/regression/comparable.ts';
@@ -208,5 +209,68 @@ describe('onQueries: figures a digest cannot have', () => {
     // A digest with the same number of queries but another one is not "the same" either.
     const [swapped] = onQueries([buildDigest(0, { queries: { q2: query() }, metrics: {} })], new Set(['q1']));
     expect(swapped?.queries).toEqual({});
+  });
+});
+
+describe('sameQuery', () => {
+  it('trusts a digest without a hash on either side, and otherwise needs the same hash', () => {
+    expect(sameQuery(query({ hash: null }), query({ hash: 'a' }))).toBe(true);
+    expect(sameQuery(query({ hash: 'a' }), query({ hash: null }))).toBe(true);
+    expect(sameQuery(query({ hash: 'a' }), query({ hash: 'a' }))).toBe(true);
+    expect(sameQuery(query({ hash: 'a' }), query({ hash: 'b' }))).toBe(false);
+    expect(sameQuery(query({ hash: null }), undefined)).toBe(false);
+  });
+});
+
+describe('flakyQueries: what counts', () => {
+  const now = buildDigest(21, { queries: { q1: query({ status: 'FAIL' }) } });
+
+  it('calls exactly two flips flaky', () => {
+    // FAIL now, then PASS, PASS, FAIL: two flips.
+    expect(flakyQueries(now, historyOf('PASS', 'PASS', 'FAIL'))).toEqual(new Set(['q1']));
+  });
+
+  it('skips a query in ERROR now, and leaves ERROR verdicts and runs without the query out of the sequence', () => {
+    const erroring = buildDigest(21, { queries: { q1: query({ status: 'ERROR' }) } });
+    expect(flakyQueries(erroring, historyOf('PASS', 'FAIL', 'PASS', 'FAIL'))).toEqual(new Set());
+    // FAIL now, PASS, ERROR, PASS: with the ERROR counted, three flips; left out, one.
+    const withError = historyOf('PASS', 'PASS', 'PASS').map((r, i) =>
+      i === 1 ? { ...r, queries: { q1: query({ status: 'ERROR' }) } } : r,
+    );
+    expect(flakyQueries(now, withError)).toEqual(new Set());
+    // A run without q1 in between is no verdict either.
+    const without = [buildDigest(20, { queries: {} }), ...historyOf('PASS', 'PASS')];
+    expect(flakyQueries(now, without)).toEqual(new Set());
+  });
+});
+
+describe('similarityFlakyQueries: what counts', () => {
+  it('leaves a run whose similarity is null out of the sequence (null is not "below")', () => {
+    const sims = [0.5, null, 0.5, 0.5, 0.5];
+    const history = sims.map((bestSimilarity, i) =>
+      buildDigest(20 - i, { queries: { q1: query({ bestSimilarity }) } }),
+    );
+    // 0.23 now, back, (null), back, back: one flip. With null read as 0, below: two.
+    expect(
+      similarityFlakyQueries(buildDigest(21, { queries: { q1: query({ bestSimilarity: 0.23 }) } }), history),
+    ).toEqual(new Map());
+  });
+});
+
+describe('onQueries: digests that hold other queries', () => {
+  it('recomputes a digest of as many queries as the shared ones but only some of them', () => {
+    const run = buildDigest(1, {
+      queries: { q1: query({ status: 'FAIL' }), q2: query({ status: 'PASS' }) },
+      metrics: { pass_rate: 50 },
+    });
+    const [restricted] = onQueries([run], new Set(['q1', 'q3']));
+    expect(restricted?.queries).toEqual({ q1: query({ status: 'FAIL' }) });
+    expect(restricted?.metrics.pass_rate).toBe(0);
+  });
+
+  it('sets no latency it does not have', () => {
+    const run = buildDigest(1, { queries: { q1: query(), q2: query() }, metrics: { p50_latency_ms: 3 } });
+    const [restricted] = onQueries([run], new Set(['q1']));
+    expect(Object.keys(restricted?.metrics ?? {}).sort()).toEqual(['avg_similarity', 'p50_latency_ms', 'pass_rate']);
   });
 });

@@ -203,3 +203,54 @@ describe('detectScoreDrift: what it observes', () => {
     );
   });
 });
+
+describe('detectScoreDrift: runs without an observation, and the reference window', () => {
+  /** A run whose three queries have no best similarity (a completed run that observed nothing). */
+  const blank = (n: number, fields: Partial<RunDigest> = {}) =>
+    buildDigest(n, {
+      queries: {
+        q1: query({ bestSimilarity: null }),
+        q2: query({ bestSimilarity: null }),
+        q3: query({ bestSimilarity: null }),
+      },
+      ...fields,
+    });
+
+  it('carries the sum over a run that observed nothing, instead of restarting it', () => {
+    // -3 %, -3 %, nothing, -2.01 % now: S = 2 + 2 + 1.01 = 5.01 % > 4 %.
+    const past = [blank(30), ...history(10, [-0.03, -0.03])];
+    expect(drift(past, -0.0201)).toHaveLength(1);
+  });
+
+  it("keeps a told drift's line at half the depth of the told runs that observed something", () => {
+    // Told: -3 % and two runs that observed nothing; the level is -3 %, the line 1.5 % (not the 1 % slack, as an
+    // empty level would give). Before them two falls of 5 %: S is far over 4 %.
+    const toldRuns = [
+      blank(32, { regressed: true }),
+      blank(31, { regressed: true }),
+      at(30, 0.485, { regressed: true }),
+    ];
+    const past = [...toldRuns, ...history(10, [-0.05, -0.05])];
+    expect(drift(past, -0.0151)).toHaveLength(1);
+    expect(drift(past, -0.0149)).toEqual([]);
+    expect(drift(past, -0.012)).toEqual([]);
+  });
+
+  it('measures the noise on the reference runs that observed something only', () => {
+    // Ten reference runs alternating +-2 % (sd 2.97 %: alarm 13.05 %) and ten that observed nothing. Counted as
+    // zeros, those would halve the MAD and the alarm: a fall of 10 % now would alarm.
+    const noisy = Array.from({ length: 10 }, (_, i) => at(i, 0.5 * (1 + (i % 2 === 0 ? 0.02 : -0.02))));
+    const past = [...Array.from({ length: 10 }, (_, i) => blank(20 + i)), ...noisy].reverse();
+    expect(drift(past, -0.1)).toEqual([]);
+    expect(drift(past, -0.2)).toHaveLength(1);
+  });
+
+  it('takes its reference from the last 28 healthy runs only', () => {
+    // 28 recent runs at 0.5 and, before them, 30 at 0.4: the reference is 0.5, so 0.4 now is a fall of 20 %.
+    const old = Array.from({ length: 30 }, (_, i) => at(i, 0.4));
+    const recent = Array.from({ length: 28 }, (_, i) => at(40 + i, 0.5));
+    const [found] = drift([...old, ...recent].reverse(), -0.2);
+    expect(found).toMatchObject({ kind: 'SCORE_DRIFT', metric: 'best_similarity_vs_reference', baseline: 0.5 });
+    expect(found?.message).toContain('against their 28-run reference');
+  });
+});
