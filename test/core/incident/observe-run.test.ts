@@ -117,6 +117,29 @@ describe('observeRun: the breaches’ facts', () => {
     ]);
   });
 
+  it('writes a pass rate no query completed for as n/a, whatever figure the criterion holds, and only the pass rate', () => {
+    const report = buildPassedReport();
+    const base = report.success_criteria[0];
+    if (!base) throw new Error('fixture has criteria');
+    report.success_criteria = [
+      { ...base, name: 'pass_rate', value: 0, threshold: 90, comparator: '>=', passed: false },
+      { ...base, name: 'mrr', value: 0, threshold: 0.5, comparator: '>=', passed: false },
+    ];
+    report.passed_queries = 0;
+    report.failed_queries = 0;
+    expect(observeRun(report, true).quality?.map((b) => b.summary)).toEqual([
+      'pass rate n/a < 90% (no query completed)',
+      'mrr 0 < 0.5',
+    ]);
+    // One passed and one failed (their difference 0): a figure, 50 %.
+    report.success_criteria = [
+      { ...base, name: 'pass_rate', value: 50, threshold: 90, comparator: '>=', passed: false },
+    ];
+    report.passed_queries = 1;
+    report.failed_queries = 1;
+    expect(observeRun(report, true).quality?.map((b) => b.summary)).toEqual(['pass rate 50% < 90%']);
+  });
+
   it('keeps one breach per kind: the first one’s summary, the worst severity', () => {
     const report = buildPassedReport();
     const f =
