@@ -18,8 +18,9 @@
  * - catalog: only when the suite names a module or chapter, the index's modules and chapters: describe, then two
  *   facets (module_name, chapter_id) with payload indexes, else one scroll of those two fields.
  * - index inventory (core/index-health): with the page_version and indexed_at keyword indexes, describe, then two
- *   facets (and one facet per indexing time when the collection holds several): 2 round trips; without them,
- *   describe then the inventory scroll, in W ranges as the profile's.
+ *   facets (and one facet per indexing time when the collection holds several): 2 round trips; without any payload
+ *   index (the bench's "no index"), it rides the profile's scroll (functions/core/quality/inputs.ts): no request and
+ *   no chain of its own. (With the profile's indexes but not its own, its own scroll, as the profile's.)
  * - drift canary: one scroll of the first 8 points with their vectors, then one embed call: 2 round trips.
  * - exact searches (ANN recall): after the query stage, its searches once more with exact search, all at once.
  * - mixed models: one facet on model_version beside the profile's (indexed), else the inventory scroll.
@@ -122,10 +123,10 @@ export function requestLowerBounds(shape: RunShape): Record<Endpoint, number> {
     facet: shape.payloadIndexes ? FACET_FIELDS + (times > 1 ? times : 0) + (shape.catalog ? CATALOG_FACETS : 0) : 0,
     // The total, the points complete in every field, and the points missing each field: O(fields), never O(points).
     count_points: 2 + shape.requiredFields,
-    // The canary's one page of the first points. Without payload indexes, the profile's and the inventory's scrolls
-    // (and the catalog's), ceil(P / pageSize) each in one range: a last page shorter than pageSize carries
+    // The canary's one page of the first points. Without payload indexes, the profile's scroll (which the inventory
+    // rides) and the catalog's, ceil(P / pageSize) each in one range: a last page shorter than pageSize carries
     // next_page_offset null, so no empty page follows; P = 0 still asks once. In W ranges, each range's last page.
-    scroll_points: 1 + (shape.payloadIndexes ? 0 : (2 + (shape.catalog ? 1 : 0)) * partitionedScroll(shape).requests),
+    scroll_points: 1 + (shape.payloadIndexes ? 0 : (1 + (shape.catalog ? 1 : 0)) * partitionedScroll(shape).requests),
     get_points: 0,
     sitemap: shape.sitemapLevels,
   };
@@ -170,9 +171,10 @@ export function dependentChains(shape: RunShape): Chain[] {
     shape.payloadIndexes
       ? { name: 'describe → facets ∥ counts', roundTrips: 2, kind: 'engine' }
       : { name: 'describe → counts → scroll pages', roundTrips: 2 + partitionedScroll(shape).depth, kind: 'engine' },
-    shape.payloadIndexes
-      ? { name: 'describe → page facets', roundTrips: 2 + (times > 1 ? 1 : 0), kind: 'engine' }
-      : { name: 'describe → inventory scroll pages', roundTrips: 1 + partitionedScroll(shape).depth, kind: 'engine' },
+    // Without payload indexes the inventory rides the profile's scroll: the chain above is also its.
+    ...(shape.payloadIndexes
+      ? [{ name: 'describe → page facets', roundTrips: 2 + (times > 1 ? 1 : 0), kind: 'engine' as const }]
+      : []),
     { name: 'canary sample → canary embed', roundTrips: shape.points > 0 ? 2 : 1, kind: 'engine' },
     {
       name: 'queries → exact searches',

@@ -9,6 +9,7 @@ import { createCohereChat } from './cohere/chat.ts';
 import { CohereEmbedder } from './cohere/embedder.ts';
 import { createCohereJudge } from './cohere/judge.ts';
 import { QDRANT_GATE_STRIKES, QdrantIndex } from './qdrant/vector-index.ts';
+import { agentDeadline } from './run-deadline.ts';
 import { HttpSitemap } from './sitemap/http-sitemap.ts';
 import { allowedOriginsOf } from './sitemap/url-policy.ts';
 import { systemClock } from './system-clock.ts';
@@ -21,6 +22,9 @@ import { DependencyGate, type RunSignal } from './transport.ts';
  */
 export function createEngineAdapters(config: EngineConfig, options: { run?: RunSignal } = {}): EngineDeps {
   const run = options.run ? { run: options.run } : {};
+  // The agent's chat and the judge stop a margin before the run's deadline, so the agent step keeps what it had.
+  const agentRun = options.run ? agentDeadline(options.run) : undefined;
+  const agent = agentRun ? { run: agentRun } : {};
   const cohere = new DependencyGate('Cohere');
   return {
     index: new QdrantIndex({
@@ -30,7 +34,7 @@ export function createEngineAdapters(config: EngineConfig, options: { run?: RunS
     }),
     embedder: new CohereEmbedder({ ...run, gate: cohere, ...cohereEmbedTarget(config) }),
     chat: createCohereChat({
-      ...run,
+      ...agent,
       gate: cohere,
       token: config.secrets.cohereApiKey ?? '',
       model: config.chatModel,
@@ -41,7 +45,7 @@ export function createEngineAdapters(config: EngineConfig, options: { run?: RunS
     ...(config.groundingJudge === 'cohere'
       ? {
           judge: createCohereJudge({
-            ...run,
+            ...agent,
             gate: cohere,
             token: config.secrets.cohereApiKey ?? '',
             model: config.judgeModel,
@@ -60,6 +64,7 @@ export function createEngineAdapters(config: EngineConfig, options: { run?: RunS
     newId: randomUUID,
     // The engine cuts whatever is still pending when the deadline strikes, so a report always comes back.
     ...(options.run ? { signal: options.run.signal } : {}),
+    ...(agentRun ? { wrapUp: agentRun.signal } : {}),
   };
 }
 

@@ -141,7 +141,12 @@ export class DependencyGate {
     this.#strikes = Math.max(1, options.strikes ?? 1);
   }
 
-  async run<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` unless the dependency already failed hard. `stop`: the caller's own deadline; a failure once it has
+   * aborted is the caller running out of time, not the dependency failing, so it is no strike (the agent's deadline
+   * comes before the run's, and the embedder sharing this gate must not read it as Cohere down).
+   */
+  async run<T>(fn: () => Promise<T>, stop?: AbortSignal): Promise<T> {
     const first = this.#failure;
     if (first !== undefined) throw skipped(this.#name, first);
     try {
@@ -150,7 +155,7 @@ export class DependencyGate {
       this.#firstInARow = undefined;
       return value;
     } catch (error) {
-      if (isHardFailure(error)) {
+      if (isHardFailure(error) && !stop?.aborted) {
         this.#inARow += 1;
         this.#firstInARow ??= error as Error;
         if (this.#inARow >= this.#strikes || (isServiceError(error) && error.kind === 'unauthorized'))

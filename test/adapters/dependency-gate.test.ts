@@ -27,6 +27,20 @@ describe('DependencyGate', () => {
     );
   });
 
+  it('counts no strike for a failure after the caller’s own stop aborted, and one before it', async () => {
+    const gate = new DependencyGate('Cohere');
+    const stop = new AbortController();
+    const cut = () => {
+      stop.abort();
+      return Promise.reject(timeout);
+    };
+    expect(await outcome(gate.run(cut, stop.signal))).toBe(timeout.message);
+    // The caller ran out of time; Cohere did not fail: still open.
+    expect(await outcome(gate.run(answers, stop.signal))).toBe('ok');
+    expect(await outcome(gate.run(fails(timeout), new AbortController().signal))).toBe(timeout.message);
+    expect(await outcome(gate.run(answers))).toMatch(/^Cohere not tried again/);
+  });
+
   it('with 1 strike (the default), closes on the first hard failure', async () => {
     const gate = new DependencyGate('Cohere');
     await outcome(gate.run(fails(timeout)));

@@ -3,7 +3,7 @@ import { answerAgentQuestions } from '../../functions/core/grounding/answer-agen
 import { createRetrievalTool } from '../../functions/core/grounding/retrieval-tool.ts';
 import type { ChatModel, ChatReply } from '../../functions/core/ports.ts';
 import { GroundingReport } from '../../functions/core/report/grounding-report.ts';
-import { ChatError, EmbeddingError } from '../../functions/core/shared/errors.ts';
+import { ChatError, DeadlineError, EmbeddingError } from '../../functions/core/shared/errors.ts';
 import { createFakeClock, createFakeEmbedder, createFakeIndex, createIdSequence, hit } from './fakes.ts';
 
 const TEXT = 'Topics carry messages between nodes.';
@@ -385,5 +385,55 @@ describe('answerAgentQuestions: a finding’s details', () => {
       citation_coverage: 0,
       unknown_chunk_ids: ['c9'],
     });
+  });
+
+  it('after the agent’s time is up, still grades what needs no chat, and a search it refused is RETRIEVAL_FAILED (deadline)', async () => {
+    // Prepare: the index has nothing relevant for "gated"; "searched" would need a search of its own.
+    const stop = new AbortController();
+    stop.abort(new DeadlineError("the agent's time ran out, 0.5 s before the run's deadline"));
+    const clock = createFakeClock();
+    const chat = scriptedChat({});
+    const tool = createRetrievalTool({
+      embedder: createFakeEmbedder(),
+      index: createFakeIndex([hit('c1', 0.9, TEXT)]),
+      clock,
+      prefetched: (args) => (args.query === 'question gated' ? [hit('c2', 0.1, 'Unrelated.')] : undefined),
+      stop: stop.signal,
+    });
+
+    // Act
+    const { report, errors } = await answerAgentQuestions({
+      tool,
+      chat,
+      clock,
+      newId: createIdSequence('id'),
+      queries: [query('gated', { expect_answer: false }), query('searched')],
+      maxAgentQueries: 10,
+      stop: stop.signal,
+    });
+
+    // Assess
+    expect(chat.asked).toEqual([]);
+    expect(report.responses.map((r) => [r.status, r.error?.stage ?? null, r.error?.kind ?? null])).toEqual([
+      ['NO_RELEVANT_DOCUMENTS', null, null],
+      ['RETRIEVAL_FAILED', 'retrieval', 'deadline'],
+    ]);
+    expect(report.abstentions_gated).toBe(1);
+    expect(report.deadline_cut?.questions_not_answered).toEqual(['searched']);
+    expect(errors).toEqual([]);
+  });
+
+  it('reports a failure before the agent’s time is up as the service’s, with its own finding', async () => {
+    const stop = new AbortController();
+    const chat = scriptedChat({ 'question a': new ChatError('Cohere chat (scripted) timed out', 'timeout') });
+    const { report, errors } = await answerAgentQuestions({
+      ...deps(chat),
+      queries: [query('a')],
+      maxAgentQueries: 10,
+      stop: stop.signal,
+    });
+    expect(report.responses[0]?.error?.kind).toBe('timeout');
+    expect(report.deadline_cut).toBeUndefined();
+    expect(errors.map((e) => e.error_type)).toEqual(['TIMEOUT']);
   });
 });

@@ -47,24 +47,24 @@ describe('requestLowerBounds', () => {
     expect(requestLowerBounds(shape({ indexingTimes: 3 })).facet).toBe(8);
   });
 
-  it('replaces the facets by ceil(P / pageSize) scroll pages for the profile and the inventory when the payload indexes are missing', () => {
+  it('replaces the facets by ceil(P / pageSize) scroll pages, once for the profile and the inventory riding it, when the payload indexes are missing', () => {
     const bounds = requestLowerBounds(shape({ payloadIndexes: false, points: 2_500 }));
 
     expect(bounds.facet).toBe(0);
-    expect(bounds.scroll_points).toBe(1 + 6);
+    expect(bounds.scroll_points).toBe(1 + 3);
   });
 
   it('adds the catalog’s 2 facets, or its scroll without payload indexes, when the suite names a module', () => {
     expect(requestLowerBounds(shape({ catalog: true }))).toMatchObject({ facet: 7, scroll_points: 1 });
     expect(requestLowerBounds(shape({ catalog: true, payloadIndexes: false, points: 2_500 }))).toMatchObject({
       facet: 0,
-      scroll_points: 1 + 9,
+      scroll_points: 1 + 6,
     });
   });
 
   it('asks one scroll page of an empty collection for each scroll, and embeds no canary', () => {
     expect(requestLowerBounds(shape({ payloadIndexes: false, points: 0 }))).toMatchObject({
-      scroll_points: 1 + 2,
+      scroll_points: 1 + 1,
       get_points: 0,
       embed: 3,
     });
@@ -111,7 +111,7 @@ describe('dependentChains', () => {
     expect(scroll(1_000, 8)).toEqual({ requests: 1, depth: 1 });
     expect(scroll(0, 8)).toEqual({ requests: 1, depth: 1 });
     expect(requestLowerBounds(shape({ payloadIndexes: false, points: 100_000, partitions: 8 })).scroll_points).toBe(
-      1 + 2 * 105,
+      1 + 105,
     );
     expect(engineChain(shape({ payloadIndexes: false, points: 1_000_000, partitions: 8 }), 50).roundTrips).toBe(
       2 + 126,
@@ -126,6 +126,14 @@ describe('dependentChains', () => {
       kind: 'engine',
       boundMs: 50_100,
     });
+  });
+
+  it('gives the inventory no chain of its own without payload indexes: it rides the profile’s scroll', () => {
+    const names = (payloadIndexes: boolean) =>
+      dependentChains(shape({ payloadIndexes, points: 1_000_000, partitions: 8 })).map((c) => c.name);
+    expect(names(false)).not.toContain('describe → page facets');
+    expect(names(false).filter((n) => n.includes('scroll'))).toEqual(['describe → counts → scroll pages']);
+    expect(names(true)).toContain('describe → page facets');
   });
 
   it('gives an indexed collection’s engine 3 round trips at every size: the exact searches after the query chain', () => {

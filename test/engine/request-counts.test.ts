@@ -23,7 +23,7 @@ const PAGE_SIZE = 1000;
 const REQUIRED_FIELDS = DEFAULT_REQUIRED_FIELDS.length;
 // Index health (core/index-health) on top of the queries and the profile: the drift canary's one embed call and one
 // scroll page of the first points, the queries' searches once more exact (ANN recall), and the index inventory: two
-// facets (page_version, indexed_at) with the indexer's payload indexes, else one scroll of ceil(P / 1000) pages.
+// facets (page_version, indexed_at) with the indexer's payload indexes, else it rides the profile's one scroll.
 const CANARY_EMBED = 1;
 const CANARY_PAGE = 1;
 /** Facets of an indexed run: source_url and token_count (profile), model_version, page_version and indexed_at. */
@@ -198,14 +198,14 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
     }
   });
 
-  it('reads a collection without payload indexes in one scroll of ceil(P / 1000) pages for the profile and one for the inventory, without facets', async () => {
+  it('reads a collection without payload indexes in one scroll of ceil(P / 1000) pages for the profile and the inventory together, without facets', async () => {
     const run = await runCounted({ collection: 'plain-2500', queries: 20 });
 
     expect(run.qdrant).toEqual({
       get_collection: 1,
       query_batch_points: 1 + 1,
       count_points: 2 + REQUIRED_FIELDS,
-      scroll_points: 2 * Math.ceil(2_500 / PAGE_SIZE) + CANARY_PAGE,
+      scroll_points: Math.ceil(2_500 / PAGE_SIZE) + CANARY_PAGE,
     });
     expect(run.report.quality_metrics?.points_scanned).toBe(2_500);
     expect(run.report.index_health?.embedding_models?.source).toBe('scroll');
@@ -215,51 +215,36 @@ describe('request counts of a run (issue 4: a run costs only its dependent round
   it('asks for no empty last page when the collection is a whole number of pages', async () => {
     const run = await runCounted({ collection: 'plain-3000', queries: 20 });
 
-    expect(run.qdrant.scroll_points).toBe(2 * (3_000 / PAGE_SIZE) + CANARY_PAGE);
+    expect(run.qdrant.scroll_points).toBe(3_000 / PAGE_SIZE + CANARY_PAGE);
     expect(run.report.quality_metrics?.points_scanned).toBe(3_000);
   });
 
-  it('scrolls pages of 1000 without vectors, asking only for the fields the counts could not answer', async () => {
+  it('scrolls pages of 1000 without vectors, asking for the fields the counts could not answer and the inventory’s six small ones', async () => {
     const run = await runCounted({ collection: 'plain-2500', queries: 20 });
 
     const scrolls = run.exchanges.filter(
-      (e) =>
-        e.operationId === 'scroll_points' &&
-        !(e.requestBody as { with_payload: string[] }).with_payload.includes('page_hash') &&
-        !(e.requestBody as { with_vector: boolean }).with_vector,
+      (e) => e.operationId === 'scroll_points' && !(e.requestBody as { with_vector: boolean }).with_vector,
     );
-    // The first page, then the 1,500 points left in two id ranges read at once (SCROLL_PARTITIONS is 8, but no
-    // range is smaller than a page): 1,001 to 1,750 and 1,751 on.
-    expect(scrolls[0]?.requestBody).toEqual({
-      limit: PAGE_SIZE,
-      with_payload: ['source_url', 'token_count'],
-      with_vector: false,
-    });
+    // One scroll: the first page, then the 1,500 points left in two id ranges read at once (SCROLL_PARTITIONS is 8,
+    // but no range is smaller than a page): 1,001 to 1,750 and 1,751 on.
+    const fields = [
+      'source_url',
+      'token_count',
+      'page_hash',
+      'page_version',
+      'chunk_index',
+      'model_version',
+      'indexed_at',
+    ];
+    expect(scrolls[0]?.requestBody).toEqual({ limit: PAGE_SIZE, with_payload: fields, with_vector: false });
     expect(scrolls.slice(1).map((e) => (e.requestBody as { offset: number }).offset)).toEqual(
       expect.arrayContaining([1_001, 1_751]),
     );
     expect(scrolls).toHaveLength(3);
     for (const scroll of scrolls.slice(1))
-      expect(scroll.requestBody).toMatchObject({
-        limit: PAGE_SIZE,
-        with_payload: ['source_url', 'token_count'],
-        with_vector: false,
-      });
-  });
-
-  it('reads the index-health inventory of a collection without the indexes in one scroll of small payload fields', async () => {
-    const run = await runCounted({ collection: 'plain-2500', queries: 20 });
-
-    const scrolls = run.exchanges
-      .filter((e) => e.operationId === 'scroll_points')
-      .map((e) => e.requestBody as { with_payload: string[] })
-      .filter((body) => body.with_payload.includes('page_hash'));
-    expect(scrolls).toHaveLength(3);
-    expect(scrolls[0]).toEqual({
-      limit: PAGE_SIZE,
-      with_payload: ['source_url', 'page_hash', 'page_version', 'chunk_index', 'model_version', 'indexed_at'],
-      with_vector: false,
-    });
+      expect(scroll.requestBody).toMatchObject({ limit: PAGE_SIZE, with_payload: fields, with_vector: false });
+    expect(run.report.index_health?.stale_chunks).toMatchObject({ urls_checked: expect.any(Number), source: 'scroll' });
+    expect(run.report.index_health?.stale_chunks?.urls_checked).toBe(run.report.coverage_report?.distinct_indexed_urls);
   });
 
   it('lists every page version by one exact facet, with a limit above the versions it may hold', async () => {

@@ -93,3 +93,81 @@ describe('mdxToText', () => {
     expect(mdxToText(mdx)).toBe(['~~~~', '<Comments />', '```', '~~~~', '', 'End.'].join('\n'));
   });
 });
+
+describe('mdxToText, edge cases a reader would notice', () => {
+  it('leaves every line of a fenced block as written until the fence really closes', () => {
+    // Prepare: two tag lines inside one fence; a shorter fence and a fence with an info string do not close a longer
+    // one; a closing fence may be indented or carry trailing spaces.
+    const mdx = [
+      '````md',
+      '<Tabs>',
+      '<TabItem label="Inside">',
+      '```jsx',
+      '```',
+      '<Card label="Still inside" />',
+      '  ````  ',
+      '<Card label="Files" />',
+    ].join('\n');
+
+    // Act
+    const text = mdxToText(mdx);
+
+    // Assess
+    expect(text).toBe(
+      [
+        '````md',
+        '<Tabs>',
+        '<TabItem label="Inside">',
+        '```jsx',
+        '```',
+        '<Card label="Still inside" />',
+        '  ````  ',
+        'Files',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps inline code of any backtick run as written, and reads the tags between code spans', () => {
+    expect(mdxToText('See ``<Tabs> and `x` ``, then <Card label="Files" />.')).toBe(
+      'See ``<Tabs> and `x` ``, then Files.',
+    );
+    expect(mdxToText('`a` <Card label="Files" /> `b`')).toBe('`a` Files `b`');
+  });
+
+  it('keeps an unclosed backtick as written and still reads the tag after it', () => {
+    expect(mdxToText('it’s a ` mark <Card label="Files" />')).toBe('it’s a ` mark Files');
+  });
+
+  it('removes comments written back to back, and leaves an unclosed comment as written', () => {
+    expect(mdxToText('A {/* one */}{/* two */}B <!-- three --><!-- four -->C')).toBe('A B C');
+    expect(mdxToText('{/* never closed')).toBe('{/* never closed');
+    expect(mdxToText('<!-- never closed')).toBe('<!-- never closed');
+  });
+
+  it('keeps an indented admonition’s title at its indentation, trimmed inside its brackets', () => {
+    const mdx = ['1. Step one', '', '   :::note[ Careful here ]', '   Text.', '   :::'].join('\n');
+    expect(mdxToText(mdx)).toBe(['1. Step one', '', '   Careful here', '   Text.', ''].join('\n'));
+  });
+
+  it('reads props in single quotes and template literals, and a tag whose props hold an arrow function', () => {
+    expect(mdxToText("<Hero title='Robot arm' subtitle={`From watts to maps`} />")).toBe(
+      'Robot arm, From watts to maps',
+    );
+    expect(mdxToText('<Button onClick={() => setOpen(true)} label="Open menu" /> then more.')).toBe(
+      'Open menu then more.',
+    );
+  });
+
+  it('reads lower-case HTML tags of several letters, and leaves a camelCase placeholder as written', () => {
+    expect(mdxToText('<div className="note">Text</div>')).toBe('Text');
+    expect(mdxToText('Replace <yourToken> with the key.')).toBe('Replace <yourToken> with the key.');
+  });
+
+  it('keeps one capitalised word with digits, and drops padded slugs, camelCase ids, relative paths and paths', () => {
+    expect(mdxToText('<Card label="ROS2" />')).toBe('ROS2');
+    expect(mdxToText('<Card icon=" rocket " groupId="operatingSystems" href="Docs/intro" label="Intro" />')).toBe(
+      'Intro',
+    );
+    expect(mdxToText('<img src="./Robot Arm.png" alt="Robot arm" />')).toBe('Robot arm');
+  });
+});

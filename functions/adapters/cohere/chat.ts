@@ -82,8 +82,9 @@ export function cohereChatSender(
         throw translateCohereChatError(error, where, options.token, options.run);
       }
     };
-    const response = await gate.run(() =>
-      retryTransient(call, { retries: options.maxRetries ?? 2, ...(options.run ? { run: options.run } : {}) }),
+    const response = await gate.run(
+      () => retryTransient(call, { retries: options.maxRetries ?? 2, ...(options.run ? { run: options.run } : {}) }),
+      options.run?.signal,
     );
     return readCohereReply(response, where);
   };

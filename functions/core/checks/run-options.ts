@@ -16,6 +16,11 @@ export interface EngineDeps {
   progress?: ProgressListener;
   /** Aborted when the run must stop (its deadline): every step and check still pending is cut, the report still comes back. */
   signal?: AbortSignal;
+  /**
+   * Aborted a margin before `signal` (adapters/run-deadline.ts): the agent asks no more questions and the claim judge
+   * judges no more claims, so the agent step ends on time and keeps the answers and verdicts it had.
+   */
+  wrapUp?: AbortSignal;
 }
 
 export interface RunOptions {

@@ -9,7 +9,7 @@ import type { QueryFilters } from '../queries/filters.ts';
 import type { AgentCitation, AgentResponse } from '../report/grounding-report.ts';
 import { describeError, isServiceError } from '../shared/errors.ts';
 import { checkGrounding } from './grounding.ts';
-import { type JudgeBudget, type JudgedClaims, judgeClaims } from './judge.ts';
+import { type JudgeBudget, type JudgedClaims, judgeClaims, stopReason } from './judge.ts';
 import type { RetrievalTool, RetrievedContext } from './retrieval-tool.ts';
 
 /** What the agent says, without calling chat, when nothing retrieved is relevant enough to answer from. */
@@ -38,13 +38,23 @@ export interface AnswerQuestionOptions {
   minWordSupport?: number;
   /** The claim judge and the run's claim budget; without it the lexical gate's verdict is final. */
   claimJudge?: { judge: ClaimJudge; budget: JudgeBudget };
+  /**
+   * Aborts when the agent's time is up, a margin before the run's deadline: chat is not asked after it (a question the
+   * relevance gate answers needs none), and a call it cut is not the service failing. The turn is CHAT_FAILED (or
+   * RETRIEVAL_FAILED) with error kind "deadline"; claims left unjudged are could_not_verify (judge.ts).
+   */
+  stop?: AbortSignal;
 }
 
 const distinct = (ids: string[]) => [...new Set(ids)];
 
+/** The error kind of a turn the agent's time ran out on (`stop`): not asked, or cut. */
+export const DEADLINE = 'deadline';
+
 /**
  * Answers one question and judges the answer. Never throws for a service failure: a failed retrieval or chat is a
- * response with status RETRIEVAL_FAILED / CHAT_FAILED, the error's kind, and no verdict.
+ * response with status RETRIEVAL_FAILED / CHAT_FAILED, the error's kind, and no verdict. A question the agent had no
+ * time left to put to chat (`stop`) is CHAT_FAILED of kind "deadline".
  */
 export async function answerQuestion(options: AnswerQuestionOptions): Promise<AgentResponse> {
   const { query, tool, chat, clock, minRelevance } = options;
@@ -71,11 +81,16 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<Ag
     message: describeError(error),
   });
 
+  const { stop } = options;
+  // A failure once the agent's time is up is that time running out (the tool searches nothing new after it, and
+  // chat's call is cut by it), not the service failing.
+  const cut = () => (stop?.aborted ? { kind: DEADLINE } : {});
+
   let context: RetrievedContext;
   try {
     context = await tool.retrieve({ query: query.query_text, top_k: options.topK, filters: query.filters ?? {} });
   } catch (error) {
-    return respond({ status: 'RETRIEVAL_FAILED', error: failure('retrieval', error) });
+    return respond({ status: 'RETRIEVAL_FAILED', error: { ...failure('retrieval', error), ...cut() } });
   }
   const t1 = clock.monotonicMs();
   // Seed 002: chunk content must be non-empty; an empty chunk is no evidence, whatever its score.
@@ -109,6 +124,14 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<Ag
     });
   }
 
+  // No time left to ask chat: a question the relevance gate answered (above) needed none.
+  if (stop?.aborted)
+    return respond({
+      status: 'CHAT_FAILED',
+      error: { stage: 'chat', kind: DEADLINE, message: `not asked: ${stopReason(stop)}` },
+      retrieved,
+      latency: { retrieval_ms: t1 - t0, chat_ms: 0, total_ms: t1 - t0 },
+    });
   let reply: ChatReply;
   try {
     reply = await chat.chat({
@@ -119,7 +142,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<Ag
     const t2 = clock.monotonicMs();
     return respond({
       status: 'CHAT_FAILED',
-      error: failure('chat', error),
+      error: { ...failure('chat', error), ...cut() },
       retrieved,
       latency: { retrieval_ms: t1 - t0, chat_ms: t2 - t1, total_ms: t2 - t0 },
     });
@@ -136,7 +159,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<Ag
   // The lexical gate runs first (free); then the judge reads every claim it found, and its verdict is final.
   const judged =
     options.claimJudge && lexical.claims.length > 0
-      ? await judgeClaims({ claims: lexical.claims, chunkTexts, ...options.claimJudge })
+      ? await judgeClaims({ claims: lexical.claims, chunkTexts, ...options.claimJudge, ...(stop ? { stop } : {}) })
       : undefined;
   const verdict = judged ? judge(reply.text, citations, judged.judgements) : lexical;
   const t3 = clock.monotonicMs();

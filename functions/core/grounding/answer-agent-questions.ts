@@ -8,10 +8,10 @@ import type { ErrorType, Severity, ValidationError } from '../report/findings.ts
 import type { AgentResponse, ClaimJudgement, GroundingReport, TokenUsage } from '../report/grounding-report.ts';
 import { truncate } from '../shared/errors.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
-import { answerQuestion } from './agent.ts';
+import { answerQuestion, DEADLINE } from './agent.ts';
 import { describeUnsupported } from './assess-claims.ts';
 import { DEFAULT_MIN_COVERAGE } from './grounding.ts';
-import { createJudgeBudget, DEFAULT_JUDGE_MAX_CLAIMS } from './judge.ts';
+import { createJudgeBudget, DEFAULT_JUDGE_MAX_CLAIMS, stopReason } from './judge.ts';
 import type { RetrievalTool } from './retrieval-tool.ts';
 import { DEFAULT_MIN_WORD_SUPPORT } from './support.ts';
 
@@ -35,6 +35,11 @@ export interface RunAgentChecksOptions {
   judge?: ClaimJudge;
   /** At most this many claims of the run go to the judge (default DEFAULT_JUDGE_MAX_CLAIMS). */
   judgeMaxClaims?: number;
+  /**
+   * Aborts when the agent's time is up, a margin before the run's deadline (adapters/run-deadline.ts): the questions
+   * left are not asked and the claims left are not judged, so the step ends before the deadline with what it had.
+   */
+  stop?: AbortSignal;
 }
 
 /**
@@ -43,6 +48,8 @@ export interface RunAgentChecksOptions {
  * 2. answers them one at a time (chat is the slow, rate-limited, billed call: no burst);
  * 3. sorts each verdict into exactly one count and turns every non-passing one into a ValidationError;
  * 4. sums the billed tokens.
+ * When `stop` aborts, what was answered and judged is kept; the rest is counted in `deadline_cut`, and reported once
+ * (grounding-check.ts), not as one finding per question and claim.
  */
 export async function answerAgentQuestions(
   options: RunAgentChecksOptions,
@@ -64,6 +71,7 @@ export async function answerAgentQuestions(
         ...(options.minCoverage === undefined ? {} : { minCoverage: options.minCoverage }),
         ...(options.minWordSupport === undefined ? {} : { minWordSupport: options.minWordSupport }),
         ...(options.judge ? { claimJudge: { judge: options.judge, budget } } : {}),
+        ...(options.stop ? { stop: options.stop } : {}),
       }),
     );
   }
@@ -81,7 +89,8 @@ export async function answerAgentQuestions(
     const bucket = classify(response);
     tally[bucket] += 1;
     errors.push(...unsupportedClaimErrors(response, options.newId));
-    const finding = describeFinding(response, bucket);
+    // A question the agent had no time left for is in deadline_cut's one finding, not one of its own.
+    const finding = response.error?.kind === DEADLINE ? null : describeFinding(response, bucket);
     if (finding) {
       errors.push({
         id: options.newId(),
@@ -107,6 +116,8 @@ export async function answerAgentQuestions(
   const sum = (key: keyof TokenUsage) => responses.reduce((total, r) => total + r.token_usage[key], 0) + judgeSum(key);
   const judgedClaims = claims.flatMap((c) => (c.judge ? [c.judge] : []));
   const verdictCount = (v: ClaimJudgement['verdict']) => judgedClaims.filter((j) => j.verdict === v).length;
+  const notAnswered = responses.filter((r) => r.error?.kind === DEADLINE).map((r) => r.query_id);
+  const notJudged = judgedClaims.filter((j) => j.failure === DEADLINE).length;
   const report: GroundingReport = {
     chat_model: options.chat.model,
     agent_queries: agentQueries.length,
@@ -135,6 +146,15 @@ export async function answerAgentQuestions(
       },
       token_usage: { input_tokens: judgeSum('input_tokens'), output_tokens: judgeSum('output_tokens') },
     },
+    ...(notAnswered.length + notJudged > 0 && options.stop
+      ? {
+          deadline_cut: {
+            reason: stopReason(options.stop),
+            questions_not_answered: notAnswered,
+            claims_not_judged: notJudged,
+          },
+        }
+      : {}),
     responses,
   };
   return { report, errors };
@@ -218,7 +238,7 @@ function unsupportedClaimErrors(response: AgentResponse, newId: () => string): V
   const verdict = response.grounding_validation;
   if (verdict?.error_type !== 'UNSUPPORTED_CLAIM') return [];
   return verdict.claims
-    .filter((claim) => !claim.supported)
+    .filter((claim) => !claim.supported && claim.judge?.failure !== DEADLINE)
     .map((claim) => ({
       id: newId(),
       validation_id: response.query_id,

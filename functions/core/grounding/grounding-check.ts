@@ -4,6 +4,8 @@
  */
 import { type CriterionDeclaration, defineCheck, verdict } from '../checks/check.ts';
 import type { RunContext } from '../checks/input.ts';
+import type { ValidationError } from '../report/findings.ts';
+import type { GroundingReport } from '../report/grounding-report.ts';
 import type { ResolvedQuery } from '../suite/suite.ts';
 import { groundedAnswers, maxAgentQueries } from './inputs.ts';
 
@@ -62,9 +64,10 @@ export const groundingCheck = defineCheck({
   judge({ answered }, ctx) {
     const { report } = answered;
     const questions = asked(ctx);
+    const cut = report.deadline_cut;
     return verdict({
       sections: { grounding_report: report },
-      errors: answered.errors,
+      errors: cut ? [...answered.errors, deadlineFinding(cut, report.evaluated, ctx)] : answered.errors,
       criteria: [
         questions.some((q) => q.expect_answer) ? ctx.criterion(GROUNDED_RATE, report.grounded_rate) : null,
         // Judged on the model's answers only: a question the relevance gate abstained on never reached chat.
@@ -76,3 +79,29 @@ export const groundingCheck = defineCheck({
     });
   },
 });
+
+/**
+ * The one finding for an agent whose time ran out: what was left, named, rather than one TIMEOUT per question and one
+ * UNSUPPORTED_CLAIM per claim. TIMEOUT, as any stage the deadline stopped; HIGH, since part of the grounding was not
+ * checked; the run's status rule then decides (report/findings.ts JUDGED_BY).
+ */
+function deadlineFinding(
+  cut: NonNullable<GroundingReport['deadline_cut']>,
+  evaluated: number,
+  ctx: Pick<RunContext, 'error'>,
+): ValidationError {
+  const questions = cut.questions_not_answered;
+  const left = [
+    ...(questions.length > 0
+      ? [`${questions.length} of ${evaluated} agent questions not answered (${questions.join(', ')})`]
+      : []),
+    ...(cut.claims_not_judged > 0
+      ? [`${cut.claims_not_judged} claim${cut.claims_not_judged === 1 ? '' : 's'} not judged (could_not_verify)`]
+      : []),
+  ];
+  return ctx.error('TIMEOUT', 'HIGH', `The agent stopped before it was done: ${cut.reason}; ${left.join(', ')}`, {
+    stage: 'agent',
+    questions_not_answered: questions,
+    claims_not_judged: cut.claims_not_judged,
+  });
+}

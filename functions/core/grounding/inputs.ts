@@ -26,13 +26,18 @@ export const groundedAnswers: Input<Awaited<ReturnType<typeof answerAgentQuestio
         const prefetched = searched.ok ? indexSearchedHits(searched.value.results) : undefined;
         return answerAgentQuestions({
           queries: ctx.queries,
-          tool: createRetrievalTool({ ...ctx.deps, ...(prefetched ? { prefetched } : {}) }),
+          tool: createRetrievalTool({
+            ...ctx.deps,
+            ...(prefetched ? { prefetched } : {}),
+            ...(ctx.deps.wrapUp ? { stop: ctx.deps.wrapUp } : {}),
+          }),
           chat,
           clock: ctx.deps.clock,
           newId: ctx.deps.newId,
           maxAgentQueries: maxAgentQueries(ctx),
           ...(ctx.deps.judge ? { judge: ctx.deps.judge } : {}),
           ...(ctx.options.judgeMaxClaims === undefined ? {} : { judgeMaxClaims: ctx.options.judgeMaxClaims }),
+          ...(ctx.deps.wrapUp ? { stop: ctx.deps.wrapUp } : {}),
         });
       },
       ({ report }) =>

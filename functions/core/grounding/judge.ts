@@ -6,7 +6,8 @@
  * Pure: the model is the ClaimJudge port (adapters/cohere/judge.ts). What the judge answers is not trusted: a reply
  * that is not the JSON asked for, a verdict outside the three, evidence that is not found verbatim in the chunk it
  * names, a timeout, a refusal or any other failure is `could_not_verify`, never `supported`. So is a claim past the
- * run's claim budget: it was not judged.
+ * run's claim budget, and a claim left when the agent's time ran out (`stop`, a margin before the run's deadline):
+ * it was not judged.
  */
 
 import type { ChatDocument, ClaimJudge } from '../ports.ts';
@@ -114,6 +115,12 @@ export function readJudgement(reply: string, chunks: readonly ChatDocument[]): C
   return { verdict, chunk_id: chunkId, evidence, reason, failure: null };
 }
 
+/** Why the run stopped the judge (its stop signal's reason), in words for a claim's reason and a finding. */
+export function stopReason(stop: AbortSignal): string {
+  const reason: unknown = stop.reason;
+  return reason instanceof Error ? reason.message : 'the run had to stop';
+}
+
 /** What judging an answer's claims cost and found. */
 export interface JudgedClaims {
   judgements: Map<string, ClaimJudgement>;
@@ -121,16 +128,21 @@ export interface JudgedClaims {
 }
 
 /**
- * Puts every claim of an answer to the judge, one call at a time, while the run's budget lasts. A claim without a
- * chunk to read (its citations name none that was given) is not_in_context without a call.
+ * Puts every claim of an answer to the judge, one call at a time, while the run's budget lasts and until `stop`
+ * aborts. A claim without a chunk to read (its citations name none that was given) is not_in_context without a call.
+ * Once `stop` has aborted, no call starts, and the claims left (the one whose call it cut included) are
+ * could_not_verify with failure "deadline": the verdicts already had are kept.
  */
 export async function judgeClaims(options: {
   claims: readonly ClaimSupport[];
   chunkTexts: Readonly<Record<string, string>>;
   judge: ClaimJudge;
   budget: JudgeBudget;
+  /** Aborts when the agent's time is up (a margin before the run's deadline). */
+  stop?: AbortSignal;
 }): Promise<JudgedClaims> {
-  const { judge, budget } = options;
+  const { judge, budget, stop } = options;
+  const notJudged = (signal: AbortSignal) => unverified('deadline', `not judged: ${stopReason(signal)}`);
   const judgements = new Map<string, ClaimJudgement>();
   const usage: TokenUsage = { input_tokens: 0, output_tokens: 0 };
   for (const claim of options.claims) {
@@ -143,6 +155,10 @@ export async function judgeClaims(options: {
         reason: 'no chunk given to the model to check it against',
         failure: null,
       });
+      continue;
+    }
+    if (stop?.aborted) {
+      judgements.set(claimKey(claim), notJudged(stop));
       continue;
     }
     if (budget.used >= budget.maxClaims) {
@@ -159,8 +175,12 @@ export async function judgeClaims(options: {
       usage.output_tokens += reply.billedUnits.outputTokens;
       judgements.set(claimKey(claim), readJudgement(reply.text, chunks));
     } catch (error) {
-      const timedOut = isServiceError(error) && error.kind === 'timeout';
-      judgements.set(claimKey(claim), unverified(timedOut ? 'timeout' : 'unavailable', describeError(error)));
+      // A call the stop cut is the run's time running out, not the judge failing.
+      if (stop?.aborted) judgements.set(claimKey(claim), notJudged(stop));
+      else {
+        const timedOut = isServiceError(error) && error.kind === 'timeout';
+        judgements.set(claimKey(claim), unverified(timedOut ? 'timeout' : 'unavailable', describeError(error)));
+      }
     }
   }
   return { judgements, usage };

@@ -7,8 +7,9 @@ import { z } from 'zod';
 import { CONTEXT_FIELDS } from '../book/payload.ts';
 import type { Clock, Embedder, Payload, SearchHit, VectorIndex } from '../ports.ts';
 import { buildPayloadFilter } from '../queries/filters.ts';
-import { EmbeddingError, InputError } from '../shared/errors.ts';
+import { DeadlineError, EmbeddingError, InputError } from '../shared/errors.ts';
 import { listIssues } from '../suite/issue-messages.ts';
+import { stopReason } from './judge.ts';
 
 const TOOL_NAME = 'search_book';
 const DESCRIPTION =
@@ -140,6 +141,8 @@ export function createRetrievalTool(deps: {
   index: VectorIndex;
   clock: Clock;
   prefetched?: PrefetchedHits;
+  /** The agent's time is up (a margin before the run's deadline): hits already had are served, no search starts. */
+  stop?: AbortSignal;
 }): RetrievalTool {
   const { embedder, index, clock } = deps;
   return {
@@ -151,6 +154,7 @@ export function createRetrievalTool(deps: {
       let t1 = t0;
       let hits: SearchHit[];
       if (reused) hits = reused;
+      else if (deps.stop?.aborted) throw new DeadlineError(`not searched: ${stopReason(deps.stop)}`);
       else {
         const { vectors } = await embedder.embedQueries([args.query]);
         const vector = vectors[0];

@@ -9,18 +9,28 @@ import { CANARY_FIELDS, embeddedText, type PayloadField } from '../book/payload.
 import { type Input, outcome } from '../checks/input.ts';
 import { DEFAULT_ANN_SAMPLE } from '../config.ts';
 import type { SearchHit, SearchRequest } from '../ports.ts';
-import { collectionProfile } from '../quality/inputs.ts';
+import { collectionProfile, inventoryRides } from '../quality/inputs.ts';
+import { hasPageIndexes, type IndexInventory, NO_MODEL, type ScrolledInventory } from '../quality/page-inventory.ts';
 import { collectionDescription, searchedQueries } from '../queries/inputs.ts';
 import { SEARCH_BATCH_SIZE } from '../queries/query-stage.ts';
 import { annSample } from './ann-sample.ts';
-import { type IndexInventory, NO_MODEL, readInventory, type ScrolledInventory } from './inventory.ts';
-import { hasPageIndexes, readPageVersions } from './page-versions.ts';
+import { readInventory } from './inventory.ts';
+import { readPageVersions } from './page-versions.ts';
 
-/** The inventory scroll: ceil(P / page size) requests one after the other. Read at most once per run. */
+/**
+ * The inventory scroll, read at most once per run: folded from the profile's own scroll when both must read every
+ * point (inventoryRides: one pass, no step of its own), else its own scroll as the step `inventory`
+ * (ceil(P / page size) requests in W id ranges).
+ */
 export const scrolledInventory: Input<ScrolledInventory> = {
   name: 'inventory scroll',
   steps: ['inventory'],
-  resolve: readInventory,
+  resolve: async (ctx) => {
+    const info = await outcome(ctx.input(collectionDescription));
+    // The profile carries it whenever inventoryRides (it then always scrolls); its own scroll otherwise.
+    const riding = info.ok && inventoryRides(info.value) ? (await ctx.input(collectionProfile)).inventory : undefined;
+    return riding ?? readInventory(ctx);
+  },
   failure: { label: 'index inventory', silentWhen: [collectionProfile] },
 };
 

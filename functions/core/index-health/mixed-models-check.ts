@@ -3,8 +3,8 @@
  * answers queries in another space. Counted by the embedding-models input (one facet, else the inventory scroll).
  */
 import { type CriterionDeclaration, defineCheck, verdict } from '../checks/check.ts';
+import { NO_MODEL } from '../quality/page-inventory.ts';
 import { embeddingModels } from './inputs.ts';
-import { NO_MODEL } from './inventory.ts';
 
 const EMBEDDING_MODELS: CriterionDeclaration = {
   name: 'embedding_models',

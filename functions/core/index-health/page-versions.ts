@@ -11,28 +11,23 @@
  * A facet that reaches its limit may have been cut short: then the answer is undefined and the scroll is used.
  */
 import { parsePageVersion } from '../book/payload.ts';
-import type { CollectionInfo, FacetHit, VectorIndex } from '../ports.ts';
+import type { FacetHit, VectorIndex } from '../ports.ts';
 import {
+  earlierDay,
   emptyPage,
   type HeldVersion,
   type IndexInventory,
   missingChunksOf,
   older,
   type PageInventory,
-} from './inventory.ts';
+  TIME_FIELD,
+  VERSION_FIELD,
+} from '../quality/page-inventory.ts';
 
 /** Page versions one facet may list (a book of 100,000 pages); a facet answering this many falls back to the scroll. */
 const PAGE_VERSION_LIMIT = 100_000;
 /** Distinct indexing times the facets resolve (one request each); more fall back to the scroll. */
 const INDEXING_TIME_LIMIT = 32;
-
-const VERSION_FIELD = 'page_version';
-const TIME_FIELD = 'indexed_at';
-
-/** Whether the collection has the keyword indexes the facets need. */
-export function hasPageIndexes(info: CollectionInfo): boolean {
-  return info.payloadIndexes[VERSION_FIELD] === 'keyword' && info.payloadIndexes[TIME_FIELD] === 'keyword';
-}
 
 /** What the collection profile already knows (its exact count and its distinct source URLs). */
 export interface ProfiledCollection {
@@ -68,6 +63,7 @@ export async function readPageVersions(
     const page = pageOf(pages, version.sourceUrl);
     page.pageHashes.add(version.pageHash);
     page.declaresChunks = true;
+    page.updatedDay = earlierDay(page.updatedDay, version.updatedDay);
     page.duplicateChunks += Math.max(0, hit.count - version.chunks);
     const known = held.get(version.sourceUrl) ?? [];
     known.push({ held: Math.min(hit.count, version.chunks), declared: version.chunks });

@@ -24,6 +24,33 @@ export interface ProfileOptions {
   pageSize?: number;
   /** Id ranges the scroll reads at once (1: one page after the other). */
   partitions?: number;
+  /** Another reader of every point, handed each one when the profile scrolls (any of its sources is 'scroll'). */
+  rider?: ScanRider;
+}
+
+/**
+ * A fold over every point that needs a scroll of the whole collection too (the index inventory without its page
+ * indexes): its fields are added to the profile's scroll and each point's payload is handed to it as its page
+ * arrives, so the collection is read once with the union of the fields, not twice side by side (issue 20 §3).
+ */
+interface ScanRider {
+  readonly fields: readonly string[];
+  add(payload: Payload): void;
+}
+
+/**
+ * Whether the profile reads the collection by scroll whatever its facets and counts answer: the URL or the token
+ * field lacks the payload index its facet needs. (It may scroll in other cases too: a facet at its limit, counts
+ * refused; those cannot be known before asking.)
+ */
+export function profileScrolls(
+  info: CollectionInfo,
+  fields: { urlField?: PayloadField; tokenField?: PayloadField } = {},
+): boolean {
+  return (
+    info.payloadIndexes[fields.urlField ?? 'source_url'] !== 'keyword' ||
+    info.payloadIndexes[fields.tokenField ?? 'token_count'] !== 'integer'
+  );
 }
 
 export interface CollectionProfile {
@@ -69,6 +96,7 @@ export async function profileCollection(options: ProfileOptions): Promise<Collec
         tokenField,
         requiredFields,
         needs: { urls: urls === null, tokens: tokens === null, completeness: counts === null },
+        ...(options.rider ? { rider: options.rider } : {}),
       })
     : null;
 
@@ -191,16 +219,21 @@ async function scanCollection(options: {
   tokenField: string;
   requiredFields: string[];
   needs: ScanNeeds;
+  rider?: ScanRider;
 }) {
-  const { needs, urlField, tokenField, requiredFields } = options;
+  const { needs, urlField, tokenField, requiredFields, rider } = options;
   const fields = new Set<string>([
     ...(needs.urls ? [urlField] : []),
     ...(needs.tokens ? [tokenField] : []),
     ...(needs.completeness ? requiredFields : []),
+    ...(rider?.fields ?? []),
   ]);
   const tally = new ScanTally({ urlField, tokenField, requiredFields, needs });
   for await (const page of options.index.scroll({ payloadFields: [...fields], ...options.scroll })) {
-    for (const point of page) tally.add(point.payload);
+    for (const point of page) {
+      tally.add(point.payload);
+      rider?.add(point.payload);
+    }
   }
   return { urls: tally.urls, tokens: tally.tokens, scanned: tally.scanned, completeness: tally.completeness() };
 }

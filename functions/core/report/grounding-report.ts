@@ -27,7 +27,10 @@ const GroundingChecks = z.object({
   ),
 });
 
-/** Why the judge could not give a verdict: its own failure, or the run's claim budget spent. */
+/**
+ * Why the judge could not give a verdict: its own failure, the run's claim budget spent, or the agent's time up
+ * (deadline: a margin before the run's deadline, the claims left are not judged).
+ */
 export const JudgeFailure = z.enum([
   'timeout',
   'refused',
@@ -35,6 +38,7 @@ export const JudgeFailure = z.enum([
   'evidence_not_found',
   'budget_exhausted',
   'unavailable',
+  'deadline',
 ]);
 export type JudgeFailure = z.infer<typeof JudgeFailure>;
 
@@ -378,6 +382,20 @@ const GroundingReportFields = z.object({
   judge: GroundingJudge.optional().describe(
     'How claims were judged this run; absent in reports written before the judge',
   ),
+  deadline_cut: z
+    .object({
+      reason: z.string().min(1).describe('Why the agent stopped: the margin it keeps before the run’s deadline'),
+      questions_not_answered: z
+        .array(z.string().min(1))
+        .describe('Agent queries not answered in time (CHAT_FAILED, error kind deadline; counted in errors)'),
+      claims_not_judged: count.describe(
+        'Claims the judge had no time left for (could_not_verify, failure deadline; counted in could_not_verify)',
+      ),
+    })
+    .optional()
+    .describe(
+      'Present when the agent’s time ran out before it was done: what was answered and judged is kept, this says what was left',
+    ),
   responses: z.array(AgentResponse),
 });
 

@@ -12,11 +12,16 @@ import {
   evidenceChunks,
   judgeClaims,
   readJudgement,
+  stopReason,
 } from '../../../functions/core/grounding/judge.ts';
 import { createRetrievalTool } from '../../../functions/core/grounding/retrieval-tool.ts';
 import type { ChatReply, ClaimJudge, JudgeRequest } from '../../../functions/core/ports.ts';
-import type { ClaimJudgement, ClaimSupport } from '../../../functions/core/report/grounding-report.ts';
-import { ChatError } from '../../../functions/core/shared/errors.ts';
+import {
+  type ClaimJudgement,
+  type ClaimSupport,
+  GroundingReport,
+} from '../../../functions/core/report/grounding-report.ts';
+import { ChatError, DeadlineError } from '../../../functions/core/shared/errors.ts';
 import {
   createFakeChat,
   createFakeClock,
@@ -237,6 +242,58 @@ describe('judgeClaims', () => {
     expect(usage).toEqual({ input_tokens: 50, output_tokens: 7 });
   });
 
+  it('stops at the agent’s deadline: verdicts had are kept, the call it cut and the claims left are deadline', async () => {
+    // Prepare
+    const stop = new AbortController();
+    const judge = scriptedJudge((_, call) => {
+      if (call === 1) return reply({ verdict: 'supported', chunk_id: 'c1', evidence: 'URDF' });
+      // The second call is cut by the stop: its failure is the run's time, not the judge timing out.
+      stop.abort(new DeadlineError("the agent's time ran out, 0.5 s before the run's deadline"));
+      return new ChatError('Cohere judge was cut', 'timeout');
+    });
+    const claims = [0, 1, 2].map((i) => claim({ start: i * 10, end: i * 10 + 5 }));
+    const budget = createJudgeBudget(9);
+
+    // Act
+    const { judgements, usage } = await judgeClaims({ claims, chunkTexts, judge, budget, stop: stop.signal });
+
+    // Assess
+    expect([...judgements.values()].map((j) => [j.verdict, j.failure])).toEqual([
+      ['supported', null],
+      ['could_not_verify', 'deadline'],
+      ['could_not_verify', 'deadline'],
+    ]);
+    expect(judgements.get('20:25')?.reason).toBe(
+      "not judged: the agent's time ran out, 0.5 s before the run's deadline",
+    );
+    expect(judge.requests).toHaveLength(2);
+    expect(budget.used).toBe(2);
+    expect(usage).toEqual({ input_tokens: 50, output_tokens: 7 });
+  });
+
+  it('calls nothing once stopped, and a stop without an error for reason still says the run had to stop', async () => {
+    const stop = new AbortController();
+    stop.abort('plain');
+    const judge = scriptedJudge(() => new Error('not called'));
+    const { judgements } = await judgeClaims({
+      claims: [claim()],
+      chunkTexts,
+      judge,
+      budget: createJudgeBudget(0),
+      stop: stop.signal,
+    });
+    expect(judge.requests).toHaveLength(0);
+    // The deadline, not the spent budget: no call would have started either way, and this is why.
+    expect(judgements.get('0:10')).toEqual({
+      verdict: 'could_not_verify',
+      chunk_id: null,
+      evidence: null,
+      reason: 'not judged: the run had to stop',
+      failure: 'deadline',
+    });
+    expect(stopReason(stop.signal)).toBe('the run had to stop');
+  });
+
   it('finds a claim whose citations name no given chunk not in context, without a call or a budget', async () => {
     const judge = scriptedJudge(() => new Error('not called'));
     const budget = createJudgeBudget(0);
@@ -445,6 +502,90 @@ describe('the agent with a judge', () => {
       verdicts: { supported: 0, contradicted: 0, not_in_context: 0, could_not_verify: 0 },
       token_usage: { input_tokens: 0, output_tokens: 0 },
     });
+  });
+
+  it('keeps what it had when its time runs out: one deadline_cut, no finding per question or claim left', async () => {
+    // Prepare: question a is judged; b's second claim call is cut by the stop; c is never asked.
+    const deps = setUp();
+    const stop = new AbortController();
+    const TWO = `${TEXT} A node may publish.`;
+    const twoClaims: ChatReply = {
+      ...REPLY,
+      text: TWO,
+      citations: [
+        { start: 0, end: TEXT.length, text: TEXT, documentIds: ['c1'] },
+        { start: TEXT.length + 1, end: TWO.length, text: 'A node may publish.', documentIds: ['c2'] },
+      ],
+    };
+    const judge = scriptedJudge((_, call) => {
+      if (call === 1) return reply({ verdict: 'contradicted', chunk_id: 'c1', evidence: 'over topics' });
+      if (call === 2) return reply({ verdict: 'supported', chunk_id: 'c1', evidence: 'ROS 2 nodes' });
+      stop.abort(new DeadlineError("the agent's time ran out, 0.5 s before the run's deadline"));
+      return new ChatError('Cohere judge was cut', 'timeout');
+    });
+    const queries = ['a', 'b', 'c'].map((id) => ({
+      ...QUESTION,
+      id,
+      query_text: `question ${id}`,
+      agent: true,
+      top_k: 5,
+      min_similarity: 0.5,
+      filters: {},
+    }));
+    const chat = {
+      model: 'fake-chat',
+      asked: [] as string[],
+      async chat({ question }: { question: string }) {
+        chat.asked.push(question);
+        return question === 'question a' ? REPLY : twoClaims;
+      },
+    };
+
+    // Act
+    const { report, errors } = await answerAgentQuestions({
+      ...deps,
+      chat,
+      queries,
+      maxAgentQueries: 3,
+      judge,
+      stop: stop.signal,
+    });
+
+    // Assess
+    expect(chat.asked).toEqual(['question a', 'question b']);
+    expect(report.deadline_cut).toEqual({
+      reason: "the agent's time ran out, 0.5 s before the run's deadline",
+      questions_not_answered: ['c'],
+      claims_not_judged: 1,
+    });
+    expect(report.responses.map((r) => [r.status, r.error?.kind ?? null])).toEqual([
+      ['ANSWERED', null],
+      ['ANSWERED', null],
+      ['CHAT_FAILED', 'deadline'],
+    ]);
+    expect(report.responses[2]?.error?.message).toBe(
+      "not asked: the agent's time ran out, 0.5 s before the run's deadline",
+    );
+    // The refuted claim of a keeps its finding; the claim left unjudged and the question not asked have none.
+    expect(errors.map((e) => [e.validation_id, e.error_type, e.severity])).toEqual([
+      ['a', 'UNSUPPORTED_CLAIM', 'HIGH'],
+    ]);
+    expect(report.judge?.verdicts).toEqual({ supported: 1, contradicted: 1, not_in_context: 0, could_not_verify: 1 });
+    expect(report.errors).toBe(1);
+    expect(GroundingReport.safeParse(report).success).toBe(true);
+  });
+
+  it('writes no deadline_cut when the stop comes after the work, nor without a stop', async () => {
+    const stop = new AbortController();
+    const judge = scriptedJudge(() => reply({ verdict: 'supported', chunk_id: 'c1', evidence: 'ROS 2 nodes' }));
+    const queries = [{ ...QUESTION, agent: true, top_k: 5, min_similarity: 0.5, filters: {} }];
+    const done = await answerAgentQuestions({ ...setUp(), queries, maxAgentQueries: 1, judge, stop: stop.signal });
+    stop.abort(new DeadlineError('late'));
+    expect(done.report.deadline_cut).toBeUndefined();
+    expect(done.report.grounded).toBe(1);
+    const cut = await answerAgentQuestions({ ...setUp(), queries, maxAgentQueries: 1, judge, stop: stop.signal });
+    expect(cut.report.deadline_cut?.questions_not_answered).toEqual(['topics']);
+    expect(cut.errors).toEqual([]);
   });
 
   it('gives a refuted claim a HIGH finding naming the judge’s evidence', async () => {

@@ -4,7 +4,7 @@ import {
   parseRetrievalArguments,
   RETRIEVAL_TOOL_DEFINITION,
 } from '../../../functions/core/grounding/retrieval-tool.ts';
-import { IndexError, InputError } from '../../../functions/core/shared/errors.ts';
+import { DeadlineError, IndexError, InputError } from '../../../functions/core/shared/errors.ts';
 import { createFakeClock, createFakeEmbedder, createFakeIndex, hit } from '../../agent/fakes.ts';
 
 describe('RETRIEVAL_TOOL_DEFINITION', () => {
@@ -182,6 +182,28 @@ describe('createRetrievalTool', () => {
     expect([searched.chunk_ids, searched.metadata.reused_search]).toEqual([['c9'], false]);
     expect(embedder.calls).toEqual([['How do topics work?']]);
     expect(index.requests).toHaveLength(1);
+  });
+
+  it('once the agent’s time is up, still serves hits already fetched but starts no search', async () => {
+    // Prepare
+    const embedder = createFakeEmbedder();
+    const index = createFakeIndex([hit('c9', 0.1, 'Not this one.')]);
+    const prefetched = (args: { query: string }) =>
+      args.query === 'How do topics work?' ? [hit('c1', 0.91, 'Topics carry messages.')] : undefined;
+    const stop = new AbortController();
+    stop.abort(new DeadlineError("the agent's time ran out, 0.5 s before the run's deadline"));
+    const tool = createRetrievalTool({ embedder, index, clock: createFakeClock(), prefetched, stop: stop.signal });
+
+    // Act
+    const reused = await tool.retrieve({ query: 'How do topics work?' });
+    const refused = await tool.retrieve({ query: 'What is a node?' }).catch((e: unknown) => e);
+
+    // Assess
+    expect(reused.chunk_ids).toEqual(['c1']);
+    expect(refused).toBeInstanceOf(DeadlineError);
+    expect((refused as Error).message).toBe("not searched: the agent's time ran out, 0.5 s before the run's deadline");
+    expect(embedder.calls).toEqual([]);
+    expect(index.requests).toHaveLength(0);
   });
 
   it('times the embedding and the search separately on the monotonic clock', async () => {

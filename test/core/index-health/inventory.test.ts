@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { INVENTORY_FIELDS } from '../../../functions/core/book/payload.ts';
-import { indexInventory, scrolledInventory } from '../../../functions/core/index-health/inputs.ts';
-import { ChunkBits } from '../../../functions/core/index-health/inventory.ts';
+import { embeddingModels, indexInventory, scrolledInventory } from '../../../functions/core/index-health/inputs.ts';
 import type { ScrollOptions } from '../../../functions/core/ports.ts';
+import { collectionProfile } from '../../../functions/core/quality/inputs.ts';
+import { ChunkBits } from '../../../functions/core/quality/page-inventory.ts';
 import { healthContext, point } from './context.ts';
 
 const A = 'https://book.example.com/docs/a';
@@ -55,6 +56,73 @@ describe('the index inventory', () => {
     expect(stages()).toEqual(['describe', 'inventory']);
   });
 
+  it('rides the profile’s one scroll when both must read every point: the union of the fields, no step of its own', async () => {
+    const { ctx, index, stages } = healthContext({
+      points: [point('1'), point('2', { chunk_index: 1 }), point('3', { chunk_index: 1 })],
+      info: { payloadIndexes: {} },
+      options: { scrollPageSize: 2 },
+    });
+    const seen: ScrollOptions[] = [];
+    const scroll = index.scroll.bind(index);
+    index.scroll = (options) => {
+      seen.push(options);
+      return scroll(options);
+    };
+    const [inventory, models, profile] = await Promise.all([
+      ctx.input(indexInventory),
+      ctx.input(embeddingModels),
+      ctx.input(collectionProfile),
+    ]);
+    expect(seen).toEqual([
+      {
+        payloadFields: ['source_url', 'token_count', ...INVENTORY_FIELDS.filter((f) => f !== 'source_url')],
+        pageSize: 2,
+        parallel: { partitions: 8, expectedPoints: 3 },
+      },
+    ]);
+    expect(index.calls.filter((c) => c === 'scroll')).toHaveLength(2);
+    expect(stages()).toEqual(['describe', 'profile']);
+    expect(inventory).toBe(profile.inventory);
+    expect(inventory.source).toBe('scroll');
+    expect(inventory.pages.get(A)?.duplicateChunks).toBe(1);
+    expect(models).toEqual({ models: new Map([['embed-english-v3.0', 3]]), source: 'scroll' });
+    expect(profile.pointsScanned).toBe(3);
+  });
+
+  it('scrolls on its own where the profile answers by facets, and not at all where the page facets answer', async () => {
+    const own = healthContext({ points: [point('1')] });
+    await Promise.all([own.ctx.input(indexInventory), own.ctx.input(collectionProfile)]);
+    expect(own.stages()).toEqual(['describe', 'inventory', 'profile']);
+    expect((await own.ctx.input(collectionProfile)).inventory).toBeUndefined();
+
+    // The profile scrolls (no source_url index) but the inventory has its facets: the profile's scroll stays small.
+    const faceted = healthContext({
+      points: [point('1')],
+      info: { payloadIndexes: { page_version: 'keyword', indexed_at: 'keyword' } },
+    });
+    const fields: string[][] = [];
+    const scroll = faceted.index.scroll.bind(faceted.index);
+    faceted.index.scroll = (options) => {
+      fields.push(options.payloadFields);
+      return scroll(options);
+    };
+    const [inventory, profile] = await Promise.all([
+      faceted.ctx.input(indexInventory),
+      faceted.ctx.input(collectionProfile),
+    ]);
+    expect(inventory.source).toBe('facet');
+    expect(profile.inventory).toBeUndefined();
+    expect(fields).toEqual([['source_url', 'token_count']]);
+  });
+
+  it('fails with the profile when it rides its scroll: one outage, reported once, by the profile', async () => {
+    const { ctx, index } = healthContext({ points: [point('1')], info: { payloadIndexes: {} } });
+    index.failWith.scroll = new Error('scroll refused');
+    await expect(ctx.input(collectionProfile)).rejects.toThrow('scroll refused');
+    await expect(ctx.input(scrolledInventory)).rejects.toThrow('scroll refused');
+    expect(index.calls.filter((c) => c === 'scroll')).toHaveLength(1);
+  });
+
   it('keeps per page its hashes, the chunks a version repeats and the oldest readable indexed_at', async () => {
     const { ctx } = healthContext({
       points: [
@@ -91,6 +159,14 @@ describe('the index inventory', () => {
     expect([inventory.pages.get(A)?.duplicateChunks, inventory.pointsWithoutPageHash]).toEqual([1, 2]);
   });
 
+  it('reads a page_version it cannot parse as declaring no count, without failing', async () => {
+    const { ctx } = healthContext({
+      points: [point('1', { page_version: 'not a version' }), point('2', { chunk_index: 1, page_version: 7 })],
+    });
+    const inventory = await ctx.input(indexInventory);
+    expect(inventory.pages.get(A)).toMatchObject({ declaresChunks: false, missingChunks: 0, duplicateChunks: 0 });
+  });
+
   it('finds a repeat at any chunk index: bitmap edges, a grown bitmap, past its limit, negative and fractional', async () => {
     const indexes = [0, 1, 31, 32, 63, 64, 1_000, 65_535, 65_536, 2 ** 31, -1, 1.5];
     const once = indexes.map((chunk_index, i) => point(`a${i}`, { chunk_index }));
@@ -123,7 +199,10 @@ describe('the index inventory', () => {
     for (const index of [65_536, 2 ** 31, -1, 1.5, 0.5])
       expect([bits.mark(index), bits.mark(index)]).toEqual([false, true]);
     expect(bits.size).toEqual({ words: 2_048, others: 5 });
+    // Each distinct index counted once, whichever store holds it (63, 64, 1,000, 65,535 and the five above).
+    expect(bits.distinct).toBe(9);
     expect([bits.mark(0), bits.mark(1)]).toEqual([false, false]);
+    expect(bits.distinct).toBe(11);
     // Index 0 is the bitmap's first bit, not the set's.
     expect(bits.size).toEqual({ words: 2_048, others: 5 });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageVersionKey } from '../../../functions/core/book/payload.ts';
-import { missingChunksOf } from '../../../functions/core/index-health/inventory.ts';
 import { missingChunksCheck } from '../../../functions/core/index-health/missing-chunks-check.ts';
+import { missingChunksOf } from '../../../functions/core/quality/page-inventory.ts';
 import type { SuccessCriteria } from '../../../functions/core/suite/suite.ts';
 import type { MemoryPoint } from '../../fakes/memory-index.ts';
 import { runCheck } from '../../fakes/run-context.ts';
@@ -148,6 +148,13 @@ describe('missingChunksOf: the current version of a page', () => {
     expect(missingChunksOf([])).toBe(0);
     expect(missingChunksOf([{ held: 2, declared: 6 }])).toBe(4);
     expect(missingChunksOf([{ held: 2, declared: undefined }])).toBe(0);
+    // Fewer held is never current, however few it misses (a leftover that declares as many as it holds).
+    expect(
+      missingChunksOf([
+        { held: 3, declared: 5 },
+        { held: 1, declared: 1 },
+      ]),
+    ).toBe(2);
     expect(
       missingChunksOf([
         { held: 1, declared: 4 },

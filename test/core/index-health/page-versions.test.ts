@@ -7,9 +7,11 @@ import { pageVersionKey, parsePageVersion } from '../../../functions/core/book/p
 import { freshnessCheck } from '../../../functions/core/index-health/freshness-check.ts';
 import { indexInventory } from '../../../functions/core/index-health/inputs.ts';
 import { missingChunksCheck } from '../../../functions/core/index-health/missing-chunks-check.ts';
-import { hasPageIndexes, readPageVersions } from '../../../functions/core/index-health/page-versions.ts';
+import { readPageVersions } from '../../../functions/core/index-health/page-versions.ts';
 import { staleChunksCheck } from '../../../functions/core/index-health/stale-chunks-check.ts';
 import type { SitemapEntry } from '../../../functions/core/ports.ts';
+import { collectionProfile } from '../../../functions/core/quality/inputs.ts';
+import { hasPageIndexes } from '../../../functions/core/quality/page-inventory.ts';
 import { MemoryIndex, type MemoryPoint } from '../../fakes/memory-index.ts';
 import { runCheck } from '../../fakes/run-context.ts';
 import { healthContext, point } from './context.ts';
@@ -80,14 +82,26 @@ const SITEMAP: SitemapEntry[] = [A, B, C].flatMap((url) => [
   { url: `${url}/other`, lastmod: '2026-11-03T00:00:00.000Z' },
 ]);
 
-/** Both checks' sections on this collection, by facets (with the indexes) or by the scroll (without). */
-async function judged(points: MemoryPoint[], indexed: boolean, partitions = 8) {
+/**
+ * How the inventory is read: by facets (every index), by its own scroll (the profile's indexes only), or riding the
+ * profile's scroll (no payload index at all: both must read every point, in one pass).
+ */
+type Reading = 'facet' | 'scroll' | 'ride';
+const READING_INDEXES: Record<Reading, Record<string, string>> = {
+  facet: { ...INDEXES },
+  scroll: { source_url: 'keyword', token_count: 'integer' },
+  ride: {},
+};
+
+/** The checks' sections on this collection, by facets, by the inventory's own scroll or by the profile's. */
+async function judged(points: MemoryPoint[], reading: Reading | boolean, partitions = 8) {
+  const read: Reading = reading === true ? 'facet' : reading === false ? 'scroll' : reading;
   const setup = {
     points,
     sitemap: SITEMAP,
     // Pages of one point, so that every W really cuts these small collections into W parts.
     options: { scrollPageSize: 1, scrollPartitions: partitions },
-    info: { payloadIndexes: indexed ? { ...INDEXES } : { source_url: 'keyword', token_count: 'integer' } },
+    info: { payloadIndexes: { ...READING_INDEXES[read] } },
   };
   const stale = healthContext(setup);
   const fresh = healthContext(setup);
@@ -95,6 +109,8 @@ async function judged(points: MemoryPoint[], indexed: boolean, partitions = 8) {
   const staleBlock = (await runCheck(staleChunksCheck, stale.ctx)).sections?.index_health?.stale_chunks;
   const freshBlock = (await runCheck(freshnessCheck, fresh.ctx)).sections?.index_health?.freshness;
   const missingBlock = (await runCheck(missingChunksCheck, missing.ctx)).sections?.index_health?.missing_chunks;
+  // A run reads the profile whatever else it judges: its scroll, when it has one, counts beside the inventory's.
+  await Promise.all([stale, fresh, missing].map((run) => run.ctx.input(collectionProfile)));
   return {
     stale: staleBlock,
     fresh: freshBlock,
@@ -122,6 +138,22 @@ describe('the index inventory by facets', () => {
       expect(freshByFacet).toEqual(freshByScroll);
       expect(byFacet.calls).not.toContain('scroll');
       expect(byScroll.calls).toContain('scroll');
+    },
+  );
+
+  it.each(Object.entries(COLLECTIONS).flatMap(([name, points]) => [1, 2, 3, 8].map((w) => [name, w, points] as const)))(
+    'gives the same figures for %s riding the profile’s scroll (in %i parts), in as many scroll requests as its own',
+    async (_, w, points) => {
+      const own = await judged(points, 'scroll', w);
+      const riding = await judged(points, 'ride', w);
+      expect(riding.stale).toEqual(own.stale);
+      expect(riding.fresh).toEqual(own.fresh);
+      expect(riding.missing).toEqual(own.missing);
+      expect(riding.stale?.source).toBe('scroll');
+      // One scroll per run carries the profile and the inventory: no more pages than the inventory's own scroll.
+      const scrolls = (calls: string[]) => calls.filter((c) => c === 'scroll').length;
+      expect(scrolls(riding.calls)).toBe(scrolls(own.calls));
+      expect(scrolls(riding.calls)).toBeGreaterThan(0);
     },
   );
 
@@ -200,7 +232,8 @@ describe('the index inventory by facets', () => {
     expect(hasPageIndexes(info({ indexed_at: 'keyword' }))).toBe(false);
     const { ctx, index, stages } = healthContext({
       points: page(A, 2),
-      info: { payloadIndexes: { page_version: 'keyword' } },
+      // The profile's own indexes: it answers by facets, so the inventory scrolls on its own.
+      info: { payloadIndexes: { source_url: 'keyword', token_count: 'integer', page_version: 'keyword' } },
     });
     expect((await ctx.input(indexInventory)).source).toBe('scroll');
     expect([index.calls.includes('facet'), stages()]).toEqual([false, ['describe', 'inventory']]);
@@ -247,5 +280,20 @@ describe('the page_version keyword', () => {
   it('refuses what is not "<url> <hash> <count>"', () => {
     for (const bad of ['', 'abc', 'url hash', 'url hash x', 'url  3', ' hash 3', 'url hash -1', 'url hash 1234567890'])
       expect(parsePageVersion(bad)).toBeUndefined();
+  });
+
+  it('names the page’s last update day after the count when it is known, and reads it back', () => {
+    const key = pageVersionKey(C, 'abc123', 12, '2026-11-01');
+    expect(key).toBe(`${C} abc123 12 2026-11-01`);
+    expect(parsePageVersion(key)).toEqual({ sourceUrl: C, pageHash: 'abc123', chunks: 12, updatedDay: '2026-11-01' });
+    // A day alone is not a version, and a day where the count should be is refused.
+    for (const bad of ['url hash 2026-11-01', '2026-11-01', 'url hash 3 2026-11-1'])
+      expect(parsePageVersion(bad)).toBeUndefined();
+    // A URL ending like a day is still the URL when the key has no day.
+    expect(parsePageVersion(`${BASE}/2026-11-01 h 3`)).toEqual({
+      sourceUrl: `${BASE}/2026-11-01`,
+      pageHash: 'h',
+      chunks: 3,
+    });
   });
 });

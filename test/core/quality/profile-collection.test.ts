@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isPresent, profileCollection } from '../../../functions/core/quality/profile-collection.ts';
+import type { Payload } from '../../../functions/core/ports.ts';
+import { isPresent, profileCollection, profileScrolls } from '../../../functions/core/quality/profile-collection.ts';
 import { IndexError } from '../../../functions/core/shared/errors.ts';
 import { MemoryIndex, type MemoryPoint } from '../../fakes/memory-index.ts';
 
@@ -77,6 +78,62 @@ describe('profileCollection', () => {
       'no keyword payload index on source_url: read by scroll (create one to let Qdrant aggregate it)',
       'no integer payload index on token_count: read by scroll (create one to let Qdrant aggregate it)',
     ]);
+  });
+
+  it('hands every point to a rider in its one scroll, reading the union of both field lists', async () => {
+    // Prepare
+    const index = new MemoryIndex(POINTS);
+    const scrolled: string[][] = [];
+    const scroll = index.scroll.bind(index);
+    index.scroll = (options) => {
+      scrolled.push(options.payloadFields);
+      return scroll(options);
+    };
+    const seen: Payload[] = [];
+    const rider = { fields: ['source_url', 'chapter_id'], add: (payload: Payload) => seen.push(payload) };
+
+    // Act
+    const profile = await profileCollection({ index, info: index.info, requiredFields: FIELDS, pageSize: 2, rider });
+
+    // Assess: one scroll (3 pages of 2), each point to both, the rider's fields after the profile's, none twice.
+    expect(scrolled).toEqual([['source_url', 'token_count', 'chapter_id']]);
+    expect(index.calls.filter((c) => c === 'scroll')).toHaveLength(3);
+    expect(seen.map((p) => p.chapter_id)).toEqual(['a', 'a', undefined, 'b', 'b']);
+    expect(profile.pointsScanned).toBe(5);
+    expect(profile.tokenHistogram.get(300)).toBe(2);
+  });
+
+  it('hands a rider nothing when facets and counts answer everything (no scroll)', async () => {
+    // Prepare
+    const index = new MemoryIndex(POINTS, { payloadIndexes: { source_url: 'keyword', token_count: 'integer' } });
+    const seen: Payload[] = [];
+
+    // Act
+    const profile = await profileCollection({
+      index,
+      info: index.info,
+      requiredFields: FIELDS,
+      rider: { fields: ['chapter_id'], add: (payload) => seen.push(payload) },
+    });
+
+    // Assess
+    expect(seen).toEqual([]);
+    expect(index.calls).not.toContain('scroll');
+    expect(profile.sources).toEqual({ urls: 'facet', completeness: 'count', tokens: 'facet' });
+  });
+
+  it('knows from the description alone that it will scroll: a field it aggregates lacks its kind of index', () => {
+    const info = (payloadIndexes: Record<string, string>) => ({ ...new MemoryIndex([]).info, payloadIndexes });
+    expect(profileScrolls(info({ source_url: 'keyword', token_count: 'integer' }))).toBe(false);
+    expect(profileScrolls(info({ source_url: 'keyword' }))).toBe(true);
+    expect(profileScrolls(info({ token_count: 'integer' }))).toBe(true);
+    expect(profileScrolls(info({ source_url: 'text', token_count: 'integer' }))).toBe(true);
+    expect(profileScrolls(info({ source_url: 'keyword', token_count: 'float' }))).toBe(true);
+    expect(profileScrolls(info({}))).toBe(true);
+    // Other field names, as profileCollection takes them.
+    const fields = { urlField: 'chapter_id', tokenField: 'chunk_index' } as const;
+    expect(profileScrolls(info({ chapter_id: 'keyword', chunk_index: 'integer' }), fields)).toBe(false);
+    expect(profileScrolls(info({ source_url: 'keyword', token_count: 'integer' }), fields)).toBe(true);
   });
 
   it('falls back to the scroll when a facet returns as many values as its limit', async () => {
