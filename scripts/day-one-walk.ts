@@ -2,10 +2,11 @@
  * README's day-one walk on a book, measured (issue 23): sandbox, suite generate, calibrate --write, run; then a page
  * edited, run, re-index, run. Prints, per book, the figures issue 23's targets name, and a table across books.
  * Usage:
- *   node scripts/day-one-walk.ts --book test/fixtures/books/<name> [--book ...] [--json]
+ *   node scripts/day-one-walk.ts --book test/fixtures/books/<name> [--book ...] [--lastmod date|datetime] [--json]
  *   node scripts/day-one-walk.ts --docs <dir> --base-url <url> [--sitemap <file>] [--name <label>] [--json]
  * One --docs per call (walk two checkouts with two calls). A fixture book (test/fixtures/books, docs/REAL-BOOKS.md) brings its ground truth (book.json): modules, URLs and the
- * page to edit. Any other docs folder is walked without one: the figures that need it print n/a.
+ * page to edit. `--lastmod date` republishes a fixture's sitemap after the edit as the sitemap plugin's `lastmod: 'date'`
+ * writes it (every doc page dated), when the book as shipped has no <lastmod>. Any other docs folder is walked without one: the figures that need it print n/a.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,10 +36,16 @@ if (import.meta.main) {
       'base-url': { type: 'string' },
       sitemap: { type: 'string' },
       name: { type: 'string' },
+      lastmod: { type: 'string' },
       json: { type: 'boolean' },
     },
   });
-  const inputs: WalkInput[] = (values.book ?? []).map(bookInput);
+  const form = values.lastmod;
+  if (form !== undefined && form !== 'date' && form !== 'datetime') throw new Error('--lastmod is date or datetime');
+  const inputs: WalkInput[] = (values.book ?? []).map((dir) => ({
+    ...bookInput(dir),
+    ...(form === undefined ? {} : { lastmodForm: form }),
+  }));
   if (values.docs !== undefined) {
     if (values['base-url'] === undefined) throw new Error('--docs needs --base-url');
     inputs.push({

@@ -13,7 +13,7 @@
  *    of the existing collection are created.
  * 5. Points are written in batches of 256 as they are embedded, each with a deterministic id (point-id.ts) and the
  *    seeds' payload plus indexed_at (one time per run, from the clock), content_hash, page_hash, page_version (the
- *    page, its hash and its chunk count in one keyword) and model_version.
+ *    page, its hash, its chunk count and its last update day in one keyword) and model_version.
  * 6. Unchanged points get this run's indexed_at (and their page's new page_hash and page_version when another chunk
  *    of it changed);
  *    the re-indexed pages' leftover points are deleted, and with `prune` those of pages no longer in the folder.
@@ -110,8 +110,9 @@ export async function indexPages(
       sizes: options.sizes ?? DEFAULT_CHUNK_SIZES,
       mergeSections: options.mergeSections ?? true,
     });
-    // The version names the page, its hash and how many chunks it has, so a facet can check each version's points.
-    const pageVersion = pageVersionKey(page.sourceUrl, pageHash, pageChunks.length);
+    // The version names the page, its hash and how many chunks it has, so a facet can check each version's points,
+    // and the day the page was last updated, which freshness compares with a date-only sitemap <lastmod>.
+    const pageVersion = pageVersionKey(page.sourceUrl, pageHash, pageChunks.length, page.updatedAt?.slice(0, 10));
     return pageChunks.map((chunk) => {
       const header = chunk.embedHeader;
       return {

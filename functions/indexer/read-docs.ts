@@ -13,6 +13,7 @@ import { parse as parseYaml } from 'yaml';
 import { type BookModules, deriveModules, type ModulePage } from '../core/book/book-modules.ts';
 import { moduleNameOf } from '../core/book/module-name.ts';
 import { InputError } from '../core/shared/errors.ts';
+import { gitCommitTimes, lastUpdateOf } from './last-update.ts';
 import { readSiteConfig, type SiteConfig, siteConfigFileIn } from './site-config.ts';
 
 /** One published page of the book, ready to chunk. */
@@ -27,6 +28,11 @@ export interface DocPage {
   moduleName: string;
   /** The markdown without its frontmatter. */
   body: string;
+  /**
+   * When the page was last updated, as Docusaurus dates its sitemap `<lastmod>` (last-update.ts): front matter
+   * `last_update.date`, else its last git commit, else its file time. Undefined when none can be read.
+   */
+  updatedAt?: string | undefined;
 }
 
 /** Where the docs are and where the site publishes them. */
@@ -88,10 +94,13 @@ export async function readBook(given: ReadDocsOptions): Promise<Book> {
   const options = { ...given, routeBasePath: routes.routeBasePath, trailingSlash: routes.trailingSlash };
   const problems: string[] = [];
   const read: { page: DocPage; modulePage: ModulePage }[] = [];
+  const commits = await gitCommitTimes(options.docsDir);
   for (const file of files) {
     const text = await readFile(join(options.docsDir, ...file.split('/')), 'utf8');
     const page = toPage(file, text, options, problems);
-    if (page !== undefined) read.push(page);
+    if (page === undefined) continue;
+    page.page.updatedAt = await lastUpdateOf(options.docsDir, file, page.frontmatter, commits);
+    read.push(page);
   }
   const categoryLabels = await readCategoryLabels(options.docsDir, entries, problems);
   const root = options.moduleRoot;
@@ -235,7 +244,7 @@ function toPage(
   text: string,
   options: ReadDocsOptions,
   problems: string[],
-): { page: DocPage; modulePage: ModulePage } | undefined {
+): { page: DocPage; modulePage: ModulePage; frontmatter: Record<string, unknown> } | undefined {
   let frontmatter: { data: Record<string, unknown>; body: string };
   try {
     frontmatter = splitFrontmatter(text);
@@ -270,6 +279,7 @@ function toPage(
       body,
     },
     modulePage: { file, docId: chapterId, label: sidebarLabel ?? title, folderIndex: isFolderIndex(fileName, folders) },
+    frontmatter: data,
   };
 }
 

@@ -38,7 +38,15 @@ export interface Figures {
     after_edit_sandbox_sitemap: boolean | null;
     after_edit_rebuilt_sitemap: boolean | null;
     rebuilt_sitemap_changed: boolean | null;
+    /** STALE_PAGES after the edit (rebuilt sitemap) lists the edited page's URL. */
+    names_edited_page: boolean | null;
     after_reindex: boolean | null;
+    after_reindex_rebuilt_sitemap: boolean | null;
+    /**
+     * What the first night said of freshness when it checked no page: the report's note, and whether the terminal
+     * summary and the HTML report said it too (null when the report has no note).
+     */
+    not_checked: { note: string; in_summary: boolean; in_html: boolean | null } | null;
   };
   url_form: {
     indexed_urls_exactly_as_published: string | null;
@@ -99,7 +107,13 @@ export function figuresOf(record: WalkRecord): Figures {
       after_edit_sandbox_sitemap: fired(record.reports.edited),
       after_edit_rebuilt_sitemap: fired(record.reports.editedRebuilt),
       rebuilt_sitemap_changed: record.rebuiltSitemapChanged,
+      names_edited_page:
+        record.editedUrl === null || record.reports.editedRebuilt === undefined
+          ? null
+          : (record.reports.editedRebuilt.index_health?.freshness?.urls ?? []).includes(record.editedUrl),
       after_reindex: fired(record.reports.reindexed),
+      after_reindex_rebuilt_sitemap: fired(record.reports.reindexedRebuilt),
+      not_checked: notChecked(record, first),
     },
     url_form: urlForm(record, first),
   };
@@ -131,6 +145,28 @@ function readCalibrate(out: string): Figures['calibrate'] {
   return {
     predicted_pass_rate: predicted ? Number(predicted[1]) : null,
     listed_would_fail: out === '' ? null : lists.reduce((n, l) => n + l.length, 0),
+  };
+}
+
+function notChecked(record: WalkRecord, first: Report | undefined): Figures['stale_pages']['not_checked'] {
+  const note = first?.index_health?.freshness?.note;
+  if (note === undefined) return null;
+  // The whole note, in each. The summary is plain text (NO_COLOR); the HTML may set the note's code in tags (its
+  // backticks gone) and escapes <, >, & and quotes.
+  const squeeze = (text: string) => text.replace(/`/g, '').replace(/\s+/g, ' ');
+  const textOfHtml = (html: string) =>
+    html
+      .replace(/<[^>]+>/g, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;|&#x27;|&apos;/g, "'")
+      .replace(/&amp;/g, '&');
+  const head = squeeze(note);
+  return {
+    note,
+    in_summary: squeeze(record.firstSummary).includes(head),
+    in_html: record.firstHtml === null ? null : squeeze(textOfHtml(record.firstHtml)).includes(head),
   };
 }
 

@@ -20,7 +20,12 @@ export function formatFigures(f: Figures): string {
     `calibrate predicted pass rate: ${f.calibrate.predicted_pass_rate === null ? 'not predicted' : `${f.calibrate.predicted_pass_rate} %`} (queries it listed as would fail: ${na(f.calibrate.listed_would_fail)})`,
     `first run: ${na(f.first_run.status)}, pass rate ${na(f.first_run.pass_rate)} % (${na(f.first_run.passed)}/${na(f.first_run.total)})`,
     ...f.first_run.failing.map((q) => `  FAIL ${q.id}: "${q.query}" — ${na(q.reason)}`),
-    `STALE_PAGES after editing ${na(f.stale_pages.edited_file)}: sandbox sitemap ${yes(f.stale_pages.after_edit_sandbox_sitemap)} · rebuilt sitemap ${yes(f.stale_pages.after_edit_rebuilt_sitemap)} (its lastmod moved: ${yes(f.stale_pages.rebuilt_sitemap_changed)}) · after re-index ${yes(f.stale_pages.after_reindex)}`,
+    `STALE_PAGES after editing ${na(f.stale_pages.edited_file)}: sandbox sitemap ${yes(f.stale_pages.after_edit_sandbox_sitemap)} · rebuilt sitemap ${yes(f.stale_pages.after_edit_rebuilt_sitemap)} (its lastmod moved: ${yes(f.stale_pages.rebuilt_sitemap_changed)}; names the page: ${yes(f.stale_pages.names_edited_page)}) · after re-index ${yes(f.stale_pages.after_reindex)} · after re-index, rebuilt sitemap ${yes(f.stale_pages.after_reindex_rebuilt_sitemap)}`,
+    ...(f.stale_pages.not_checked === null
+      ? []
+      : [
+          `first night: freshness not checked, said in the report (and the summary: ${yes(f.stale_pages.not_checked.in_summary)}, the HTML: ${yes(f.stale_pages.not_checked.in_html)})`,
+        ]),
     `URL form: indexed URLs exactly as published ${na(f.url_form.indexed_urls_exactly_as_published)} (up to host case and trailing slash ${na(f.url_form.indexed_urls_up_to_host_case_and_slash)}) · coverage ${na(f.url_form.coverage_percentage)} % of ${na(f.url_form.coverage_pages)} pages, ${na(f.url_form.coverage_missing)} missing, ${na(f.url_form.coverage_orphans)} orphans, matched by ${na(f.url_form.coverage_matched_by)} → right: ${yes(f.url_form.coverage_right)}`,
     `freshness: ${na(f.url_form.freshness_pages_checked)} pages checked of ${na(f.url_form.freshness_pages_expected)} with a lastmod → right: ${yes(f.url_form.freshness_right)}`,
   ];
@@ -49,6 +54,10 @@ export function formatTable(all: Figures[]): string {
     [
       'STALE_PAGES: sandbox / rebuilt',
       (f) => `${yes(f.stale_pages.after_edit_sandbox_sitemap)} / ${yes(f.stale_pages.after_edit_rebuilt_sitemap)}`,
+    ],
+    [
+      'STALE_PAGES after re-index',
+      (f) => `${yes(f.stale_pages.after_reindex)} / ${yes(f.stale_pages.after_reindex_rebuilt_sitemap)}`,
     ],
     ['coverage % (right)', (f) => `${na(f.url_form.coverage_percentage)} (${yes(f.url_form.coverage_right)})`],
     [

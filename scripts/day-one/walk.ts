@@ -5,11 +5,12 @@
  * read from today's output is null ("n/a" or "not predicted" when printed). The figures: figures.ts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { QdrantClient } from '@qdrant/js-client-rest';
 
 export const ROOT = path.join(import.meta.dirname, '..', '..');
@@ -23,6 +24,12 @@ export interface WalkInput {
   sitemapFile?: string;
   /** book.json of a fixture: the truth and the page to edit. */
   book?: BookJson;
+  /**
+   * The sitemap republished after the edit as the sitemap plugin's `lastmod` option writes it ('date': YYYY-MM-DD,
+   * 'datetime': ISO), every doc page dated by its last update, when the book as shipped has none (Docusaurus's
+   * default). Default: the republished sitemap keeps the form the book ships.
+   */
+  lastmodForm?: 'date' | 'datetime';
 }
 
 export interface BookJson {
@@ -40,6 +47,8 @@ export interface BookJson {
   /** The site's sidebars file, as data. */
   sidebars?: Record<string, unknown>;
   edit: { file: string; append: string };
+  /** Each doc's last update (as git would give it): files by path inside docs/, else the default. */
+  last_updated?: { default: string; files?: Record<string, string> };
   truth: {
     base_url: string;
     modules: { label: string; pages: number }[];
@@ -69,7 +78,18 @@ export interface WalkRecord {
   steps: StepResult[];
   points: PointRow[];
   /** Reports of the runs, parsed: first night, after the edit (sandbox sitemap, rebuilt sitemap), after re-index. */
-  reports: { first?: Report; edited?: Report; editedRebuilt?: Report; reindexed?: Report };
+  reports: {
+    first?: Report;
+    edited?: Report;
+    editedRebuilt?: Report;
+    reindexed?: Report;
+    reindexedRebuilt?: Report;
+  };
+  /** The first night's terminal summary and HTML report (what they say of freshness). */
+  firstSummary: string;
+  firstHtml: string | null;
+  /** The URL of the edited page, as the book publishes it (null without a ground truth). */
+  editedUrl: string | null;
   calibrateOutput: string;
   editedFile: string | null;
   rebuiltSitemapChanged: boolean | null;
@@ -89,7 +109,9 @@ export interface Report {
     extra_urls: string[];
     matched_by: string;
   } | null;
-  index_health?: { freshness: { pages_checked: number; stale_pages: number } | null } | null;
+  index_health?: {
+    freshness: { pages_checked: number; stale_pages: number; urls?: string[]; note?: string } | null;
+  } | null;
   errors: { error_type: string; message: string }[];
 }
 
@@ -139,8 +161,13 @@ export async function walkDayOne(input: WalkInput): Promise<WalkRecord> {
     writeFileSync(path.join(dir, 'sidebars.json'), `${JSON.stringify(input.book.sidebars, null, 2)}\n`);
   // And its docusaurus.config.js: where the indexer reads the docs' route base path and trailing slash from.
   if (input.book?.site !== undefined) writeFileSync(path.join(dir, 'docusaurus.config.js'), siteConfigOf(input.book));
+  // Each page dated as the site's build dated it (its last commit; book.json last_updated): the indexer reads the
+  // same time (front matter, git, else the file's time) to compare with a date-only <lastmod>. A copy would be today.
+  if (input.book?.last_updated !== undefined) datePages(docs, input.book.last_updated);
   const sitemap = input.sitemapFile === undefined ? undefined : path.join(dir, 'sitemap.xml');
   if (sitemap !== undefined && input.sitemapFile !== undefined) cpSync(input.sitemapFile, sitemap);
+  // The sitemap the site publishes after the edit: the same file rebuilt, beside the one the sandbox serves.
+  const rebuilt = sitemap === undefined ? undefined : path.join(dir, 'sitemap-rebuilt.xml');
   const record: WalkRecord = {
     input,
     steps: [],
@@ -149,6 +176,9 @@ export async function walkDayOne(input: WalkInput): Promise<WalkRecord> {
     calibrateOutput: '',
     editedFile: null,
     rebuiltSitemapChanged: null,
+    firstSummary: '',
+    firstHtml: null,
+    editedUrl: null,
   };
   const envFile = path.join(dir, 'sandbox.env');
   const sandboxArgs = ['sandbox', '--docs', docs, '--base-url', input.baseUrl, '--write-env', envFile];
@@ -171,8 +201,10 @@ export async function walkDayOne(input: WalkInput): Promise<WalkRecord> {
     record.calibrateOutput = calibrate.stdout;
     if (calibrate.exit !== 0) return record;
     const runArgs = ['run', '--suite', suite, '--out', reports, '--no-progress'];
-    await step('run (first night)', runArgs, [0, 1]);
+    const firstRun = await step('run (first night)', runArgs, [0, 1]);
     record.reports.first = latest();
+    record.firstSummary = firstRun.stdout;
+    record.firstHtml = htmlOf(firstRun.stdout);
 
     // Edit one page, as its author would, and rebuild the sitemap as the site's build would publish it.
     const edited = input.book?.edit ?? {
@@ -185,28 +217,40 @@ export async function walkDayOne(input: WalkInput): Promise<WalkRecord> {
     );
     record.editedFile = edited.file;
     const editedUrl = input.book?.truth.docs.find((d) => d.file === edited.file)?.url;
-    if (sitemap !== undefined && editedUrl !== undefined) {
+    record.editedUrl = editedUrl ?? null;
+    if (sitemap !== undefined && rebuilt !== undefined && editedUrl !== undefined) {
       const before = readFileSync(sitemap, 'utf8');
-      const after = bumpLastmod(before, editedUrl, new Date());
-      writeFileSync(sitemap, after);
+      const shipped =
+        input.lastmodForm === undefined || input.book === undefined
+          ? before
+          : withLastmod(before, input.book, input.lastmodForm);
+      const after = bumpLastmod(shipped, editedUrl, new Date());
+      writeFileSync(rebuilt, after);
+      // The sandbox serves the --sitemap file as it is now: the rebuilt one, unless it adds a lastmod the book
+      // does not ship (then the sandbox keeps serving the sitemap as shipped, and the rebuilt one is served apart).
+      if (input.lastmodForm === undefined) writeFileSync(sitemap, after);
       record.rebuiltSitemapChanged = after !== before;
     }
     await step('run (after the edit)', runArgs, [0, 1]);
     record.reports.edited = latest();
-    if (sitemap !== undefined) {
-      // The same night with the rebuilt sitemap fetched from a server of its own (`run --sitemap-url`), as a
-      // deployed site would serve it: tells the freshness check apart from what the sandbox serves.
-      const served = await serveFile(sitemap);
+    // The same night with the rebuilt sitemap fetched from a server of its own (`run --sitemap-url`), as a deployed
+    // site would serve it: tells the freshness check apart from what the sandbox serves.
+    const withRebuilt = async (name: string) => {
+      if (rebuilt === undefined || !existsSync(rebuilt)) return undefined;
+      const served = await serveFile(rebuilt);
       try {
-        await step('run (after the edit, rebuilt sitemap)', [...runArgs, '--sitemap-url', served.url], [0, 1]);
-        record.reports.editedRebuilt = latest();
+        await step(name, [...runArgs, '--sitemap-url', served.url], [0, 1]);
+        return latest();
       } finally {
         await served.stop();
       }
-    }
+    };
+    record.reports.editedRebuilt = await withRebuilt('run (after the edit, rebuilt sitemap)');
     await step('index (re-index)', ['index', '--docs', docs, '--base-url', input.baseUrl], [0]);
     await step('run (after re-index)', runArgs, [0, 1]);
     record.reports.reindexed = latest();
+    // The re-index the same day as the edit must clear it against the rebuilt sitemap too (a date-only <lastmod>).
+    record.reports.reindexedRebuilt = await withRebuilt('run (after re-index, rebuilt sitemap)');
     return record;
   } finally {
     record.steps.push(await stopSandbox(sandbox.child));
@@ -220,6 +264,41 @@ function firstDoc(docs: string): string {
     .filter((f) => /\.mdx?$/.test(f))
     .sort();
   return files[0] ?? '';
+}
+
+/** Sets each doc file's time to its last update in book.json (files by path inside docs/, else the default). */
+function datePages(docs: string, updated: NonNullable<BookJson['last_updated']>): void {
+  for (const file of readdirSync(docs, { recursive: true }).map(String)) {
+    if (!/\.mdx?$/.test(file)) continue;
+    const when = new Date(updated.files?.[file.split(path.sep).join('/')] ?? updated.default);
+    utimesSync(path.join(docs, file), when, when);
+  }
+}
+
+/**
+ * The sitemap as the book would publish it with the sitemap plugin's `lastmod` option: each doc page's <lastmod>,
+ * its last update in that form ('date': the UTC day, as Docusaurus formats it), after its <loc>. Pages that are not
+ * docs (home, markdown pages) get none, as they have no last update time.
+ */
+function withLastmod(xml: string, book: BookJson, form: 'date' | 'datetime'): string {
+  let out = xml;
+  for (const doc of book.truth.docs) {
+    const at = new Date(book.last_updated?.files?.[doc.file] ?? book.last_updated?.default ?? Number.NaN);
+    if (Number.isNaN(at.getTime())) continue;
+    const value = form === 'date' ? at.toISOString().slice(0, 10) : at.toISOString();
+    const loc = `<loc>${doc.url}</loc>`;
+    if (out.includes(`${loc}<lastmod>`)) continue;
+    out = out.replace(loc, `${loc}<lastmod>${value}</lastmod>`);
+  }
+  return out;
+}
+
+/** The HTML report the run's summary links to (file://...html), read; null when there is none. */
+function htmlOf(summary: string): string | null {
+  const link = /file:\/\/\S+\.html/.exec(summary)?.[0];
+  if (link === undefined) return null;
+  const file = fileURLToPath(link);
+  return existsSync(file) ? readFileSync(file, 'utf8') : null;
 }
 
 /** The sitemap after a rebuild: the edited page's <lastmod> moved to `when`, in the form it already had. */

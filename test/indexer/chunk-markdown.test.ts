@@ -377,3 +377,252 @@ describe('the default chunk limit, in word-and-symbol tokens, header included', 
     expect(Math.max(...embedded(split))).toBeLessThanOrEqual(440);
   });
 });
+
+describe('countTokens on text with no tokens', () => {
+  it('counts nothing in empty or blank text', () => {
+    expect([countTokens(''), countTokens(' \n\t ')]).toEqual([0, 0]);
+  });
+});
+
+describe('chunkMarkdown: what a page’s chunks hold', () => {
+  const texts = (markdown: string, options: Parameters<typeof chunkMarkdown>[1] = { title: 'T' }) =>
+    chunkMarkdown(markdown, options).map((c) => c.chunkText);
+  const paths = (markdown: string, options: Parameters<typeof chunkMarkdown>[1] = { title: 'T', sizes: SEPARATE }) =>
+    chunkMarkdown(markdown, options).map((c) => c.headingHierarchy);
+
+  it('refuses a target of 0 or less, and takes a target equal to the maximum', () => {
+    expect(() => chunkMarkdown('text', { title: 'T', sizes: { targetTokens: 0, maxTokens: 440 } })).toThrow(
+      'chunk sizes: need 0 < targetTokens <= maxTokens, got 0 and 440',
+    );
+    expect(texts('Some text.', { title: 'T', sizes: { targetTokens: 300, maxTokens: 300 } })).toEqual(['Some text.']);
+  });
+
+  it('chunks a page written with Windows or old Mac line ends as the same page with \\n', () => {
+    const lf = 'Intro.\n\n## Nodes\n\nA node is one process.\n\n## Topics\n\nA topic carries messages.';
+    const options = { title: 'T', sizes: { targetTokens: 10, maxTokens: 440 } };
+    const chunks = (markdown: string) => chunkMarkdown(markdown, options).map((c) => [c.headingHierarchy, c.chunkText]);
+    expect(chunks(lf)).toEqual([
+      [['T'], 'Intro.'],
+      [['T', 'Nodes'], '## Nodes\n\nA node is one process.'],
+      [['T', 'Topics'], '## Topics\n\nA topic carries messages.'],
+    ]);
+    expect(chunks(lf.replaceAll('\n', '\r\n'))).toEqual(chunks(lf));
+    expect(chunks(lf.replaceAll('\n', '\r'))).toEqual(chunks(lf));
+  });
+
+  it('keeps one chunk per section with mergeSections false, however small they are', () => {
+    const markdown = 'Intro.\n\n## Nodes\n\nA node.\n\n## Topics\n\nA topic.';
+    expect(chunkMarkdown(markdown, { title: 'T', mergeSections: false }).map((c) => c.chunkText)).toEqual([
+      'Intro.',
+      '## Nodes\n\nA node.',
+      '## Topics\n\nA topic.',
+    ]);
+    expect(texts(markdown)).toEqual([markdown]);
+  });
+
+  it('never merges a piece of a split section with the next small section', () => {
+    // Prepare: "Long" (5 paragraphs of 50 tokens) is over the maximum and split; each piece stays under the target
+    // with "Short" beside it, but a split section's pieces are closed.
+    const long = [0, 1, 2, 3, 4].map((i) => paragraph(50, `p${i}x`)).join('\n\n');
+    const markdown = `## Long\n\n${long}\n\n## Short\n\nFive tokens in here.`;
+
+    // Act
+    const chunks = chunkMarkdown(markdown, { title: 'T', sizes: { targetTokens: 101, maxTokens: 151 } });
+
+    // Assess
+    expect(chunks.map((c) => [c.headingHierarchy.at(-1), c.tokenCount])).toEqual([
+      ['Long', 53],
+      ['Long', 50],
+      ['Long', 50],
+      ['Long', 50],
+      ['Long', 50],
+      ['Short', 8],
+    ]);
+  });
+
+  it('does not repeat in the text a heading the merged chunk’s header already names', () => {
+    // Prepare: GPU's two sections fit the target together, the page does not (CPU is long).
+    const markdown = `## GPU\n\n### Minimum\n\n12 GB.\n\n### Ideal\n\n24 GB.\n\n## CPU\n\n${paragraph(300, 'c')}`;
+
+    // Act
+    const [gpu] = chunkMarkdown(markdown, { title: 'W' });
+
+    // Assess
+    expect([gpu?.headingHierarchy, gpu?.embedHeader, gpu?.chunkText]).toEqual([
+      ['W', 'GPU'],
+      'W › GPU › Minimum · Ideal',
+      '### Minimum\n\n12 GB.\n\n### Ideal\n\n24 GB.',
+    ]);
+  });
+
+  it('merges sections with repeated headings under the path they really share', () => {
+    const abA = chunkMarkdown('## A\n\nx.\n\n## B\n\ny.\n\n## A\n\nz.', { title: 'T' });
+    expect(abA.map((c) => [c.headingHierarchy, c.embedHeader])).toEqual([[['T'], 'T › A · B']]);
+    const twice = chunkMarkdown('## Example\n\nOne.\n\n## Example\n\nTwo.', { title: 'T' });
+    expect(twice.map((c) => [c.headingHierarchy, c.chunkText])).toEqual([
+      [['T', 'Example'], '## Example\n\nOne.\n\n## Example\n\nTwo.'],
+    ]);
+  });
+
+  it('keeps two sections of the same heading apart when they do not fit the target together', () => {
+    const markdown = `## Example\n\n${paragraph(200, 'a')}\n\n## Example\n\n${paragraph(200, 'b')}`;
+    expect(chunkMarkdown(markdown, { title: 'T' }).map((c) => [c.headingHierarchy, c.tokenCount])).toEqual([
+      [['T', 'Example'], 203],
+      [['T', 'Example'], 203],
+    ]);
+  });
+
+  it('writes back every empty heading above a section, each once, and no empty sibling', () => {
+    expect(texts('Intro.\n\n## A\n\n### B\n\n#### C\n\nText.')).toEqual(['Intro.\n\n## A\n\n### B\n\n#### C\n\nText.']);
+    expect(texts('Intro.\n\n## A\n\n## A\n\n### B\n\nText.')).toEqual(['Intro.\n\n## A\n\n### B\n\nText.']);
+    expect(texts('Intro.\n\n## Empty\n\n## Full\n\nBody.')).toEqual(['Intro.\n\n## Full\n\nBody.']);
+  });
+
+  it('reads the headings after a code block, whatever fence closes it', () => {
+    // A fence closes on its own mark repeated at least as often, alone on its line (indented or with trailing spaces);
+    // a shorter mark, another mark, or a mark with an info string does not close it.
+    const fences = [
+      '```\nx = 1\n# a comment\n```',
+      '```bash\n# one\n```   ',
+      '````\n```\n# inner\n````',
+      '~~~\n# one\n```\n# two\n~~~',
+      '```\n```js\n# inner\n  ```',
+    ];
+    for (const code of fences)
+      expect(paths(`## Setup\n\n${code}\n\n## Next\n\nText.`)).toEqual([
+        ['T', 'Setup'],
+        ['T', 'Next'],
+      ]);
+  });
+
+  it('keeps a section whose only text is a code block, even an empty one', () => {
+    expect(texts('## Output\n\n```\n```')).toEqual(['## Output\n\n```\n```']);
+  });
+
+  it('takes a level-1 heading for the title only before anything else, not after text or another heading', () => {
+    expect(paths('  \n# Real title\n\nText.')).toEqual([['T']]);
+    const apart = { title: 'T', sizes: { targetTokens: 5, maxTokens: 440 } };
+    expect(paths('Intro.\n\n# Part two\n\nText.', apart)).toEqual([['T'], ['T', 'Part two']]);
+    expect(paths('## A\n\n# B\n\nText.', apart)).toEqual([['T', 'B']]);
+  });
+
+  it('collapses blank and space-only lines between blocks to one blank line, and trims them at a chunk’s ends', () => {
+    expect(texts('  \nPara one.\n   \n\n \t\nPara two.\n  ')).toEqual(['Para one.\n   \nPara two.']);
+    expect(texts('## Empty\n   \n## Full\n\nText.')).toEqual(['## Full\n\nText.']);
+  });
+
+  it('keeps blank lines inside a code block as written', () => {
+    expect(texts('```python\na = 1\n\n\nb = 2\n```')).toEqual(['```python\na = 1\n\n\nb = 2\n```']);
+  });
+
+  it('drops MDX imports and exports, with or without a semicolon, and keeps code and prose that mention them', () => {
+    const markdown = [
+      "import Tabs from '@theme/Tabs'",
+      "import TabItem from  '@theme/TabItem';  ",
+      'export  const meta = { draft: true };',
+      'export default function Layout() {}',
+      'Intro.',
+      "To use tabs, import Tabs from '@theme/Tabs'",
+      'import your notes from "Obsidian" in two steps.',
+      'Modules export default functions.',
+      '```js',
+      "import Tabs from '@theme/Tabs';",
+      '```',
+    ].join('\n\n');
+    expect(texts(markdown)).toEqual([
+      [
+        'Intro.',
+        "To use tabs, import Tabs from '@theme/Tabs'",
+        'import your notes from "Obsidian" in two steps.',
+        'Modules export default functions.',
+        "```js\n\nimport Tabs from '@theme/Tabs';\n\n```",
+      ].join('\n\n'),
+    ]);
+  });
+});
+
+describe('chunkMarkdown: splitting a section over the maximum', () => {
+  // The intro's header is "T", one token: these sizes leave 100 tokens of target and 150 of maximum for its text.
+  const SIZES = { targetTokens: 101, maxTokens: 151 };
+  const counts = (markdown: string) => chunkMarkdown(markdown, { title: 'T', sizes: SIZES }).map((c) => c.tokenCount);
+  const blocks = (...sizes: number[]) => sizes.map((n, i) => paragraph(n, `p${i}x`)).join('\n\n');
+
+  it('keeps a paragraph of exactly the maximum whole', () => {
+    expect(counts(blocks(150, 10))).toEqual([150, 10]);
+  });
+
+  it('starts no empty chunk when the first paragraph is over the target', () => {
+    expect(counts(blocks(120, 30, 30))).toEqual([120, 60]);
+  });
+
+  it('folds a last piece under a quarter of the target into the one before it, only when both fit the maximum', () => {
+    expect(counts(blocks(100, 100, 24))).toEqual([100, 124]);
+    expect(counts(blocks(100, 100, 25))).toEqual([100, 100, 25]);
+    expect(counts(blocks(60, 60, 129, 21))).toEqual([60, 60, 150]);
+    expect(counts(blocks(60, 60, 130, 21))).toEqual([60, 60, 130, 21]);
+  });
+
+  it('cuts a paragraph at sentence ends, not at the target’s token, when sentences do not add up to it', () => {
+    // Prepare: 30 sentences of 7 tokens; 14 of them (98 tokens) fit the target.
+    const text = Array.from({ length: 30 }, (_, s) => `${paragraph(6, `s${s}w`)}.`).join('  ');
+
+    // Act
+    const chunks = chunkMarkdown(text, { title: 'T', sizes: SIZES });
+
+    // Assess: the last 2 sentences (14 tokens) are folded into the second piece.
+    expect(chunks.map((c) => c.tokenCount)).toEqual([98, 112]);
+    expect(chunks.every((c) => c.chunkText.endsWith('.') && c.chunkText === c.chunkText.trim())).toBe(true);
+  });
+
+  it('cuts a block of lines at line ends and keeps its line breaks', () => {
+    // Prepare: 30 lines of 6 tokens in one code block (187 tokens with its fences).
+    const code = ['```python', ...Array.from({ length: 30 }, (_, i) => `x${i} = call(${i})`), '```'].join('\n');
+
+    // Act
+    const chunks = chunkMarkdown(code, { title: 'T', sizes: SIZES });
+
+    // Assess
+    expect(chunks.map((c) => c.tokenCount)).toEqual([100, 87]);
+    expect(chunks.map((c) => c.chunkText).join('\n')).toBe(code);
+  });
+
+  it('cuts a paragraph of two long lines at the line break first', () => {
+    // Prepare: two lines of 9 sentences of 10 tokens (90 tokens each).
+    const line = (tag: string) => Array.from({ length: 9 }, (_, s) => `${paragraph(9, `${tag}${s}w`)}.`).join(' ');
+    const text = `${line('a')}\n${line('b')}`;
+
+    // Act
+    const chunks = chunkMarkdown(text, { title: 'T', sizes: SIZES });
+
+    // Assess
+    expect(chunks.map((c) => c.chunkText)).toEqual([line('a'), line('b')]);
+  });
+
+  it('never splits a code block at a blank line inside it, and splits at blank or space-only lines outside', () => {
+    // Prepare: a code block of 126 tokens (within the maximum, over the target) with a blank line inside, then
+    // paragraphs after a space-only line.
+    const code = ['```', paragraph(60, 'c'), '', paragraph(60, 'd'), '```'].join('\n');
+    const markdown = `${code}\n\n${paragraph(60, 'e')}\n  \n${paragraph(60, 'f')}`;
+
+    // Act
+    const chunks = chunkMarkdown(markdown, { title: 'T', sizes: SIZES });
+
+    // Assess
+    expect(chunks.map((c) => c.chunkText)).toEqual([code, paragraph(60, 'e'), paragraph(60, 'f')]);
+  });
+
+  it('keeps the line breaks of the last block of a split section', () => {
+    const list = Array.from({ length: 5 }, (_, i) => `- item${i} ${paragraph(4, `i${i}w`)}`).join('\n');
+    const chunks = chunkMarkdown(`${paragraph(130, 'a')}\n\n${list}`, { title: 'T', sizes: SIZES });
+    expect(chunks.map((c) => c.chunkText)).toEqual([paragraph(130, 'a'), list]);
+  });
+
+  it('cuts text of an exact multiple of the target into full pieces, with no empty one', () => {
+    const text = paragraph(600, 'x');
+    const chunks = chunkMarkdown(text, { title: 'T', sizes: { targetTokens: 301, maxTokens: 401 } });
+    expect(chunks.map((c) => c.chunkText)).toEqual([
+      paragraph(600, 'x').split(' x300 ')[0],
+      `x300 ${text.split(' x300 ')[1]}`,
+    ]);
+  });
+});

@@ -154,6 +154,19 @@ describe('indexPages', () => {
     expect(new Set([...before, ...edited, ...retitled]).size).toBe(3);
   });
 
+  it('names the page’s last update day (UTC) in its page_version, and nothing when it is unknown', async () => {
+    const versions = async (updatedAt: string | undefined) => {
+      const sink = new FakeSink();
+      await indexPages({ embedder: new FakeEmbedder(), sink, clock: fakeClock() }, { pages: [page({ updatedAt })] });
+      return [...new Set(sink.points.map((p) => p.payload.page_version))];
+    };
+    const url = 'https://book.example.com/docs/module-1-ros2/ch1-ros2-basics';
+    expect(await versions('2025-12-20T23:30:00.000Z')).toEqual([
+      expect.stringMatching(new RegExp(`^${url} [0-9a-f]{64} 1 2025-12-20$`)),
+    ]);
+    expect(await versions(undefined)).toEqual([expect.stringMatching(new RegExp(`^${url} [0-9a-f]{64} 1$`))]);
+  });
+
   it('hashes chunk text with SHA-256 in hex', () => {
     expect(sha256('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });

@@ -2,7 +2,7 @@
  * Re-indexing through the real clients against the stand-ins: a page's points are replaced (no leftovers), unchanged
  * chunks are not re-embedded, `prune` removes the points of pages gone from the folder, and the counts say so.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
@@ -100,7 +100,24 @@ describe('re-indexing a docs folder', () => {
     expect(new Set(points.map((p) => p.payload?.page_hash)).size).toBe(1);
     const versions = [...new Set(points.map((p) => p.payload?.page_version))];
     expect(versions).toHaveLength(1);
-    expect(String(versions[0])).toMatch(new RegExp(` ${String(points[0]?.payload?.page_hash)} ${points.length}$`));
+    expect(String(versions[0])).toMatch(
+      new RegExp(` ${String(points[0]?.payload?.page_hash)} ${points.length} \\d{4}-\\d{2}-\\d{2}$`),
+    );
+  });
+
+  it('gives every point of an edited page the day of its edit, re-embedding only the changed chunk', async () => {
+    // The day a date-only sitemap <lastmod> is compared with (freshness-check.ts): the file's time here, no git.
+    const dated = async (when: string) => utimes(join(docs, 'a.md'), new Date(when), new Date(when));
+    await writePage('a', sections(3));
+    await dated('2025-01-01T12:00:00Z');
+    await run();
+    await writePage('a', sections(3).replace('part 0.', 'part zero.'));
+    await dated('2025-02-03T23:59:00Z');
+    cohere.resetCounts();
+    await run();
+    expect(cohere.requestCounts().embed).toBe(1);
+    const { points } = await client.scroll(collection, { limit: 100, with_payload: ['page_version'] });
+    expect(points.map((p) => String(p.payload?.page_version).slice(-11))).toEqual(Array(3).fill(' 2025-02-03'));
   });
 
   it('gives points written before page_version existed their page’s version on the next run, unchanged', async () => {

@@ -123,18 +123,31 @@ export const PAYLOAD_INDEXES = {
   indexed_at: 'keyword',
 } as const satisfies Partial<Record<PayloadField, 'keyword' | 'integer'>>;
 
-/** A page version as one keyword: "<source_url> <page_hash> <chunk count>" (the URL may hold spaces, the rest not). */
-export function pageVersionKey(sourceUrl: string, pageHash: string, chunks: number): string {
-  return `${sourceUrl} ${pageHash} ${chunks}`;
+/**
+ * A page version as one keyword: "<source_url> <page_hash> <chunk count>", then " <YYYY-MM-DD>" when the page's last
+ * update day is known (the UTC day Docusaurus writes as a date-only `<lastmod>`; freshness-check.ts compares them).
+ * The URL may hold spaces, the rest not.
+ */
+export function pageVersionKey(sourceUrl: string, pageHash: string, chunks: number, updatedDay?: string): string {
+  return updatedDay === undefined
+    ? `${sourceUrl} ${pageHash} ${chunks}`
+    : `${sourceUrl} ${pageHash} ${chunks} ${updatedDay}`;
 }
 
-/** The parts of a page_version keyword, or undefined when it is not "<url> <hash> <count>". */
-export function parsePageVersion(key: string): { sourceUrl: string; pageHash: string; chunks: number } | undefined {
-  const countAt = key.lastIndexOf(' ');
-  const hashAt = countAt <= 0 ? -1 : key.lastIndexOf(' ', countAt - 1);
+const UPDATED_DAY = / (\d{4}-\d{2}-\d{2})$/;
+
+/** The parts of a page_version keyword, or undefined when it is not "<url> <hash> <count>[ <day>]". */
+export function parsePageVersion(
+  key: string,
+): { sourceUrl: string; pageHash: string; chunks: number; updatedDay?: string } | undefined {
+  const day = UPDATED_DAY.exec(key)?.[1];
+  const rest = day === undefined ? key : key.slice(0, -day.length - 1);
+  const countAt = rest.lastIndexOf(' ');
+  const hashAt = countAt <= 0 ? -1 : rest.lastIndexOf(' ', countAt - 1);
   if (hashAt <= 0) return undefined;
-  const count = key.slice(countAt + 1);
-  const pageHash = key.slice(hashAt + 1, countAt);
+  const count = rest.slice(countAt + 1);
+  const pageHash = rest.slice(hashAt + 1, countAt);
   if (!/^\d{1,9}$/.test(count) || pageHash === '') return undefined;
-  return { sourceUrl: key.slice(0, hashAt), pageHash, chunks: Number(count) };
+  const parts = { sourceUrl: rest.slice(0, hashAt), pageHash, chunks: Number(count) };
+  return day === undefined ? parts : { ...parts, updatedDay: day };
 }

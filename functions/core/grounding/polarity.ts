@@ -169,6 +169,10 @@ const ANTONYMS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   }
   return map;
 })();
+/** Particles that make a verb another verb ("keep out", "turn off", "give away"): its antonyms are not theirs. */
+const PARTICLES: ReadonlySet<string> = new Set(['out', 'off', 'away']);
+/** How far after its verb a particle may stand: past a short object ("keeps most other microbes out"). */
+const PARTICLE_REACH = 5;
 /** Negating prefixes: "incompatible" denies "compatible", "unsafe" "safe", "disabled" "enabled". */
 const NEGATING_PREFIXES = ['un', 'in', 'im', 'ir', 'il', 'non', 'dis'] as const;
 
@@ -184,7 +188,45 @@ interface Token {
   depth: number;
   /** The stem of the cue's head word, for a word further in its scope. */
   head: string | null;
+  /**
+   * After a word of absence ("removes the single point of failure", "free of lumps"): absent, which agrees with a
+   * denial ("no single point of failure") and with a plain mention alike, so it is compared with neither.
+   */
+  absent: boolean;
 }
+
+/** How a text's polarity is read: the negation's scope in content words, and whether words of absence count. */
+interface Reading {
+  scope: number;
+  absence: boolean;
+}
+const keyOf = (reading: Reading) => `${reading.scope}${reading.absence ? '+absence' : ''}`;
+
+/**
+ * Words that say a thing is gone or kept away without a negation: "removes the single point of failure" says there is
+ * none, as "no single point of failure" does. Their object's head is absent (Token.absent). Not a denial: "removes the
+ * lid" against "the lid stays on" is left to the other rules, since an answer rewords both ways.
+ */
+const ABSENCE_CUES: ReadonlySet<string> = new Set([
+  'remove',
+  'removes',
+  'removed',
+  'removing',
+  'eliminate',
+  'eliminates',
+  'eliminated',
+  'eliminating',
+  'avoid',
+  'avoids',
+  'avoided',
+  'avoiding',
+]);
+/** Two-word words of absence: "free of lumps", "rid of the master". */
+const ABSENCE_PAIRS: readonly [string, string][] = [
+  ['free', 'of'],
+  ['rid', 'of'],
+  ['absence', 'of'],
+];
 
 /** A clause or a sentence, as tokens with their polarity. */
 type Unit = Token[];
@@ -199,11 +241,30 @@ const CLAUSE_BREAK = new RegExp(
   'giu',
 );
 
-function tokenize(text: string, scope: number): Unit {
+/**
+ * Words before an elliptical cue that make it no denial of a predicate: "whether or not", "if not", "or not", "why not".
+ */
+const NOT_ELLIPTICAL_AFTER: ReadonlySet<string> = new Set(['or', 'if', 'why', 'whether']);
+
+/**
+ * Whether a clause ends in a denial of a verb phrase it leaves out: "A humanoid cannot:", "0.1pl2 cannot do this",
+ * "the client does not" (only function words after the cue). Such a clause denies, of its own subject, what the
+ * clause before it states ("A wheeled base executes a cmd_vel twist directly. A humanoid cannot").
+ */
+function isElliptical(text: string): boolean {
+  const raw = [...text.matchAll(WORD)].map((m) => m[0].toLowerCase().replace(/[’]/g, "'"));
+  const cue = raw.findLastIndex((w) => w === 'not' || w === 'cannot' || w === 'never' || /n't$/.test(w));
+  if (cue < 0 || NOT_ELLIPTICAL_AFTER.has(raw[cue - 1] ?? '')) return false;
+  return raw.slice(cue + 1).every((w) => !isContentWord(w.replace(/'\p{L}+$/u, '')));
+}
+
+function tokenize(text: string, reading: Reading): Unit {
+  const { scope } = reading;
   const tokens: Token[] = [];
   let negateNext = 0;
   let depth = 0;
   let head: string | null = null;
+  let absentNext = false;
   const raw = [...text.matchAll(WORD)].map((m) => m[0].toLowerCase().replace(/[’]/g, "'"));
   raw.forEach((word, i) => {
     const next = raw[i + 1] ?? '';
@@ -218,21 +279,36 @@ function tokenize(text: string, scope: number): Unit {
       head = null;
       return;
     }
-    if (SCOPE_ENDS.has(base)) negateNext = 0;
+    if (SCOPE_ENDS.has(base)) {
+      negateNext = 0;
+      absentNext = false;
+    }
     const content = isContentWord(base) && !PRONOUNS.has(base);
     const stem = stemWord(base);
     const negated = negateNext > 0;
     if (negated && content) depth++;
-    tokens.push({ word: base, stem, content, depth: negated ? Math.max(depth, 1) : 0, head: negated ? head : null });
+    const absent = absentNext && content;
+    tokens.push({
+      word: base,
+      stem,
+      content,
+      depth: negated ? Math.max(depth, 1) : 0,
+      head: negated ? head : null,
+      absent,
+    });
     if (negated && content && head === null) head = stem;
     if (content && negateNext > 0) negateNext--;
+    if (content) absentNext = false;
+    // "removes the lid", "free of lumps": the next content word is absent.
+    if (reading.absence && (ABSENCE_CUES.has(base) || ABSENCE_PAIRS.some(([a, b]) => base === a && next === b)))
+      absentNext = true;
   });
   return tokens;
 }
 
 /** Clauses of a text as tokens, a negation's scope ending with its clause. */
-function clausesOf(text: string, scope: number): Unit[] {
-  return claimClausesOf(text, scope).map((c) => c.tokens);
+function clausesOf(text: string, reading: Reading): Unit[] {
+  return claimClausesOf(text, reading).map((c) => c.tokens);
 }
 
 /** A clause of the claim: its tokens and the numbers it states (digits or words, as statedNumbers reads them). */
@@ -246,11 +322,11 @@ function versions(text: string): Set<string> {
   return new Set([...text.matchAll(/\b\p{Lu}[\p{L}\p{N}_-]*\s+(\d+(?:\.\d+)*)\b/gu)].map((m) => m[1] ?? ''));
 }
 
-function claimClausesOf(text: string, scope: number): ClaimClause[] {
+function claimClausesOf(text: string, reading: Reading): ClaimClause[] {
   const clauses: ClaimClause[] = [];
   let pending: string[] = [];
   for (const part of text.split(CLAUSE_BREAK)) {
-    const tokens = tokenize(part, scope);
+    const tokens = tokenize(part, reading);
     const numbers = statedNumbers(part).filter((n) => !versions(part).has(n));
     const last = clauses.at(-1);
     // A clause without a content word ("such as 4.2 to 4.4", "In short:") gives its numbers to the clause before it
@@ -279,25 +355,66 @@ interface Sentence {
  */
 const READ_SENTENCES = new Map<string, Sentence[]>();
 const READ_SENTENCES_MAX = 512;
-function sentencesOf(text: string, scope: number): Sentence[] {
-  const key = `${scope}\n${text}`;
+function sentencesOf(text: string, reading: Reading): Sentence[] {
+  const key = `${keyOf(reading)}\n${text}`;
   const known = READ_SENTENCES.get(key);
   if (known) return known;
   if (READ_SENTENCES.size >= READ_SENTENCES_MAX) READ_SENTENCES.clear();
-  const read = readSentences(text, scope);
+  const read = readSentences(text, reading);
   READ_SENTENCES.set(key, read);
   return read;
 }
 
 /** Sentences of the evidence, each the tokens of its clauses, so polarity is read the same way on both sides. */
-function readSentences(text: string, scope: number): Sentence[] {
+function readSentences(text: string, reading: Reading): Sentence[] {
   return text
     .split(SENTENCE_BREAK)
     .map((sentence) => {
-      const clauses = clausesOf(sentence, scope);
+      const clauses = clausesOf(sentence, reading);
       return { tokens: clauses.flat(), clauses, numbers: new Set(statedNumbers(sentence, { lenient: true })) };
     })
     .filter((s) => s.tokens.length > 0);
+}
+
+/** A clause that denies, of its own subject, what the clause before it states (isElliptical), as stems. */
+interface Ellipsis {
+  subject: ReadonlySet<string>;
+  antecedent: ReadonlySet<string>;
+}
+
+const READ_ELLIPSES = new Map<string, Ellipsis[]>();
+function ellipsesOf(text: string, reading: Reading): Ellipsis[] {
+  const key = `${keyOf(reading)}\n${text}`;
+  const known = READ_ELLIPSES.get(key);
+  if (known) return known;
+  if (READ_ELLIPSES.size >= READ_SENTENCES_MAX) READ_ELLIPSES.clear();
+  const clauses = text
+    .split(SENTENCE_BREAK)
+    .flatMap((sentence) => sentence.split(CLAUSE_BREAK))
+    .map((part) => ({ part, stems: contentStems(tokenize(part, reading)) }))
+    .filter((c) => c.stems.size > 0);
+  const read: Ellipsis[] = [];
+  for (const [i, { part, stems }] of clauses.entries()) {
+    const before = clauses[i - 1];
+    // The subject must be another one: "The client retries. The client does not" denies nothing of another.
+    if (before === undefined || !isElliptical(part) || [...stems].some((s) => before.stems.has(s))) continue;
+    read.push({ subject: stems, antecedent: before.stems });
+  }
+  READ_ELLIPSES.set(key, read);
+  return read;
+}
+
+/**
+ * The ellipsis a claim clause restates: it names the elliptical clause's subject and shares two content words with
+ * what the clause before it states (its predicate, the subject's words aside). Its predicate's stems, or null.
+ */
+function ellipsisRestated(stems: ReadonlySet<string>, ellipses: readonly Ellipsis[]): string[] | null {
+  for (const e of ellipses) {
+    if (![...e.subject].some((s) => stems.has(s))) continue;
+    const predicate = [...e.antecedent].filter((s) => stems.has(s) && !e.subject.has(s));
+    if (predicate.length >= 2) return predicate;
+  }
+  return null;
 }
 
 /**
@@ -381,33 +498,60 @@ const isNegated = (token: Token, otherStems: ReadonlySet<string>) =>
       // The head is shared in other words too when the other side states its antonym ("not required" / "optional").
       !(otherStems.has(token.head) || oppositesOf(token.head).some((o) => otherStems.has(o)))));
 const polarities = (unit: Unit, stem: string, otherStems: ReadonlySet<string>) =>
-  new Set(unit.filter((t) => t.stem === stem).map((t) => isNegated(t, otherStems)));
+  new Set(unit.filter((t) => t.stem === stem).flatMap((t) => (t.absent ? [true, false] : [isNegated(t, otherStems)])));
 
 /** The polarity conflicts of a claim against its evidence, each as "claim word / evidence word"; empty when none. */
 export function polarityConflicts(
   claim: string,
   evidenceTexts: readonly string[],
-  options: { scope?: number; antonyms?: boolean; hedges?: boolean; numbers?: boolean; anywhere?: boolean } = {},
+  options: {
+    scope?: number;
+    antonyms?: boolean;
+    hedges?: boolean;
+    numbers?: boolean;
+    anywhere?: boolean;
+    ellipsis?: boolean;
+    absence?: boolean;
+    particles?: boolean;
+  } = {},
 ): string[] {
   const scope = options.scope ?? DEFAULT_NEGATION_SCOPE;
-  const sentences = evidenceTexts.flatMap((t) => sentencesOf(t, scope));
+  const reading: Reading = { scope, absence: options.absence === true };
+  const sentences = evidenceTexts.flatMap((t) => sentencesOf(t, reading));
+  // A denial that leaves its verb phrase out ("A humanoid cannot:") takes it from the clause before; only with a
+  // negation to read (scope > 0).
+  const ellipses = options.ellipsis === true && scope > 0 ? evidenceTexts.flatMap((t) => ellipsesOf(t, reading)) : [];
+  // What an ellipsis denies of another subject, the text states both ways: no word of it is reversed "anywhere".
+  const deniedElsewhere = new Set(ellipses.flatMap((e) => [...e.antecedent]));
   const allEvidence = new Set(sentences.flatMap((s) => s.tokens.map((t) => t.stem)));
   const allNumbers = new Set(sentences.flatMap((s) => [...s.numbers]));
   const conflicts = new Set<string>();
-  for (const { tokens: clause, numbers } of claimClausesOf(claim, scope)) {
+  for (const { tokens: clause, numbers } of claimClausesOf(claim, reading)) {
     const stems = contentStems(clause);
+    const predicate = ellipsisRestated(stems, ellipses);
+    if (predicate !== null) {
+      // The clause speaks of the elliptical clause's subject: it must deny the predicate as that clause does, and the
+      // sentence that states the predicate of another subject is not its evidence.
+      const subject = ellipses.find((e) => [...e.subject].some((x) => stems.has(x)))?.subject ?? new Set<string>();
+      const named = [...subject].filter((x) => stems.has(x)).join(' ');
+      if (!clause.some((t) => t.depth >= 1 && predicate.includes(t.stem)))
+        conflicts.add(`${named} ${predicate[0]} / ${named} not ${predicate[0]}`);
+    }
     const shared = sentences.map((s) => [...contentStems(s.tokens)].filter((stem) => stems.has(stem)).length);
     const best = Math.max(0, ...shared);
     // One shared word says too little about which sentence the clause restates.
     if (best < 2) continue;
     const aligned = sentences.filter((_, i) => shared[i] === best);
     const perSentence = aligned.map((sentence) => [
-      ...clauseConflicts(clause, sentence.tokens, allEvidence, options.antonyms),
+      ...clauseConflicts(clause, sentence.tokens, allEvidence, {
+        antonyms: options.antonyms !== false,
+        particles: options.particles === true,
+      }),
       ...(options.hedges === false ? [] : [hedgeDropped(clause, sentence)].filter((h) => h !== null)),
     ]);
     // Several sentences restate the clause equally well: a conflict counts only when every one of them has it.
     const [first = [], ...rest] = perSentence;
-    for (const c of first) if (rest.every((r) => r.includes(c))) conflicts.add(c);
+    if (predicate === null) for (const c of first) if (rest.every((r) => r.includes(c))) conflicts.add(c);
     // A number the evidence states, but not in the sentence the clause restates ("4.2 to 4.4" where that sentence
     // says "4.2 to 4.3" and the next one "4.4"): a figure moved to another role. A number stated nowhere is already
     // a missing number (support.ts).
@@ -416,7 +560,8 @@ export function polarityConflicts(
       if (allNumbers.has(n) && !aligned.some((s) => s.numbers.has(n)))
         conflicts.add(`${n} / ${[...(aligned[0]?.numbers ?? [])].join(' ') || 'no number'}`);
   }
-  if (options.anywhere === true) for (const c of reversedAnywhere(claim, scope, sentences)) conflicts.add(c);
+  if (options.anywhere === true)
+    for (const c of reversedAnywhere(claim, reading, sentences, deniedElsewhere)) conflicts.add(c);
   return [...conflicts];
 }
 
@@ -426,29 +571,41 @@ export function polarityConflicts(
  * that sits in the next sentence or clause ("A starter with pink streaks can be rescued" against "Discard a starter
  * that shows pink streaks; ... it cannot be rescued safely"). Only a negation's head word counts on either side (a
  * word further in a scope depends on what the other side shares: isNegated), and only a word every occurrence of
- * which in the evidence disagrees: a text that states it both ways leaves the claim to the alignment.
+ * which in the evidence is denied: a text that states it both ways leaves the claim to the alignment. One direction
+ * only: a claim that denies a word the text states somewhere is left to the alignment, for a word met far from its
+ * clause is often another word ("should never store data" against "a key-value store"; on `dev` that direction
+ * flagged faithful claims and caught nothing).
  */
-function reversedAnywhere(claim: string, scope: number, sentences: readonly Sentence[]): string[] {
+function reversedAnywhere(
+  claim: string,
+  reading: Reading,
+  sentences: readonly Sentence[],
+  bothWays: ReadonlySet<string>,
+): string[] {
   const evidence = sentences.flatMap((s) => s.tokens);
   const found: string[] = [];
-  for (const token of claimClausesOf(claim, scope).flatMap((c) => c.tokens)) {
-    if (!token.content || token.depth > 1) continue;
+  for (const token of claimClausesOf(claim, reading).flatMap((c) => c.tokens)) {
+    if (!token.content || token.depth > 0 || token.absent || bothWays.has(token.stem)) continue;
     const theirs = evidence.filter((t) => t.stem === token.stem);
-    if (theirs.length === 0 || theirs.some((t) => t.depth > 1)) continue;
-    const negated = token.depth === 1;
-    const theirsNegated = theirs.filter((t) => t.depth === 1).length;
-    if (theirsNegated !== (negated ? 0 : theirs.length)) continue;
-    found.push(negated ? `not ${token.stem} / ${token.stem}` : `${token.stem} / not ${token.stem}`);
+    if (theirs.length === 0 || !theirs.every((t) => t.depth === 1 && !t.absent)) continue;
+    found.push(`${token.stem} / not ${token.stem}`);
   }
   return found;
 }
 
-function clauseConflicts(clause: Unit, sentence: Unit, allEvidence: ReadonlySet<string>, antonyms = true): string[] {
+function clauseConflicts(
+  clause: Unit,
+  sentence: Unit,
+  allEvidence: ReadonlySet<string>,
+  { antonyms, particles }: { antonyms: boolean; particles: boolean },
+): string[] {
   const found: string[] = [];
   const sentenceStems = new Set(sentence.map((t) => t.stem));
   const clauseStems = new Set(clause.map((t) => t.stem));
   const not = (negated: boolean) => (negated ? 'not ' : '');
-  for (const token of clause) {
+  for (const [i, token] of clause.entries()) {
+    // An absent word agrees with a denial and with a mention alike (Token.absent).
+    if (token.absent) continue;
     const negated = isNegated(token, sentenceStems);
     const theirs = polarities(sentence, token.stem, clauseStems);
     if (token.content && theirs.size > 0 && !theirs.has(negated)) {
@@ -456,6 +613,8 @@ function clauseConflicts(clause: Unit, sentence: Unit, allEvidence: ReadonlySet<
       continue;
     }
     if (!antonyms || allEvidence.has(token.stem)) continue;
+    // A verb with a particle is another verb: "keeps microbes out" is "stops microbes", not "keeps" going.
+    if (particles && clause.slice(i + 1, i + 1 + PARTICLE_REACH).some((t) => PARTICLES.has(t.word))) continue;
     for (const opposite of oppositesOf(token.stem)) {
       if (!sentenceStems.has(opposite)) continue;
       if (polarities(sentence, opposite, clauseStems).has(negated))

@@ -76,6 +76,27 @@ export interface SupportFeatures {
   figureLabels: boolean;
   /** A range of the claim must be a range of the cited text, end for end ("two to three" is not "four to six"). */
   ranges: boolean;
+  /**
+   * A denial that leaves its verb phrase out ("A wheeled base executes a twist directly. A humanoid cannot") denies
+   * that phrase of its own subject: a claim that names that subject must deny it too, and is not held to the sentence
+   * that states it of the other subject (polarity.ts).
+   */
+  ellipsis: boolean;
+  /**
+   * Words of absence ("removes the single point of failure", "free of lumps") agree with a denial ("no single point of
+   * failure"): the word they govern is compared with neither polarity (polarity.ts).
+   */
+  absence: boolean;
+  /**
+   * Words that name or report the source ("The book recommends", "according to the manual") are left out of the
+   * uncited part of a cited sentence: they attribute the cited claim, they add none (assess-claims.ts).
+   */
+  attribution: boolean;
+  /**
+   * A verb with a particle after it ("keeps microbes out", "turns it off") is not held to the plain verb's antonyms
+   * ("keeps" / "stops"): the particle makes it another verb (polarity.ts).
+   */
+  particles: boolean;
 }
 export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   wholeSentence: true,
@@ -90,6 +111,10 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   misattribution: true,
   figureLabels: true,
   ranges: true,
+  ellipsis: true,
+  absence: true,
+  attribution: true,
+  particles: true,
 };
 
 /** How one claim fares against the text it cites. */
@@ -175,6 +200,9 @@ export function assessClaim(options: {
   const missingNames = terms.names.filter((name) => !stems.has(stemWord(name.toLowerCase())));
   const polarity = {
     anywhere: features.polarityAnywhere,
+    ellipsis: features.ellipsis,
+    absence: features.absence,
+    particles: features.particles,
     antonyms: features.antonyms,
     hedges: features.hedges,
     numbers: features.numbersInPlace,

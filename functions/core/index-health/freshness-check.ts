@@ -3,9 +3,14 @@
  * last indexed, so the index serves its old text. URLs are compared by the key coverage uses (book/matching.ts
  * normaliseUrl: host case, trailing slash, fragment), by path when no URL matches that way (a book that moved host,
  * as coverage does); a Docusaurus sitemap writes the host lower-cased while the indexer keeps the configured case.
- * A date-only lastmod ("2026-03-02", Docusaurus's `lastmod: 'date'`) cannot tell an edit later that day from one
- * before the index: on or after the day of indexed_at it counts as possibly stale (issue 23). Pages without lastmod
- * or without indexed_at are not judged.
+ * A date-only lastmod ("2026-03-02", Docusaurus's `lastmod: 'date'`) cannot be compared with a time. It is compared
+ * with the day the indexed text was last updated, which the indexer records in page_version (the same date the site
+ * wrote when it published that text: front matter, last commit or file time): a later day is an edit the index has
+ * not seen, the same day is the indexed text. Comparing it with the day of indexed_at instead (the rule before)
+ * flagged an edit made the day of the index, but also every page edited that day for good: a re-index the same day
+ * did not clear it (issue 23). Two edits on one day with an index between them are not seen; that is the form's
+ * limit. A page indexed by an indexer that recorded no day keeps the older rule: on or after indexed_at's day is
+ * possibly stale. Pages without lastmod or without indexed_at are not judged.
  */
 import { normaliseUrl, urlPath } from '../book/matching.ts';
 import { type CriterionDeclaration, defineCheck, verdict } from '../checks/check.ts';
@@ -39,15 +44,16 @@ export const freshnessCheck = defineCheck({
     const indexedUrls = new Set(pages.map(([url]) => normaliseUrl(url)));
     const byUrl = sitemap.entries.some((e) => indexedUrls.has(normaliseUrl(e.url)));
     const key = byUrl ? normaliseUrl : urlPath;
-    const indexed = new Map(pages.map(([url, page]) => [key(url), page.oldestIndexedAt]));
+    const indexed = new Map(pages.map(([url, page]) => [key(url), page]));
     let checked = 0;
     const stale: string[] = [];
     for (const entry of sitemap.entries) {
-      const indexedAt = indexed.get(key(entry.url));
+      const page = indexed.get(key(entry.url));
+      const indexedAt = page?.oldestIndexedAt;
       const lastmod = entry.lastmod === undefined ? Number.NaN : Date.parse(entry.lastmod);
       if (indexedAt === undefined || Number.isNaN(lastmod)) continue;
       checked += 1;
-      if (editedAfter(entry.lastmod ?? '', lastmod, indexedAt)) stale.push(entry.url);
+      if (editedAfter(entry.lastmod ?? '', lastmod, indexedAt, page?.updatedDay)) stale.push(entry.url);
     }
     const note = checked > 0 ? null : notCheckedNote(sitemap.entries, pages.length);
     const block = {
@@ -91,8 +97,11 @@ function notCheckedNote(entries: readonly { lastmod?: string | undefined }[], in
 
 const DATE_ONLY = /^\s*\d{4}-\d{2}-\d{2}\s*$/;
 
-/** lastmod after indexed_at; a date-only lastmod on or after indexed_at's day (UTC), since its time is unknown. */
-function editedAfter(raw: string, lastmod: number, indexedAt: string): boolean {
-  if (DATE_ONLY.test(raw)) return raw.trim() >= indexedAt.slice(0, 10);
-  return lastmod > Date.parse(indexedAt);
+/**
+ * lastmod after indexed_at. A date-only lastmod: after the day the indexed text was last updated when the indexer
+ * recorded it, else (an index without that day) on or after indexed_at's day (UTC), since its time is unknown.
+ */
+function editedAfter(raw: string, lastmod: number, indexedAt: string, updatedDay: string | undefined): boolean {
+  if (!DATE_ONLY.test(raw)) return lastmod > Date.parse(indexedAt);
+  return updatedDay === undefined ? raw.trim() >= indexedAt.slice(0, 10) : raw.trim() > updatedDay;
 }

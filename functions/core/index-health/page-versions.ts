@@ -13,6 +13,7 @@
 import { parsePageVersion } from '../book/payload.ts';
 import type { FacetHit, VectorIndex } from '../ports.ts';
 import {
+  earlierDay,
   emptyPage,
   type HeldVersion,
   type IndexInventory,
@@ -62,6 +63,7 @@ export async function readPageVersions(
     const page = pageOf(pages, version.sourceUrl);
     page.pageHashes.add(version.pageHash);
     page.declaresChunks = true;
+    page.updatedDay = earlierDay(page.updatedDay, version.updatedDay);
     page.duplicateChunks += Math.max(0, hit.count - version.chunks);
     const known = held.get(version.sourceUrl) ?? [];
     known.push({ held: Math.min(hit.count, version.chunks), declared: version.chunks });

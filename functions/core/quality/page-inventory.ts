@@ -27,6 +27,11 @@ export interface PageInventory {
   declaresChunks: boolean;
   /** The earliest indexed_at of the page's points (ISO 8601), when they carry one. */
   oldestIndexedAt: string | undefined;
+  /**
+   * The earliest last-update day (YYYY-MM-DD) the page's versions declare (page_version's day: when the indexed
+   * text was last edited, as the site dates it); undefined when no version declares one (an older indexer).
+   */
+  updatedDay: string | undefined;
 }
 
 export interface IndexInventory {
@@ -150,9 +155,10 @@ function add(inventory: ScrolledInventory, seen: SeenChunks, payload: Payload): 
   const hash = typeof payload.page_hash === 'string' ? payload.page_hash : undefined;
   if (hash === undefined) inventory.pointsWithoutPageHash += 1;
   else page.pageHashes.add(hash);
-  const declared =
-    typeof payload.page_version === 'string' ? parsePageVersion(payload.page_version)?.chunks : undefined;
+  const parsed = typeof payload.page_version === 'string' ? parsePageVersion(payload.page_version) : undefined;
+  const declared = parsed?.chunks;
   if (declared !== undefined) page.declaresChunks = true;
+  page.updatedDay = earlierDay(page.updatedDay, parsed?.updatedDay);
   if (typeof payload.chunk_index === 'number') {
     // A chunk repeated within one version; chunks of two versions are the stale pages' concern, counted once there.
     const versions = seen.get(url) ?? new Map<string, SeenVersion>();
@@ -173,6 +179,7 @@ export function emptyPage(): PageInventory {
     missingChunks: 0,
     declaresChunks: false,
     oldestIndexedAt: undefined,
+    updatedDay: undefined,
   };
 }
 
@@ -210,6 +217,12 @@ function countMissing(inventory: ScrolledInventory, seen: SeenChunks): void {
       [...versions.values()].map((v) => ({ held: v.bits.distinct, declared: v.declared })),
     );
   }
+}
+
+/** The earlier of a page's earliest last-update day so far and a version's (YYYY-MM-DD sorts as text). */
+export function earlierDay(earliest: string | undefined, day: string | undefined): string | undefined {
+  if (day === undefined) return earliest;
+  return earliest === undefined || day < earliest ? day : earliest;
 }
 
 /** The older of a page's oldest time so far and a point's indexed_at (unreadable times ignored). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { pageVersionKey } from '../../../functions/core/book/payload.ts';
 import { freshnessCheck } from '../../../functions/core/index-health/freshness-check.ts';
 import { runCheck } from '../../fakes/run-context.ts';
 import { healthContext, point } from './context.ts';
@@ -200,6 +201,108 @@ describe('the freshness check', () => {
       expect(await freshness([{ url: A, lastmod: '2026-10-31' }])).toMatchObject({ pages_checked: 1, stale_pages: 0 });
       // A full datetime earlier the same day is not stale: only the date-only form is read by day.
       expect(await freshness([{ url: A, lastmod: '2026-11-01T09:00:00.000Z' }])).toMatchObject({ stale_pages: 0 });
+    });
+
+    describe.each([
+      ['by the scroll', { source_url: 'keyword', token_count: 'integer' }],
+      ['by facets', { source_url: 'keyword', token_count: 'integer', page_version: 'keyword', indexed_at: 'keyword' }],
+    ])(
+      'a date-only lastmod against the day the indexed text was last updated (page_version), read %s',
+      (_, indexes) => {
+        /** A page of two chunks whose page_version declares `day`, indexed at `indexedAt`, judged on `lastmod`. */
+        const dated = async (lastmod: string, day: string | undefined, indexedAt: string, earlier?: string) => {
+          const written = (id: string, chunk: number, hash: string, versionDay: string | undefined) =>
+            point(id, {
+              chunk_index: chunk,
+              page_hash: hash,
+              page_version: pageVersionKey(A, hash, 2, versionDay),
+              indexed_at: indexedAt,
+            });
+          const points = [written('1', 0, 'h1', day), written('2', 1, 'h1', day)];
+          // A leftover of an earlier version (its own day) beside the current one.
+          if (earlier !== undefined) points.push(written('old', 2, 'h0', earlier));
+          const { ctx } = healthContext({ points, sitemap: [{ url: A, lastmod }], info: { payloadIndexes: indexes } });
+          return (await runCheck(freshnessCheck, ctx)).sections?.index_health?.freshness;
+        };
+
+        it('calls an edit dated after that day stale, also when it is the day of the index', async () => {
+          expect(await dated('2026-11-01', '2026-10-20', '2026-11-01T10:15:00.000Z')).toMatchObject({
+            pages_checked: 1,
+            stale_pages: 1,
+            urls: [A],
+          });
+          expect(await dated('2026-10-21', '2026-10-20', '2026-11-01T10:15:00.000Z')).toMatchObject({ stale_pages: 1 });
+        });
+
+        it('does not call the indexed text stale: its own day, or earlier, whatever the day of the index', async () => {
+          expect(await dated('2026-10-20', '2026-10-20', '2026-11-01T10:15:00.000Z')).toMatchObject({
+            pages_checked: 1,
+            stale_pages: 0,
+          });
+          expect(await dated('2026-10-19', '2026-10-20', '2026-11-01T10:15:00.000Z')).toMatchObject({ stale_pages: 0 });
+        });
+
+        it('is clear after a re-index the same day as the edit, where the day of indexed_at kept firing', async () => {
+          // Edited and re-indexed on 2026-11-01: the page's day is the edit's. The old rule (lastmod on or after
+          // indexed_at's day) called it stale that night and every night after until an index on a later day.
+          expect(await dated('2026-11-01', '2026-11-01', '2026-11-01T14:00:00.000Z')).toMatchObject({ stale_pages: 0 });
+          expect(await dated('2026-11-01', undefined, '2026-11-01T14:00:00.000Z')).toMatchObject({ stale_pages: 1 });
+        });
+
+        it('reads the earliest day when a leftover of an earlier version remains', async () => {
+          expect(await dated('2026-10-25', '2026-11-01', '2026-11-01T14:00:00.000Z', '2026-10-20')).toMatchObject({
+            stale_pages: 1,
+          });
+          expect(await dated('2026-10-25', '2026-11-01', '2026-11-01T14:00:00.000Z')).toMatchObject({ stale_pages: 0 });
+        });
+
+        it('compares a full datetime with indexed_at, not with the day', async () => {
+          expect(await dated('2026-11-01T15:00:00.000Z', '2026-11-01', '2026-11-01T14:00:00.000Z')).toMatchObject({
+            stale_pages: 1,
+          });
+          expect(await dated('2026-11-01T13:00:00.000Z', '2026-10-01', '2026-11-01T14:00:00.000Z')).toMatchObject({
+            stale_pages: 0,
+          });
+        });
+      },
+    );
+  });
+  it('is not applicable when it checked no page, and passes when it checked one and found it fresh', async () => {
+    const none = healthContext({ points: [point('1')], sitemap: [{ url: A }] });
+    const fresh = healthContext({ points: [point('1')], sitemap: [{ url: A, lastmod: '2026-10-01' }] });
+    expect((await runCheck(freshnessCheck, none.ctx)).status).toBe('not_applicable');
+    expect((await runCheck(freshnessCheck, fresh.ctx)).status).toBe('pass');
+  });
+
+  it('says nothing of lastmod when the sitemap lists no page: other findings say so', async () => {
+    const { ctx } = healthContext({ points: [point('1')], sitemap: [] });
+    expect((await runCheck(freshnessCheck, ctx)).sections?.index_health?.freshness).toEqual({
+      pages_checked: 0,
+      stale_pages: 0,
+      urls: [],
+      source: 'scroll',
+    });
+  });
+
+  it('matches by full URL when any sitemap URL is indexed, so a page of the same path on another host is not judged', async () => {
+    const { ctx } = healthContext({
+      points: [point('1')],
+      sitemap: [
+        { url: 'https://mirror.example.org/docs/a', lastmod: '2026-12-01' },
+        { url: A, lastmod: '2026-10-01' },
+      ],
+    });
+    expect((await runCheck(freshnessCheck, ctx)).sections?.index_health?.freshness).toMatchObject({
+      pages_checked: 1,
+      stale_pages: 0,
+    });
+  });
+
+  it('reads a date-only lastmod with spaces around it by its day', async () => {
+    const { ctx } = healthContext({ points: [point('1')], sitemap: [{ url: A, lastmod: ' 2026-11-01 ' }] });
+    expect((await runCheck(freshnessCheck, ctx)).sections?.index_health?.freshness).toMatchObject({
+      pages_checked: 1,
+      stale_pages: 1,
     });
   });
 });

@@ -281,4 +281,19 @@ describe('the page_version keyword', () => {
     for (const bad of ['', 'abc', 'url hash', 'url hash x', 'url  3', ' hash 3', 'url hash -1', 'url hash 1234567890'])
       expect(parsePageVersion(bad)).toBeUndefined();
   });
+
+  it('names the page’s last update day after the count when it is known, and reads it back', () => {
+    const key = pageVersionKey(C, 'abc123', 12, '2026-11-01');
+    expect(key).toBe(`${C} abc123 12 2026-11-01`);
+    expect(parsePageVersion(key)).toEqual({ sourceUrl: C, pageHash: 'abc123', chunks: 12, updatedDay: '2026-11-01' });
+    // A day alone is not a version, and a day where the count should be is refused.
+    for (const bad of ['url hash 2026-11-01', '2026-11-01', 'url hash 3 2026-11-1'])
+      expect(parsePageVersion(bad)).toBeUndefined();
+    // A URL ending like a day is still the URL when the key has no day.
+    expect(parsePageVersion(`${BASE}/2026-11-01 h 3`)).toEqual({
+      sourceUrl: `${BASE}/2026-11-01`,
+      pageHash: 'h',
+      chunks: 3,
+    });
+  });
 });

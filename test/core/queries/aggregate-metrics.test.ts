@@ -176,4 +176,22 @@ describe('buildValidationMetrics', () => {
     // Assess
     expect(metrics.throughput_qps).toBeNull();
   });
+
+  it('lists the query types in name order, whatever order the queries ran in', () => {
+    const metrics = build([result('q1', { category: 'semantic' }), result('q2', { category: 'keyword' })]);
+    expect(metrics.query_types_tested).toEqual(['keyword', 'semantic']);
+  });
+
+  it('averages the benchmark metrics when any query carries them, over those that do, and leaves them out when none does', () => {
+    // Prepare: q1 was judged with benchmark metrics, q2 (a probe, say) was not.
+    const judged = { ...result('q1', {}), benchmark_metrics: { 'recall@5': 0.5, mrr: 1 } };
+
+    // Act
+    const some = build([judged, result('q2', {})]);
+    const none = build([result('q1', {}), result('q2', {})]);
+
+    // Assess
+    expect(some.benchmark).toEqual({ 'recall@5': 0.5, mrr: 1 });
+    expect('benchmark' in none).toBe(false);
+  });
 });

@@ -66,4 +66,62 @@ describe('per-category figures against the suite’s QueryCategory expectations 
     expect(metrics.by_category.other).toMatchObject({ description: null, expected_results: null, expected_met: null });
     expect(categoryErrors(metrics, RUN_ID, () => 'e1')).toEqual([]);
   });
+
+  it('misses an expected pass rate just above the category’s, and meets an alignment the category reaches exactly', () => {
+    // Act: 1 of 2 passes (50 %), mean alignment 0.55
+    const metrics = metricsFor([query('keyword', true, 0.6), query('keyword', false, 0.5)], {
+      keyword: { expected_results: { min_pass_rate: 50.01 } },
+      semantic: { expected_results: { min_semantic_alignment: 0.55 } },
+    });
+    const semantic = metricsFor([query('semantic', true, 0.6), query('semantic', true, 0.5)], {
+      semantic: { expected_results: { min_semantic_alignment: 0.55 } },
+    });
+
+    // Assess
+    expect(metrics.by_category.keyword?.expected_met).toBe(false);
+    expect(semantic.by_category.semantic?.expected_met).toBe(true);
+  });
+
+  it('misses the expectations when one of two is met, and an alignment expected of a category with no alignment', () => {
+    // Act: the pass rate is met (100 % >= 50), the alignment is not (0.4 < 0.5); the second category has none.
+    const metrics = metricsFor([query('keyword', true, 0.4), query('refusal', true, null)], {
+      keyword: { expected_results: { min_pass_rate: 50, min_semantic_alignment: 0.5 } },
+      refusal: { expected_results: { min_semantic_alignment: 0.1 } },
+    });
+
+    // Assess
+    expect(metrics.by_category.keyword?.expected_met).toBe(false);
+    expect(metrics.by_category.refusal).toMatchObject({ mean_semantic_alignment: null, expected_met: false });
+    let n = 0;
+    expect(categoryErrors(metrics, RUN_ID, () => `e${++n}`)).toEqual([
+      {
+        id: 'e1',
+        validation_id: RUN_ID,
+        error_type: 'CATEGORY_EXPECTATION_MISSED',
+        severity: 'MEDIUM',
+        message:
+          'Category \'keyword\' misses its expected results: pass rate 100%, mean semantic alignment 0.4 (expected {"min_pass_rate":50,"min_semantic_alignment":0.5})',
+        details: {
+          category: 'keyword',
+          pass_rate: 100,
+          mean_semantic_alignment: 0.4,
+          expected_results: { min_pass_rate: 50, min_semantic_alignment: 0.5 },
+        },
+      },
+      {
+        id: 'e2',
+        validation_id: RUN_ID,
+        error_type: 'CATEGORY_EXPECTATION_MISSED',
+        severity: 'MEDIUM',
+        message:
+          'Category \'refusal\' misses its expected results: pass rate 100%, mean semantic alignment n/a (expected {"min_semantic_alignment":0.1})',
+        details: {
+          category: 'refusal',
+          pass_rate: 100,
+          mean_semantic_alignment: null,
+          expected_results: { min_semantic_alignment: 0.1 },
+        },
+      },
+    ]);
+  });
 });

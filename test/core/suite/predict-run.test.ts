@@ -84,4 +84,64 @@ describe('predictRun', () => {
     );
     expect(predictRun(report(rows, 60)).setAside).toBe(0);
   });
+
+  it('lists a query exactly at its threshold as over it, one exactly 0.02 away not at all, and none without a result', () => {
+    const p = predictRun(
+      report(
+        [
+          { id: 'at', status: 'PASS', fail_reason: null, best: 0.3, threshold: 0.3 },
+          // 0.04 - 0.02 is exactly 0.02 in floating point (0.32 - 0.3 is not).
+          { id: 'gap', status: 'PASS', fail_reason: null, best: 0.04, threshold: 0.02 },
+          { id: 'none', status: 'FAIL', fail_reason: 'no results', best: null, threshold: 0.01 },
+        ],
+        66.67,
+      ),
+    );
+    expect(p.near).toEqual([{ id: 'at', best: 0.3, threshold: 0.3, side: 'over' }]);
+  });
+
+  it('reads min_pass_rate from the pass_rate criterion wherever it is, and lists only the breached criteria', () => {
+    // Prepare: a passing latency criterion first, a breached orphan count that could not be read, then pass_rate.
+    const base = report(rows, 60);
+    const latency = { name: 'p95_latency_ms', value: 120, threshold: 340, comparator: '<=', passed: true };
+    const orphans = { name: 'orphan_urls', value: null, threshold: 0, comparator: '<=', passed: false };
+    const r = { ...base, success_criteria: [latency, orphans, ...base.success_criteria] } as ValidationReport;
+
+    // Act
+    const p = predictRun(r);
+
+    // Assess
+    expect([p.minPassRate, p.breached]).toEqual([90, ['orphan_urls n/a > 0', 'pass_rate 60 < 90']]);
+  });
+
+  it('gives no min_pass_rate and no warning when the run judged no pass_rate criterion', () => {
+    const p = predictRun({ ...report(rows, 60), success_criteria: [] } as unknown as ValidationReport);
+    expect([p.minPassRate, p.warning, p.breached]).toEqual([null, null, []]);
+  });
+
+  it('prints every line: the figure with the breached criteria, failures, near queries on each side, the warning', () => {
+    const r = report(rows, 60);
+    const latency = { name: 'p95_latency_ms', value: 412, threshold: 340, comparator: '<=', passed: false };
+    const text = formatPrediction(
+      predictRun({ ...r, success_criteria: [...r.success_criteria, latency] } as ValidationReport),
+    );
+    expect(text).toBe(
+      [
+        'Predicted pass rate at these thresholds: 60 % (3/5); the run would be FAILED (pass_rate 60 < 90; p95_latency_ms 412 > 340)',
+        '  would fail c: best similarity 0.29 < 0.3',
+        '  would fail e: ERROR',
+        '  within 0.02 of their threshold (may tip on another night):',
+        '    b: best 0.3100 >= 0.3',
+        '    c: best 0.2900 < 0.3',
+        "  warning: the predicted pass rate 60 % is under the suite's min_pass_rate 90 %: the first night would fail",
+      ].join('\n'),
+    );
+  });
+
+  it('prints one line for a clean prediction: no breach, failure, near query or warning', () => {
+    const clean: Row[] = [{ id: 'a', status: 'PASS', fail_reason: null, best: 0.5, threshold: 0.3 }];
+    expect(formatPrediction(predictRun(report(clean, 100)))).toBe(
+      'Predicted pass rate at these thresholds: 100 % (1/1); the run would be PASSED',
+    );
+  });
 });

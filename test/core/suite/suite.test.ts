@@ -191,6 +191,24 @@ describe('resolveQueries', () => {
   });
 });
 
+describe('resolveQueries: the expected module and chapter', () => {
+  it('keeps the module and chapter a query expects, and null where it names none', () => {
+    const suite = parseSuite(
+      JSON.stringify({
+        queries: [
+          { query_text: 'What is a node?', expected_module: 'ROS 2 Basics', expected_chapter: 'Nodes' },
+          { query_text: 'Gazebo' },
+        ],
+      }),
+      'suite.json',
+    );
+    expect(resolveQueries(suite).map((q) => [q.expected_module, q.expected_chapter])).toEqual([
+      ['ROS 2 Basics', 'Nodes'],
+      [null, null],
+    ]);
+  });
+});
+
 describe('resolveQueries: the defaults of last resort', () => {
   const resolve = (suite: Record<string, unknown>, overrides = {}) =>
     resolveQueries(parseSuite(JSON.stringify(suite), 'suite.json'), overrides);
