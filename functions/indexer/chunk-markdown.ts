@@ -123,14 +123,11 @@ function packLevel(sections: Section[], depth: number, sizes: ChunkSizes): Piece
   while (i < sections.length) {
     const first = sections[i] as Section;
     let j = i + 1;
+    // A section with a heading at this depth starts a run of the sections under that heading (the key is a
+    // heading's text, so a section with no heading this deep never matches it).
     if (first.hierarchy.length > depth) {
       const key = first.hierarchy[depth];
-      while (
-        j < sections.length &&
-        (sections[j]?.hierarchy.length ?? 0) > depth &&
-        sections[j]?.hierarchy[depth] === key
-      )
-        j += 1;
+      while (j < sections.length && sections[j]?.hierarchy[depth] === key) j += 1;
     }
     const run = sections.slice(i, j);
     if (run.length === 1) items.push(...sectionPieces(first, sizes));

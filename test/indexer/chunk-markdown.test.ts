@@ -464,6 +464,14 @@ describe('chunkMarkdown: what a page’s chunks hold', () => {
     ]);
   });
 
+  it('keeps two sections of the same heading apart when they do not fit the target together', () => {
+    const markdown = `## Example\n\n${paragraph(200, 'a')}\n\n## Example\n\n${paragraph(200, 'b')}`;
+    expect(chunkMarkdown(markdown, { title: 'T' }).map((c) => [c.headingHierarchy, c.tokenCount])).toEqual([
+      [['T', 'Example'], 203],
+      [['T', 'Example'], 203],
+    ]);
+  });
+
   it('writes back every empty heading above a section, each once, and no empty sibling', () => {
     expect(texts('Intro.\n\n## A\n\n### B\n\n#### C\n\nText.')).toEqual(['Intro.\n\n## A\n\n### B\n\n#### C\n\nText.']);
     expect(texts('Intro.\n\n## A\n\n## A\n\n### B\n\nText.')).toEqual(['Intro.\n\n## A\n\n### B\n\nText.']);
@@ -511,7 +519,7 @@ describe('chunkMarkdown: what a page’s chunks hold', () => {
     const markdown = [
       "import Tabs from '@theme/Tabs'",
       "import TabItem from  '@theme/TabItem';  ",
-      'export const meta = { draft: true };',
+      'export  const meta = { draft: true };',
       'export default function Layout() {}',
       'Intro.',
       "To use tabs, import Tabs from '@theme/Tabs'",
@@ -591,8 +599,9 @@ describe('chunkMarkdown: splitting a section over the maximum', () => {
   });
 
   it('never splits a code block at a blank line inside it, and splits at blank or space-only lines outside', () => {
-    // Prepare: a code block of 2 x 40 tokens with a blank line inside, then paragraphs after a space-only line.
-    const code = ['```', paragraph(40, 'c'), '', paragraph(40, 'd'), '```'].join('\n');
+    // Prepare: a code block of 126 tokens (within the maximum, over the target) with a blank line inside, then
+    // paragraphs after a space-only line.
+    const code = ['```', paragraph(60, 'c'), '', paragraph(60, 'd'), '```'].join('\n');
     const markdown = `${code}\n\n${paragraph(60, 'e')}\n  \n${paragraph(60, 'f')}`;
 
     // Act
