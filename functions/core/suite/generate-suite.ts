@@ -144,10 +144,10 @@ function withoutCode(text: string): string {
   return text.replace(CODE_SPAN, ' ');
 }
 
-/** Inline code as proseUnits keeps it: between two characters no book writes, so a question can tell code apart. */
-const CODE_OPEN = '\u0001';
-const CODE_CLOSE = '\u0002';
-const CODE_SPAN = /\u0001[^\u0002]*\u0002/g;
+/** Inline code as proseUnits keeps it: between two private-use characters no book writes, so code is told apart. */
+const CODE_OPEN = '\uE000';
+const CODE_CLOSE = '\uE001';
+const CODE_SPAN = /\uE000[^\uE001]*\uE001/g;
 
 interface Candidate {
   text: string;
