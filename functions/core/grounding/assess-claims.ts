@@ -120,18 +120,26 @@ function uncoveredText(
  * stricter DEFAULT_MIN_TAIL_SUPPORT, and fails the claim when it is not supported. A part with fewer than
  * MIN_TAIL_WORDS content words is a connective: left alone, or held to its numbers and names when it states some.
  */
+/**
+ * Words by which an answer names its source or reports it ("The book recommends ...", "according to the manual"). In
+ * the uncited part of a cited sentence they attribute the cited claim to the text; they claim nothing of their own.
+ */
+const ATTRIBUTION =
+  /\b(?:the\s+)?(?:book|chapter|manual|documentation|docs|guide|tutorial|course|author|according|recommends?|recommended|says|said|explains?|explained|suggests?|suggested|advises?|advised|warns?|warned|mentions?|mentioned)\b/giu;
+
 function withUncitedPart(
   claim: ClaimSupport,
   uncovered: string,
   evidence: EvidenceTerms,
   features: SupportFeatures,
 ): void {
-  const terms = extractClaimTerms(uncovered, features);
+  const part = features.attribution ? uncovered.replace(ATTRIBUTION, ' ') : uncovered;
+  const terms = extractClaimTerms(part, features);
   const connective = terms.words.length < MIN_TAIL_WORDS;
   if (connective && !carriesFacts(terms)) return;
   // A connective that states a number or a name ("Three things:") is held to those alone.
   const minWordSupport = connective ? 0 : DEFAULT_MIN_TAIL_SUPPORT;
-  const tail = assessClaim({ claim: uncovered, evidence, minWordSupport, features });
+  const tail = assessClaim({ claim: part, evidence, minWordSupport, features });
   if (tail.supported) return;
   claim.supported = false;
   claim.uncited_part = {

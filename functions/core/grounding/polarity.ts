@@ -169,6 +169,10 @@ const ANTONYMS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   }
   return map;
 })();
+/** Particles that make a verb another verb ("keep out", "turn off", "give away"): its antonyms are not theirs. */
+const PARTICLES: ReadonlySet<string> = new Set(['out', 'off', 'away']);
+/** How far after its verb a particle may stand: past a short object ("keeps most other microbes out"). */
+const PARTICLE_REACH = 5;
 /** Negating prefixes: "incompatible" denies "compatible", "unsafe" "safe", "disabled" "enabled". */
 const NEGATING_PREFIXES = ['un', 'in', 'im', 'ir', 'il', 'non', 'dis'] as const;
 
@@ -508,6 +512,7 @@ export function polarityConflicts(
     anywhere?: boolean;
     ellipsis?: boolean;
     absence?: boolean;
+    particles?: boolean;
   } = {},
 ): string[] {
   const scope = options.scope ?? DEFAULT_NEGATION_SCOPE;
@@ -538,7 +543,10 @@ export function polarityConflicts(
     if (best < 2) continue;
     const aligned = sentences.filter((_, i) => shared[i] === best);
     const perSentence = aligned.map((sentence) => [
-      ...clauseConflicts(clause, sentence.tokens, allEvidence, options.antonyms),
+      ...clauseConflicts(clause, sentence.tokens, allEvidence, {
+        antonyms: options.antonyms !== false,
+        particles: options.particles === true,
+      }),
       ...(options.hedges === false ? [] : [hedgeDropped(clause, sentence)].filter((h) => h !== null)),
     ]);
     // Several sentences restate the clause equally well: a conflict counts only when every one of them has it.
@@ -563,7 +571,10 @@ export function polarityConflicts(
  * that sits in the next sentence or clause ("A starter with pink streaks can be rescued" against "Discard a starter
  * that shows pink streaks; ... it cannot be rescued safely"). Only a negation's head word counts on either side (a
  * word further in a scope depends on what the other side shares: isNegated), and only a word every occurrence of
- * which in the evidence disagrees: a text that states it both ways leaves the claim to the alignment.
+ * which in the evidence is denied: a text that states it both ways leaves the claim to the alignment. One direction
+ * only: a claim that denies a word the text states somewhere is left to the alignment, for a word met far from its
+ * clause is often another word ("should never store data" against "a key-value store"; on `dev` that direction
+ * flagged faithful claims and caught nothing).
  */
 function reversedAnywhere(
   claim: string,
@@ -574,23 +585,25 @@ function reversedAnywhere(
   const evidence = sentences.flatMap((s) => s.tokens);
   const found: string[] = [];
   for (const token of claimClausesOf(claim, reading).flatMap((c) => c.tokens)) {
-    if (!token.content || token.depth > 1 || token.absent || bothWays.has(token.stem)) continue;
+    if (!token.content || token.depth > 0 || token.absent || bothWays.has(token.stem)) continue;
     const theirs = evidence.filter((t) => t.stem === token.stem);
-    if (theirs.length === 0 || theirs.some((t) => t.depth > 1 || t.absent)) continue;
-    const negated = token.depth === 1;
-    const theirsNegated = theirs.filter((t) => t.depth === 1).length;
-    if (theirsNegated !== (negated ? 0 : theirs.length)) continue;
-    found.push(negated ? `not ${token.stem} / ${token.stem}` : `${token.stem} / not ${token.stem}`);
+    if (theirs.length === 0 || !theirs.every((t) => t.depth === 1 && !t.absent)) continue;
+    found.push(`${token.stem} / not ${token.stem}`);
   }
   return found;
 }
 
-function clauseConflicts(clause: Unit, sentence: Unit, allEvidence: ReadonlySet<string>, antonyms = true): string[] {
+function clauseConflicts(
+  clause: Unit,
+  sentence: Unit,
+  allEvidence: ReadonlySet<string>,
+  { antonyms, particles }: { antonyms: boolean; particles: boolean },
+): string[] {
   const found: string[] = [];
   const sentenceStems = new Set(sentence.map((t) => t.stem));
   const clauseStems = new Set(clause.map((t) => t.stem));
   const not = (negated: boolean) => (negated ? 'not ' : '');
-  for (const token of clause) {
+  for (const [i, token] of clause.entries()) {
     // An absent word agrees with a denial and with a mention alike (Token.absent).
     if (token.absent) continue;
     const negated = isNegated(token, sentenceStems);
@@ -600,6 +613,8 @@ function clauseConflicts(clause: Unit, sentence: Unit, allEvidence: ReadonlySet<
       continue;
     }
     if (!antonyms || allEvidence.has(token.stem)) continue;
+    // A verb with a particle is another verb: "keeps microbes out" is "stops microbes", not "keeps" going.
+    if (particles && clause.slice(i + 1, i + 1 + PARTICLE_REACH).some((t) => PARTICLES.has(t.word))) continue;
     for (const opposite of oppositesOf(token.stem)) {
       if (!sentenceStems.has(opposite)) continue;
       if (polarities(sentence, opposite, clauseStems).has(negated))

@@ -101,6 +101,10 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
   hundreds: 100,
   thousands: 1000,
   millions: 1_000_000,
+  // Counts of times: "twice per second" is "two times every second".
+  once: 1,
+  twice: 2,
+  thrice: 3,
 };
 
 /**
@@ -108,7 +112,18 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
  * ("hundred of hertz"): alone they count as a number before a unit only (or, for a multiplier, after a number word:
  * "two hundred"), unless `lenient` (the evidence side, where reading a number too many only makes a claim easier to support).
  */
-const AMBIGUOUS_WORDS: ReadonlySet<string> = new Set(['one', 'half', 'hundred', 'thousand', 'dozen']);
+const AMBIGUOUS_WORDS: ReadonlySet<string> = new Set([
+  'one',
+  'half',
+  'hundred',
+  'thousand',
+  'dozen',
+  // "once the node starts", "twice as fast" (a ratio, not a count a chunk states in digits): read on the evidence
+  // side only, where "twice per second" vouches for a claim's "two times".
+  'once',
+  'twice',
+  'thrice',
+]);
 
 // A number in digits (thousands separators, decimals) or a word ("five", "twenty-five", "a"), and the word or symbol
 // after it, a unit candidate (% °C MB/s): read ahead, not consumed, so "run five nodes" still reads "five".

@@ -87,6 +87,16 @@ export interface SupportFeatures {
    * failure"): the word they govern is compared with neither polarity (polarity.ts).
    */
   absence: boolean;
+  /**
+   * Words that name or report the source ("The book recommends", "according to the manual") are left out of the
+   * uncited part of a cited sentence: they attribute the cited claim, they add none (assess-claims.ts).
+   */
+  attribution: boolean;
+  /**
+   * A verb with a particle after it ("keeps microbes out", "turns it off") is not held to the plain verb's antonyms
+   * ("keeps" / "stops"): the particle makes it another verb (polarity.ts).
+   */
+  particles: boolean;
 }
 export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   wholeSentence: true,
@@ -103,6 +113,8 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   ranges: true,
   ellipsis: true,
   absence: true,
+  attribution: true,
+  particles: true,
 };
 
 /** How one claim fares against the text it cites. */
@@ -190,6 +202,7 @@ export function assessClaim(options: {
     anywhere: features.polarityAnywhere,
     ellipsis: features.ellipsis,
     absence: features.absence,
+    particles: features.particles,
     antonyms: features.antonyms,
     hedges: features.hedges,
     numbers: features.numbersInPlace,
