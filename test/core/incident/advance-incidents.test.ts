@@ -474,3 +474,91 @@ describe('advanceIncidents: re-opening needs the same breach back', () => {
     ]);
   });
 });
+
+describe('advanceIncidents: mutation survivors (notices exact, lost state, persisting errors)', () => {
+  const run = (started_at: string, id = 'r') => ({ run_id: id, started_at, report: `s3://b/${id}.json` });
+  const step = (state: IncidentState | null, observation: Observation, started_at: string, extra = {}) =>
+    advanceIncidents({
+      state,
+      collection: 'book',
+      environment: 'prod',
+      observation,
+      run: run(started_at, started_at),
+      newId: () => `i-${started_at}`,
+      policy: ONE_CLEAN_RUN,
+      ...extra,
+    });
+
+  it('names every breach of an onset as news, and a re-opening only what the closed incident had not had', () => {
+    const onset = step(null, failed(pass), '2026-03-01T02:00:00.000Z');
+    expect(onset.notices[0]?.newKinds).toEqual(['criterion:pass_rate']);
+    const recovered = step(onset.state, clean, '2026-03-02T02:00:00.000Z');
+    const back = step(recovered.state, failed(pass, mrr), '2026-03-03T02:00:00.000Z');
+    expect(back.notices.map((x) => [x.kind, x.newKinds])).toEqual([['reopened', ['METRIC_DROPPED:mrr']]]);
+  });
+
+  it('escalates an open incident rather than re-opening the closed one it also holds, for a kind both had', () => {
+    // Incident 1 (pass rate) closed; within 3 days incident 2 opens on MRR; then pass rate breaks beside it.
+    expect(replay([failed(pass), clean, failed(mrr), failed(mrr, pass)])).toEqual([
+      ['quality:onset'],
+      ['quality:recovery'],
+      ['quality:onset'],
+      ['quality:escalation'],
+    ]);
+  });
+
+  it('does not re-open an incident that closed after this run started (an older run finishing late)', () => {
+    const onset = step(null, failed(pass), '2026-03-01T02:00:00.000Z');
+    const recovered = step(onset.state, clean, '2026-03-03T02:00:00.000Z');
+    const older = step(recovered.state, failed(pass), '2026-03-02T02:00:00.000Z');
+    expect(older.notices.map((x) => x.kind)).toEqual(['onset']);
+  });
+
+  it('advances an open incident as usual even when told a lost one (lost counts only where nothing is open)', () => {
+    const onset = step(null, failed(pass), '2026-03-01T02:00:00.000Z');
+    const lostIncident = onset.state.open.quality;
+    const next = step(onset.state, clean, '2026-03-02T02:00:00.000Z', { lost: { quality: lostIncident } });
+    expect(next.notices).toEqual([
+      expect.objectContaining({ kind: 'recovery', breaches: [], newKinds: [], incident: expect.anything() }),
+    ]);
+    expect(next.notices[0]?.stateLost).toBeUndefined();
+    // With nothing open, the lost incident's recovery: exactly this notice.
+    const lost = step(null, clean, '2026-03-02T02:00:00.000Z', { lost: { quality: lostIncident } });
+    expect(lost.notices).toEqual([
+      { kind: 'recovery', track: 'quality', incident: lostIncident, breaches: [], newKinds: [], stateLost: true },
+    ]);
+  });
+
+  it('makes only RUN_ERROR CRITICAL on the second ERROR night, and leaves one already CRITICAL as it is', () => {
+    const notStored: Breach = {
+      kind: 'REPORT_NOT_STORED',
+      severity: 'HIGH',
+      summary: 'the report could not be stored',
+    };
+    const medium: Breach = { ...error, severity: 'MEDIUM' };
+    const first = step(
+      null,
+      { quality: null, infrastructure: [medium, notStored], suite: null },
+      '2026-03-01T02:00:00.000Z',
+    );
+    const second = step(
+      first.state,
+      { quality: null, infrastructure: [medium, notStored], suite: null },
+      '2026-03-02T02:00:00.000Z',
+    );
+    expect(second.notices[0]?.breaches).toEqual([
+      {
+        ...medium,
+        severity: 'CRITICAL',
+        summary: 'run ERROR: Qdrant down (run ERROR again: broken since 2026-03-01T02:00:00.000Z)',
+      },
+      notStored,
+    ]);
+    const critical = step(
+      first.state,
+      { quality: null, infrastructure: [error], suite: null },
+      '2026-03-02T02:00:00.000Z',
+    );
+    expect(critical.notices[0]?.breaches).toEqual([error]);
+  });
+});
