@@ -436,4 +436,65 @@ describe('answerAgentQuestions: a finding’s details', () => {
     expect(report.deadline_cut).toBeUndefined();
     expect(errors.map((e) => e.error_type)).toEqual(['TIMEOUT']);
   });
+
+  it('gives a failed turn’s finding its stage and kind, with no reasons, coverage or unknown chunks', async () => {
+    const chat = scriptedChat({
+      'question down': new ChatError('Cohere chat (scripted) failed with HTTP 500', 'unavailable'),
+    });
+    const { errors } = await answerAgentQuestions({ ...deps(chat), queries: [query('down')], maxAgentQueries: 1 });
+    expect(errors.map((e) => [e.error_type, e.message])).toEqual([
+      [
+        'RETRIEVAL_FAILED',
+        'Chat failed (unavailable) for agent query "down": Cohere chat (scripted) failed with HTTP 500',
+      ],
+    ]);
+    expect(errors[0]?.details).toEqual({
+      query_id: 'down',
+      response_id: 'id1',
+      status: 'CHAT_FAILED',
+      reasons: [],
+      citation_coverage: null,
+      unknown_chunk_ids: [],
+      stage: 'chat',
+      kind: 'unavailable',
+    });
+  });
+
+  it('reports only the claims not supported, and holds answers to the coverage and word support it is given', async () => {
+    // Prepare: the second sentence cites c1 but says something c1 does not.
+    const two = `${TEXT} Services answer requests synchronously.`;
+    const reply: ChatReply = {
+      text: two,
+      citations: [
+        { start: 0, end: TEXT.length, text: TEXT, documentIds: ['c1'] },
+        { start: TEXT.length + 1, end: two.length, text: two.slice(TEXT.length + 1), documentIds: ['c1'] },
+      ],
+      billedUnits: { inputTokens: 1, outputTokens: 1 },
+    };
+    const oneCited: ChatReply = { ...reply, citations: reply.citations.slice(0, 1) };
+
+    // Act
+    const mixed = await answerAgentQuestions({
+      ...deps(scriptedChat({ 'question a': reply })),
+      queries: [query('a')],
+      maxAgentQueries: 1,
+    });
+    const strict = await answerAgentQuestions({
+      ...deps(scriptedChat({ 'question a': oneCited })),
+      queries: [query('a')],
+      maxAgentQueries: 1,
+      minCoverage: 1,
+      minWordSupport: 0,
+    });
+
+    // Assess
+    expect(mixed.errors.map((e) => [e.error_type, e.details.claim])).toEqual([
+      ['UNSUPPORTED_CLAIM', 'Services answer requests synchronously.'],
+    ]);
+    expect(strict.report.responses[0]?.grounding_validation).toMatchObject({
+      min_citation_coverage: 1,
+      min_word_support: 0,
+      checks: { sentence_coverage: 'FAIL' },
+    });
+  });
 });

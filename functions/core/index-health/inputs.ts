@@ -27,11 +27,9 @@ export const scrolledInventory: Input<ScrolledInventory> = {
   steps: ['inventory'],
   resolve: async (ctx) => {
     const info = await outcome(ctx.input(collectionDescription));
-    if (info.ok && inventoryRides(info.value)) {
-      const { inventory } = await ctx.input(collectionProfile);
-      if (inventory !== undefined) return inventory;
-    }
-    return readInventory(ctx);
+    // The profile carries it whenever inventoryRides (it then always scrolls); its own scroll otherwise.
+    const riding = info.ok && inventoryRides(info.value) ? (await ctx.input(collectionProfile)).inventory : undefined;
+    return riding ?? readInventory(ctx);
   },
   failure: { label: 'index inventory', silentWhen: [collectionProfile] },
 };

@@ -133,10 +133,9 @@ export class InventoryTally {
     add(this.#inventory, this.#seen, payload);
   }
 
-  /** The inventory once every point was added; the chunk indexes seen are dropped (the tally is done). */
+  /** The inventory once every point was added (the chunk indexes seen go with the tally). */
   result(): ScrolledInventory {
     countMissing(this.#inventory, this.#seen);
-    this.#seen.clear();
     return this.#inventory;
   }
 }

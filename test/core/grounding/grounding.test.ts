@@ -192,6 +192,12 @@ describe('checkGrounding', () => {
     expect(verdict.reasons).toEqual(['citation 1 (0..10): its text "DDS vendors" does not appear in the response']);
   });
 
+  it('says a citation with empty text does not appear, rather than finding it at offset 0', () => {
+    const empty = { start: 0, end: 5, text: '', document_ids: ['c1'] };
+    const verdict = judge(ANSWER, [empty, ...GROUNDED_CITATIONS], { retrievedChunkIds: ['c1', 'c2', 'c3'] });
+    expect(verdict.reasons).toEqual(['citation 1 (0..5): its text "" does not appear in the response']);
+  });
+
   it('fails an answer whose citations cover fewer sentences than the minimum coverage', () => {
     // Act
     const verdict = judge(ANSWER, [GROUNDED_CITATIONS[0] as AgentCitation], { minCoverage: 0.5 });
@@ -583,6 +589,15 @@ describe('locateCitation', () => {
 
     // Assess
     expect(span).toBeNull();
+  });
+
+  it('refuses an empty citation text even past the end of the response, where the slice is empty too', () => {
+    expect(locateCitation('abc', { start: 5, end: 7, text: '', document_ids: ['c1'] })).toBeNull();
+  });
+
+  it('refuses code point offsets that end past the last code point', () => {
+    // "😀ab" is 3 code points and 4 UTF-16 units: 1..4 holds half the emoji in UTF-16, and no span in code points.
+    expect(locateCitation('😀ab', { start: 1, end: 4, text: 'ab', document_ids: ['c1'] })).toBeNull();
   });
 
   it('refuses an empty or inverted span', () => {

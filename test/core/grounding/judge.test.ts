@@ -588,6 +588,24 @@ describe('the agent with a judge', () => {
     expect(cut.errors).toEqual([]);
   });
 
+  it('counts each verdict apart: contradicted and not_in_context', async () => {
+    const judge = scriptedJudge((_, call) =>
+      call === 1
+        ? reply({ verdict: 'contradicted', chunk_id: 'c1', evidence: 'over topics' })
+        : reply({ verdict: 'not_in_context' }),
+    );
+    const queries = ['a', 'b'].map((id) => ({
+      ...QUESTION,
+      id,
+      agent: true,
+      top_k: 5,
+      min_similarity: 0.5,
+      filters: {},
+    }));
+    const { report } = await answerAgentQuestions({ ...setUp(), queries, maxAgentQueries: 2, judge });
+    expect(report.judge?.verdicts).toEqual({ supported: 0, contradicted: 1, not_in_context: 1, could_not_verify: 0 });
+  });
+
   it('gives a refuted claim a HIGH finding naming the judge’s evidence', async () => {
     const judge = scriptedJudge(() =>
       reply({ verdict: 'contradicted', chunk_id: 'c1', evidence: 'over topics', reason: 'r' }),

@@ -159,6 +159,14 @@ describe('the index inventory', () => {
     expect([inventory.pages.get(A)?.duplicateChunks, inventory.pointsWithoutPageHash]).toEqual([1, 2]);
   });
 
+  it('reads a page_version it cannot parse as declaring no count, without failing', async () => {
+    const { ctx } = healthContext({
+      points: [point('1', { page_version: 'not a version' }), point('2', { chunk_index: 1, page_version: 7 })],
+    });
+    const inventory = await ctx.input(indexInventory);
+    expect(inventory.pages.get(A)).toMatchObject({ declaresChunks: false, missingChunks: 0, duplicateChunks: 0 });
+  });
+
   it('finds a repeat at any chunk index: bitmap edges, a grown bitmap, past its limit, negative and fractional', async () => {
     const indexes = [0, 1, 31, 32, 63, 64, 1_000, 65_535, 65_536, 2 ** 31, -1, 1.5];
     const once = indexes.map((chunk_index, i) => point(`a${i}`, { chunk_index }));
@@ -191,7 +199,10 @@ describe('the index inventory', () => {
     for (const index of [65_536, 2 ** 31, -1, 1.5, 0.5])
       expect([bits.mark(index), bits.mark(index)]).toEqual([false, true]);
     expect(bits.size).toEqual({ words: 2_048, others: 5 });
+    // Each distinct index counted once, whichever store holds it (63, 64, 1,000, 65,535 and the five above).
+    expect(bits.distinct).toBe(9);
     expect([bits.mark(0), bits.mark(1)]).toEqual([false, false]);
+    expect(bits.distinct).toBe(11);
     // Index 0 is the bitmap's first bit, not the set's.
     expect(bits.size).toEqual({ words: 2_048, others: 5 });
   });

@@ -148,6 +148,13 @@ describe('missingChunksOf: the current version of a page', () => {
     expect(missingChunksOf([])).toBe(0);
     expect(missingChunksOf([{ held: 2, declared: 6 }])).toBe(4);
     expect(missingChunksOf([{ held: 2, declared: undefined }])).toBe(0);
+    // Fewer held is never current, however few it misses (a leftover that declares as many as it holds).
+    expect(
+      missingChunksOf([
+        { held: 3, declared: 5 },
+        { held: 1, declared: 1 },
+      ]),
+    ).toBe(2);
     expect(
       missingChunksOf([
         { held: 1, declared: 4 },

@@ -114,6 +114,7 @@ describe('the collection’s distance', () => {
         error_type: 'UNSUPPORTED_DISTANCE',
         severity: 'CRITICAL',
         validation_id: 'run-1',
+        message: expect.stringMatching(/^the collection "book" uses Euclid distance; ragwatch's similarity rules/),
         details: { collection: 'book', distance: 'Euclid' },
       }),
     );
@@ -200,6 +201,43 @@ describe('scores no cosine can have', () => {
       expect.stringMatching(/^queries: the index answered impossible scores for 2 of 2/),
     ]);
     expect(result.sections?.query_results?.every((r) => r.status === 'ERROR')).toBe(true);
+  });
+
+  it('says "1 query" for one, and lists the first 20 of more', async () => {
+    // Prepare: one lying query, then 21.
+    const one = new LyingIndex((hits, request) =>
+      request.vector[0] === 1 ? hits.map((h) => ({ ...h, score: h.score + 2 })) : hits,
+    );
+    const embedder = new FakeEmbedder({ vectors: { b: [0.9, 0.1, 0] } });
+    const single = buildRunContext({
+      index: one,
+      embedder,
+      suite: {
+        queries: [
+          { id: 'q1', query_text: 'a' },
+          { id: 'q2', query_text: 'b' },
+        ],
+      },
+    });
+    const many = buildRunContext({
+      index: new LyingIndex((hits) => hits.map((h) => ({ ...h, score: h.score + 2 }))),
+      suite: { queries: Array.from({ length: 21 }, (_, i) => ({ id: `q${i + 1}`, query_text: `t${i}` })) },
+    });
+
+    // Act
+    const a = await runCheck(queriesCheck, single.ctx);
+    const b = await runCheck(queriesCheck, many.ctx);
+
+    // Assess
+    const runFinding = (r: typeof a) =>
+      r.errors.find((e) => e.error_type === 'INDEX_ANOMALY' && e.validation_id === 'run-1');
+    expect(runFinding(a)?.message).toMatch(
+      /^the index answered scores no similarity can have for 1 query; its ranking/,
+    );
+    expect(runFinding(b)?.details).toMatchObject({
+      query_count: 21,
+      queries: Array.from({ length: 20 }, (_, i) => `q${i + 1}`),
+    });
   });
 
   it('accepts a score of 1.00001 (float rounding of a vector with itself)', async () => {

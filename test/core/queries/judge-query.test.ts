@@ -673,3 +673,145 @@ describe('scoreSemanticAlignment', () => {
     expect(result.pass_reason).toBe("Found relevant chunk (similarity=0.80); expected module 'Module 1 Ros2' in top 2");
   });
 });
+
+describe('judgeQuery: the words and details of each finding (from its mutation survivors)', () => {
+  const CATALOG = { modules: ['Module 1 Ros2', 'Module 2 Simulation'], chapters: ['module-1-ros2/ch1-ros2-basics'] };
+
+  it('says an expected module or chapter the index does not have is not in the index, and one it has is not found', () => {
+    // Prepare: both expectations miss; the first names what the index lacks, the second what it has elsewhere.
+    const hits = [hit('1', 0.85, GAZEBO)];
+    const unknown = makeQuery({ expected_module: 'Module 9 Nowhere', expected_chapter: 'ch9-nowhere' });
+    const known = makeQuery({ expected_module: 'Module 1 Ros2', expected_chapter: 'ch1-ros2-basics' });
+
+    // Act
+    const a = judge(unknown, hits, { catalog: CATALOG });
+    const b = judge(known, hits, { catalog: CATALOG });
+    const c = judge(unknown, hits);
+
+    // Assess
+    expect(a.result.fail_reason).toBe(
+      "expected module 'Module 9 Nowhere' is not in the index (known modules: Module 1 Ros2, Module 2 Simulation); " +
+        "expected chapter 'ch9-nowhere' is not in the index (known chapters: module-1-ros2/ch1-ros2-basics)",
+    );
+    expect(b.result.fail_reason).toBe(
+      "expected module 'Module 1 Ros2' not in top 1 (got: Module 2 Simulation); " +
+        "expected chapter 'ch1-ros2-basics' not in top 1 (got: module-2-simulation/ch3-gazebo)",
+    );
+    // Without a catalog there is nothing to say the index lacks.
+    expect(c.result.fail_reason).toBe(
+      "expected module 'Module 9 Nowhere' not in top 1 (got: Module 2 Simulation); " +
+        "expected chapter 'ch9-nowhere' not in top 1 (got: module-2-simulation/ch3-gazebo)",
+    );
+    expect(a.errors.map((e) => e.details)).toEqual([
+      { query_text: 'What is ROS 2?', expected_module: 'Module 9 Nowhere', found_modules: ['Module 2 Simulation'] },
+      {
+        query_text: 'What is ROS 2?',
+        expected_chapter: 'ch9-nowhere',
+        found_chapters: ['module-2-simulation/ch3-gazebo'],
+      },
+    ]);
+  });
+
+  it('names the missing expected sources, how many were found, and the precision found against the one asked', () => {
+    const query = makeQuery({
+      expected_module: null,
+      min_similarity: 0.5,
+      expected_sources: ['/docs/module-1-ros2/ch1-ros2-basics', '/docs/module-3/ch9'],
+      criteria: { require_expected_sources: true, min_precision: 0.6 },
+    });
+    const { result, errors } = judge(query, [hit('1', 0.85, ROS_BASICS), hit('2', 0.8, GAZEBO)]);
+    expect(result.fail_reason).toBe(
+      'expected sources not in top 2: /docs/module-3/ch9 (1/2 found); precision@5 0.20 < 0.60',
+    );
+    expect(errors.map((e) => [e.error_type, e.severity])).toEqual([
+      ['MISSING_EXPECTED_SOURCE', 'MEDIUM'],
+      ['LOW_PRECISION', 'MEDIUM'],
+    ]);
+  });
+
+  it('gives a failed search its own type at HIGH with its time, and an unknown filter METADATA_MISMATCH naming it', () => {
+    const failed = judge(makeQuery(), null, { failure: { errorType: 'TIMEOUT', message: 'Qdrant timed out' } });
+    expect(failed.errors).toEqual([
+      {
+        id: 'e1',
+        validation_id: 'q1',
+        error_type: 'TIMEOUT',
+        message: "Query 'q1': Qdrant timed out",
+        severity: 'HIGH',
+        details: { query_text: 'What is ROS 2?', total_ms: 151 },
+      },
+    ]);
+    expect(failed.result.criteria_evaluations).toEqual({});
+    const filters = { module: 'Module 9' };
+    const unknown = judge(makeQuery({ filters }), null, {
+      unknownFilters: ["module 'Module 9' is not in the index", "chapter 'x' is not in the index"],
+    });
+    expect(unknown.errors).toEqual([
+      {
+        id: 'e1',
+        validation_id: 'q1',
+        error_type: 'METADATA_MISMATCH',
+        message:
+          "Query 'q1': not searched: filter module 'Module 9' is not in the index; filter chapter 'x' is not in the index",
+        severity: 'HIGH',
+        details: {
+          query_text: 'What is ROS 2?',
+          filters,
+          unknown_filters: ["module 'Module 9' is not in the index", "chapter 'x' is not in the index"],
+        },
+      },
+    ]);
+    expect(unknown.result.status).toBe('ERROR');
+  });
+
+  it('fails a probe on its best result, naming its score and URL; passes one under the bar; says when nothing came back', () => {
+    const probe = makeQuery({ expect_match: false, expected_module: null, min_similarity: 0.5 });
+    const matched = judge(probe, [hit('2', 0.3, GAZEBO), hit('1', 0.61, { ...ROS_BASICS, source_url: undefined })]);
+    expect(matched.errors).toEqual([
+      {
+        id: 'e1',
+        validation_id: 'q1',
+        error_type: 'UNEXPECTED_MATCH',
+        message: "Query 'q1': out-of-domain probe matched: best similarity 0.61 >= 0.50 (no URL)",
+        severity: 'MEDIUM',
+        details: { query_text: 'What is ROS 2?', best_similarity: 0.61, min_similarity: 0.5 },
+      },
+    ]);
+    const clear = judge(probe, [hit('2', 0.3, GAZEBO), hit('1', 0.45, ROS_BASICS)]);
+    expect(clear.result.pass_reason).toBe('Out-of-domain probe: best similarity 0.45 < 0.50');
+    const empty = judge(makeQuery({ filters: { module: 'Module 1 Ros2' } }), []);
+    expect(empty.errors[0]?.details).toEqual({
+      query_text: 'What is ROS 2?',
+      top_k: 5,
+      filters: { module: 'Module 1 Ros2' },
+    });
+  });
+
+  it('judges only the top_k of a deeper search, and reports benchmark metrics only when the suite asks for them', () => {
+    const hits = [hit('1', 0.9, ROS_BASICS), hit('2', 0.8, GAZEBO), hit('3', 0.7, GAZEBO)];
+    const { result } = judge(makeQuery({ top_k: 2, min_similarity: 0.5 }), hits);
+    expect(result.top_results.map((r) => r.chunk_id)).toEqual(['1', '2']);
+    expect(result).not.toHaveProperty('benchmark_metrics');
+  });
+
+  it('in a pass, names the best relevant chunk, and each expectation that chunk does not hold itself', () => {
+    // Prepare: the suite's judgments make the Gazebo page the relevant one; the module and chapter are met by another.
+    const query = makeQuery({
+      min_similarity: 0.5,
+      expected_chapter: 'ch1-ros2-basics',
+      expected_sources: ['/docs/module-2-simulation/ch3-gazebo'],
+    });
+    const hits = [hit('1', 0.9, GAZEBO), hit('2', 0.6, ROS_BASICS)];
+    const unnamed = makeQuery({ min_similarity: 0.5, expected_module: null, expected_sources: query.expected_sources });
+
+    // Act
+    const { result } = judge(query, hits);
+    const plain = judge(unnamed, hits).result;
+
+    // Assess
+    expect(result.pass_reason).toBe(
+      "Found relevant chunk (similarity=0.90); expected module 'Module 1 Ros2' in top 2; expected chapter 'ch1-ros2-basics' in top 2; 1/1 expected sources found",
+    );
+    expect(plain.pass_reason).toBe('Found relevant chunk (similarity=0.90); 1/1 expected sources found');
+  });
+});

@@ -164,4 +164,33 @@ describe('queriesCheck: stale queries (their expected page left the sitemap)', (
     const { ctx } = buildRunContext({ points, suite, sitemap: new Error('sitemap gone') });
     expect(await passRate(ctx)).toMatchObject({ description: 'Share of golden queries that pass (%)', value: 66.67 });
   });
+
+  describe('the severity of a breach', () => {
+    const breach = async (queries: { id: string; query_text: string; expected_module: string }[], criteria: object) => {
+      const { ctx } = buildRunContext({ points, suite: { queries, success_criteria: criteria } });
+      return (await runCheck(queriesCheck, ctx)).verdicts;
+    };
+    const pass = { id: 'p', query_text: 'a', expected_module: 'M1' };
+    const fail = { id: 'f', query_text: 'c', expected_module: 'M2' };
+
+    it('is HIGH for a pass rate at half its threshold or above, CRITICAL under half or not measured', async () => {
+      const half = await breach([pass, { ...fail, id: 'f1' }], { min_pass_rate: 100 });
+      const under = await breach([pass, { ...fail, id: 'f1' }, { ...fail, id: 'f2' }], { min_pass_rate: 90 });
+      expect(half.find((c) => c.name === 'pass_rate')).toMatchObject({ value: 50, passed: false, severity: 'HIGH' });
+      expect(under.find((c) => c.name === 'pass_rate')).toMatchObject({ passed: false, severity: 'CRITICAL' });
+      const index = new MemoryIndex(points);
+      index.failWith.searchBatch = new Error('Qdrant query batch failed with 503');
+      const { ctx } = buildRunContext({ index, suite });
+      const none = (await runCheck(queriesCheck, ctx)).verdicts.find((c) => c.name === 'pass_rate');
+      expect(none).toMatchObject({ value: null, severity: 'CRITICAL' });
+    });
+
+    it('is MEDIUM for MRR and p95 latency', async () => {
+      const verdicts = await breach([pass, fail], { min_mrr: 0.9, max_p95_latency_ms: 1 });
+      expect(verdicts.filter((c) => c.name !== 'pass_rate').map((c) => [c.name, c.passed, c.severity])).toEqual([
+        ['mrr', false, 'MEDIUM'],
+        ['p95_latency_ms', false, 'MEDIUM'],
+      ]);
+    });
+  });
 });

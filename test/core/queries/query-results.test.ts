@@ -4,6 +4,7 @@ import { judgeQuery } from '../../../functions/core/queries/judge-query.ts';
 import {
   indexSearchedHits,
   judgmentsOf,
+  onTopic,
   scoreQueryConfidence,
   scoreResultConfidence,
   toQueryResults,
@@ -297,11 +298,87 @@ describe('indexSearchedHits', () => {
     expect(ids).toEqual(['s', 'u', 'm', undefined]);
   });
 
+  it('keeps an unfiltered query apart from the same text filtered by module, chapter, section or url', () => {
+    // Prepare
+    const lookup = indexSearchedHits([
+      judged(makeQuery({ id: 'n' }), [hit('n', 0.9)]),
+      judged(makeQuery({ id: 'm', filters: { module: 'x' } }), [hit('m', 0.9)]),
+      judged(makeQuery({ id: 'c', filters: { chapter: 'x' } }), [hit('c', 0.9)]),
+      judged(makeQuery({ id: 's', filters: { section: 'x' } }), [hit('s', 0.9)]),
+      judged(makeQuery({ id: 'u', filters: { url: 'x' } }), [hit('u', 0.9)]),
+    ]);
+
+    // Act
+    const ids = [{}, { module: 'x' }, { chapter: 'x' }, { section: 'x' }, { url: 'x' }].map(
+      (filters) => lookup({ query: 'What is a topic?', top_k: 3, filters })?.[0]?.id,
+    );
+
+    // Assess
+    expect(ids).toEqual(['n', 'm', 'c', 's', 'u']);
+  });
+
   it('leaves out a query that could not run, so it is searched again', () => {
     // Prepare
     const lookup = indexSearchedHits([judged(makeQuery(), null, true)]);
 
     // Act / Assess
     expect(lookup({ query: 'What is a topic?', top_k: 3 })).toBeUndefined();
+  });
+});
+
+describe('query-results: edges its mutants found', () => {
+  it('refuses a fractional token_count or chunk_index, and an infinite one, naming each; a number as text is no number', () => {
+    const [fractional] = toQueryResults(QUERY, [
+      { id: '1', score: 0.5, payload: { ...PAYLOAD, token_count: 2.5, chunk_index: 1.5 } },
+    ]);
+    expect(fractional).toMatchObject({ token_count: null, chunk_index: null });
+    expect(fractional?.payload_issues).toEqual([
+      'token_count: must be a whole number > 0, got 2.5',
+      'chunk_index: must be a whole number >= 0, got 1.5',
+    ]);
+    const [odd] = toQueryResults(QUERY, [
+      { id: '1', score: 0.5, payload: { ...PAYLOAD, token_count: '12', chunk_index: Number.POSITIVE_INFINITY } },
+    ]);
+    // Not numbers at all: read as absent, which is no issue of its own.
+    expect(odd).toMatchObject({ token_count: null, chunk_index: null, payload_issues: [] });
+  });
+
+  it('accepts http as well as https, and quotes at most 100 characters of a URL it refuses', () => {
+    const long = `ftp://book.example.com/${'x'.repeat(150)}`;
+    const [plain, refused] = toQueryResults(QUERY, [
+      { id: '1', score: 0.6, payload: { ...PAYLOAD, source_url: 'http://book.example.com/docs/a' } },
+      { id: '2', score: 0.5, payload: { ...PAYLOAD, source_url: long } },
+    ]);
+    expect(plain).toMatchObject({ source_url: 'http://book.example.com/docs/a', payload_issues: [] });
+    expect(refused?.source_url).toBeNull();
+    expect(refused?.payload_issues).toEqual([`source_url: not an http(s) URL: ${JSON.stringify(long.slice(0, 100))}`]);
+  });
+
+  it('scales by the highest grade the suite gives, so a grade-1 page under a grade-3 one scores a third', () => {
+    const query: ResolvedQuery = {
+      ...QUERY,
+      relevant: [
+        { kind: 'url', target: '/docs/intro', grade: 1 },
+        { kind: 'url', target: '/docs/core', grade: 3 },
+      ],
+    };
+    const [row] = toQueryResults(query, [{ id: '1', score: 0.5, payload: PAYLOAD }]);
+    expect(row).toMatchObject({ relevance_grade: 1, confidence_score: 0.3333 });
+  });
+
+  it('scores 0 for a grade of 0 or less, or a top grade of 0 or less', () => {
+    const at = { similarity: 0.9, minSimilarity: 0.5 };
+    expect(scoreResultConfidence({ ...at, grade: -1, topGrade: 3 })).toBe(0);
+    expect(scoreResultConfidence({ ...at, grade: 1, topGrade: 0 })).toBe(0);
+    expect(scoreResultConfidence({ ...at, grade: 1, topGrade: -1 })).toBe(0);
+    expect(scoreResultConfidence({ ...at, grade: 1, topGrade: 1 })).toBe(1);
+  });
+
+  it('keeps a result scoring exactly min_similarity on topic', () => {
+    const rows = toQueryResults({ ...QUERY, min_similarity: 0.5 }, [
+      { id: '1', score: 0.5, payload: PAYLOAD },
+      { id: '2', score: 0.4999, payload: PAYLOAD },
+    ]);
+    expect(onTopic({ ...QUERY, min_similarity: 0.5 }, rows).map((r) => r.chunk_id)).toEqual(['1']);
   });
 });
