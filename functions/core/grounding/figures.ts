@@ -31,7 +31,7 @@ const BETWEEN = /\bbetween\s*$/iu;
 function labelled(text: string, lenient: boolean): { span: NumberSpan; label: string[] }[] {
   const spans = numberSpans(text, { lenient });
   return spans.map((span, i) => {
-    const from = i === 0 ? 0 : (spans[i - 1]?.end ?? 0);
+    const from = spans[i - 1]?.end ?? 0;
     const before = text.slice(from, span.index);
     const breaks = [...before.matchAll(LABEL_BREAK)];
     const last = breaks.at(-1);
@@ -74,7 +74,6 @@ export function exchangedFigures(claim: string, evidenceTexts: readonly string[]
       const labelB = [...(mine.get(b) ?? [])];
       const onlyA = labelA.filter((w) => !labelB.includes(w));
       const onlyB = labelB.filter((w) => !labelA.includes(w));
-      if (onlyA.length === 0 || onlyB.length === 0) continue;
       const theirsA = theirs.get(a);
       const theirsB = theirs.get(b);
       if (!meets(onlyA, theirsA) && meets(onlyA, theirsB) && !meets(onlyB, theirsB) && meets(onlyB, theirsA))
