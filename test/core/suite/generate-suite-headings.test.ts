@@ -93,3 +93,53 @@ describe('suite generate: the most distinctive section first', () => {
     ).toBe('What about Joint overview in Setup?');
   });
 });
+
+describe('suite generate: query ids', () => {
+  it('numbers on the ids of pages whose chapters make the same slug, never reusing one', () => {
+    const page = (chapterId: string, n: number): BookPage => ({
+      url: `https://book.example.org/docs/arm/${n}`,
+      chapterId,
+      moduleName: 'Arm',
+      title: 'Setup',
+      sections: [{ headings: [`Wiring step ${n}`], text: 'Wire the motor to the driver board.' }],
+    });
+    const suite = generateSuite([page('arm/a b', 1), page('arm/a-b', 2), page('arm/a_b', 3)], { perPage: 1 });
+    expect(
+      (suite.queries as { id: string; category: string }[]).filter((q) => q.category === 'known-item').map((q) => q.id),
+    ).toEqual(['arm-a-b-1', 'arm-a-b-1-2', 'arm-a-b-1-3']);
+  });
+});
+
+describe('suite generate: what a question expects and asks', () => {
+  const only = (page: BookPage) =>
+    (generateSuite([page], { perPage: 5 }).queries as Record<string, unknown>[]).filter(
+      (q) => q.category === 'known-item',
+    );
+
+  it('expects no module of a page outside every module, rather than an empty one', () => {
+    const [query] = only({
+      url: 'https://book.example.org/docs/privacy',
+      chapterId: 'privacy',
+      moduleName: '',
+      title: 'Privacy policy',
+      sections: [{ headings: ['Cookies we set'], text: 'The site sets one cookie for the theme.' }],
+    });
+    expect(query).toBeDefined();
+    expect(query && 'expected_module' in query).toBe(false);
+  });
+
+  it('asks a sentence of exactly 18 words whole, even when its last word would lead on after a cut', () => {
+    // Prepare: 18 words, ending on "on" (a word that leads on when a longer sentence is cut there).
+    const sentence =
+      'Every wheel encoder reports raw ticks that the odometry node integrates into a pose the planner relies on';
+    expect(sentence.split(' ')).toHaveLength(18);
+    const texts = only({
+      url: 'https://book.example.org/docs/odometry',
+      chapterId: 'odometry',
+      moduleName: 'Navigation',
+      title: 'Odometry',
+      sections: [{ headings: [], text: `${sentence}.` }],
+    }).map((q) => q.query_text);
+    expect(texts).toContain(`Where is it explained that ${sentence.charAt(0).toLowerCase()}${sentence.slice(1)}?`);
+  });
+});
