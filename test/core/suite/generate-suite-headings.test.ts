@@ -143,3 +143,76 @@ describe('suite generate: what a question expects and asks', () => {
     expect(texts).toContain(`Where is it explained that ${sentence.charAt(0).toLowerCase()}${sentence.slice(1)}?`);
   });
 });
+
+describe('suite generate: which section is most distinctive, and in what order questions come', () => {
+  const filler = (n: number, text: string): BookPage => ({
+    url: `https://book.example.org/docs/drive/page-${n}`,
+    chapterId: `drive/page-${n}`,
+    moduleName: 'Drive',
+    title: `Drive page ${n}`,
+    sections: [{ headings: [`Drive topic ${n}`], text }],
+  });
+
+  it('weighs a section by the mean rarity of its terms, so one rare term beats four common ones', () => {
+    // Prepare: 7 pages. "Hysteresis" is on this page only (rarity ln 8 = 2.08); the four terms of the other section
+    // are on 4 pages (ln 2 = 0.69 each): 2.08 for one term against 0.69 x 4 / sqrt(4) = 1.39.
+    const page: BookPage = {
+      url: URL,
+      chapterId: 'arm/setup',
+      moduleName: 'Arm',
+      title: 'Setup',
+      sections: [
+        { headings: ['Drive train parts'], text: 'Gearbox pulley sprocket chain.' },
+        { headings: ['Bearing behaviour'], text: 'Hysteresis.' },
+      ],
+    };
+    const shared = 'Gearbox pulley sprocket chain.';
+    const pages = [page, filler(1, shared), filler(2, shared), filler(3, shared), filler(4, 'Wheels turn.')];
+    pages.push(filler(5, 'Motors spin.'), filler(6, 'Batteries charge.'));
+
+    // Act
+    const suite = generateSuite(pages, { perPage: 1 });
+
+    // Assess
+    const asked = (suite.queries as { query_text: string; expected_chapter?: string }[]).find(
+      (q) => q.expected_chapter === 'arm/setup',
+    );
+    expect(asked?.query_text).toBe('What about Bearing behaviour in Setup?');
+  });
+
+  it('asks the title, the best heading, the best sentence, then the other headings, then the other sentences', () => {
+    // Prepare: two sections with headings, two without (their questions come from their sentences).
+    const page: BookPage = {
+      url: URL,
+      chapterId: 'arm/setup',
+      moduleName: 'Arm',
+      title: 'Robot localisation',
+      sections: [
+        { headings: ['Wheel odometry'], text: 'Robot localisation starts from wheel ticks.', chunkId: 'c1' },
+        { headings: ['Sensor fusion'], text: 'A filter fuses the odometry with the inertial unit.', chunkId: 'c2' },
+        { headings: [], text: 'The planner reads the fused pose at fifty hertz.', chunkId: 'c3' },
+        { headings: [], text: 'Drift grows slowly when the wheels slip on gravel.', chunkId: 'c4' },
+      ],
+    };
+
+    // Act
+    const queries = (generateSuite([page], { perPage: 10 }).queries as Record<string, unknown>[]).filter(
+      (q) => q.category === 'known-item',
+    );
+
+    // Assess
+    const from = queries.map((q) => String(q.description).replace(/^.*, from /, ''));
+    expect(from.map((f) => f.replace(/ ".*"$/, ''))).toEqual([
+      'the page title',
+      'the heading',
+      'a sentence of the section',
+      'the heading',
+      'a sentence of the section',
+    ]);
+    // A sentence question counts its page and its chunk relevant, nothing more.
+    expect(queries[2]?.relevant).toEqual([
+      { url: URL, grade: 2 },
+      { chunk_id: expect.stringMatching(/^c[34]$/), grade: 3 },
+    ]);
+  });
+});
