@@ -180,6 +180,26 @@ describe('suite generate: which section is most distinctive, and in what order q
     expect(asked?.query_text).toBe('What about Bearing behaviour in Setup?');
   });
 
+  it('asks last about a section with no term of four letters or more, even when it comes first', () => {
+    const page: BookPage = {
+      url: URL,
+      chapterId: 'arm/setup',
+      moduleName: 'Arm',
+      title: 'Setup',
+      sections: [
+        { headings: ['Quick note'], text: 'Go on, it is ok.' },
+        { headings: ['Drive train parts'], text: 'Gearbox pulley sprocket chain.' },
+      ],
+    };
+    const shared = 'Gearbox pulley sprocket chain.';
+    const pages = [page, filler(1, shared), filler(2, shared), filler(3, shared), filler(4, 'Wheels turn.')];
+    pages.push(filler(5, 'Motors spin.'), filler(6, 'Batteries charge.'));
+    const asked = (generateSuite(pages, { perPage: 1 }).queries as { query_text: string; expected_chapter?: string }[])
+      .filter((q) => q.expected_chapter === 'arm/setup')
+      .map((q) => q.query_text);
+    expect(asked).toEqual(['What about Drive train parts in Setup?']);
+  });
+
   it('asks the title, the best heading, the best sentence, then the other headings, then the other sentences', () => {
     // Prepare: two sections with headings, two without (their questions come from their sentences).
     const page: BookPage = {
