@@ -562,3 +562,46 @@ describe('advanceIncidents: mutation survivors (notices exact, lost state, persi
     expect(critical.notices[0]?.breaches).toEqual([error]);
   });
 });
+
+describe('advanceIncidents: a lesser fault inside a more severe one (inhibited, then told)', () => {
+  it('tells a lesser new kind once no kind ops were told of breaks any more, and only once', () => {
+    // Pass rate (HIGH) told; MRR (MEDIUM) joins it silently; pass rate is fixed and MRR still breaks: told then.
+    expect(replay([failed(pass), failed(pass, mrr), failed(mrr), failed(mrr), clean])).toEqual([
+      ['quality:onset'],
+      [],
+      ['quality:escalation'],
+      [],
+      ['quality:recovery'],
+    ]);
+    // The HIGH fault replaced by a MEDIUM one on the same night: told that night.
+    expect(replay([failed(pass), failed(mrr)])).toEqual([['quality:onset'], ['quality:escalation']]);
+  });
+
+  it('keeps the inhibited kind in the incident, names it as the news, and forgets it once told', () => {
+    const run = (i: number) => ({ run_id: `r${i}`, started_at: `2026-03-0${i}T02:00:00.000Z`, report: `s3://b/${i}` });
+    const step = (state: IncidentState | null, observation: Observation, i: number) =>
+      advanceIncidents({ state, collection: 'book', environment: 'prod', observation, run: run(i), newId: () => 'i1' });
+    const first = step(null, failed(pass), 1);
+    const second = step(first.state, failed(pass, mrr), 2);
+    expect(second.notices).toEqual([]);
+    expect(second.state.open.quality).toMatchObject({ breaches: [pass, mrr], untold: ['METRIC_DROPPED:mrr'] });
+    const third = step(second.state, failed(mrr), 3);
+    expect(third.notices).toEqual([
+      expect.objectContaining({ kind: 'escalation', breaches: [mrr], newKinds: ['METRIC_DROPPED:mrr'] }),
+    ]);
+    expect(third.state.open.quality).toMatchObject({ severity: 'HIGH', breaches: [pass, mrr] });
+    expect(third.state.open.quality).not.toHaveProperty('untold');
+    // Told now: pass rate back beside it is no news.
+    expect(step(third.state, failed(pass, mrr), 4).notices).toEqual([]);
+  });
+
+  it('tells an inhibited kind at once when it comes back at the incident’s severity or above', () => {
+    const mrrHigh: Breach = { ...mrr, severity: 'HIGH' };
+    expect(replay([failed(pass), failed(pass, mrr), failed(pass, mrrHigh), failed(pass, mrrHigh)])).toEqual([
+      ['quality:onset'],
+      [],
+      ['quality:escalation'],
+      [],
+    ]);
+  });
+});

@@ -279,6 +279,41 @@ describe('observeRun: confirmation and suite changes', () => {
       expect(withNew(['PASS', 'FAIL'], { threshold: 90, added: [] })).toEqual(['criterion:pass_rate']);
     });
 
+    it('sets aside only the queries NEW_QUERY_FAILING names, not those other findings name', () => {
+      // q1 fails and is named by QUERY_REGRESSED, q2 is new: q0 and q1 remain, 50 % < 90 %, the breach stays.
+      const report = buildPassedReport();
+      const template = report.query_results[0];
+      if (!template) throw new Error('fixture has a query');
+      report.query_results = (['PASS', 'FAIL', 'FAIL'] as const).map((status, i) => ({
+        ...structuredClone(template),
+        id: `q${i}`,
+        status,
+      }));
+      report.success_criteria = [
+        {
+          ...(report.success_criteria[0] as (typeof report.success_criteria)[number]),
+          name: 'pass_rate',
+          passed: false,
+          value: 33.33,
+          threshold: 90,
+          comparator: '>=',
+        },
+      ];
+      report.regression = buildRegression({
+        findings: [
+          finding({ kind: 'QUERY_REGRESSED', severity: 'MEDIUM', message: 'q1 regressed', query_id: 'q1' }),
+          finding({
+            kind: 'NEW_QUERY_FAILING',
+            severity: 'LOW',
+            message: 'q2 new',
+            addressed_to: 'suite maintainer',
+            query_id: 'q2',
+          }),
+        ],
+      });
+      expect(observeRun(report, true).quality?.map((b) => b.kind)).toEqual(['criterion:pass_rate', 'QUERY_REGRESSED']);
+    });
+
     it('keeps another criterion breached, whatever the new queries', () => {
       expect(withNew(['PASS', 'FAIL'], { threshold: 0.9, added: [1], name: 'min_mrr' })).toEqual(['criterion:min_mrr']);
     });

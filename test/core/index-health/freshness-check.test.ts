@@ -232,6 +232,10 @@ describe('the freshness check', () => {
             urls: [A],
           });
           expect(await dated('2026-10-21', '2026-10-20', '2026-11-01T10:15:00.000Z')).toMatchObject({ stale_pages: 1 });
+          // As a sitemap may write it, with spaces around the date.
+          expect(await dated(' 2026-10-21 ', '2026-10-20', '2026-11-01T10:15:00.000Z')).toMatchObject({
+            stale_pages: 1,
+          });
         });
 
         it('does not call the indexed text stale: its own day, or earlier, whatever the day of the index', async () => {

@@ -508,6 +508,13 @@ describe('generateSuite: reading the page', () => {
     expect(sectionText(`${words} w14 w15 w16, which w18 w19.`)).toEqual([
       `Where is it explained that ${words} w14 w15 w16?`,
     ]);
+    // Cut on "that," (its comma is not the word): back to w16.
+    expect(sectionText(`${words} w14 w15 w16 that, w18 w19.`)).toEqual([
+      `Where is it explained that ${words} w14 w15 w16?`,
+    ]);
+    // A cut of leading words alone keeps its first word rather than ask nothing.
+    const leading = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 'about' : 'the')).join(' ');
+    expect(sectionText(`${leading}.`)).toEqual(['Where is it explained that about?']);
   });
 
   it('cuts a long sentence before a bracket it would leave open', () => {
