@@ -5,7 +5,8 @@
  *   chunk: that chunk keeps the page_hash and page_version of the earlier, longer version, and the page's other
  *   chunks declare one chunk fewer (so the current version is whole, no chunk is missing, and only the page's two
  *   versions give it away);
- * - a stale page: the URDF page's points say they were indexed before the page's sitemap lastmod;
+ * - a stale page: the URDF page's points say they were indexed on 2025-12-01 from a text last updated that day, before
+ *   the page's date-only sitemap lastmod (2025-12-20), as an edit the index has not seen;
  * - a second model: one chunk of the Isaac page says it was embedded by embed-english-v2.0;
  * - ANN recall: the off-topic question's best exact hit is unreachable by approximate search;
  * - embedding drift: the orphan chunks (start-sandbox.ts) carry vectors that are not their text's, and one of them
@@ -15,7 +16,7 @@
  *   than the query's top_k, so the leaked point is an extra hit: the query's recall against exact search stays whole.
  */
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { pageVersionKey } from '../functions/core/book/payload.ts';
+import { pageVersionKey, parsePageVersion } from '../functions/core/book/payload.ts';
 import { embedText } from './cohere/embed-text.ts';
 import type { QdrantStandIn } from './qdrant/index.ts';
 
@@ -60,9 +61,20 @@ export async function seedIndexHealthDrift(qdrant: QdrantStandIn, collection: st
     },
     points: [last.id],
   });
+  // A date-only lastmod is compared with the indexed text's day (page_version), so both say when the index was made.
+  const urdf = await client.scroll(collection, {
+    limit: 1,
+    filter: pageFilter(DEMO_STALE_PAGE),
+    with_payload: ['page_version'],
+  });
+  const urdfVersion = parsePageVersion(String(urdf.points[0]?.payload?.page_version));
+  if (urdfVersion === undefined) throw new Error(`the sample book has no page_version for ${DEMO_STALE_PAGE}`);
   await client.setPayload(collection, {
     wait: true,
-    payload: { indexed_at: '2025-12-01T00:00:00.000Z' },
+    payload: {
+      indexed_at: '2025-12-01T00:00:00.000Z',
+      page_version: pageVersionKey(DEMO_STALE_PAGE, urdfVersion.pageHash, urdfVersion.chunks, '2025-12-01'),
+    },
     filter: pageFilter(DEMO_STALE_PAGE),
   });
   await client.setPayload(collection, {

@@ -13,7 +13,7 @@ import { runValidation } from '../core/run/run-validation.ts';
 import { redactUrlsIn } from '../core/shared/redact-url.ts';
 import { applyCalibration, type Calibration, proposeThresholds } from '../core/suite/calibrate.ts';
 import { formatPrediction, predictRun } from '../core/suite/predict-run.ts';
-import { proposeSetAside, type SetAsideProposal } from '../core/suite/set-aside.ts';
+import { proposeSetAside, recheckSetAside, type SetAsideProposal, withoutSetAside } from '../core/suite/set-aside.ts';
 import { parseSuite } from '../core/suite/suite.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 import { gatherInputs, withSuiteHint } from './inputs.ts';
@@ -55,11 +55,17 @@ async function runCalibrate(flags: CalibrateFlags, env: Env): Promise<ExitCode> 
       return { text, suite: parseSuite(text, flags.suite) };
     },
   ]);
+  const raw = (yaml ? parseYaml(text) : JSON.parse(text)) as Record<string, unknown>;
+  const write = (suiteObject: Record<string, unknown>) =>
+    yaml ? toYaml(suiteObject) : `${JSON.stringify(suiteObject, null, 2)}\n`;
+  // The queries an earlier calibration set aside are run again, as the others are: one whose page is back in its
+  // top k is brought back (its mark removed), the others stay set aside (set-aside.ts).
+  const { raw: all, setAside: previous } = withoutSetAside(raw);
   // Calibration measures the book, not the suite's current thresholds: a similarity override would skew nothing
   // (best scores do not depend on it), so the configuration is used as is.
   const report = await runValidation(createEngineAdapters(config), {
     ...runOptionsFromConfig(config),
-    suite,
+    suite: previous.length === 0 ? suite : parseSuite(write(all), flags.suite),
     suiteSource: flags.suite,
   });
   // Thresholds proposed from a run in which no query completed would be proposed from nothing (every score
@@ -73,9 +79,6 @@ async function runCalibrate(flags: CalibrateFlags, env: Env): Promise<ExitCode> 
   const calibration = proposeThresholds(report);
   if (!flags.json)
     process.stdout.write(`${formatCalibration(calibration, { suite: flags.suite, collection: config.collection })}\n`);
-  const raw = (yaml ? parseYaml(text) : JSON.parse(text)) as Record<string, unknown>;
-  const write = (suiteObject: Record<string, unknown>) =>
-    yaml ? toYaml(suiteObject) : `${JSON.stringify(suiteObject, null, 2)}\n`;
   // The prediction is the run itself at the proposed thresholds, judged by the run's own judge (issue 23 §1):
   // one more pass of the suite, so what calibrate says is what the first night will see.
   const runSuiteText = (suiteText: string) =>
@@ -84,15 +87,20 @@ async function runCalibrate(flags: CalibrateFlags, env: Env): Promise<ExitCode> 
       suite: parseSuite(suiteText, flags.suite), // what is written still passes validation
       suiteSource: flags.suite,
     });
-  let out = write(applyCalibration(raw, report, calibration));
+  let out = write(applyCalibration(all, report, calibration));
   let predicted = await runSuiteText(out);
   // A known item that fails there with its page not in its top k would fail every night whatever the threshold:
   // set aside in the file (marked, not run, not counted) rather than left to fail, and the prediction made again
-  // without it (one more pass: the run's criteria, not a recount, say what the first night sees).
-  const setAside = proposeSetAside(predicted);
-  if (!flags.json) process.stdout.write(formatSetAside(setAside, report.suite.set_aside ?? [], flags.write === true));
-  if (setAside.queries.length > 0) {
-    out = write(applyCalibration(raw, report, calibration, setAside.queries));
+  // without it (one more pass: the run's criteria, not a recount, say what the first night sees). Those set aside
+  // before are judged in the same pass: back when their page is in their top k again, else kept.
+  const proposal = proposeSetAside(predicted);
+  const recheck = recheckSetAside(previous, predicted);
+  const again = new Set(proposal.queries.map((q) => q.id));
+  const marks = [...proposal.queries, ...recheck.kept.filter((q) => !again.has(q.id))];
+  const setAside: SetAsideProposal = { queries: marks, refused: proposal.refused };
+  if (!flags.json) process.stdout.write(formatSetAside(proposal, previous, recheck.back, flags.write === true));
+  if (marks.length > 0) {
+    out = write(applyCalibration(all, report, calibration, marks));
     predicted = await runSuiteText(out);
   }
   const prediction = predictRun(predicted);
@@ -100,7 +108,8 @@ async function runCalibrate(flags: CalibrateFlags, env: Env): Promise<ExitCode> 
   if (flags.json) {
     const { collection } = config;
     const written = flags.write === true;
-    printJson(calibrationJson({ suite: flags.suite, collection, calibration, setAside, prediction, written }));
+    const back = recheck.back;
+    printJson(calibrationJson({ suite: flags.suite, collection, calibration, setAside, back, prediction, written }));
     return EXIT.ok;
   }
   process.stdout.write(`${formatPrediction(prediction)}\n`);
@@ -108,9 +117,10 @@ async function runCalibrate(flags: CalibrateFlags, env: Env): Promise<ExitCode> 
     process.stdout.write(`Not written: add --write to put these thresholds into ${flags.suite}.\n`);
     return EXIT.ok;
   }
-  process.stdout.write(
-    `Wrote the thresholds${setAside.queries.length > 0 ? ` and ${setAside.queries.length} set_aside mark${setAside.queries.length === 1 ? '' : 's'}` : ''} into ${flags.suite}.\n`,
-  );
+  const marked = marks.length > 0 ? ` and ${marks.length} set_aside mark${marks.length === 1 ? '' : 's'}` : '';
+  const removed =
+    recheck.back.length > 0 ? ` (${recheck.back.length} mark${recheck.back.length === 1 ? '' : 's'} removed)` : '';
+  process.stdout.write(`Wrote the thresholds${marked} into ${flags.suite}${removed}.\n`);
   return EXIT.ok;
 }
 
@@ -138,20 +148,32 @@ function formatCalibration(c: Calibration, where: { suite: string; collection: s
   return lines.join('\n');
 }
 
-/** The known items set aside now, and those the file already set aside (not run, so not calibrated). */
-function formatSetAside(p: SetAsideProposal, already: readonly { id: string }[], write: boolean): string {
+/**
+ * The known items set aside now, and what became of those the file had set aside: run again, brought back when
+ * their page is in their top k again, else still set aside.
+ */
+function formatSetAside(
+  p: SetAsideProposal,
+  previous: readonly { id: string }[],
+  back: readonly string[],
+  write: boolean,
+): string {
   const lines: string[] = [];
-  if (p.queries.length > 0) {
+  const before = new Set(previous.map((q) => q.id));
+  const fresh = p.queries.filter((q) => !before.has(q.id));
+  if (fresh.length > 0) {
     lines.push(
-      `Set aside${write ? '' : ' with --write'} (kept in the file, marked set_aside, neither run nor counted): ${p.queries.length} known item${p.queries.length === 1 ? '' : 's'} whose page is not in the top k`,
+      `Set aside${write ? '' : ' with --write'} (kept in the file, marked set_aside, neither run nor counted): ${fresh.length} known item${fresh.length === 1 ? '' : 's'} whose page is not in the top k`,
     );
-    for (const q of p.queries) lines.push(`  ${q.id}: ${q.reason}`);
+    for (const q of fresh) lines.push(`  ${q.id}: ${q.reason}`);
   }
   if (p.refused !== null) lines.push(`warning: ${p.refused}`);
-  if (already.length > 0)
+  if (previous.length > 0) {
+    const still = previous.filter((q) => !back.includes(q.id)).map((q) => q.id);
     lines.push(
-      `Already set aside in the file (not run, not calibrated; delete the field to bring one back): ${already.map((q) => q.id).join(', ')}`,
+      `Set aside before, run again: ${back.length} brought back, their page in the top k again (set_aside ${write ? 'removed' : 'removed with --write'})${back.length > 0 ? `: ${back.join(', ')}` : ''}; ${still.length} still set aside${still.length > 0 ? `: ${still.join(', ')}` : ''}`,
     );
+  }
   return lines.map((l) => `${l}\n`).join('');
 }
 

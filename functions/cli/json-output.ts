@@ -23,6 +23,8 @@ export function calibrationJson(options: {
   calibration: Calibration;
   /** Known items that miss their page whatever the threshold: marked set_aside in the suite, not run. */
   setAside: SetAsideProposal;
+  /** Queries the file had set aside whose page is in their top k again: their mark removed. */
+  back: readonly string[];
   prediction: RunPrediction;
   written: boolean;
 }) {
@@ -53,6 +55,7 @@ export function calibrationJson(options: {
     warnings: c.warnings,
     set_aside: options.setAside.queries,
     set_aside_refused: options.setAside.refused,
+    set_aside_brought_back: [...options.back],
     prediction: {
       status: p.status,
       pass_rate: p.passRate,

@@ -210,4 +210,51 @@ describe('ragwatch calibrate', () => {
     expect(report.suite.query_count).toBe(generated.queries.length - 1);
     expect(report.pass_rate).toBe(100);
   });
+
+  it('runs a set-aside query again: kept while its page misses its top k, brought back once it is in', async () => {
+    const calibrate = async () => {
+      const stdout: string[] = [];
+      const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+        stdout.push(String(chunk));
+        return true;
+      });
+      const code = await main(['calibrate', '--suite', file('aside.json'), '--write'], env).finally(() =>
+        spy.mockRestore(),
+      );
+      const query = parseSuite(read('aside.json'), 'aside.json').queries.find((q) => q.id === 'wrong-page');
+      return { code, printed: stdout.join(''), query };
+    };
+
+    // Still asking about ROS 2 basics for its Gazebo page: run again, still set aside, nothing newly set aside.
+    const still = await calibrate();
+    expect(still.code).toBe(0);
+    expect(still.printed).toContain(
+      'Set aside before, run again: 0 brought back, their page in the top k again (set_aside removed); 1 still set aside: wrong-page',
+    );
+    expect(still.printed).not.toContain('Set aside (kept in the file');
+    expect(still.query?.set_aside).toMatch(/^calibrate: its page was not in its top 1 /);
+
+    // Reworded to ask about its own page, the mark left in the file as a user would: calibrate removes it.
+    const suite = JSON.parse(read('aside.json')) as { queries: Record<string, unknown>[] };
+    const gazebo = suite.queries.find((q) => q.id === 'module2-simulation-ch1-gazebo-1');
+    const wrong = suite.queries.find((q) => q.id === 'wrong-page');
+    if (wrong === undefined || gazebo === undefined) throw new Error('the suite lost its queries');
+    wrong.query_text = gazebo.query_text;
+    writeFileSync(file('aside.json'), JSON.stringify(suite, null, 2));
+    const back = await calibrate();
+    expect(back.code).toBe(0);
+    expect(back.printed).toContain(
+      'Set aside before, run again: 1 brought back, their page in the top k again (set_aside removed): wrong-page; 0 still set aside',
+    );
+    expect(back.printed).toMatch(/Wrote the thresholds into .*aside\.json \(1 mark removed\)\./);
+    expect(back.query).toBeDefined();
+    expect(back.query?.set_aside).toBeUndefined();
+    await main(['run', '--suite', file('aside.json'), '--out', file('back-reports'), '--json', '--no-progress'], env);
+    const report = JSON.parse(read('back-reports/repo/latest.json')) as {
+      suite: { set_aside?: unknown[] };
+      query_results: { id: string; status: string }[];
+    };
+    expect(report.suite.set_aside ?? []).toEqual([]);
+    expect(report.query_results.find((q) => q.id === 'wrong-page')?.status).toBe('PASS');
+  });
 });

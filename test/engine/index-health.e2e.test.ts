@@ -6,7 +6,7 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEngineAdapters, runOptionsFromConfig } from '../../functions/adapters/engine-adapters.ts';
 import { loadSuiteFile } from '../../functions/adapters/files/suite-file.ts';
-import { pageVersionKey } from '../../functions/core/book/payload.ts';
+import { pageVersionKey, parsePageVersion } from '../../functions/core/book/payload.ts';
 import { parseEngineConfig } from '../../functions/core/config.ts';
 import { ValidationReport } from '../../functions/core/report/report.ts';
 import { runValidation } from '../../functions/core/run/run-validation.ts';
@@ -75,6 +75,22 @@ async function pointsOf(url: string) {
   return points;
 }
 
+/**
+ * Says PAGE's points were indexed at `at` from a text last updated on `updatedDay` (the day the indexer records in
+ * page_version and a date-only lastmod is compared with), or by an indexer that recorded no day (`null`).
+ */
+async function indexPageAt(at: string, updatedDay: string | null) {
+  const [point] = await pointsOf(PAGE);
+  const version = parsePageVersion(String(point?.payload?.page_version));
+  if (version === undefined) throw new Error('the sample page has no page_version');
+  const day = updatedDay ?? undefined;
+  await client.setPayload(SANDBOX_COLLECTION, {
+    wait: true,
+    payload: { indexed_at: at, page_version: pageVersionKey(PAGE, version.pageHash, version.chunks, day) },
+    filter: { must: [{ key: 'source_url', match: { value: PAGE } }] },
+  });
+}
+
 describe('index health against the sandbox', () => {
   it('finds nothing wrong with a freshly indexed book, and judges every check', async () => {
     const report = await run();
@@ -134,27 +150,26 @@ describe('index health against the sandbox', () => {
     expect(report.index_health?.stale_chunks).toMatchObject({ duplicate_chunks: 1, urls: [PAGE] });
   });
 
-  it('sees a page edited after it was indexed (sitemap lastmod newer than indexed_at)', async () => {
-    await client.setPayload(SANDBOX_COLLECTION, {
-      wait: true,
-      payload: { indexed_at: '2025-12-19T23:59:59.000Z' },
-      filter: { must: [{ key: 'source_url', match: { value: PAGE } }] },
-    });
+  it('sees a page edited after it was indexed (sitemap lastmod, date-only, after the indexed text’s day)', async () => {
+    // The sample sitemap dates every page 2025-12-20; the index holds the text of the day before.
+    await indexPageAt('2025-12-19T23:59:59.000Z', '2025-12-19');
     const report = await run();
     expect(healthErrors(report)).toEqual(['STALE_PAGES']);
     expect(report.index_health?.freshness).toMatchObject({ stale_pages: 1, urls: [PAGE] });
   });
 
-  it('reads a date-only lastmod by day: possibly stale on the day of indexed_at, not stale the day after (issue 23)', async () => {
-    const indexAt = (at: string) =>
-      client.setPayload(SANDBOX_COLLECTION, {
-        wait: true,
-        payload: { indexed_at: at },
-        filter: { must: [{ key: 'source_url', match: { value: PAGE } }] },
-      });
-    await indexAt('2025-12-20T23:59:00.000Z');
+  it('reads a date-only lastmod against the indexed text’s day: stale the day after it, not the same day (issue 23)', async () => {
+    await indexPageAt('2025-12-20T23:59:00.000Z', '2025-12-19');
     expect((await run()).index_health?.freshness?.stale_pages).toBe(1);
-    await indexAt('2025-12-21T00:00:00.000Z');
+    // Re-indexed the same day as the edit: the indexed text is the sitemap's, whatever the hour.
+    await indexPageAt('2025-12-20T08:00:00.000Z', '2025-12-20');
+    expect((await run()).index_health?.freshness?.stale_pages).toBe(0);
+  });
+
+  it('without a recorded day (an older indexer), reads a date-only lastmod against indexed_at’s day', async () => {
+    await indexPageAt('2025-12-20T23:59:00.000Z', null);
+    expect((await run()).index_health?.freshness?.stale_pages).toBe(1);
+    await indexPageAt('2025-12-21T00:00:00.000Z', null);
     expect((await run()).index_health?.freshness?.stale_pages).toBe(0);
   });
 
@@ -271,11 +286,7 @@ describe('index health against the sandbox', () => {
   });
 
   it('judges stale pages against their threshold on both sides of equality', async () => {
-    await client.setPayload(SANDBOX_COLLECTION, {
-      wait: true,
-      payload: { indexed_at: '2025-12-19T23:59:59.000Z' },
-      filter: { must: [{ key: 'source_url', match: { value: PAGE } }] },
-    });
+    await indexPageAt('2025-12-19T23:59:59.000Z', '2025-12-19');
     expect(verdict(await run({ max_stale_pages: 1 }), 'stale_pages')?.passed).toBe(true);
     expect(verdict(await run({ max_stale_pages: 0 }), 'stale_pages')?.passed).toBe(false);
   });

@@ -295,9 +295,10 @@ describe('runValidation against the sandbox', () => {
       source: { completeness: 'count', token_distribution: 'scroll' },
       points_scanned: 92,
     });
-    // One scroll for the profile, one of module_name and chapter_id for the catalog, one for the index inventory,
+    // One scroll for the profile (the index inventory rides it), one of module_name and chapter_id for the catalog,
     // and the canary's page of the first points.
-    expect(counts.scroll_points).toBe(4);
+    expect(counts.scroll_points).toBe(3);
+    expect(report.index_health?.stale_chunks?.source).toBe('scroll');
     expect(counts.facet).toBeUndefined();
   });
 

@@ -31,7 +31,7 @@ const BETWEEN = /\bbetween\s*$/iu;
 function labelled(text: string, lenient: boolean): { span: NumberSpan; label: string[] }[] {
   const spans = numberSpans(text, { lenient });
   return spans.map((span, i) => {
-    const from = i === 0 ? 0 : (spans[i - 1]?.end ?? 0);
+    const from = spans[i - 1]?.end ?? 0;
     const before = text.slice(from, span.index);
     const breaks = [...before.matchAll(LABEL_BREAK)];
     const last = breaks.at(-1);
@@ -43,11 +43,26 @@ function labelled(text: string, lenient: boolean): { span: NumberSpan; label: st
   });
 }
 
+/**
+ * A chunk's labels and ranges, read once per text: a chunk is read again for every claim that cites it, and for every
+ * claim's uncited part and better chunk. Bounded, so a long run keeps few (as support.ts and polarity.ts do).
+ */
+const READ = new Map<string, { labels: ReturnType<typeof labelled>; ranges: [NumberSpan, NumberSpan][] }>();
+const READ_MAX = 512;
+function evidenceOf(text: string): { labels: ReturnType<typeof labelled>; ranges: [NumberSpan, NumberSpan][] } {
+  const known = READ.get(text);
+  if (known) return known;
+  if (READ.size >= READ_MAX) READ.clear();
+  const read = { labels: labelled(text, true), ranges: rangesOf(text, true) };
+  READ.set(text, read);
+  return read;
+}
+
 /** Every number's labels, pooled per number over the texts (a number stated twice has both labels). */
 function labelsByNumber(texts: readonly string[], lenient: boolean): Map<string, Set<string>> {
   const byNumber = new Map<string, Set<string>>();
   for (const text of texts)
-    for (const { span, label } of labelled(text, lenient)) {
+    for (const { span, label } of lenient ? evidenceOf(text).labels : labelled(text, false)) {
       const set = byNumber.get(span.key) ?? new Set<string>();
       for (const stem of label) set.add(stem);
       byNumber.set(span.key, set);
@@ -74,7 +89,6 @@ export function exchangedFigures(claim: string, evidenceTexts: readonly string[]
       const labelB = [...(mine.get(b) ?? [])];
       const onlyA = labelA.filter((w) => !labelB.includes(w));
       const onlyB = labelB.filter((w) => !labelA.includes(w));
-      if (onlyA.length === 0 || onlyB.length === 0) continue;
       const theirsA = theirs.get(a);
       const theirsB = theirs.get(b);
       if (!meets(onlyA, theirsA) && meets(onlyA, theirsB) && !meets(onlyB, theirsB) && meets(onlyB, theirsA))
@@ -107,7 +121,7 @@ const sameEnd = (a: NumberSpan, b: NumberSpan) =>
  * says "four to six hours". A range whose ends are stated nowhere is flagged here too; its numbers also go missing.
  */
 export function movedRanges(claim: string, evidenceTexts: readonly string[]): string[] {
-  const theirs = evidenceTexts.flatMap((t) => rangesOf(t, true));
+  const theirs = evidenceTexts.flatMap((t) => evidenceOf(t).ranges);
   return rangesOf(claim, false)
     .filter(([low, high]) => !theirs.some(([l, h]) => sameEnd(low, l) && sameEnd(high, h)))
     .map(([low, high]) => {

@@ -254,7 +254,8 @@ const NOT_ELLIPTICAL_AFTER: ReadonlySet<string> = new Set(['or', 'if', 'why', 'w
 function isElliptical(text: string): boolean {
   const raw = [...text.matchAll(WORD)].map((m) => m[0].toLowerCase().replace(/[’]/g, "'"));
   const cue = raw.findLastIndex((w) => w === 'not' || w === 'cannot' || w === 'never' || /n't$/.test(w));
-  if (cue < 0 || NOT_ELLIPTICAL_AFTER.has(raw[cue - 1] ?? '')) return false;
+  // "whether or not", "may or may not": a cue one or two words after one of these is no denial.
+  if (cue < 0 || raw.slice(Math.max(0, cue - 2), cue).some((w) => NOT_ELLIPTICAL_AFTER.has(w))) return false;
   return raw.slice(cue + 1).every((w) => !isContentWord(w.replace(/'\p{L}+$/u, '')));
 }
 
@@ -396,9 +397,13 @@ function ellipsesOf(text: string, reading: Reading): Ellipsis[] {
   const read: Ellipsis[] = [];
   for (const [i, { part, stems }] of clauses.entries()) {
     const before = clauses[i - 1];
-    // The subject must be another one: "The client retries. The client does not" denies nothing of another.
-    if (before === undefined || !isElliptical(part) || [...stems].some((s) => before.stems.has(s))) continue;
-    read.push({ subject: stems, antecedent: before.stems });
+    if (before === undefined || !isElliptical(part)) continue;
+    // The subject is what tells it from the clause before: "The big robot walks fast. The small robot cannot" is of
+    // the small one. "The client retries. The client does not" denies nothing of another.
+    const subject = [...stems].filter((s) => !before.stems.has(s));
+    // What it denies is what the clause before says besides the words the two share ("robot").
+    const antecedent = new Set([...before.stems].filter((s) => !stems.has(s)));
+    if (subject.length > 0) read.push({ subject: new Set(subject), antecedent });
   }
   READ_ELLIPSES.set(key, read);
   return read;
@@ -411,7 +416,7 @@ function ellipsesOf(text: string, reading: Reading): Ellipsis[] {
 function ellipsisRestated(stems: ReadonlySet<string>, ellipses: readonly Ellipsis[]): string[] | null {
   for (const e of ellipses) {
     if (![...e.subject].some((s) => stems.has(s))) continue;
-    const predicate = [...e.antecedent].filter((s) => stems.has(s) && !e.subject.has(s));
+    const predicate = [...e.antecedent].filter((s) => stems.has(s));
     if (predicate.length >= 2) return predicate;
   }
   return null;
@@ -521,8 +526,6 @@ export function polarityConflicts(
   // A denial that leaves its verb phrase out ("A humanoid cannot:") takes it from the clause before; only with a
   // negation to read (scope > 0).
   const ellipses = options.ellipsis === true && scope > 0 ? evidenceTexts.flatMap((t) => ellipsesOf(t, reading)) : [];
-  // What an ellipsis denies of another subject, the text states both ways: no word of it is reversed "anywhere".
-  const deniedElsewhere = new Set(ellipses.flatMap((e) => [...e.antecedent]));
   const allEvidence = new Set(sentences.flatMap((s) => s.tokens.map((t) => t.stem)));
   const allNumbers = new Set(sentences.flatMap((s) => [...s.numbers]));
   const conflicts = new Set<string>();
@@ -560,8 +563,7 @@ export function polarityConflicts(
       if (allNumbers.has(n) && !aligned.some((s) => s.numbers.has(n)))
         conflicts.add(`${n} / ${[...(aligned[0]?.numbers ?? [])].join(' ') || 'no number'}`);
   }
-  if (options.anywhere === true)
-    for (const c of reversedAnywhere(claim, reading, sentences, deniedElsewhere)) conflicts.add(c);
+  if (options.anywhere === true) for (const c of reversedAnywhere(claim, reading, sentences)) conflicts.add(c);
   return [...conflicts];
 }
 
@@ -576,16 +578,11 @@ export function polarityConflicts(
  * clause is often another word ("should never store data" against "a key-value store"; on `dev` that direction
  * flagged faithful claims and caught nothing).
  */
-function reversedAnywhere(
-  claim: string,
-  reading: Reading,
-  sentences: readonly Sentence[],
-  bothWays: ReadonlySet<string>,
-): string[] {
+function reversedAnywhere(claim: string, reading: Reading, sentences: readonly Sentence[]): string[] {
   const evidence = sentences.flatMap((s) => s.tokens);
   const found: string[] = [];
   for (const token of claimClausesOf(claim, reading).flatMap((c) => c.tokens)) {
-    if (!token.content || token.depth > 0 || token.absent || bothWays.has(token.stem)) continue;
+    if (!token.content || token.depth > 0 || token.absent) continue;
     const theirs = evidence.filter((t) => t.stem === token.stem);
     if (theirs.length === 0 || !theirs.every((t) => t.depth === 1 && !t.absent)) continue;
     found.push(`${token.stem} / not ${token.stem}`);
@@ -616,7 +613,6 @@ function clauseConflicts(
     // A verb with a particle is another verb: "keeps microbes out" is "stops microbes", not "keeps" going.
     if (particles && clause.slice(i + 1, i + 1 + PARTICLE_REACH).some((t) => PARTICLES.has(t.word))) continue;
     for (const opposite of oppositesOf(token.stem)) {
-      if (!sentenceStems.has(opposite)) continue;
       if (polarities(sentence, opposite, clauseStems).has(negated))
         found.push(`${not(negated)}${token.stem} / ${not(negated)}${opposite}`);
     }

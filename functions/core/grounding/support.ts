@@ -208,11 +208,8 @@ export function assessClaim(options: {
     numbers: features.numbersInPlace,
     ...(features.negation ? {} : { scope: 0 }),
   };
-  const conflicts =
-    text !== null &&
-    (features.negation || features.antonyms || features.hedges || features.numbersInPlace || features.polarityAnywhere)
-      ? polarityConflicts(text, options.evidence.texts, polarity)
-      : [];
+  // With every polarity feature off this finds nothing (scope 0, no antonyms, hedges, numbers or ellipsis).
+  const conflicts = text === null ? [] : polarityConflicts(text, options.evidence.texts, polarity);
   if (text !== null && features.figureLabels) conflicts.push(...exchangedFigures(text, options.evidence.texts));
   if (text !== null && features.ranges) conflicts.push(...movedRanges(text, options.evidence.texts));
   const total = terms.words.length;

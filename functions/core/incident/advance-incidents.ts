@@ -6,7 +6,8 @@
  *   FLAPPING_WINDOW_DAYS ago and this run breaks a kind it had, open that one again -> reopened ("flapping:
  *   re-opened"), same id and start: the same fault back, not a new one;
  * - incident, breaches: the clean streak resets; a higher severity or a breach kind not told before, at the
- *   incident's severity or above -> escalation (a lesser new kind is recorded silently); else, when reminders are
+ *   incident's severity or above -> escalation (a lesser new kind is recorded silently while a told kind still
+ *   breaks, and told by an escalation once none does); else, when reminders are
  *   on, the incident is at least `reminderMinSeverity` (HIGH) and the last notice is `reminderDays` old ->
  *   reminder; else silence;
  * - incident, no breach: one more clean run; at `recoveryRuns` clean runs in a row -> recovery, and it closes;
@@ -197,21 +198,33 @@ function advanceTrack(
     if (clean.clean_runs < policy.recoveryRuns) return { incident: clean, notice: null };
     return { incident: null, notice: { kind: 'recovery', track, incident: clean, breaches: [], newKinds: [] } };
   }
-  const told = new Set(open.breaches.map((b) => b.kind));
-  // A new kind below the incident's severity (a LOW rank drop inside a HIGH incident: the same fault seen from
-  // another side on a noisy night) is recorded, not emailed; a new kind at or above it, or a higher severity, is.
+  const recorded = new Set(open.breaches.map((b) => b.kind));
+  const untold = new Set(open.untold ?? []);
+  const told = new Set([...recorded].filter((kind) => !untold.has(kind)));
+  // A new kind below the incident's severity is recorded, not emailed, while a kind ops were told of still breaks:
+  // most often the same fault seen from another side on a noisy night (Alertmanager's inhibit rules: a critical
+  // alert mutes the warnings of its group while it fires). Once no told kind breaks, what still breaks is another
+  // fault that outlived the first: it is told then, once (before, it never was, and the incident stayed open on it
+  // while ops, told only of the first, saw that one fixed). A new kind at or above the severity, or a higher
+  // severity, is told at once.
+  const inhibited = breaches.some((b) => told.has(b.kind));
   const newKinds = breaches
-    .filter((b) => !told.has(b.kind) && severityRank(b.severity) >= severityRank(open.severity))
+    .filter((b) => !told.has(b.kind) && (!inhibited || severityRank(b.severity) >= severityRank(open.severity)))
     .map((b) => b.kind);
+  const stillUntold = [...untold, ...breaches.filter((b) => !recorded.has(b.kind)).map((b) => b.kind)].filter(
+    (kind) => !newKinds.includes(kind),
+  );
   const worst = worstSeverity(breaches);
   const rose = severityRank(worst) > severityRank(open.severity);
+  const { untold: _untold, ...rest } = open;
   const ongoing: Incident = {
-    ...open,
+    ...rest,
     last_seen: run,
     clean_runs: 0,
     runs: open.runs + 1,
     severity: rose ? worst : open.severity,
-    breaches: [...open.breaches, ...breaches.filter((b) => !told.has(b.kind))],
+    breaches: [...open.breaches, ...breaches.filter((b) => !recorded.has(b.kind))],
+    ...(stillUntold.length > 0 ? { untold: stillUntold } : {}),
   };
   if (rose || newKinds.length > 0) {
     const incident = { ...ongoing, last_notified_at: run.started_at };

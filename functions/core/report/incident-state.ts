@@ -29,8 +29,14 @@ export const Incident = z.object({
   last_seen: RunRef,
   /** The highest severity ops have been told of. */
   severity: Severity,
-  /** Every breach kind ops have been told of, with its worst severity. */
+  /** Every breach kind ops have been told of, with its worst severity (and those recorded untold, below). */
   breaches: z.array(Breach),
+  /**
+   * Kinds recorded without an email: they came below the incident's severity while a kind ops were told of still
+   * broke (inhibited, as Alertmanager's inhibit rules mute a warning while a critical alert of its group fires). Told
+   * once no kind ops were told of breaks any more (absent: none).
+   */
+  untold: z.array(z.string()).optional(),
   last_notified_at: z.string(),
   /** Clean runs in a row since the last breach; the incident closes at the recovery threshold. */
   clean_runs: z.number().int().min(0),

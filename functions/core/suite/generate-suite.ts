@@ -59,6 +59,10 @@ interface BookStats {
   headingPages: Map<string, string[]>;
   /** Pages (URLs) by title, and by heading: a page given twice counts once. */
   titlePages: Map<string, string[]>;
+  /** Words the book's prose writes in lower case somewhere ("simulation"), lower-cased. */
+  lowerWords: Set<string>;
+  /** Words it writes capitalised inside a sentence, not first ("in Gazebo"): names, lower-cased. */
+  namedWords: Set<string>;
 }
 
 /** The generated suite, as a plain object that parseSuite accepts. */
@@ -91,7 +95,10 @@ function bookStats(pages: readonly BookPage[]): BookStats {
   const termPages = new Map<string, number>();
   const headingPages = new Map<string, string[]>();
   const titlePages = new Map<string, string[]>();
+  const lowerWords = new Set<string>();
+  const namedWords = new Set<string>();
   for (const page of pages) {
+    for (const section of page.sections) readCasing(section.text, lowerWords, namedWords);
     for (const term of new Set(termsOf(`${page.title} ${page.sections.map((s) => s.text).join(' ')}`)))
       termPages.set(term, (termPages.get(term) ?? 0) + 1);
     const headings = new Set(page.sections.flatMap((s) => s.headings.map((h) => normalise(cleanHeading(h)))));
@@ -102,8 +109,45 @@ function bookStats(pages: readonly BookPage[]): BookStats {
     const title = normalise(cleanHeading(page.title));
     titlePages.set(title, [...new Set([...(titlePages.get(title) ?? []), page.url])]);
   }
-  return { pages: pages.length, termPages, headingPages, titlePages };
+  return { pages: pages.length, termPages, headingPages, titlePages, lowerWords, namedWords };
 }
+
+/**
+ * How the book's prose writes each word (code left out): in lower case somewhere, or capitalised after the first
+ * word of a sentence. A word the book only ever writes capitalised inside sentences is a name ("Gazebo", "Jest"), and
+ * a question that opens with it keeps its capital (issue 23: "gazebo simulates ...").
+ */
+function readCasing(markdown: string, lowerWords: Set<string>, namedWords: Set<string>): void {
+  for (const unit of proseUnits(markdown)) {
+    for (const sentence of withoutCode(unit).split(/(?<=[.!?:])\s+/)) {
+      const words = sentence.match(WORD) ?? [];
+      words.forEach((word, i) => {
+        if (/^\p{Ll}/u.test(word)) lowerWords.add(word.toLowerCase());
+        else if (i > 0 && /^\p{Lu}\p{Ll}+$/u.test(word)) namedWords.add(word.toLowerCase());
+      });
+    }
+  }
+}
+
+/** Words a cut sentence cannot end on: they lead on to what was cut. */
+const LEADS_ON = new Set(
+  'a an the this that these those which who whom whose what where when while if whether because as than so such of to in on at by for from with into onto about over under and or but nor is are was were be been being has have had do does did can could will would shall should may might must its their your our my his her not no very more most'.split(
+    ' ',
+  ),
+);
+
+/** A whole word of prose: letters, not part of an identifier, a path or a number ("gazebo_ros", "v2"). */
+const WORD = /(?<![\p{L}\p{N}_./\\-])\p{L}+(?![\p{L}\p{N}_/\\-]|\.\p{L})/gu;
+
+/** Inline code (kept between CODE_OPEN and CODE_CLOSE by proseUnits) removed. */
+function withoutCode(text: string): string {
+  return text.replace(CODE_SPAN, ' ');
+}
+
+/** Inline code as proseUnits keeps it: between two private-use characters no book writes, so code is told apart. */
+const CODE_OPEN = '\uE000';
+const CODE_CLOSE = '\uE001';
+const CODE_SPAN = /\uE000[^\uE001]*\uE001/g;
 
 interface Candidate {
   text: string;
@@ -237,12 +281,16 @@ function sentenceQuestion(markdown: string, stats: BookStats): string | null {
     .flatMap((unit) => unit.split(/(?<=[.!?])\s+/))
     .filter((s) => /[.!?]$/.test(s) && !/[|]/.test(s))
     .map((s) => s.replace(/\s*[.!?]+$/, '').trim())
+    // A sentence that ends in code ("... will look like this: `new soundPlayer.default()`") says it in the code,
+    // which a question cannot carry.
+    .filter((s) => !s.endsWith(CODE_CLOSE))
     .filter((s) => s.split(/\s+/).filter((w) => w !== '').length >= 4 && !DEICTIC_START.test(s) && balanced(s));
   const best = sentences
     .map((sentence, order) => ({ sentence, order, score: distinctiveness(sentence, stats) }))
     .sort((a, b) => b.score - a.score || a.order - b.order)[0];
   if (best === undefined) return null;
-  return `Where is it explained that ${lowerFirst(shortened(best.sentence))}?`;
+  const asked = shortened(best.sentence).replaceAll(CODE_OPEN, '').replaceAll(CODE_CLOSE, '');
+  return `Where is it explained that ${lowerFirst(asked, stats)}?`;
 }
 
 /** The paragraphs and list items of a section's markdown, each as one line of plain text. */
@@ -252,7 +300,7 @@ function proseUnits(markdown: string): string[] {
   const flush = () => {
     const text = current
       .join(' ')
-      .replace(/`([^`]*)`/g, '$1')
+      .replace(/`([^`]*)`/g, `${CODE_OPEN}$1${CODE_CLOSE}`)
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
       .replace(/[*_]{1,2}([^*_]+)[*_]{1,2}/g, '$1')
       .replace(/\s+/g, ' ')
@@ -284,30 +332,45 @@ function proseUnits(markdown: string): string[] {
   return units;
 }
 
-/** Brackets and parentheses closed where they open: a sentence cut inside one is not asked. */
+/** Brackets, parentheses and inline code closed where they open: a sentence cut inside one is not asked. */
 function balanced(text: string): boolean {
   let depth = 0;
   for (const ch of text) {
-    if (ch === '(' || ch === '[') depth += 1;
-    else if (ch === ')' || ch === ']') depth -= 1;
+    if (ch === '(' || ch === '[' || ch === CODE_OPEN) depth += 1;
+    else if (ch === ')' || ch === ']' || ch === CODE_CLOSE) depth -= 1;
     if (depth < 0) return false;
   }
   return depth === 0;
 }
 
-/** At most MAX_SENTENCE_WORDS words; a cut inside brackets goes back to before them, a cut after a comma before it. */
+/**
+ * At most MAX_SENTENCE_WORDS words; a cut inside brackets or inline code goes back to before them, a cut after a
+ * comma or colon before it, and a cut right after code ("like this: `new` ...") before that code too.
+ */
 function shortened(sentence: string): string {
   const words = sentence.split(/\s+/).filter((w) => w !== '');
   if (words.length <= MAX_SENTENCE_WORDS) return words.join(' ');
   const kept = words.slice(0, MAX_SENTENCE_WORDS);
-  while (kept.length > 1 && !balanced(kept.join(' '))) kept.pop();
+  while (kept.length > 1 && (!balanced(kept.join(' ')) || (kept.at(-1) ?? '').includes(CODE_CLOSE))) kept.pop();
+  // A cut on a word that leads to what was cut ("... make sure its API is the same as the") asks nothing: back to
+  // the last word that ends a thought.
+  while (kept.length > 1 && LEADS_ON.has((kept.at(-1) ?? '').toLowerCase().replace(/[,;:]+$/, ''))) kept.pop();
   // A cut after "robots," or "this:" would end the question on the comma.
   return kept.join(' ').replace(/[,;:]+$/, '');
 }
 
-function lowerFirst(text: string): string {
-  // Keep acronyms, names and labels: "ROS 2" and "Week 3 Lesson 1" stay, "Nodes and topics" becomes "nodes and topics".
-  return /^[A-Z][a-z]+(?![\p{L}\p{N}]*\s+\d)/u.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+/**
+ * The first word in lower case when it is a common word capitalised only to open the sentence ("Nodes and topics"
+ * becomes "nodes and topics"). Kept: acronyms and labels ("ROS 2", "Week 3 Lesson 1"), and names, words the book
+ * writes capitalised inside sentences and never in lower case ("Gazebo simulates ...").
+ */
+function lowerFirst(text: string, stats: BookStats): string {
+  const first = /^\p{L}+/u.exec(text)?.[0] ?? '';
+  const lower = first.toLowerCase();
+  const name = stats.namedWords.has(lower) && !stats.lowerWords.has(lower);
+  return !name && /^[A-Z][a-z]+(?![\p{L}\p{N}]*\s+\d)/u.test(text)
+    ? text.charAt(0).toLowerCase() + text.slice(1)
+    : text;
 }
 
 function normalise(text: string): string {

@@ -4,6 +4,10 @@
  * fails on it teaches nobody anything. `calibrate --write` keeps such a query in the file, marked `set_aside` with
  * the reason, and the run neither runs nor counts it (suite.ts); the report lists it (suite.set_aside).
  *
+ * Calibrate runs the queries set aside by an earlier calibration again (withoutSetAside): one whose page is back in
+ * its top k (the index was fixed, the question reworded) is brought back, its mark removed (recheckSetAside), and one
+ * that still misses it stays set aside. Without that, a mark once written stayed for good.
+ *
  * A calibration in which many known items miss their page is not a few bad questions but a broken index or a suite
  * written for another book: over MAX_SHARE of the known items, nothing is set aside and calibrate says why, so the
  * first night fails and a person looks.
@@ -67,4 +71,43 @@ function reasonFor(r: Result): string {
       ? 'nothing came back'
       : `rank 1 was ${first.source_url ?? first.chunk_id} at ${first.similarity_score.toFixed(4)}`;
   return `calibrate: its page was not in its top ${topKOf(r)} (${found}); a question no threshold can pass. Fix or reword it, then delete this field`;
+}
+
+/**
+ * The suite (as parsed from its file) with every `set_aside` mark removed, and the queries that had one (ids as
+ * resolveQueries gives them: a query without an id is q<position>, counted over all queries, so ids do not move).
+ */
+export function withoutSetAside(raw: Record<string, unknown>): {
+  raw: Record<string, unknown>;
+  setAside: { id: string; reason: string }[];
+} {
+  if (!Array.isArray(raw.queries)) return { raw, setAside: [] };
+  const setAside: { id: string; reason: string }[] = [];
+  const queries = (raw.queries as unknown[]).map((query, i) => {
+    if (query === null || typeof query !== 'object' || !('set_aside' in query)) return query;
+    const { set_aside: reason, ...rest } = query as Record<string, unknown>;
+    setAside.push({ id: typeof rest.id === 'string' ? rest.id : `q${i + 1}`, reason: String(reason) });
+    return rest;
+  });
+  return { raw: { ...raw, queries }, setAside };
+}
+
+/**
+ * The queries the file had set aside, judged again in the report of the suite run with them (no marks): `back`,
+ * those that ran and no longer miss their page (their mark is removed); `kept`, the others with their old reason
+ * (still missing it, or not judged: an ERROR tells nothing, so the mark stays).
+ */
+export function recheckSetAside(
+  previous: readonly { id: string; reason: string }[],
+  report: ValidationReport,
+): { back: string[]; kept: { id: string; reason: string }[] } {
+  const results = new Map(report.query_results.map((r) => [r.id, r]));
+  const back: string[] = [];
+  const kept: { id: string; reason: string }[] = [];
+  for (const query of previous) {
+    const result = results.get(query.id);
+    if (result !== undefined && result.status !== 'ERROR' && !missesItsPage(result)) back.push(query.id);
+    else kept.push(query);
+  }
+  return { back, kept };
 }

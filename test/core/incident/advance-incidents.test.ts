@@ -474,3 +474,134 @@ describe('advanceIncidents: re-opening needs the same breach back', () => {
     ]);
   });
 });
+
+describe('advanceIncidents: mutation survivors (notices exact, lost state, persisting errors)', () => {
+  const run = (started_at: string, id = 'r') => ({ run_id: id, started_at, report: `s3://b/${id}.json` });
+  const step = (state: IncidentState | null, observation: Observation, started_at: string, extra = {}) =>
+    advanceIncidents({
+      state,
+      collection: 'book',
+      environment: 'prod',
+      observation,
+      run: run(started_at, started_at),
+      newId: () => `i-${started_at}`,
+      policy: ONE_CLEAN_RUN,
+      ...extra,
+    });
+
+  it('names every breach of an onset as news, and a re-opening only what the closed incident had not had', () => {
+    const onset = step(null, failed(pass), '2026-03-01T02:00:00.000Z');
+    expect(onset.notices[0]?.newKinds).toEqual(['criterion:pass_rate']);
+    const recovered = step(onset.state, clean, '2026-03-02T02:00:00.000Z');
+    const back = step(recovered.state, failed(pass, mrr), '2026-03-03T02:00:00.000Z');
+    expect(back.notices.map((x) => [x.kind, x.newKinds])).toEqual([['reopened', ['METRIC_DROPPED:mrr']]]);
+  });
+
+  it('escalates an open incident rather than re-opening the closed one it also holds, for a kind both had', () => {
+    // Incident 1 (pass rate) closed; within 3 days incident 2 opens on MRR; then pass rate breaks beside it.
+    expect(replay([failed(pass), clean, failed(mrr), failed(mrr, pass)])).toEqual([
+      ['quality:onset'],
+      ['quality:recovery'],
+      ['quality:onset'],
+      ['quality:escalation'],
+    ]);
+  });
+
+  it('does not re-open an incident that closed after this run started (an older run finishing late)', () => {
+    const onset = step(null, failed(pass), '2026-03-01T02:00:00.000Z');
+    const recovered = step(onset.state, clean, '2026-03-03T02:00:00.000Z');
+    const older = step(recovered.state, failed(pass), '2026-03-02T02:00:00.000Z');
+    expect(older.notices.map((x) => x.kind)).toEqual(['onset']);
+  });
+
+  it('advances an open incident as usual even when told a lost one (lost counts only where nothing is open)', () => {
+    const onset = step(null, failed(pass), '2026-03-01T02:00:00.000Z');
+    const lostIncident = onset.state.open.quality;
+    const next = step(onset.state, clean, '2026-03-02T02:00:00.000Z', { lost: { quality: lostIncident } });
+    expect(next.notices).toEqual([
+      expect.objectContaining({ kind: 'recovery', breaches: [], newKinds: [], incident: expect.anything() }),
+    ]);
+    expect(next.notices[0]?.stateLost).toBeUndefined();
+    // With nothing open, the lost incident's recovery: exactly this notice.
+    const lost = step(null, clean, '2026-03-02T02:00:00.000Z', { lost: { quality: lostIncident } });
+    expect(lost.notices).toEqual([
+      { kind: 'recovery', track: 'quality', incident: lostIncident, breaches: [], newKinds: [], stateLost: true },
+    ]);
+  });
+
+  it('makes only RUN_ERROR CRITICAL on the second ERROR night, and leaves one already CRITICAL as it is', () => {
+    const notStored: Breach = {
+      kind: 'REPORT_NOT_STORED',
+      severity: 'HIGH',
+      summary: 'the report could not be stored',
+    };
+    const medium: Breach = { ...error, severity: 'MEDIUM' };
+    const first = step(
+      null,
+      { quality: null, infrastructure: [medium, notStored], suite: null },
+      '2026-03-01T02:00:00.000Z',
+    );
+    const second = step(
+      first.state,
+      { quality: null, infrastructure: [medium, notStored], suite: null },
+      '2026-03-02T02:00:00.000Z',
+    );
+    expect(second.notices[0]?.breaches).toEqual([
+      {
+        ...medium,
+        severity: 'CRITICAL',
+        summary: 'run ERROR: Qdrant down (run ERROR again: broken since 2026-03-01T02:00:00.000Z)',
+      },
+      notStored,
+    ]);
+    const critical = step(
+      first.state,
+      { quality: null, infrastructure: [error], suite: null },
+      '2026-03-02T02:00:00.000Z',
+    );
+    expect(critical.notices[0]?.breaches).toEqual([error]);
+  });
+});
+
+describe('advanceIncidents: a lesser fault inside a more severe one (inhibited, then told)', () => {
+  it('tells a lesser new kind once no kind ops were told of breaks any more, and only once', () => {
+    // Pass rate (HIGH) told; MRR (MEDIUM) joins it silently; pass rate is fixed and MRR still breaks: told then.
+    expect(replay([failed(pass), failed(pass, mrr), failed(mrr), failed(mrr), clean])).toEqual([
+      ['quality:onset'],
+      [],
+      ['quality:escalation'],
+      [],
+      ['quality:recovery'],
+    ]);
+    // The HIGH fault replaced by a MEDIUM one on the same night: told that night.
+    expect(replay([failed(pass), failed(mrr)])).toEqual([['quality:onset'], ['quality:escalation']]);
+  });
+
+  it('keeps the inhibited kind in the incident, names it as the news, and forgets it once told', () => {
+    const run = (i: number) => ({ run_id: `r${i}`, started_at: `2026-03-0${i}T02:00:00.000Z`, report: `s3://b/${i}` });
+    const step = (state: IncidentState | null, observation: Observation, i: number) =>
+      advanceIncidents({ state, collection: 'book', environment: 'prod', observation, run: run(i), newId: () => 'i1' });
+    const first = step(null, failed(pass), 1);
+    const second = step(first.state, failed(pass, mrr), 2);
+    expect(second.notices).toEqual([]);
+    expect(second.state.open.quality).toMatchObject({ breaches: [pass, mrr], untold: ['METRIC_DROPPED:mrr'] });
+    const third = step(second.state, failed(mrr), 3);
+    expect(third.notices).toEqual([
+      expect.objectContaining({ kind: 'escalation', breaches: [mrr], newKinds: ['METRIC_DROPPED:mrr'] }),
+    ]);
+    expect(third.state.open.quality).toMatchObject({ severity: 'HIGH', breaches: [pass, mrr] });
+    expect(third.state.open.quality).not.toHaveProperty('untold');
+    // Told now: pass rate back beside it is no news.
+    expect(step(third.state, failed(pass, mrr), 4).notices).toEqual([]);
+  });
+
+  it('tells an inhibited kind at once when it comes back at the incident’s severity or above', () => {
+    const mrrHigh: Breach = { ...mrr, severity: 'HIGH' };
+    expect(replay([failed(pass), failed(pass, mrr), failed(pass, mrrHigh), failed(pass, mrrHigh)])).toEqual([
+      ['quality:onset'],
+      [],
+      ['quality:escalation'],
+      [],
+    ]);
+  });
+});

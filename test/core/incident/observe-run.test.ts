@@ -117,6 +117,29 @@ describe('observeRun: the breaches’ facts', () => {
     ]);
   });
 
+  it('writes a pass rate no query completed for as n/a, whatever figure the criterion holds, and only the pass rate', () => {
+    const report = buildPassedReport();
+    const base = report.success_criteria[0];
+    if (!base) throw new Error('fixture has criteria');
+    report.success_criteria = [
+      { ...base, name: 'pass_rate', value: 0, threshold: 90, comparator: '>=', passed: false },
+      { ...base, name: 'mrr', value: 0, threshold: 0.5, comparator: '>=', passed: false },
+    ];
+    report.passed_queries = 0;
+    report.failed_queries = 0;
+    expect(observeRun(report, true).quality?.map((b) => b.summary)).toEqual([
+      'pass rate n/a < 90% (no query completed)',
+      'mrr 0 < 0.5',
+    ]);
+    // One passed and one failed (their difference 0): a figure, 50 %.
+    report.success_criteria = [
+      { ...base, name: 'pass_rate', value: 50, threshold: 90, comparator: '>=', passed: false },
+    ];
+    report.passed_queries = 1;
+    report.failed_queries = 1;
+    expect(observeRun(report, true).quality?.map((b) => b.summary)).toEqual(['pass rate 50% < 90%']);
+  });
+
   it('keeps one breach per kind: the first one’s summary, the worst severity', () => {
     const report = buildPassedReport();
     const f =
@@ -202,5 +225,97 @@ describe('observeRun: confirmation and suite changes', () => {
     expect(observed.quality).toEqual([]);
     first.status = 'FAIL';
     expect(observeRun(report, true).quality?.map((b) => b.kind)).toEqual(['criterion:pass_rate']);
+  });
+
+  describe('a pass-rate breach with new failing queries set aside (onlyNewQueries)', () => {
+    /** A report of `statuses` (one query each, ids q0, q1, ...) whose pass-rate criterion at `threshold` failed. */
+    function withNew(
+      statuses: ('PASS' | 'FAIL')[],
+      options: { threshold: number; added: number[]; stale?: number[]; name?: string },
+    ) {
+      const report = buildPassedReport();
+      const template = report.query_results[0];
+      if (!template) throw new Error('fixture has a query');
+      report.query_results = statuses.map((status, i) => ({ ...structuredClone(template), id: `q${i}`, status }));
+      report.success_criteria = [
+        {
+          ...(report.success_criteria[0] as (typeof report.success_criteria)[number]),
+          name: options.name ?? 'pass_rate',
+          passed: false,
+          value: 10,
+          threshold: options.threshold,
+          comparator: '>=',
+        },
+      ];
+      report.regression = buildRegression({
+        stale_queries: (options.stale ?? []).map((i) => `q${i}`),
+        findings: options.added.map((i) =>
+          finding({
+            kind: 'NEW_QUERY_FAILING',
+            severity: 'LOW',
+            message: `q${i} new`,
+            addressed_to: 'suite maintainer',
+            query_id: `q${i}`,
+          }),
+        ),
+      });
+      return observeRun(report, true).quality?.map((b) => b.kind);
+    }
+
+    it('judges the pass rate of the other queries against the threshold, on both sides of it', () => {
+      // Without the new q2: 1 of 2 pass, 50 %.
+      expect(withNew(['PASS', 'FAIL', 'FAIL'], { threshold: 50, added: [2] })).toEqual([]);
+      expect(withNew(['PASS', 'FAIL', 'FAIL'], { threshold: 50.01, added: [2] })).toEqual(['criterion:pass_rate']);
+    });
+
+    it('leaves stale queries out of that pass rate too', () => {
+      // q1 stale and q2 new: q0 alone passes, 100 %; with q1 counted, 50 %.
+      expect(withNew(['PASS', 'FAIL', 'FAIL'], { threshold: 90, added: [2], stale: [1] })).toEqual([]);
+      expect(withNew(['PASS', 'FAIL', 'FAIL'], { threshold: 90, added: [2] })).toEqual(['criterion:pass_rate']);
+    });
+
+    it('sets the breach aside when every query is new, and keeps it when none is', () => {
+      expect(withNew(['FAIL', 'FAIL'], { threshold: 90, added: [0, 1] })).toEqual([]);
+      expect(withNew(['PASS', 'FAIL'], { threshold: 90, added: [] })).toEqual(['criterion:pass_rate']);
+    });
+
+    it('sets aside only the queries NEW_QUERY_FAILING names, not those other findings name', () => {
+      // q1 fails and is named by QUERY_REGRESSED, q2 is new: q0 and q1 remain, 50 % < 90 %, the breach stays.
+      const report = buildPassedReport();
+      const template = report.query_results[0];
+      if (!template) throw new Error('fixture has a query');
+      report.query_results = (['PASS', 'FAIL', 'FAIL'] as const).map((status, i) => ({
+        ...structuredClone(template),
+        id: `q${i}`,
+        status,
+      }));
+      report.success_criteria = [
+        {
+          ...(report.success_criteria[0] as (typeof report.success_criteria)[number]),
+          name: 'pass_rate',
+          passed: false,
+          value: 33.33,
+          threshold: 90,
+          comparator: '>=',
+        },
+      ];
+      report.regression = buildRegression({
+        findings: [
+          finding({ kind: 'QUERY_REGRESSED', severity: 'MEDIUM', message: 'q1 regressed', query_id: 'q1' }),
+          finding({
+            kind: 'NEW_QUERY_FAILING',
+            severity: 'LOW',
+            message: 'q2 new',
+            addressed_to: 'suite maintainer',
+            query_id: 'q2',
+          }),
+        ],
+      });
+      expect(observeRun(report, true).quality?.map((b) => b.kind)).toEqual(['criterion:pass_rate', 'QUERY_REGRESSED']);
+    });
+
+    it('keeps another criterion breached, whatever the new queries', () => {
+      expect(withNew(['PASS', 'FAIL'], { threshold: 0.9, added: [1], name: 'min_mrr' })).toEqual(['criterion:min_mrr']);
+    });
   });
 });

@@ -292,6 +292,45 @@ describe('settleIncidents', () => {
     expect(fresh.ok && fresh.notices[0]?.stateLost).toBeUndefined();
   });
 
+  it('lists the lost incident as exactly what can be known of it', async () => {
+    const settled = await lost(new MemoryIncidentStore(), buildPassedReport(), 'FAILED');
+    const ref = {
+      run_id: 'prev-run',
+      started_at: '2026-03-13T02:00:00.000Z',
+      report: 'unknown: the incident state was lost',
+    };
+    expect(settled.ok && settled.notices[0]?.incident).toEqual({
+      id: 'lost-prev-run',
+      track: 'quality',
+      opened: ref,
+      last_seen: ref,
+      severity: 'CRITICAL',
+      breaches: [
+        {
+          kind: 'PREVIOUS_RUN_FAILED',
+          severity: 'CRITICAL',
+          summary: 'the previous run (prev-run, started 2026-03-13T02:00:00.000Z) was FAILED',
+        },
+      ],
+      last_notified_at: '2026-03-13T02:00:00.000Z',
+      clean_runs: 1,
+      runs: 2,
+    });
+  });
+
+  it('settles a first run with no state and no run before it, sending nothing', async () => {
+    const store = new MemoryIncidentStore();
+    const settled = await lost(store, buildPassedReport(), null);
+    expect(settled).toMatchObject({ ok: true, notices: [], warning: null });
+  });
+
+  it('sends no lost recovery when the state exists with nothing open, though the run before FAILED', async () => {
+    const store = new MemoryIncidentStore();
+    store.put(emptyState('book', 'prod'));
+    const settled = await lost(store, buildPassedReport(), 'FAILED');
+    expect(settled).toMatchObject({ ok: true, notices: [] });
+  });
+
   it('does not treat a state that exists as lost, whatever the run before said', async () => {
     const { store } = await afterOneFailedNight();
     expect(kinds(await lost(store, buildPassedReport(), 'FAILED'))).toEqual(['quality:recovery']);

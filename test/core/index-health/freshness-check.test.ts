@@ -232,6 +232,10 @@ describe('the freshness check', () => {
             urls: [A],
           });
           expect(await dated('2026-10-21', '2026-10-20', '2026-11-01T10:15:00.000Z')).toMatchObject({ stale_pages: 1 });
+          // As a sitemap may write it, with spaces around the date.
+          expect(await dated(' 2026-10-21 ', '2026-10-20', '2026-11-01T10:15:00.000Z')).toMatchObject({
+            stale_pages: 1,
+          });
         });
 
         it('does not call the indexed text stale: its own day, or earlier, whatever the day of the index', async () => {
@@ -298,9 +302,17 @@ describe('the freshness check', () => {
     });
   });
 
-  it('reads a date-only lastmod with spaces around it by its day', async () => {
+  it('reads a date-only lastmod with spaces around it by its day, against indexed_at or page_version’s day', async () => {
     const { ctx } = healthContext({ points: [point('1')], sitemap: [{ url: A, lastmod: ' 2026-11-01 ' }] });
     expect((await runCheck(freshnessCheck, ctx)).sections?.index_health?.freshness).toMatchObject({
+      pages_checked: 1,
+      stale_pages: 1,
+    });
+    const dated = healthContext({
+      points: [point('1', { page_hash: 'h1', page_version: pageVersionKey(A, 'h1', 1, '2026-10-20') })],
+      sitemap: [{ url: A, lastmod: ' 2026-10-21 ' }],
+    });
+    expect((await runCheck(freshnessCheck, dated.ctx)).sections?.index_health?.freshness).toMatchObject({
       pages_checked: 1,
       stale_pages: 1,
     });

@@ -11,7 +11,7 @@ import { readPageVersions } from '../../../functions/core/index-health/page-vers
 import { staleChunksCheck } from '../../../functions/core/index-health/stale-chunks-check.ts';
 import type { SitemapEntry } from '../../../functions/core/ports.ts';
 import { collectionProfile } from '../../../functions/core/quality/inputs.ts';
-import { hasPageIndexes } from '../../../functions/core/quality/page-inventory.ts';
+import { earlierDay, hasPageIndexes } from '../../../functions/core/quality/page-inventory.ts';
 import { MemoryIndex, type MemoryPoint } from '../../fakes/memory-index.ts';
 import { runCheck } from '../../fakes/run-context.ts';
 import { healthContext, point } from './context.ts';
@@ -274,12 +274,21 @@ describe('the page_version keyword', () => {
   it('names the URL (spaces and all), the page hash and the chunk count, and reads back', () => {
     const key = pageVersionKey(C, 'abc123', 12);
     expect(key).toBe(`${C} abc123 12`);
-    expect(parsePageVersion(key)).toEqual({ sourceUrl: C, pageHash: 'abc123', chunks: 12 });
+    // No day: no updatedDay key at all, not one set to undefined.
+    expect(parsePageVersion(key)).toStrictEqual({ sourceUrl: C, pageHash: 'abc123', chunks: 12 });
   });
 
   it('refuses what is not "<url> <hash> <count>"', () => {
     for (const bad of ['', 'abc', 'url hash', 'url hash x', 'url  3', ' hash 3', 'url hash -1', 'url hash 1234567890'])
       expect(parsePageVersion(bad)).toBeUndefined();
+  });
+
+  it('keeps the earliest last-update day of a page’s versions', () => {
+    expect(earlierDay(undefined, undefined)).toBeUndefined();
+    expect(earlierDay(undefined, '2026-11-01')).toBe('2026-11-01');
+    expect(earlierDay('2026-11-01', undefined)).toBe('2026-11-01');
+    expect(earlierDay('2026-11-01', '2026-10-31')).toBe('2026-10-31');
+    expect(earlierDay('2026-10-31', '2026-11-01')).toBe('2026-10-31');
   });
 
   it('names the page’s last update day after the count when it is known, and reads it back', () => {

@@ -124,4 +124,11 @@ describe('per-category figures against the suite’s QueryCategory expectations 
       },
     ]);
   });
+
+  it('does not meet even an expected alignment of 0 when no query of the category has an alignment', () => {
+    const metrics = metricsFor([query('refusal', true, null)], {
+      refusal: { expected_results: { min_semantic_alignment: 0 } },
+    });
+    expect(metrics.by_category.refusal).toMatchObject({ mean_semantic_alignment: null, expected_met: false });
+  });
 });

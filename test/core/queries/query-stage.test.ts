@@ -512,6 +512,36 @@ describe('runQueryStage: the catalog', () => {
   });
 });
 
+describe('runQueryStage: the catalog, read for one query or for judging', () => {
+  it('reads the catalog when any query filters on a module, not only when all do', async () => {
+    const result = await stageOf(
+      [
+        { id: 'plain', query_text: 'ros' },
+        { id: 'unknown', query_text: 'isaac', filters: { module: 'Module 9 Isaac' } },
+      ],
+      { catalog: Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] }) },
+    );
+    expect(result.results.map((r) => [r.id, r.status])).toEqual([
+      ['plain', 'PASS'],
+      ['unknown', 'ERROR'],
+    ]);
+    expect(result.searches.map((s) => s.queryId)).toEqual(['plain']);
+  });
+
+  it('judges an expected module against the catalog, naming a module the index does not have', async () => {
+    const catalog = Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] });
+    const filtered = await stageOf(
+      [{ id: 'q', query_text: 'ros', expected_module: 'Module 9 Isaac', filters: { chapter: 'm1/a' } }],
+      { catalog },
+    );
+    const plain = await stageOf([{ id: 'q', query_text: 'ros', expected_module: 'Module 9 Isaac' }], { catalog });
+    for (const result of [filtered, plain])
+      expect(result.results[0]?.fail_reason).toContain(
+        "expected module 'Module 9 Isaac' is not in the index (known modules: Module 1 Ros2)",
+      );
+  });
+});
+
 describe('runQueryStage: latency', () => {
   it('gives each query the durations of the calls that carried it, and its share of them for the percentiles', async () => {
     // Prepare: two queries in one embed call of 60 ms and one search call of 20 ms; judging takes no time.

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
   addedQueries,
   flakyQueries,
+  medianBestSimilarities,
   onQueries,
+  sameQuery,
   sharedQueries,
   similarityFlakyQueries,
 } from '../../../functions/core/regression/comparable.ts';
@@ -163,5 +165,112 @@ describe('onQueries', () => {
       p95_latency_ms: 60,
       p99_latency_ms: 70,
     });
+  });
+});
+
+describe('medianBestSimilarities', () => {
+  it("takes each query's median over the runs that have it, leaving out null similarities and ERROR queries", () => {
+    const runs = [
+      buildDigest(3, { queries: { q1: query({ bestSimilarity: 0.2 }), q2: query({ bestSimilarity: null }) } }),
+      buildDigest(2, { queries: { q1: query({ bestSimilarity: 0.4 }), q2: query({ bestSimilarity: 0.7 }) } }),
+      buildDigest(1, { queries: { q1: query({ bestSimilarity: 0.9, status: 'ERROR' }), q3: query() } }),
+      buildDigest(0, { queries: { q1: query({ bestSimilarity: 0.3 }), q4: query({ status: 'ERROR' }) } }),
+    ];
+    // q1: 0.2, 0.4, 0.3 (the ERROR 0.9 left out): 0.3. q2: 0.7 alone (null left out). q3: 0.6. q4: only ERROR: none.
+    expect(medianBestSimilarities(runs)).toEqual({ q1: 0.3, q2: 0.7, q3: 0.6 });
+    expect(medianBestSimilarities([])).toEqual({});
+  });
+});
+
+describe('onQueries: figures a digest cannot have', () => {
+  it('keeps the latencies it has and leaves out the figures no shared query carries', () => {
+    const run = buildDigest(3, {
+      metrics: { p95_latency_ms: 60 },
+      queries: {
+        q1: query({ status: 'FAIL', bestSimilarity: null, ir: null }),
+        q9: query({ bestSimilarity: 0.8, ir: { rr: 1, ndcg: 1, hit: true } }),
+      },
+    });
+    const [restricted] = onQueries([run], new Set(['q1']));
+    // No IR figures and no similarity on q1: no MRR, nDCG, hit rate or mean similarity; latency as it was.
+    expect(restricted?.metrics).toEqual({ pass_rate: 0, p95_latency_ms: 60 });
+    const [none] = onQueries([run], new Set(['q5']));
+    expect(none?.metrics).toEqual({ p95_latency_ms: 60 });
+    expect(none?.queries).toEqual({});
+  });
+
+  it('recomputes every digest when one of them holds other queries than the shared ones', () => {
+    const exact = buildDigest(2, { queries: { q1: query({ status: 'FAIL' }) }, metrics: { pass_rate: 42 } });
+    const more = buildDigest(1, { queries: { q1: query({ status: 'FAIL' }), q2: query() } });
+    const [first, second] = onQueries([exact, more], new Set(['q1']));
+    // The first holds exactly q1, but its figures are recomputed by the same rule as the second's.
+    expect(first?.metrics.pass_rate).toBe(0);
+    expect(second?.metrics.pass_rate).toBe(0);
+    // A digest with the same number of queries but another one is not "the same" either.
+    const [swapped] = onQueries([buildDigest(0, { queries: { q2: query() }, metrics: {} })], new Set(['q1']));
+    expect(swapped?.queries).toEqual({});
+  });
+});
+
+describe('sameQuery', () => {
+  it('trusts a digest without a hash on either side, and otherwise needs the same hash', () => {
+    expect(sameQuery(query({ hash: null }), query({ hash: 'a' }))).toBe(true);
+    expect(sameQuery(query({ hash: 'a' }), query({ hash: null }))).toBe(true);
+    expect(sameQuery(query({ hash: 'a' }), query({ hash: 'a' }))).toBe(true);
+    expect(sameQuery(query({ hash: 'a' }), query({ hash: 'b' }))).toBe(false);
+    expect(sameQuery(query({ hash: null }), undefined)).toBe(false);
+  });
+});
+
+describe('flakyQueries: what counts', () => {
+  const now = buildDigest(21, { queries: { q1: query({ status: 'FAIL' }) } });
+
+  it('calls exactly two flips flaky', () => {
+    // FAIL now, then PASS, PASS, FAIL: two flips.
+    expect(flakyQueries(now, historyOf('PASS', 'PASS', 'FAIL'))).toEqual(new Set(['q1']));
+  });
+
+  it('skips a query in ERROR now, and leaves ERROR verdicts and runs without the query out of the sequence', () => {
+    const erroring = buildDigest(21, { queries: { q1: query({ status: 'ERROR' }) } });
+    expect(flakyQueries(erroring, historyOf('PASS', 'FAIL', 'PASS', 'FAIL'))).toEqual(new Set());
+    // FAIL now, PASS, ERROR, PASS: with the ERROR counted, three flips; left out, one.
+    const withError = historyOf('PASS', 'PASS', 'PASS').map((r, i) =>
+      i === 1 ? { ...r, queries: { q1: query({ status: 'ERROR' }) } } : r,
+    );
+    expect(flakyQueries(now, withError)).toEqual(new Set());
+    // A run without q1 in between is no verdict either.
+    const without = [buildDigest(20, { queries: {} }), ...historyOf('PASS', 'PASS')];
+    expect(flakyQueries(now, without)).toEqual(new Set());
+  });
+});
+
+describe('similarityFlakyQueries: what counts', () => {
+  it('leaves a run whose similarity is null out of the sequence (null is not "below")', () => {
+    const sims = [0.5, null, 0.5, 0.5, 0.5];
+    const history = sims.map((bestSimilarity, i) =>
+      buildDigest(20 - i, { queries: { q1: query({ bestSimilarity }) } }),
+    );
+    // 0.23 now, back, (null), back, back: one flip. With null read as 0, below: two.
+    expect(
+      similarityFlakyQueries(buildDigest(21, { queries: { q1: query({ bestSimilarity: 0.23 }) } }), history),
+    ).toEqual(new Map());
+  });
+});
+
+describe('onQueries: digests that hold other queries', () => {
+  it('recomputes a digest of as many queries as the shared ones but only some of them', () => {
+    const run = buildDigest(1, {
+      queries: { q1: query({ status: 'FAIL' }), q2: query({ status: 'PASS' }) },
+      metrics: { pass_rate: 50 },
+    });
+    const [restricted] = onQueries([run], new Set(['q1', 'q3']));
+    expect(restricted?.queries).toEqual({ q1: query({ status: 'FAIL' }) });
+    expect(restricted?.metrics.pass_rate).toBe(0);
+  });
+
+  it('sets no latency it does not have', () => {
+    const run = buildDigest(1, { queries: { q1: query(), q2: query() }, metrics: { p50_latency_ms: 3 } });
+    const [restricted] = onQueries([run], new Set(['q1']));
+    expect(Object.keys(restricted?.metrics ?? {}).sort()).toEqual(['avg_similarity', 'p50_latency_ms', 'pass_rate']);
   });
 });

@@ -163,4 +163,40 @@ describe('QUERY_DRIFT in the comparison with history', () => {
     expect(together.map((f) => f.kind)).toContain('SCORE_DRIFT');
     expect(together.map((f) => f.kind)).not.toContain('QUERY_DRIFT');
   });
+
+  it('takes its reference and its sequence from the last 28 healthy runs only', () => {
+    // 30 old runs at -20 % of 0.5 (0.4), 28 recent at 0.5, then two told falls to 0.4 and 0.4 now: the reference is
+    // 0.5, so three falls of 20 %; over all 58 runs it would be 0.4, and no fall.
+    const old = Array.from({ length: 30 }, (_, i) => at(i, -0.2));
+    const recent = Array.from({ length: 28 }, (_, i) => at(40 + i, 0));
+    const told = [at(70, -0.2, 0, { regressed: true }), at(71, -0.2, 0, { regressed: true })];
+    expect(drift([...old, ...recent, ...told].reverse(), -0.2)).toHaveLength(1);
+    // 7 reference runs, then 30 told falls of 10 %: the last 28 of them and this run are the streak, 29, not 31.
+    const long = [
+      ...Array.from({ length: 7 }, (_, i) => at(i, 0)),
+      ...Array.from({ length: 30 }, (_, i) => at(10 + i, -0.1, 0, { regressed: true })),
+    ];
+    const [found] = drift(long.reverse(), -0.1);
+    expect(found?.message).toMatch(/^query q1: best similarity has drifted down 29 runs in a row: /);
+  });
+
+  it('leaves out a query whose reference is 0 or below: a relative change from 0 means nothing', () => {
+    // q1 at 0 on the reference runs, then three runs at -0.1 (a negative cosine): no finding, not an infinite fall.
+    const atZero = history(10, [-1.2, -1.2]).map((r, i) =>
+      i < 2 ? r : { ...r, queries: { ...r.queries, q1: query({ bestSimilarity: 0 }) } },
+    );
+    expect(drift(atZero, -1.2)).toEqual([]);
+  });
+
+  it("measures the query's noise on the reference runs that read it only", () => {
+    // q1 alternating +-2 % on ten reference runs (alarm 13.05 %) and without a similarity on ten more: read as zeros,
+    // those would halve the alarm, and three falls of 6 % (CUSUM 8.2 %) would be a drift.
+    const noisy = Array.from({ length: 10 }, (_, i) => at(i, i % 2 === 0 ? 0.02 : -0.02));
+    const unread = Array.from({ length: 10 }, (_, i) =>
+      buildDigest(20 + i, { queries: { q1: query({ bestSimilarity: null }), q2: query(), q3: query() } }),
+    );
+    const falls = [at(40, -0.06, 0, { regressed: true }), at(41, -0.06, 0, { regressed: true })];
+    expect(drift([...noisy, ...unread, ...falls].reverse(), -0.06)).toEqual([]);
+    expect(drift([...noisy, ...unread, ...falls].reverse(), -0.2)).toHaveLength(1);
+  });
 });

@@ -136,3 +136,121 @@ describe('detectScoreDrift', () => {
     expect(detectScoreDrift({ current, history: history(10, [-0.05, -0.05]), setAside: new Set() })).toEqual([]);
   });
 });
+
+describe('detectScoreDrift: what it observes', () => {
+  /** A run whose queries sit at the given best similarities (null: none), each PASS unless said. */
+  const run = (n: number, sims: Record<string, number | null>, fields: Partial<RunDigest> = {}) =>
+    buildDigest(n, {
+      queries: Object.fromEntries(Object.entries(sims).map(([id, s]) => [id, query({ bestSimilarity: s })])),
+      ...fields,
+    });
+  const reference = (sims: Record<string, number | null>, count = 10) =>
+    Array.from({ length: count }, (_, i) => run(i, sims)).reverse();
+
+  it('leaves out a query whose reference is 0: its relative change has no meaning (division by 0)', () => {
+    // q1 falls 20 %; q0's reference is 0 and it is at 0.1 now (+infinity), which would hold the median up.
+    const past = reference({ q1: 0.5, q0: 0 });
+    const [found] = detectScoreDrift({ current: run(99, { q1: 0.4, q0: 0.1 }), history: past, setAside: new Set() });
+    expect(found?.value).toBeCloseTo(-0.2, 10);
+    expect(found?.baseline).toBe(0.5);
+  });
+
+  it('reports as its baseline the mean reference of the queries it observes', () => {
+    const past = reference({ q1: 0.4, q2: 0.5, q3: 0.9 });
+    const [found] = detectScoreDrift({
+      current: run(99, { q1: 0.32, q2: 0.4, q3: 0.72 }),
+      history: past,
+      setAside: new Set(),
+    });
+    expect(found?.baseline).toBeCloseTo(0.6, 10);
+    expect(found?.value).toBeCloseTo(-0.2, 10);
+  });
+
+  it('leaves out a query with no best similarity now, or absent now, instead of reading it as a fall of 100 %', () => {
+    // q1 and q2 have no similarity (or are gone) now; q3 holds: the run is observed on q3 alone, no fall.
+    const past = reference({ q1: 0.5, q2: 0.5, q3: 0.5 });
+    const none = run(99, { q1: null, q2: null, q3: 0.5 });
+    expect(detectScoreDrift({ current: none, history: past, setAside: new Set() })).toEqual([]);
+    const gone = run(99, { q3: 0.5 });
+    expect(detectScoreDrift({ current: gone, history: past, setAside: new Set() })).toEqual([]);
+    // Every query without a similarity: nothing observed, no finding.
+    const empty = run(99, { q1: null, q2: null, q3: null });
+    expect(detectScoreDrift({ current: empty, history: past, setAside: new Set() })).toEqual([]);
+  });
+
+  it('leaves out a past run of another version of the query (another hash): its figures are not this query', () => {
+    const version = (n: number, sim: number, hash: string) =>
+      buildDigest(n, { queries: { q1: query({ bestSimilarity: sim, hash }) } });
+    const reference = Array.from({ length: 10 }, (_, i) => version(i, 0.5, 'a')).reverse();
+    // Three runs at -10 % and this one, all of version a: four falls of 9 % over the slack, S = 36 %.
+    const same = [...[2, 1, 0].map((i) => version(20 + i, 0.45, 'a')), ...reference];
+    const [four] = detectScoreDrift({ current: version(99, 0.45, 'a'), history: same, setAside: new Set() });
+    expect(four?.message).toContain('(CUSUM 36 % > 4 %)');
+    // The three runs of version b leave the sum: this run alone, S = 9 %.
+    const other = [...[2, 1, 0].map((i) => version(20 + i, 0.45, 'b')), ...reference];
+    const [alone] = detectScoreDrift({ current: version(99, 0.45, 'a'), history: other, setAside: new Set() });
+    expect(alone?.message).toContain('(CUSUM 9 % > 4 %)');
+  });
+
+  it('sums over the last 28 healthy runs only: older falls are out of the window', () => {
+    // 7 reference runs, then 30 runs told as regressions at -3 % (out of the reference, in the sum): of those, the
+    // last 28 and this one add 2 % each over the slack, S = 58 %; all 30 would make it 62 %.
+    const told = Array.from({ length: 30 }, (_, i) => at(10 + i, 0.485, { regressed: true }));
+    const reference = Array.from({ length: 7 }, (_, i) => at(i, 0.5));
+    const [found] = drift([...reference, ...told].reverse(), -0.03);
+    expect(found?.message).toBe(
+      'best similarities have drifted down: -3 % against their 7-run reference (CUSUM 58 % > 4 %)',
+    );
+  });
+});
+
+describe('detectScoreDrift: runs without an observation, and the reference window', () => {
+  /** A run whose three queries have no best similarity (a completed run that observed nothing). */
+  const blank = (n: number, fields: Partial<RunDigest> = {}) =>
+    buildDigest(n, {
+      queries: {
+        q1: query({ bestSimilarity: null }),
+        q2: query({ bestSimilarity: null }),
+        q3: query({ bestSimilarity: null }),
+      },
+      ...fields,
+    });
+
+  it('carries the sum over a run that observed nothing, instead of restarting it', () => {
+    // -3 %, -3 %, nothing, -2.01 % now: S = 2 + 2 + 1.01 = 5.01 % > 4 %.
+    const past = [blank(30), ...history(10, [-0.03, -0.03])];
+    expect(drift(past, -0.0201)).toHaveLength(1);
+  });
+
+  it("keeps a told drift's line at half the depth of the told runs that observed something", () => {
+    // Told: -3 % and two runs that observed nothing; the level is -3 %, the line 1.5 % (not the 1 % slack, as an
+    // empty level would give). Before them two falls of 5 %: S is far over 4 %.
+    const toldRuns = [
+      blank(32, { regressed: true }),
+      blank(31, { regressed: true }),
+      at(30, 0.485, { regressed: true }),
+    ];
+    const past = [...toldRuns, ...history(10, [-0.05, -0.05])];
+    expect(drift(past, -0.0151)).toHaveLength(1);
+    expect(drift(past, -0.0149)).toEqual([]);
+    expect(drift(past, -0.012)).toEqual([]);
+  });
+
+  it('measures the noise on the reference runs that observed something only', () => {
+    // Ten reference runs alternating +-2 % (sd 2.97 %: alarm 13.05 %) and ten that observed nothing. Counted as
+    // zeros, those would halve the MAD and the alarm: a fall of 10 % now would alarm.
+    const noisy = Array.from({ length: 10 }, (_, i) => at(i, 0.5 * (1 + (i % 2 === 0 ? 0.02 : -0.02))));
+    const past = [...Array.from({ length: 10 }, (_, i) => blank(20 + i)), ...noisy].reverse();
+    expect(drift(past, -0.1)).toEqual([]);
+    expect(drift(past, -0.2)).toHaveLength(1);
+  });
+
+  it('takes its reference from the last 28 healthy runs only', () => {
+    // 28 recent runs at 0.5 and, before them, 30 at 0.4: the reference is 0.5, so 0.4 now is a fall of 20 %.
+    const old = Array.from({ length: 30 }, (_, i) => at(i, 0.4));
+    const recent = Array.from({ length: 28 }, (_, i) => at(40 + i, 0.5));
+    const [found] = drift([...old, ...recent].reverse(), -0.2);
+    expect(found).toMatchObject({ kind: 'SCORE_DRIFT', metric: 'best_similarity_vs_reference', baseline: 0.5 });
+    expect(found?.message).toContain('against their 28-run reference');
+  });
+});

@@ -458,6 +458,65 @@ describe('generateSuite: reading the page', () => {
     ]);
   });
 
+  it('keeps the capital of a name that opens the sentence: a word the book writes capitalised mid-sentence, never lower', () => {
+    const book = (...paragraphs: string[]) =>
+      texts(
+        generateSuite(
+          paragraphs.map((text, i) =>
+            page({ url: `${URL}${i}`, chapterId: `c${i}`, title: 'X', sections: [{ headings: [], text }] }),
+          ),
+        ),
+      );
+    // "Gazebo" inside a sentence elsewhere, never "gazebo": a name.
+    expect(book('Gazebo simulates rigid bodies quickly.', 'Robots are tested in Gazebo before hardware.')).toEqual([
+      'Where is it explained that Gazebo simulates rigid bodies quickly?',
+      'Where is it explained that robots are tested in Gazebo before hardware?',
+    ]);
+    // Written in lower case somewhere too, or capitalised only where a sentence opens: a common word, lowered.
+    expect(book('Gazebo simulates rigid bodies quickly.', 'The garden has a gazebo in Gazebo Park.')[0]).toBe(
+      'Where is it explained that gazebo simulates rigid bodies quickly?',
+    );
+    expect(book('Gazebo simulates rigid bodies quickly.', 'Gazebo runs the world. Robots walk.')[0]).toBe(
+      'Where is it explained that gazebo simulates rigid bodies quickly?',
+    );
+    // Inside code or a path it is not the book's prose: "gazebo_ros" and `gazebo` do not make it a common word.
+    expect(
+      book('Gazebo simulates rigid bodies quickly.', 'Start it with `gazebo` from gazebo_ros in Gazebo mode.')[0],
+    ).toBe('Where is it explained that Gazebo simulates rigid bodies quickly?');
+  });
+
+  it('asks no sentence that ends in inline code, and cuts a long one before code it would split or end on', () => {
+    expect(sectionText('A default export will look like this: `new soundPlayer.default()`.')).toEqual([]);
+    expect(sectionText('Set the option `isolatedModules` in the config file.')).toEqual([
+      'Where is it explained that set the option isolatedModules in the config file?',
+    ]);
+    const words = Array.from({ length: 16 }, (_, i) => `w${i}`).join(' ');
+    expect(sectionText(`${words} \`new Foo()\` and more words end here.`)).toEqual([
+      `Where is it explained that ${words}?`,
+    ]);
+    expect(sectionText(`${words} w16 \`code\` and more words end here.`)).toEqual([
+      `Where is it explained that ${words} w16?`,
+    ]);
+  });
+
+  it('ends a cut sentence on a word that ends a thought, not on one that leads on to what was cut', () => {
+    const words = Array.from({ length: 14 }, (_, i) => `w${i}`).join(' ');
+    // Cut after "as the": back over both to "same".
+    expect(sectionText(`${words} is the same as the one below it.`)).toEqual([
+      `Where is it explained that ${words} is the same?`,
+    ]);
+    expect(sectionText(`${words} w14 w15 w16, which w18 w19.`)).toEqual([
+      `Where is it explained that ${words} w14 w15 w16?`,
+    ]);
+    // Cut on "that," (its comma is not the word): back to w16.
+    expect(sectionText(`${words} w14 w15 w16 that, w18 w19.`)).toEqual([
+      `Where is it explained that ${words} w14 w15 w16?`,
+    ]);
+    // A cut of leading words alone keeps its first word rather than ask nothing.
+    const leading = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 'about' : 'the')).join(' ');
+    expect(sectionText(`${leading}.`)).toEqual(['Where is it explained that about?']);
+  });
+
   it('cuts a long sentence before a bracket it would leave open', () => {
     const words = Array.from({ length: 16 }, (_, i) => `w${i}`).join(' ');
     expect(sectionText(`${words} (alpha beta gamma) end.`)).toEqual([`Where is it explained that ${words}?`]);

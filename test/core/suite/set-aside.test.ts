@@ -1,7 +1,12 @@
 /** Which known items calibrate sets aside: those whose page is not in their top k, unless too many are. */
 import { describe, expect, it } from 'vitest';
 import type { ValidationReport } from '../../../functions/core/report/report.ts';
-import { MAX_SHARE, proposeSetAside } from '../../../functions/core/suite/set-aside.ts';
+import {
+  MAX_SHARE,
+  proposeSetAside,
+  recheckSetAside,
+  withoutSetAside,
+} from '../../../functions/core/suite/set-aside.ts';
 
 interface Row {
   id: string;
@@ -124,5 +129,66 @@ describe('proposeSetAside', () => {
     const row = report.query_results.at(-1);
     if (row) row.query = {};
     expect(proposeSetAside(report).queries[0]?.reason).toContain('its page was not in its top 3 (');
+  });
+});
+
+describe('withoutSetAside', () => {
+  it('removes every set_aside mark and names the queries that had one, by id or position', () => {
+    const raw = {
+      name: 'book',
+      queries: [
+        { id: 'a', query_text: 'A?' },
+        { query_text: 'B?', set_aside: 'calibrate: not in its top 5' },
+        { id: 'c', query_text: 'C?', set_aside: 'by hand' },
+      ],
+    };
+    expect(withoutSetAside(raw)).toEqual({
+      raw: {
+        name: 'book',
+        queries: [{ id: 'a', query_text: 'A?' }, { query_text: 'B?' }, { id: 'c', query_text: 'C?' }],
+      },
+      setAside: [
+        { id: 'q2', reason: 'calibrate: not in its top 5' },
+        { id: 'c', reason: 'by hand' },
+      ],
+    });
+    // The file as read is left as it was.
+    expect(raw.queries[1]).toHaveProperty('set_aside');
+  });
+
+  it('leaves a suite without queries, or with entries that are not objects, to the suite’s own validation', () => {
+    expect(withoutSetAside({ queries: 'none' })).toEqual({ raw: { queries: 'none' }, setAside: [] });
+    expect(withoutSetAside({ queries: [null, 3] })).toEqual({ raw: { queries: [null, 3] }, setAside: [] });
+  });
+});
+
+describe('recheckSetAside', () => {
+  const previous = [
+    { id: 'fixed', reason: 'r1' },
+    { id: 'still', reason: 'r2' },
+    { id: 'low', reason: 'r3' },
+    { id: 'errored', reason: 'r4' },
+    { id: 'gone', reason: 'r5' },
+  ];
+  it('brings back a query whose page is in its top k again (passing, or failing on its threshold)', () => {
+    const report = reportOf([
+      { id: 'fixed', status: 'PASS', hits: [true, false, false] },
+      { id: 'still' },
+      { id: 'low', hits: [false, true, false] },
+      { id: 'errored', status: 'ERROR' },
+    ]);
+    expect(recheckSetAside(previous, report)).toEqual({
+      back: ['fixed', 'low'],
+      // Still missing its page, not judged (ERROR), or not in the report: the mark stays, with its reason.
+      kept: [
+        { id: 'still', reason: 'r2' },
+        { id: 'errored', reason: 'r4' },
+        { id: 'gone', reason: 'r5' },
+      ],
+    });
+  });
+
+  it('has nothing to say of a file that set nothing aside', () => {
+    expect(recheckSetAside([], reportOf([{ id: 'x' }]))).toEqual({ back: [], kept: [] });
   });
 });
