@@ -814,4 +814,37 @@ describe('judgeQuery: the words and details of each finding (from its mutation s
     );
     expect(plain.pass_reason).toBe('Found relevant chunk (similarity=0.90); 1/1 expected sources found');
   });
+
+  it('lists every module found and every source missing; names the criteria of a probe and of an unknown filter', () => {
+    const expectations = makeQuery({
+      min_similarity: 0.5,
+      expected_module: 'Module 3 Isaac',
+      expected_sources: ['/docs/a', '/docs/b'],
+      criteria: { require_expected_sources: true },
+    });
+    const both = judge(expectations, [hit('1', 0.9, ROS_BASICS), hit('2', 0.8, GAZEBO)]).result;
+    expect(both.fail_reason).toBe(
+      "expected module 'Module 3 Isaac' not in top 2 (got: Module 1 Ros2, Module 2 Simulation); " +
+        'expected sources not in top 2: /docs/a, /docs/b (0/2 found)',
+    );
+    const probe = judge(makeQuery({ expect_match: false, expected_module: null }), [hit('1', 0.3, GAZEBO)]).result;
+    expect(probe.criteria_evaluations).toEqual({ probe: true });
+    const filtered = judge(makeQuery(), null, { unknownFilters: ["module 'x' is not in the index"] }).result;
+    expect(filtered.criteria_evaluations).toEqual({ filters: false });
+    // Not searched: no ranking to score.
+    expect(filtered.metrics).toBeNull();
+  });
+
+  it('passes on a chapter met without any chunk judged relevant, and says no chunk was', () => {
+    const query = makeQuery({
+      min_similarity: 0.5,
+      expected_module: null,
+      expected_chapter: 'ch1-ros2-basics',
+      expected_sources: ['/docs/elsewhere'],
+    });
+    const { result } = judge(query, [hit('1', 0.9, ROS_BASICS)]);
+    expect(result.pass_reason).toBe(
+      "Best similarity 0.90 >= 0.50; expected chapter 'ch1-ros2-basics' in top 1; no chunk judged relevant; 0/1 expected sources found",
+    );
+  });
 });
