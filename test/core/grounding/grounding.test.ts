@@ -192,6 +192,12 @@ describe('checkGrounding', () => {
     expect(verdict.reasons).toEqual(['citation 1 (0..10): its text "DDS vendors" does not appear in the response']);
   });
 
+  it('with whole sentences off (the ablation), judges the cited span itself', () => {
+    const citation = cite(ANSWER, 'publishes messages on a topic', 'c1');
+    const verdict = judge(ANSWER, [citation], { features: { wholeSentence: false } });
+    expect(verdict.claims.map((c) => [c.kind, c.text])).toContainEqual(['cited_span', 'publishes messages on a topic']);
+  });
+
   it('says a citation with empty text does not appear, rather than finding it at offset 0', () => {
     const empty = { start: 0, end: 5, text: '', document_ids: ['c1'] };
     const verdict = judge(ANSWER, [empty, ...GROUNDED_CITATIONS], { retrievedChunkIds: ['c1', 'c2', 'c3'] });

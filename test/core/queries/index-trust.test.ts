@@ -344,3 +344,39 @@ describe('every vector of every embed call', () => {
     expect(result.results[0]?.error_types).toEqual(['EMBEDDING_FAILED']);
   });
 });
+
+describe('what each query is told when the index cannot be trusted', () => {
+  it('tells every query of a collection with an unsupported distance that it was not searched, and why', async () => {
+    const index = new MemoryIndex(POINTS, { distance: 'Euclid' });
+    const result = await stage({ n: 2, index });
+    expect(result.results.map((r) => r.fail_reason)).toEqual([
+      expect.stringMatching(/^not searched: the collection "book" uses Euclid distance; /),
+      expect.stringMatching(/^not searched: the collection "book" uses Euclid distance; /),
+    ]);
+  });
+
+  it('lists every wrong size a call answered, separated by commas', async () => {
+    // Prepare: the second call (q2, q3) answers one vector of 4 floats and one of 5; the collection holds 3.
+    const embedder = new FakeEmbedder({
+      maxBatchSize: 2,
+      vectors: { 'question 2': [1, 0, 0, 0], 'question 3': [1, 0, 0, 0, 0] },
+    });
+
+    // Act
+    const result = await stage({ n: 4, embedder });
+
+    // Assess
+    expect(result.results[2]?.fail_reason).toBe(
+      'Cohere embed call 2 of 2 (fake-embed, queries q2..q3) returned 2 of 2 vectors of size 4, 5; the collection ' +
+        '"book" holds vectors of size 3: not searched',
+    );
+  });
+
+  it('lists every impossible score of one answer, separated by commas', async () => {
+    const index = new LyingIndex((hits) => hits.map((h, i) => ({ ...h, score: 2 + i })));
+    const result = await stage({ n: 1, index });
+    expect(result.results[0]?.fail_reason).toBe(
+      'Qdrant answered scores no Cosine similarity can have (outside -1..1 or not finite): 2 (point p1), 3 (point p2)',
+    );
+  });
+});

@@ -814,4 +814,59 @@ describe('judgeQuery: the words and details of each finding (from its mutation s
     );
     expect(plain.pass_reason).toBe('Found relevant chunk (similarity=0.90); 1/1 expected sources found');
   });
+
+  it('lists every module found and every source missing; names the criteria of a probe and of an unknown filter', () => {
+    const expectations = makeQuery({
+      min_similarity: 0.5,
+      expected_module: 'Module 3 Isaac',
+      expected_sources: ['/docs/a', '/docs/b'],
+      criteria: { require_expected_sources: true },
+    });
+    const both = judge(expectations, [hit('1', 0.9, ROS_BASICS), hit('2', 0.8, GAZEBO)]).result;
+    expect(both.fail_reason).toBe(
+      "expected module 'Module 3 Isaac' not in top 2 (got: Module 1 Ros2, Module 2 Simulation); " +
+        'expected sources not in top 2: /docs/a, /docs/b (0/2 found)',
+    );
+    const probe = judge(makeQuery({ expect_match: false, expected_module: null }), [hit('1', 0.3, GAZEBO)]).result;
+    expect(probe.criteria_evaluations).toEqual({ probe: true });
+    const filtered = judge(makeQuery(), null, { unknownFilters: ["module 'x' is not in the index"] }).result;
+    expect(filtered.criteria_evaluations).toEqual({ filters: false });
+    // Not searched: no ranking to score.
+    expect(filtered.metrics).toBeNull();
+  });
+
+  it('passes on a chapter met without any chunk judged relevant, and says no chunk was', () => {
+    const query = makeQuery({
+      min_similarity: 0.5,
+      expected_module: null,
+      expected_chapter: 'ch1-ros2-basics',
+      expected_sources: ['/docs/elsewhere'],
+    });
+    const { result } = judge(query, [hit('1', 0.9, ROS_BASICS)]);
+    expect(result.pass_reason).toBe(
+      "Best similarity 0.90 >= 0.50; expected chapter 'ch1-ros2-basics' in top 1; no chunk judged relevant; 0/1 expected sources found",
+    );
+  });
+
+  it('scores the suite’s benchmark metrics over the whole deeper search, at each cut-off, and none when not searched', () => {
+    // Prepare: the relevant page is at rank 3, past top_k 2 but within the search of 3.
+    const query = makeQuery({
+      top_k: 2,
+      min_similarity: 0.5,
+      expected_module: null,
+      expected_sources: ['/docs/module-1-ros2/ch1-ros2-basics'],
+      benchmark_metrics: ['recall@3', 'mrr', 'hit_rate@2'],
+      search_limit: 3,
+    });
+    const hits = [hit('1', 0.9, GAZEBO), hit('2', 0.8, GAZEBO), hit('3', 0.7, ROS_BASICS)];
+
+    // Act
+    const { result } = judge(query, hits);
+    const notSearched = judge(query, null, { unknownFilters: ["module 'x' is not in the index"] }).result;
+
+    // Assess: mrr without a cut-off is taken at the search's depth (3), so it sees rank 3.
+    expect(result.benchmark_metrics).toEqual({ 'recall@3': 1, mrr: 0.3333, 'hit_rate@2': 0 });
+    expect(result.top_results).toHaveLength(2);
+    expect(notSearched.benchmark_metrics).toBeNull();
+  });
 });

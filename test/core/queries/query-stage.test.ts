@@ -512,6 +512,71 @@ describe('runQueryStage: the catalog', () => {
   });
 });
 
+describe('runQueryStage: the catalog, read for one query or for judging', () => {
+  it('reads the catalog when any query filters on a module, not only when all do', async () => {
+    const result = await stageOf(
+      [
+        { id: 'plain', query_text: 'ros' },
+        { id: 'unknown', query_text: 'isaac', filters: { module: 'Module 9 Isaac' } },
+      ],
+      { catalog: Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] }) },
+    );
+    expect(result.results.map((r) => [r.id, r.status])).toEqual([
+      ['plain', 'PASS'],
+      ['unknown', 'ERROR'],
+    ]);
+    expect(result.searches.map((s) => s.queryId)).toEqual(['plain']);
+  });
+
+  it('judges an expected module against the catalog, naming a module the index does not have', async () => {
+    const catalog = Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] });
+    const filtered = await stageOf(
+      [{ id: 'q', query_text: 'ros', expected_module: 'Module 9 Isaac', filters: { chapter: 'm1/a' } }],
+      { catalog },
+    );
+    const plain = await stageOf([{ id: 'q', query_text: 'ros', expected_module: 'Module 9 Isaac' }], { catalog });
+    for (const result of [filtered, plain])
+      expect(result.results[0]?.fail_reason).toContain(
+        "expected module 'Module 9 Isaac' is not in the index (known modules: Module 1 Ros2)",
+      );
+  });
+});
+
+describe('runQueryStage: a failed embed call keeps its own reason', () => {
+  it('is not overwritten by the collection’s unsupported distance', async () => {
+    // Prepare: calls of 2; the first (a, b) fails, the second (c, d) is embedded; the collection uses Euclid.
+    const embedder = new FakeEmbedder({ maxBatchSize: 2 });
+    embedder.failOnCall.set(0, new Error('Cohere answered 500'));
+    const index = new MemoryIndex(POINTS, { distance: 'Euclid' });
+
+    // Act
+    const result = await stageOf(
+      ['a', 'b', 'c', 'd'].map((id) => ({ id, query_text: `question ${id}` })),
+      { embedder, index },
+    );
+
+    // Assess
+    expect(result.results.map((r) => [r.id, r.error_types, r.fail_reason?.slice(0, 36)])).toEqual([
+      ['a', ['EMBEDDING_FAILED'], 'Cohere answered 500'],
+      ['b', ['EMBEDDING_FAILED'], 'Cohere answered 500'],
+      ['c', ['RETRIEVAL_FAILED'], 'not searched: the collection "book" '],
+      ['d', ['RETRIEVAL_FAILED'], 'not searched: the collection "book" '],
+    ]);
+  });
+
+  it('is not turned into an unknown filter when the query also names a module the index lacks', async () => {
+    const embedder = new FakeEmbedder();
+    embedder.failOnCall.set(0, new Error('Cohere answered 500'));
+    const result = await stageOf([{ id: 'q', query_text: 'isaac', filters: { module: 'Module 9 Isaac' } }], {
+      embedder,
+      catalog: Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] }),
+    });
+    expect(result.results.map((r) => [r.error_types, r.fail_reason])).toEqual([
+      [['EMBEDDING_FAILED'], 'Cohere answered 500'],
+    ]);
+  });
+});
+
 describe('runQueryStage: latency', () => {
   it('gives each query the durations of the calls that carried it, and its share of them for the percentiles', async () => {
     // Prepare: two queries in one embed call of 60 ms and one search call of 20 ms; judging takes no time.
