@@ -13,7 +13,7 @@ import {
 } from '../delivery/alert-message.ts';
 import { linkLines } from '../delivery/links.ts';
 import { type CauseContext, causeLine, noQueryCompleted } from '../delivery/run-causes.ts';
-import { type Incident, type RunRef, severityRank, type Track } from '../report/incident-state.ts';
+import { type Incident, type RunRef, severityRank, type Track, worstSeverity } from '../report/incident-state.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { truncate } from '../shared/errors.ts';
 import { type Notice, REMINDER_MIN_SEVERITY } from './advance-incidents.ts';
@@ -173,6 +173,10 @@ function headline(notice: Notice, report: ValidationReport): string {
     case 'reopened':
       return `Back after its recovery (flapping: re-opened, ${incident.reopened ?? 1} time(s)): ${event[track]}${what}.`;
     case 'escalation':
+      // Every breach new: none of the kinds told before breaks any more (a lesser fault that outlived the first,
+      // held back while the first broke), so "now also has" would say the first is still there.
+      if (fresh(notice).length > 0 && fresh(notice).length === notice.breaches.length)
+        return `Changed: what the ${NOUNS[track]} on ${name} was opened for no longer breaks, but it now has ${whatBroke(fresh(notice))} (${worstSeverity(fresh(notice))}).`;
       return fresh(notice).length > 0
         ? `Worse: the ${NOUNS[track]} on ${name} now also has ${whatBroke(fresh(notice))}; ${incident.severity} now.`
         : `Worse: the ${NOUNS[track]} on ${name} is ${incident.severity} now, after ${incident.runs} runs${track === 'infrastructure' && report.status === 'ERROR' ? ' that could not complete' : ''}.`;

@@ -205,7 +205,7 @@ describe('buildIncidentMessage, escalation and reminder', () => {
   it('lists several new kinds in words, a criterion by its figures', () => {
     const n = notice({
       kind: 'escalation',
-      breaches: [pass, mrr],
+      breaches: [pass, mrr, { ...mrr, kind: 'SCORE_DRIFT', summary: 'scores drifted' }],
       newKinds: ['criterion:pass_rate', 'METRIC_DROPPED:mrr'],
     });
     const m = message(n);
@@ -214,6 +214,19 @@ describe('buildIncidentMessage, escalation and reminder', () => {
     );
     expect(m.body.split('\n')[0]).toBe(
       'Worse: the quality incident on "book" (prod) now also has pass rate 80% < 90%, MRR fell to 0.4; HIGH now.',
+    );
+  });
+
+  it('says what it was opened for no longer breaks when every breach is new (a lesser fault that outlived it)', () => {
+    const lesser = { ...mrr, severity: 'MEDIUM' as const };
+    const n = notice({ kind: 'escalation', breaches: [lesser], newKinds: ['METRIC_DROPPED:mrr'] });
+    expect(message(n).body.split('\n')[0]).toBe(
+      'Changed: what the quality incident on "book" (prod) was opened for no longer breaks, but it now has MRR fell to 0.4 (MEDIUM).',
+    );
+    // One kind told before still breaking beside it: the first fault is still there.
+    const both = notice({ kind: 'escalation', breaches: [pass, lesser], newKinds: ['METRIC_DROPPED:mrr'] });
+    expect(message(both).body.split('\n')[0]).toBe(
+      'Worse: the quality incident on "book" (prod) now also has MRR fell to 0.4; HIGH now.',
     );
   });
 
