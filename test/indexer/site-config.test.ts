@@ -107,6 +107,12 @@ describe('parseSiteConfig: the forms a config is written in', () => {
     expect(parseSiteConfig(text, 'api-docs').routeBasePath).toBe('api');
   });
 
+  it('reads a plugin instance’s path written after an object nested in its options, in a compact tuple', () => {
+    const text =
+      "export default { plugins: [['@docusaurus/plugin-content-docs',{ id: 'api', sidebar: { hideable: true }, path: 'api-docs', routeBasePath: 'api' }]] };";
+    expect(parseSiteConfig(text, 'api-docs').routeBasePath).toBe('api');
+  });
+
   it('does not take the blog’s routeBasePath written right after docs options that have none', () => {
     const text =
       "export default { presets: [['classic', { docs: { sidebarPath: 'x' }, blog: { routeBasePath: '/' } }]] };";
