@@ -403,7 +403,8 @@ function ellipsesOf(text: string, reading: Reading): Ellipsis[] {
     const subject = [...stems].filter((s) => !before.stems.has(s));
     // What it denies is what the clause before says besides the words the two share ("robot").
     const antecedent = new Set([...before.stems].filter((s) => !stems.has(s)));
-    if (subject.length > 0) read.push({ subject: new Set(subject), antecedent });
+    // An empty subject (the same subject) is never named by a claim (ellipsisRestated), so it restates nothing.
+    read.push({ subject: new Set(subject), antecedent });
   }
   READ_ELLIPSES.set(key, read);
   return read;

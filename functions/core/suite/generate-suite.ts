@@ -361,14 +361,16 @@ function shortened(sentence: string): string {
 
 /**
  * The first word in lower case when it is a common word capitalised only to open the sentence ("Nodes and topics"
- * becomes "nodes and topics"). Kept: acronyms and labels ("ROS 2", "Week 3 Lesson 1"), and names, words the book
- * writes capitalised inside sentences and never in lower case ("Gazebo simulates ...").
+ * becomes "nodes and topics"). Kept: acronyms, words with inner capitals and labels ("ROS 2", "JavaScript", "Week 3
+ * Lesson 1"), and names, words the book writes capitalised inside sentences and never in lower case ("Gazebo
+ * simulates ...").
  */
 function lowerFirst(text: string, stats: BookStats): string {
   const first = /^\p{L}+/u.exec(text)?.[0] ?? '';
   const lower = first.toLowerCase();
   const name = stats.namedWords.has(lower) && !stats.lowerWords.has(lower);
-  return !name && /^[A-Z][a-z]+(?![\p{L}\p{N}]*\s+\d)/u.test(text)
+  // Only a word in title case as a whole: inner capitals ("JavaScript", "McKinsey") make a name.
+  return !name && /^[A-Z][a-z]+(?![\p{L}\p{N}])(?!\s+\d)/u.test(text)
     ? text.charAt(0).toLowerCase() + text.slice(1)
     : text;
 }

@@ -71,6 +71,16 @@ describe('the ellipsis', () => {
       ).toEqual([]);
   });
 
+  it('looks for "or" only one or two words before the cue', () => {
+    expect(
+      polarityConflicts(
+        'A humanoid executes a twist directly.',
+        ['A wheeled base executes a twist directly. A humanoid or a big biped cannot.'],
+        on,
+      ),
+    ).toEqual(['humanoid execut / humanoid not execut']);
+  });
+
   it('needs a clause before it', () => {
     expect(
       polarityConflicts('A humanoid executes twists directly.', ['A humanoid cannot. Twists run directly.'], on),
@@ -133,6 +143,10 @@ describe('hedges and alignment', () => {
     expect(polarityConflicts('The model will crash.', ['The model may fail.'], on)).toEqual([]);
   });
 
+  it('leave a claim alone when the evidence clause is categorical too', () => {
+    expect(polarityConflicts('The model will fail.', ['The model may always fail.'], on)).toEqual([]);
+  });
+
   it('leave a claim that hedges too', () => {
     expect(
       polarityConflicts('The model may always fail on the robot.', ['The model may fail on the robot camera.'], on),
@@ -166,6 +180,16 @@ describe('hedges and alignment', () => {
   });
 });
 
+describe('the scope of a negation', () => {
+  it('counts content words only, and the second word under the cue belongs to its head', () => {
+    // "never uses the GPU": "the" takes no place in the scope, so the GPU is denied with "uses"; the claim does not
+    // share "uses", so its GPU is held against a denied one.
+    expect(polarityConflicts('The node runs on the GPU.', ['The node never uses the GPU.'], on)).toEqual([
+      'gpu / not gpu',
+    ]);
+  });
+});
+
 describe('prefix antonyms', () => {
   it('need four letters of stem on both sides', () => {
     const locked = 'The config file is locked by the server.';
@@ -186,6 +210,7 @@ describe('number words', () => {
     ['ten five nodes', ['10', '5']],
     ['twenty two five nodes', ['22', '5']],
     ['one hundred twelve nodes', ['112']],
+    ['one hundred fifty twenty nodes', ['150', '20']],
     ['two  hundred nodes', ['200']],
     ['one hundred and  forty nodes', ['140']],
     ['a five-star node', []],

@@ -847,4 +847,26 @@ describe('judgeQuery: the words and details of each finding (from its mutation s
       "Best similarity 0.90 >= 0.50; expected chapter 'ch1-ros2-basics' in top 1; no chunk judged relevant; 0/1 expected sources found",
     );
   });
+
+  it('scores the suite’s benchmark metrics over the whole deeper search, at each cut-off, and none when not searched', () => {
+    // Prepare: the relevant page is at rank 3, past top_k 2 but within the search of 3.
+    const query = makeQuery({
+      top_k: 2,
+      min_similarity: 0.5,
+      expected_module: null,
+      expected_sources: ['/docs/module-1-ros2/ch1-ros2-basics'],
+      benchmark_metrics: ['recall@3', 'mrr', 'hit_rate@2'],
+      search_limit: 3,
+    });
+    const hits = [hit('1', 0.9, GAZEBO), hit('2', 0.8, GAZEBO), hit('3', 0.7, ROS_BASICS)];
+
+    // Act
+    const { result } = judge(query, hits);
+    const notSearched = judge(query, null, { unknownFilters: ["module 'x' is not in the index"] }).result;
+
+    // Assess: mrr without a cut-off is taken at the search's depth (3), so it sees rank 3.
+    expect(result.benchmark_metrics).toEqual({ 'recall@3': 1, mrr: 0.3333, 'hit_rate@2': 0 });
+    expect(result.top_results).toHaveLength(2);
+    expect(notSearched.benchmark_metrics).toBeNull();
+  });
 });

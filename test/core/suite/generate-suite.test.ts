@@ -485,6 +485,20 @@ describe('generateSuite: reading the page', () => {
     ).toBe('Where is it explained that Gazebo simulates rigid bodies quickly?');
   });
 
+  it('keeps a first word with inner capitals as written: a name, whatever the rest of the book says', () => {
+    expect(sectionText('JavaScript runs the build steps here.')).toEqual([
+      'Where is it explained that JavaScript runs the build steps here?',
+    ]);
+    expect(sectionText('McKinsey writes reports about robots.')).toEqual([
+      'Where is it explained that McKinsey writes reports about robots?',
+    ]);
+    // A title-case word followed by a word and a number is lowered; followed by the number itself, kept.
+    expect(sectionText('Tests run 3 times a day.')).toEqual(['Where is it explained that tests run 3 times a day?']);
+    expect(sectionText('Weeks 3 and 4 cover the nodes.')).toEqual([
+      'Where is it explained that Weeks 3 and 4 cover the nodes?',
+    ]);
+  });
+
   it('asks no sentence that ends in inline code, and cuts a long one before code it would split or end on', () => {
     expect(sectionText('A default export will look like this: `new soundPlayer.default()`.')).toEqual([]);
     expect(sectionText('Set the option `isolatedModules` in the config file.')).toEqual([
