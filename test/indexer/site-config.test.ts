@@ -75,6 +75,61 @@ describe('parseSiteConfig', () => {
   });
 });
 
+describe('parseSiteConfig: the forms a config is written in', () => {
+  it('reads settings written with or without spaces around the colon', () => {
+    expect(
+      parseSiteConfig(
+        "export default { trailingSlash:true, presets: [['classic', { docs:{ routeBasePath:'guide' } }]] };",
+        'docs',
+      ),
+    ).toEqual({ trailingSlash: true, routeBasePath: 'guide' });
+    expect(
+      parseSiteConfig(
+        "export default { trailingSlash : false, presets: [['classic', { docs: { routeBasePath : 'guide' } }]] };",
+        'docs',
+      ),
+    ).toEqual({ trailingSlash: false, routeBasePath: 'guide' });
+  });
+
+  it('gives no key for a setting the config does not write', () => {
+    expect(Object.keys(parseSiteConfig('export default { title: "Notes" };', 'docs'))).toEqual([]);
+  });
+
+  it('reads the docs options around an object nested in them, and only up to their closing brace', () => {
+    // Prepare: the preset first, with a nested object before its routeBasePath; a plugin with a path after it.
+    const text = `export default {
+      presets: [['classic', { docs: { sidebar: { hideable: true }, routeBasePath: 'handbook' }, blog: { routeBasePath: '/news' } }]],
+      plugins: [['@docusaurus/plugin-content-docs' , { id: 'api', path: 'website/api-docs/', routeBasePath: 'api' }]],
+    };`;
+
+    // Act / Assess
+    expect(parseSiteConfig(text, 'docs').routeBasePath).toBe('handbook');
+    expect(parseSiteConfig(text, 'api-docs').routeBasePath).toBe('api');
+  });
+
+  it('reads a plugin instance’s path written after an object nested in its options, in a compact tuple', () => {
+    const text =
+      "export default { plugins: [['@docusaurus/plugin-content-docs',{ id: 'api', sidebar: { hideable: true }, path: 'api-docs', routeBasePath: 'api' }]] };";
+    expect(parseSiteConfig(text, 'api-docs').routeBasePath).toBe('api');
+  });
+
+  it('does not take the blog’s routeBasePath written right after docs options that have none', () => {
+    const text =
+      "export default { presets: [['classic', { docs: { sidebarPath: 'x' }, blog: { routeBasePath: '/' } }]] };";
+    expect(parseSiteConfig(text, 'docs').routeBasePath).toBeUndefined();
+  });
+
+  it('leaves out comments wherever they stand: the first line, inside a value, right after a value', () => {
+    expect(parseSiteConfig('// trailingSlash: true\nexport default {};', 'docs')).toEqual({});
+    expect(parseSiteConfig('export default { trailingSlash: /* the host needs it */ true };', 'docs')).toEqual({
+      trailingSlash: true,
+    });
+    expect(parseSiteConfig('export default {\n  trailingSlash: false// GitHub Pages\n};', 'docs')).toEqual({
+      trailingSlash: false,
+    });
+  });
+});
+
 describe('readBook with a site config', () => {
   let site: string;
   let docsDir: string;
