@@ -249,6 +249,7 @@ function splitSections(markdown: string, title: string): Section[] {
   let fence: string | undefined;
   let seenContent = false;
   let lead: Section['lead'] = [];
+  let inStatement = false;
 
   const flush = () => {
     const text = trimBlankLines(lines).join('\n');
@@ -285,7 +286,15 @@ function splitSections(markdown: string, title: string): Section[] {
       lines.push(line);
       continue;
     }
-    if (isSkippable(line, fence)) continue;
+    // An MDX import or export statement runs to the next blank line, as MDX reads it (micromark-extension-mdxjs-esm:
+    // ESM must be followed by a blank line): `export const toc = [` over several lines, `import {` one name a line,
+    // all code, none of it prose. A heading ends it too, so a page that forgot the blank line loses no section.
+    if (inStatement && (line.trim() === '' || HEADING.test(line))) inStatement = false;
+    if (inStatement) continue;
+    if (startsStatement(line, fence)) {
+      inStatement = true;
+      continue;
+    }
     // Skipped lines leave blank lines behind; one blank line is enough between blocks.
     if (fence === undefined && line.trim() === '' && lines.at(-1)?.trim() === '') continue;
     if (line.trim() !== '') {
@@ -304,10 +313,15 @@ function closesFence(line: string, fence: string): boolean {
   return mark.length >= fence.length && mark === (fence[0] ?? '`').repeat(mark.length);
 }
 
-// MDX import and export lines are not prose (comments and tags are gone already: mdx-text.ts).
-function isSkippable(line: string, fence: string | undefined): boolean {
+// MDX import and export statements are not prose (comments and tags are gone already: mdx-text.ts). A statement
+// starts at the line's first column, as MDX requires; an import names what it imports (a name, `{`, `*`) or a
+// module in quotes, so prose that begins with the word "import" is left alone.
+function startsStatement(line: string, fence: string | undefined): boolean {
   if (fence !== undefined) return false;
-  return /^import\s.+\sfrom\s+['"].+['"];?\s*$/.test(line) || /^export\s+(const|let|function|default)\b/.test(line);
+  return (
+    /^import\s+([\w$]+\s*(,|\s+from\s+['"])|[{*]|['"])/.test(line) ||
+    /^export\s+((const|let|var|function|async|class|default)\b|[{*])/.test(line)
+  );
 }
 
 /** A section that fits in `maxTokens` is one chunk; a longer one is packed from paragraphs to about `targetTokens`. */

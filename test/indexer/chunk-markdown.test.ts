@@ -541,6 +541,46 @@ describe('chunkMarkdown: what a page’s chunks hold', () => {
   });
 });
 
+describe('chunkMarkdown: MDX statements over several lines', () => {
+  const texts = (markdown: string) => chunkMarkdown(markdown, { title: 'T' }).map((c) => c.chunkText);
+  it('drops a whole multi-line import or export, up to the blank line that ends it, as MDX reads it', () => {
+    const markdown = [
+      'import {',
+      '  Tabs,',
+      '  TabItem,',
+      "} from '@theme/Tabs';",
+      'import * as Icons from "./icons";',
+      '',
+      'export const toc = [',
+      "  { value: 'Setup', id: 'setup', level: 2 },",
+      '];',
+      '',
+      'export {',
+      '  toc as contents,',
+      '};',
+      '',
+      'Intro after the statements.',
+      '',
+      'export default function Layout({ children }) {',
+      '  return <main>{children}</main>;',
+      '}',
+      '',
+      'Closing words.',
+    ].join('\n');
+    expect(texts(markdown)).toEqual(['Intro after the statements.\n\nClosing words.']);
+  });
+
+  it('ends a statement at a heading when the blank line is missing, so no section is lost', () => {
+    const chunks = chunkMarkdown('export const meta = {\n  draft: true,\n};\n## Setup\n\nInstall it.', { title: 'T' });
+    expect(chunks.map((c) => [c.headingHierarchy, c.chunkText])).toEqual([[['T', 'Setup'], '## Setup\n\nInstall it.']]);
+  });
+
+  it('keeps prose lines that start with the words import or export', () => {
+    const markdown = 'import\ndata from CSV files, then\nexport constants as JSON.\n\nexport the results.';
+    expect(texts(markdown)).toEqual([markdown]);
+  });
+});
+
 describe('chunkMarkdown: splitting a section over the maximum', () => {
   // The intro's header is "T", one token: these sizes leave 100 tokens of target and 150 of maximum for its text.
   const SIZES = { targetTokens: 101, maxTokens: 151 };
