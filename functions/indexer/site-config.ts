@@ -62,7 +62,8 @@ function docsRouteBasePath(code: string, docsFolder: string): string | undefined
     const isDocs = /\bdocs\s*:\s*$/.test(before) || /plugin-content-docs['"`]\s*,\s*$/.test(before);
     if (!isDocs) continue;
     const block = code.slice(open, closingBrace(code, open));
-    const path = literal(block, 'path') ?? 'docs';
+    // The block's own path, not one of an object inside it (`versions: { current: { path: 'next' } }`).
+    const path = ownLiteral(block, 'path') ?? 'docs';
     if (
       path
         .replace(/^\.\/|\/+$/g, '')
@@ -77,6 +78,14 @@ function docsRouteBasePath(code: string, docsFolder: string): string | undefined
 /** A top-most `key: '<literal>'` in the text (the first written). */
 function literal(code: string, key: string): string | undefined {
   return code.match(new RegExp(`(?<![\\w.])${key}\\s*:\\s*(['"\`])(.*?)\\1`))?.[2];
+}
+
+/** `key: '<literal>'` written directly in the object `block` (which starts with its `{`), not in one nested in it. */
+function ownLiteral(block: string, key: string): string | undefined {
+  for (const match of block.matchAll(new RegExp(`(?<![\\w.])${key}\\s*:\\s*(['"\`])(.*?)\\1`, 'g'))) {
+    if (enclosingBrace(block, match.index) === 0) return match[2];
+  }
+  return undefined;
 }
 
 /** The `{` that opens the object holding position `at`, or -1. */
@@ -102,7 +111,30 @@ function closingBrace(code: string, open: number): number {
   return code.length;
 }
 
-/** Block and line comments removed, so a commented-out `routeBasePath: '/'` is not read; `://` in a URL is kept. */
+/**
+ * Block and line comments removed, so a commented-out `routeBasePath: '/'` is not read. Strings are read over, not
+ * into: `://` in a URL and `//` or `/*` inside a quoted value are text, not comments.
+ */
 function withoutComments(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:\\'"`])\/\/.*$/gm, '$1');
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === "'" || c === '"' || c === '`') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c && !(c !== '`' && text[j] === '\n')) j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (text.startsWith('/*', i)) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 2;
+    } else if (text.startsWith('//', i)) {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end;
+    } else {
+      out += c;
+      i += 1;
+    }
+  }
+  return out;
 }

@@ -130,6 +130,41 @@ describe('parseSiteConfig: the forms a config is written in', () => {
   });
 });
 
+describe('parseSiteConfig on what a config may hold around its settings', () => {
+  it('takes the docs options’ own path, not the path of a version nested in them', () => {
+    const text = `export default { presets: [['classic', {
+      docs: { versions: { current: { label: 'Next', path: 'next' } }, routeBasePath: '/' },
+    }]] };`;
+    expect(parseSiteConfig(text, 'docs').routeBasePath).toBe('/');
+    // A path written in the docs options themselves still picks the folder.
+    const own =
+      "export default { presets: [['classic', { docs: { path: 'book', versions: { current: { path: 'next' } }, routeBasePath: '/' } }]] };";
+    expect(parseSiteConfig(own, 'book').routeBasePath).toBe('/');
+    expect(parseSiteConfig(own, 'docs').routeBasePath).toBeUndefined();
+  });
+
+  it('reads a quoted value holding // or /* as text, not as the start of a comment', () => {
+    const text = `export default {
+      tagline: 'Robots // humans /* and */ books',
+      url: "https://example.org", baseUrl: '/book/', // the project site
+      trailingSlash: false, /* GitHub Pages */
+    };`;
+    expect(parseSiteConfig(text, 'docs')).toEqual({
+      url: 'https://example.org',
+      baseUrl: '/book/',
+      trailingSlash: false,
+    });
+    expect(parseSiteConfig("export default { tagline: 'a // b', // trailingSlash: true\n};", 'docs')).toEqual({});
+    expect(parseSiteConfig("export default { title: `x // y`, baseUrl: '/b/' };", 'docs')).toEqual({ baseUrl: '/b/' });
+  });
+
+  it('reads an escaped quote inside a string and a comment with an apostrophe in it', () => {
+    const text =
+      "export default {\n  title: 'It\\'s // a book', // don't read: baseUrl: '/x/'\n  baseUrl: '/docs-site/',\n};";
+    expect(parseSiteConfig(text, 'docs')).toEqual({ baseUrl: '/docs-site/' });
+  });
+});
+
 describe('readBook with a site config', () => {
   let site: string;
   let docsDir: string;

@@ -175,7 +175,8 @@ function headline(notice: Notice, report: ValidationReport): string {
     case 'escalation':
       // Every breach new: none of the kinds told before breaks any more (a lesser fault that outlived the first,
       // held back while the first broke), so "now also has" would say the first is still there.
-      if (fresh(notice).length > 0 && fresh(notice).length === notice.breaches.length)
+      // (An escalation always has breaches: a run without any is clean, never an escalation.)
+      if (fresh(notice).length === notice.breaches.length)
         return `Changed: what the ${NOUNS[track]} on ${name} was opened for no longer breaks, but it now has ${whatBroke(fresh(notice))} (${worstSeverity(fresh(notice))}).`;
       return fresh(notice).length > 0
         ? `Worse: the ${NOUNS[track]} on ${name} now also has ${whatBroke(fresh(notice))}; ${incident.severity} now.`
