@@ -153,6 +153,15 @@ describe('suite generate: which section is most distinctive, and in what order q
     sections: [{ headings: [`Drive topic ${n}`], text }],
   });
 
+  /** `page` among six filler pages: three hold the four common drive-train terms, three hold other words. */
+  const amongFillers = (page: BookPage): BookPage[] => {
+    const shared = 'Gearbox pulley sprocket chain.';
+    return [page, filler(1, shared), filler(2, shared), filler(3, shared), filler(4, 'Wheels turn.')].concat(
+      filler(5, 'Motors spin.'),
+      filler(6, 'Batteries charge.'),
+    );
+  };
+
   it('weighs a section by the mean rarity of its terms, so one rare term beats four common ones', () => {
     // Prepare: 7 pages. "Hysteresis" is on this page only (rarity ln 8 = 2.08); the four terms of the other section
     // are on 4 pages (ln 2 = 0.69 each): 2.08 for one term against 0.69 x 4 / sqrt(4) = 1.39.
@@ -166,9 +175,7 @@ describe('suite generate: which section is most distinctive, and in what order q
         { headings: ['Bearing behaviour'], text: 'Hysteresis.' },
       ],
     };
-    const shared = 'Gearbox pulley sprocket chain.';
-    const pages = [page, filler(1, shared), filler(2, shared), filler(3, shared), filler(4, 'Wheels turn.')];
-    pages.push(filler(5, 'Motors spin.'), filler(6, 'Batteries charge.'));
+    const pages = amongFillers(page);
 
     // Act
     const suite = generateSuite(pages, { perPage: 1 });
@@ -191,9 +198,7 @@ describe('suite generate: which section is most distinctive, and in what order q
         { headings: ['Drive train parts'], text: 'Gearbox pulley sprocket chain.' },
       ],
     };
-    const shared = 'Gearbox pulley sprocket chain.';
-    const pages = [page, filler(1, shared), filler(2, shared), filler(3, shared), filler(4, 'Wheels turn.')];
-    pages.push(filler(5, 'Motors spin.'), filler(6, 'Batteries charge.'));
+    const pages = amongFillers(page);
     const asked = (generateSuite(pages, { perPage: 1 }).queries as { query_text: string; expected_chapter?: string }[])
       .filter((q) => q.expected_chapter === 'arm/setup')
       .map((q) => q.query_text);
