@@ -29,8 +29,10 @@ export function createProgressReporter(stream: NodeJS.WriteStream): { listener: 
       return;
     }
     if (!started) {
-      bar.start(event.total, 0, { stage: [...running].join(', ') });
+      // The handler first: a Ctrl-C that lands between the bar hiding the cursor and the handler being there would
+      // end the process with the cursor hidden (seen once in the terminal test on a loaded machine).
       process.once('SIGINT', interrupted);
+      bar.start(event.total, 0, { stage: [...running].join(', ') });
       started = true;
     }
     bar.update(event.done, { stage: [...running].join(', ') });
