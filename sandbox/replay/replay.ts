@@ -19,6 +19,8 @@ export interface NightRecord {
   queries: QueryOutcome[];
   /** The stored report's latency percentiles (ms); null without a report. Not printed. */
   latency: { p50: number | null; p95: number | null; p99: number | null } | null;
+  /** On a night with a state event: the incident state object's body before and after the run. Not printed. */
+  incidentState?: { before: string | null; after: string | null };
 }
 
 /** The ISO time of night n's run: 02:00 UTC, n-1 days after the start date. */
@@ -66,8 +68,10 @@ export async function startReplay(world: ReplayWorld, scenario: Scenario): Promi
       const reindexed = Array.from({ length: scenario.noise.reindexed_chunks }, () => Math.floor(random() * 1_000_000));
       const noiseSeed = Math.floor(random() * 4_294_967_296);
       const flakyTonight = flaky !== null && random() < flaky.share ? flaky : null;
+      const state = scenario.state_events.find((e) => e.night === night)?.kind;
       const outcome = await world.runNight({
         date,
+        ...(state === undefined ? {} : { state }),
         latencyMs,
         reindexed,
         noise: { sigma: scenario.noise.sigma, seed: noiseSeed, flaky: flakyTonight },

@@ -78,6 +78,13 @@ export const Scenario = z.object({
       .default(null),
   }),
   faults: z.array(ScenarioFault),
+  /**
+   * What happens to the incident state object on a night, apart from any fault (issue 21 §5): a body that is not
+   * JSON written over it, or the object deleted, before the night's run; or two runs of the handler at once.
+   */
+  state_events: z
+    .array(z.object({ night: z.number().int().min(1), kind: z.enum(['corrupt', 'deleted', 'overlap']) }))
+    .default([]),
   target: ScenarioTarget.prefault({}),
 });
 export type Scenario = z.infer<typeof Scenario>;

@@ -9,11 +9,18 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import type { AwsClients } from '../../functions/adapters/aws/clients.ts';
+import { buildIncidentKey } from '../../functions/adapters/aws/s3-incident-store.ts';
 import { CohereEmbedder } from '../../functions/adapters/cohere/embedder.ts';
 import { parseNightlyConfig } from '../../functions/nightly/config.ts';
 import { createNightlyDeps, type NightlyLogger } from '../../functions/nightly/deps.ts';
@@ -80,6 +87,8 @@ interface NightOutcome {
   queries: QueryOutcome[];
   /** The stored report's latency percentiles (ms, each query's share of its batched calls); null without a report. */
   latency: { p50: number | null; p95: number | null; p99: number | null } | null;
+  /** On a night with a state event: the incident state object's body just before the run and after it (null: none). */
+  incidentState?: { before: string | null; after: string | null };
 }
 
 export interface QueryOutcome {
@@ -100,6 +109,8 @@ export interface ReplayWorld {
     reindexed: number[];
     /** Score noise and the flaky query's bad night, if any. */
     noise: NightNoise;
+    /** The incident state corrupted or deleted before the run, or two runs at once (scenario state_events). */
+    state?: 'corrupt' | 'deleted' | 'overlap';
   }): Promise<NightOutcome>;
   /** A query's embedding as the run makes it (Cohere stand-in), for the noise model's flaky query. */
   embedQuery(text: string): Promise<number[]>;
@@ -192,7 +203,7 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
       const { vectors } = await embedder.embedQueries([text]);
       return vectors[0] ?? [];
     },
-    async runNight({ date, shape, latencyMs, reindexed, noise }) {
+    async runNight({ date, shape, latencyMs, reindexed, noise, state }) {
       sandbox.qdrant.clearFaults();
       sandbox.qdrant.setLatency(0);
       sandbox.qdrant.degradeAnn(1);
@@ -226,13 +237,39 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
       for (const { operationId, delayMs } of world.qdrantSlow)
         sandbox.qdrant.inject({ operationId, delayMs, times: 1_000_000 });
 
-      const deps = createNightlyDeps(config, clients, silentLogger);
+      const stateKey = buildIncidentKey({
+        collection: config.engine.collection,
+        environment: config.engine.environment,
+      });
+      if (state === 'corrupt')
+        await clients.s3.send(
+          new PutObjectCommand({
+            Bucket: config.reportBucket,
+            Key: stateKey,
+            Body: '{"schema_version": "1", "open": {',
+          }),
+        );
+      if (state === 'deleted')
+        await clients.s3.send(new DeleteObjectCommand({ Bucket: config.reportBucket, Key: stateKey }));
+      const readState = () =>
+        clients.s3
+          .send(new GetObjectCommand({ Bucket: config.reportBucket, Key: stateKey }))
+          .then((o) => o.Body?.transformToString() ?? null)
+          .catch(() => null);
+      const stateBefore = state === undefined ? null : await readState();
       const t0 = performance.now();
-      deps.clock = {
-        now: () => new Date(Date.parse(date) + (performance.now() - t0)),
-        monotonicMs: () => performance.now(),
+      const run = (id: string) => {
+        const deps = createNightlyDeps(config, clients, silentLogger);
+        deps.clock = {
+          now: () => new Date(Date.parse(date) + (performance.now() - t0)),
+          monotonicMs: () => performance.now(),
+        };
+        return createHandler(deps)({}, { awsRequestId: id });
       };
-      const result = await createHandler(deps)({}, { awsRequestId: `replay-${date}` });
+      // Two runs at once (a retried invocation beside the first): both read the incident state before either writes.
+      const [result] = await Promise.all(
+        state === 'overlap' ? [run(`replay-${date}`), run(`replay-${date}-again`)] : [run(`replay-${date}`)],
+      );
       const alerts = aws.deliveredAlerts().slice(delivered);
       delivered += alerts.length;
       const latest = await clients.s3
@@ -251,6 +288,7 @@ export async function startReplayWorld(): Promise<ReplayWorld> {
       };
       const figures = stored.validation_metrics;
       return {
+        ...(state === undefined ? {} : { incidentState: { before: stateBefore, after: await readState() } }),
         status: result.status,
         latency: figures
           ? { p50: figures.p50_latency_ms, p95: figures.p95_latency_ms, p99: figures.p99_latency_ms }
