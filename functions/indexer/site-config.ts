@@ -61,7 +61,8 @@ function docsRouteBasePath(code: string, docsFolder: string): string | undefined
     const before = code.slice(Math.max(0, open - 80), open);
     const isDocs = /\bdocs\s*:\s*$/.test(before) || /plugin-content-docs['"`]\s*,\s*$/.test(before);
     if (!isDocs) continue;
-    const block = code.slice(open, closingBrace(code, open));
+    // From its `{` on: ownLiteral takes only what is written directly in it, so what follows its `}` never counts.
+    const block = code.slice(open);
     // The block's own path, not one of an object inside it (`versions: { current: { path: 'next' } }`).
     const path = ownLiteral(block, 'path') ?? 'docs';
     if (
@@ -99,16 +100,6 @@ function enclosingBrace(code: string, at: number): number {
     }
   }
   return -1;
-}
-
-/** The index just after the `}` closing the `{` at `open` (the text's end when unbalanced). */
-function closingBrace(code: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < code.length; i++) {
-    if (code[i] === '{') depth++;
-    else if (code[i] === '}' && --depth === 0) return i + 1;
-  }
-  return code.length;
 }
 
 /**

@@ -158,6 +158,32 @@ describe('parseSiteConfig on what a config may hold around its settings', () => 
     expect(parseSiteConfig("export default { title: `x // y`, baseUrl: '/b/' };", 'docs')).toEqual({ baseUrl: '/b/' });
   });
 
+  it('reads over an escaped quote: the // after it is still inside the string', () => {
+    expect(parseSiteConfig("export default { tagline: 'a\\' // b', baseUrl: '/b/' };", 'docs')).toEqual({
+      baseUrl: '/b/',
+    });
+  });
+
+  it('ends a quoted string at its line’s end, so a comment on the next line is still a comment', () => {
+    const text = "export default {\n  tagline: 'unclosed,\n  // trailingSlash: true\n  baseUrl: '/b/',\n};";
+    expect(parseSiteConfig(text, 'docs')).toEqual({ baseUrl: '/b/' });
+  });
+
+  it('reads a string left open at the end of the text, and a comment whose first character is a quote', () => {
+    expect(parseSiteConfig("export default { baseUrl: '/b/', tagline: 'never closed", 'docs')).toEqual({
+      baseUrl: '/b/',
+    });
+    expect(parseSiteConfig("export default {\n  //'trailingSlash: true\n  baseUrl: '/b/',\n};", 'docs')).toEqual({
+      baseUrl: '/b/',
+    });
+  });
+
+  it('ends a block comment only at a */ after its opening /*, not at the / of the opening', () => {
+    expect(parseSiteConfig('export default { /*/ trailingSlash: true */ baseUrl: "/b/" };', 'docs')).toEqual({
+      baseUrl: '/b/',
+    });
+  });
+
   it('reads an escaped quote inside a string and a comment with an apostrophe in it', () => {
     const text =
       "export default {\n  title: 'It\\'s // a book', // don't read: baseUrl: '/x/'\n  baseUrl: '/docs-site/',\n};";
