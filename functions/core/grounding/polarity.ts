@@ -193,6 +193,8 @@ interface Token {
    * denial ("no single point of failure") and with a plain mention alike, so it is compared with neither.
    */
   absent: boolean;
+  /** Its clause holds a denial somewhere ("Wheel odometry is not available"), whether or not this word is under it. */
+  deniedClause: boolean;
 }
 
 /** How a text's polarity is read: the negation's scope in content words, and whether words of absence count. */
@@ -267,6 +269,14 @@ function tokenize(text: string, reading: Reading): Unit {
   let head: string | null = null;
   let absentNext = false;
   const raw = [...text.matchAll(WORD)].map((m) => m[0].toLowerCase().replace(/[’]/g, "'"));
+  // Whether the current clause denies anything: a subordinate clause ("until the dough is kneaded") is one of its own.
+  let clauseStart = 0;
+  let deniedClause = false;
+  const closeClause = () => {
+    for (const token of tokens.slice(clauseStart)) token.deniedClause = deniedClause;
+    clauseStart = tokens.length;
+    deniedClause = false;
+  };
   raw.forEach((word, i) => {
     const next = raw[i + 1] ?? '';
     const contraction = /n't$/.test(word);
@@ -275,12 +285,14 @@ function tokenize(text: string, reading: Reading): Unit {
       ((NEGATION_CUES.has(base) || contraction) && !NOT_NEGATING_AFTER.has(next)) ||
       PAIR_CUES.some(([a, b]) => base === a && next === b);
     if (isCue) {
+      deniedClause = true;
       negateNext = NOUN_CUES.has(base) ? Math.min(scope, 1) : scope;
       depth = 0;
       head = null;
       return;
     }
     if (SCOPE_ENDS.has(base)) {
+      closeClause();
       negateNext = 0;
       absentNext = false;
     }
@@ -296,6 +308,7 @@ function tokenize(text: string, reading: Reading): Unit {
       depth: negated ? Math.max(depth, 1) : 0,
       head: negated ? head : null,
       absent,
+      deniedClause: false,
     });
     if (negated && content && head === null) head = stem;
     if (content && negateNext > 0) negateNext--;
@@ -304,6 +317,7 @@ function tokenize(text: string, reading: Reading): Unit {
     if (reading.absence && (ABSENCE_CUES.has(base) || ABSENCE_PAIRS.some(([a, b]) => base === a && next === b)))
       absentNext = true;
   });
+  closeClause();
   return tokens;
 }
 
@@ -519,6 +533,7 @@ export function polarityConflicts(
     ellipsis?: boolean;
     absence?: boolean;
     particles?: boolean;
+    sharedDenial?: boolean;
   } = {},
 ): string[] {
   const scope = options.scope ?? DEFAULT_NEGATION_SCOPE;
@@ -550,6 +565,7 @@ export function polarityConflicts(
       ...clauseConflicts(clause, sentence.tokens, allEvidence, {
         antonyms: options.antonyms !== false,
         particles: options.particles === true,
+        sharedDenial: options.sharedDenial === true,
       }),
       ...(options.hedges === false ? [] : [hedgeDropped(clause, sentence)].filter((h) => h !== null)),
     ]);
@@ -564,7 +580,8 @@ export function polarityConflicts(
       if (allNumbers.has(n) && !aligned.some((s) => s.numbers.has(n)))
         conflicts.add(`${n} / ${[...(aligned[0]?.numbers ?? [])].join(' ') || 'no number'}`);
   }
-  if (options.anywhere === true) for (const c of reversedAnywhere(claim, reading, sentences)) conflicts.add(c);
+  if (options.anywhere === true)
+    for (const c of reversedAnywhere(claim, reading, sentences, options.sharedDenial === true)) conflicts.add(c);
   return [...conflicts];
 }
 
@@ -579,11 +596,18 @@ export function polarityConflicts(
  * clause is often another word ("should never store data" against "a key-value store"; on `dev` that direction
  * flagged faithful claims and caught nothing).
  */
-function reversedAnywhere(claim: string, reading: Reading, sentences: readonly Sentence[]): string[] {
+function reversedAnywhere(
+  claim: string,
+  reading: Reading,
+  sentences: readonly Sentence[],
+  sharedDenial: boolean,
+): string[] {
   const evidence = sentences.flatMap((s) => s.tokens);
   const found: string[] = [];
   for (const token of claimClausesOf(claim, reading).flatMap((c) => c.tokens)) {
     if (!token.content || token.depth > 0 || token.absent) continue;
+    // "Neither bzip2 nor bunzip2 overwrites" denies the overwriting too, at another word (clauseConflicts).
+    if (sharedDenial && token.deniedClause) continue;
     const theirs = evidence.filter((t) => t.stem === token.stem);
     if (theirs.length === 0 || !theirs.every((t) => t.depth === 1 && !t.absent)) continue;
     found.push(`${token.stem} / not ${token.stem}`);
@@ -595,7 +619,7 @@ function clauseConflicts(
   clause: Unit,
   sentence: Unit,
   allEvidence: ReadonlySet<string>,
-  { antonyms, particles }: { antonyms: boolean; particles: boolean },
+  { antonyms, particles, sharedDenial }: { antonyms: boolean; particles: boolean; sharedDenial: boolean },
 ): string[] {
   const found: string[] = [];
   const sentenceStems = new Set(sentence.map((t) => t.stem));
@@ -607,6 +631,9 @@ function clauseConflicts(
     const negated = isNegated(token, sentenceStems);
     const theirs = polarities(sentence, token.stem, clauseStems);
     if (token.content && theirs.size > 0 && !theirs.has(negated)) {
+      // Both clauses deny, at different words ("no wheel odometry" / "wheel odometry is not available"): they agree.
+      const stating = negated ? sentence.filter((t) => t.stem === token.stem) : [token];
+      if (sharedDenial && stating.every((t) => t.deniedClause)) continue;
       found.push(`${not(negated)}${token.stem} / ${not(!negated)}${token.stem}`);
       continue;
     }

@@ -97,6 +97,13 @@ export interface SupportFeatures {
    * ("keeps" / "stops"): the particle makes it another verb (polarity.ts).
    */
   particles: boolean;
+  /**
+   * A claim and its evidence that both deny, at different words of the clause, agree: "humanoids have no wheel
+   * odometry" against "Wheel odometry is not available", "Neither bzip2 nor bunzip2 overwrites" against "bzip2 and
+   * bunzip2 will not overwrite". A word is held to the other side's denial only when its own clause denies nothing
+   * (polarity.ts).
+   */
+  sharedDenial: boolean;
 }
 export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   wholeSentence: true,
@@ -115,6 +122,7 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   absence: true,
   attribution: true,
   particles: true,
+  sharedDenial: true,
 };
 
 /** How one claim fares against the text it cites. */
@@ -203,6 +211,7 @@ export function assessClaim(options: {
     ellipsis: features.ellipsis,
     absence: features.absence,
     particles: features.particles,
+    sharedDenial: features.sharedDenial,
     antonyms: features.antonyms,
     hedges: features.hedges,
     numbers: features.numbersInPlace,
