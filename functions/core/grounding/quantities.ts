@@ -34,8 +34,8 @@ const UNITS: Readonly<Record<string, { dimension: string; factor: number }>> = (
   add('time', 2_592_000, 'month months');
   add('time', 31_536_000, 'year years');
   add('data', 1, 'b byte bytes');
-  add('data', 1e3, 'kb kilobyte kilobytes');
-  add('data', 1e6, 'mb megabyte megabytes');
+  add('data', 1e3, 'kb kbyte kbytes kilobyte kilobytes');
+  add('data', 1e6, 'mb mbyte mbytes megabyte megabytes');
   add('data', 1e9, 'gb gigabyte gigabytes');
   add('data', 1e12, 'tb terabyte terabytes');
   add('data', 1024, 'kib');
@@ -129,6 +129,13 @@ const AMBIGUOUS_WORDS: ReadonlySet<string> = new Set([
 // after it, a unit candidate (% °C MB/s): read ahead, not consumed, so "run five nodes" still reads "five".
 const TOKEN =
   /(?<![\p{L}\p{N}.])(\d+(?:[.,]\d+)*|\p{L}+(?:-\p{L}+)?)(?=\s*(%|[°º][CF](?![\p{L}]))|\s*(?:of\s+a\s+)?([\p{L}µ]+(?:\/\p{L}+)?)|)/gu;
+// The letters glued to a number, up to the end of the word: "GB" in "64GB", "pl2" in "0.1pl2". Read from the number's
+// end (sticky), so a long text is not copied once per number.
+const GLUED = /[\p{L}µ][\p{L}\p{N}]*/uy;
+// What a number glued to letters still is, besides a unit: a factor ("2x"), thousands as written ("100k"), an
+// ordinal ("99th", "1st") and dimensions ("3D"). Any other letters make it part of a name: a version ("0.1pl2",
+// "1.2rc1"), a commit id ("187e165"), a product ("3com").
+const GLUED_SUFFIX = /^(?:x|k|st|nd|rd|th|d)$/iu;
 // Words that join two numbers of a range sharing one unit: "230 to 250 °C", "20-30 minutes".
 const RANGE_JOIN = /^\s*(?:to|-|–|and|or)\s*$/u;
 
@@ -217,6 +224,7 @@ function readNumbers(text: string, options: { lenient?: boolean }): ReadNumber[]
   for (const match of text.matchAll(TOKEN)) {
     const raw = match[1] ?? '';
     const isDigits = /^\d/.test(raw);
+    if (isDigits && !gluedAsNumber(text, match.index + raw.length)) continue;
     const unitWord = match[2] ?? match[3];
     const unit = unitOf(unitWord) ? (unitWord ?? null) : null;
     // "a minute", "an hour": one of the unit. "a second" is also an ordinal ("a second replica"): evidence side only.
@@ -249,6 +257,13 @@ function readNumbers(text: string, options: { lenient?: boolean }): ReadNumber[]
       here.unit = next.unit;
   }
   return found.filter((n) => options.lenient === true || !n.ambiguous || n.unit !== null);
+}
+
+/** True when the digits ending at `end` are a number: nothing glued to them, or a unit or a GLUED_SUFFIX alone. */
+function gluedAsNumber(text: string, end: number): boolean {
+  GLUED.lastIndex = end;
+  const glued = GLUED.exec(text)?.[0];
+  return glued === undefined || (/^\p{L}+$/u.test(glued) && (unitOf(glued) !== null || GLUED_SUFFIX.test(glued)));
 }
 
 /** True when two number words in a row are one number: "two hundred", "hundred and forty", "twenty five". */

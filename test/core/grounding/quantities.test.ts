@@ -49,6 +49,23 @@ describe('statedNumbers', () => {
   it('does not read a digit glued to a word as a number', () => {
     expect(statedNumbers('Nav2 runs on ROS2')).toEqual([]);
   });
+
+  it('does not read a number glued to letters that are no unit as a number: a version, a commit id', () => {
+    expect(statedNumbers('0.1pl2 cannot do this')).toEqual([]);
+    expect(statedNumbers('1.2rc1 and commit 187e165, then 306cfcf')).toEqual([]);
+    expect(statedNumbers('0.1pl2 cannot do this', { lenient: true })).toEqual([]);
+  });
+
+  it('reads a number glued to its unit, a factor, thousands, an ordinal or dimensions', () => {
+    expect(
+      statedNumbers('64GB, 5ms, 10MB/s, 900kbytes, 2x faster, 100k blocks, the 99th percentile, a 3D map'),
+    ).toEqual(['64', '5', '10', '900', '2', '100', '99', '3']);
+    expect(statedQuantities('64GB in 5ms at 10MB/s').map((q) => [q.value, q.dimension])).toEqual([
+      [64e9, 'data'],
+      [0.005, 'time'],
+      [1e7, 'data/time'],
+    ]);
+  });
 });
 
 describe('statedQuantities', () => {

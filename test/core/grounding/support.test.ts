@@ -116,6 +116,16 @@ describe('collectEvidence and carriesFacts', () => {
     });
   });
 
+  it('does not take a version glued to letters ("0.1pl2") as the number a claim states, and takes a glued unit', () => {
+    const release = collectEvidence(['Version 0.1pl2 cannot do this; 1.0.8 needs 64GB.']);
+    expect(
+      assessClaim({ claim: 'Version 0.1 cannot do this.', evidence: release, minWordSupport: 0.25 }),
+    ).toMatchObject({ supported: false, missing_numbers: ['0.1'] });
+    expect(assessClaim({ claim: 'Version 1.0.8 needs 64 GB.', evidence: release, minWordSupport: 0.25 })).toMatchObject(
+      { supported: true, missing_numbers: [], missing_quantities: [] },
+    );
+  });
+
   it('says a sentence carries a fact when it has a number or a name, alone or together', () => {
     expect(carriesFacts(extractClaimTerms('It takes 5 minutes.'))).toBe(true);
     expect(carriesFacts(extractClaimTerms('It runs on Ubuntu.'))).toBe(true);
