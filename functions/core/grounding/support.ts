@@ -123,6 +123,12 @@ export interface SupportFeatures {
   closestClause: boolean;
   /** A setting stated "on" where the cited text says it is "off" (or the reverse) fails the claim (polarity.ts). */
   onOff: boolean;
+  /**
+   * A number of the claim that its matched sentence states in another clause than the one that restates the claim's,
+   * which states a number the claim lacks, fails: "alert when latency stays above 50 ms for fifteen minutes" against
+   * "... above 50 ms for 5 minutes, or when a shard stays under-replicated for more than 15 minutes" (polarity.ts).
+   */
+  numbersInClause: boolean;
 }
 export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   wholeSentence: true,
@@ -147,6 +153,7 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   dashRanges: true,
   closestClause: true,
   onOff: true,
+  numbersInClause: true,
 };
 
 /** How one claim fares against the text it cites. */
@@ -244,6 +251,7 @@ export function assessClaim(options: {
     dashRanges: features.dashRanges,
     closestClause: features.closestClause,
     onOff: features.onOff,
+    numbersInClause: features.numbersInClause,
     antonyms: features.antonyms,
     hedges: features.hedges,
     numbers: features.numbersInPlace,

@@ -221,3 +221,31 @@ describe('words of absence against an antonym', () => {
     ]);
   });
 });
+
+describe('a number in another clause of its sentence', () => {
+  const evidence = [
+    'Alert when p99 write latency stays above 50 ms for 5 minutes, or when any shard stays under-replicated for more than 15 minutes.',
+  ];
+  const on = { numbers: true, numbersInClause: true };
+
+  it('fails a claim whose clause takes it from a clause that restates it less well', () => {
+    const claim = 'Alert when p99 write latency stays above 50 ms for 15 minutes.';
+    expect(polarityConflicts(claim, evidence, on)).toEqual(['15 / 50 5']);
+    expect(polarityConflicts(claim, evidence, { numbers: true })).toEqual([]);
+    expect(polarityConflicts('Alert when p99 write latency stays above 50 ms for 5 minutes.', evidence, on)).toEqual(
+      [],
+    );
+    expect(polarityConflicts('Alert when a shard stays under-replicated for 15 minutes.', evidence, on)).toEqual([]);
+  });
+
+  it('leaves a clause that sums up two, or that holds every number of its closest clause', () => {
+    const proof = [
+      'The final proof can last 1 to 3 hours at room temperature, or it can be done overnight in the refrigerator for 8 to 16 hours.',
+    ];
+    // "proof ... hours" and "overnight ... hours": the clause that holds 1 and 3 restates it as well as the other.
+    expect(polarityConflicts('Proof it 1 to 3 hours or overnight in the fridge.', proof, on)).toEqual([]);
+    // The closest clause's numbers (50, 5) are all the claim's: a summary of both clauses.
+    const both = 'Alert when p99 write latency stays above 50 ms for 5 minutes or 15 minutes.';
+    expect(polarityConflicts(both, evidence, on)).toEqual([]);
+  });
+});
