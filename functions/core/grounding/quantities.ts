@@ -185,12 +185,11 @@ export function statedNumbers(text: string, options: { lenient?: boolean } = {})
   return readNumbers(text, options).map(keyOf);
 }
 
-/** A number as a text states it: its key as statedNumbers gives it, where it stands, and the unit after it. */
+/** A number as a text states it: its key as statedNumbers gives it, where it stands, and its unit if any. */
 export interface NumberSpan {
   key: string;
   index: number;
   end: number;
-  unit: string | null;
   /** The number with its unit, when it has one. */
   quantity: Quantity | null;
 }
@@ -201,7 +200,6 @@ export function numberSpans(text: string, options: { lenient?: boolean } = {}): 
     key: keyOf(n),
     index: n.index,
     end: n.end,
-    unit: n.unit === null ? null : n.unit.word,
     quantity: quantityOf(n),
   }));
 }
