@@ -536,6 +536,27 @@ function sentencesOf(passages: readonly JudgePassage[]): Sentence[] {
 
 const overlap = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].filter((t) => b.has(t)).length;
 
+/** Two names or roles exchanged, read against the best sentences and the one after each in its passage. */
+function swapIn(
+  claim: string,
+  sentences: readonly Sentence[],
+  ranked: readonly Sentence[],
+): { sentence: Sentence; pair: [string, string] } | null {
+  for (const s of ranked.slice(0, 3)) {
+    const next = sentences[sentences.indexOf(s) + 1];
+    const window = next && next.passage === s.passage ? `${s.text} ${next.text}` : s.text;
+    const pair = swappedPair(claim, window);
+    if (pair) return { sentence: s, pair };
+  }
+  return null;
+}
+
+/** The passages' sentences, those sharing most terms with the claim first. */
+function rankFor(claim: string, sentences: readonly Sentence[]): Sentence[] {
+  const claimTerms = termsOf(claim);
+  return [...sentences].sort((x, y) => overlap(claimTerms, y.terms) - overlap(claimTerms, x.terms));
+}
+
 /** Judges one claim against passages. */
 export function judgeClaim(claim: string, passages: readonly JudgePassage[]): StandInJudgement {
   // "It is not true that X" denies X: contradicted when the passages state X.
@@ -555,7 +576,7 @@ export function judgeClaim(claim: string, passages: readonly JudgePassage[]): St
   });
   if (sentences.length === 0) return none('there is no passage to check it against');
   const claimTerms = termsOf(claim);
-  const ranked = [...sentences].sort((x, y) => overlap(claimTerms, y.terms) - overlap(claimTerms, x.terms));
+  const ranked = rankFor(claim, sentences);
   const best = ranked[0] as Sentence;
   const against = (s: Sentence, reason: string): StandInJudgement => ({
     verdict: 'contradicted',
@@ -564,13 +585,8 @@ export function judgeClaim(claim: string, passages: readonly JudgePassage[]): St
     reason,
   });
 
-  // Two names or roles exchanged, read against the best sentence and the one after it in its passage.
-  for (const s of ranked.slice(0, 3)) {
-    const next = sentences[sentences.indexOf(s) + 1];
-    const window = next && next.passage === s.passage ? `${s.text} ${next.text}` : s.text;
-    const pair = swappedPair(claim, window);
-    if (pair) return against(s, `the passage has ${pair[0]} and ${pair[1]} the other way round`);
-  }
+  const swap = swapIn(claim, sentences, ranked);
+  if (swap) return against(swap.sentence, `the passage has ${swap.pair[0]} and ${swap.pair[1]} the other way round`);
 
   // Numbers and quantities: each must be stated; one the passage states otherwise is a contradiction.
   const allText = passages.map((p) => p.text).join('\n');
@@ -633,4 +649,156 @@ export function judgeClaim(claim: string, passages: readonly JudgePassage[]): St
   if (claimTerms.size > 0 && overlap(claimTerms, allTerms) / claimTerms.size < MIN_CLAUSE_COVERAGE)
     return none('the passages do not say most of it');
   return { verdict: 'supported', chunk_id: best.passage, evidence: best.text, reason: 'the passage states it' };
+}
+
+// ---- atomic statements ----
+
+/** One statement of a claim and its verdict: what the judge route answers, a list per claim. */
+export interface StandInStatement extends StandInJudgement {
+  statement: string;
+}
+
+const AUXILIARIES = new Set([
+  'is',
+  'are',
+  'was',
+  'were',
+  'has',
+  'have',
+  'had',
+  'does',
+  'do',
+  'did',
+  'can',
+  'cannot',
+  'could',
+  'will',
+  'would',
+  'should',
+  'may',
+  'might',
+  'must',
+]);
+/** Words a clause's own subject starts with: a pronoun or a determiner. */
+const SUBJECT_STARTS = new Set([
+  'it',
+  'they',
+  'this',
+  'that',
+  'these',
+  'those',
+  'he',
+  'she',
+  'we',
+  'you',
+  'there',
+  'the',
+  'a',
+  'an',
+  'each',
+  'every',
+  'its',
+  'their',
+  'both',
+]);
+
+/** A finite verb, read from its form alone: an auxiliary, a negated one, or a word in -s or -ed ("needs", "used"). */
+function looksFinite(word: string): boolean {
+  const w = word.toLowerCase();
+  if (AUXILIARIES.has(w) || /n['’]t$/.test(w)) return true;
+  return /^[a-z]{3,}(?:s|ed)$/.test(w) && !/(?:ss|us|is|ous)$/.test(w) && !SUBJECT_STARTS.has(w);
+}
+
+/** A name in code or prose: a capital, a digit or an underscore ("RViz", "robot_state_publisher", "ROS2"). */
+const looksLikeName = (word: string) => /[A-Z_\d]/.test(word);
+
+const wordsOf = (text: string) => text.split(/\s+/).filter((w) => w !== '');
+const clean = (text: string) => text.trim().replace(/^[,;]\s*|[,;]\s*$/g, '');
+
+/**
+ * How a clause after a coordinator stands: `own_subject` when it opens with its own subject and a verb within four
+ * words ("and it needs 64 GB", "and robot_state_publisher draws the robot"), `shared_subject` when it opens with a
+ * verb ("and needs 64 GB"), null when it is no clause ("RViz and Gazebo").
+ */
+function clauseAfter(right: string): 'own_subject' | 'shared_subject' | null {
+  const words = wordsOf(right).map((w) => w.replace(/[^\p{L}\p{N}_'’-]/gu, ''));
+  if (words.length < 2) return null;
+  const first = words[0] as string;
+  if (looksFinite(first)) return 'shared_subject';
+  const opens = SUBJECT_STARTS.has(first.toLowerCase()) || looksLikeName(first);
+  return opens && words.slice(1, 4).some(looksFinite) ? 'own_subject' : null;
+}
+
+/** The words of a clause before its first finite verb (its subject); empty when it opens with the verb. */
+function subjectOf(clause: string): string {
+  const words = wordsOf(clause);
+  const verb = words.findIndex(looksFinite);
+  return verb <= 0 ? '' : words.slice(0, verb).join(' ');
+}
+
+/**
+ * The stand-in's own split of a claim into atomic statements: at each semicolon, and at and/but/while/whereas/yet
+ * when the clause after it has its own verb (and the clause before has one after its subject). A clause that shares the subject
+ * before it gets that subject written in ("X runs on Y and needs 64 GB": "X runs on Y", "X needs 64 GB"). A claim
+ * that denies a whole statement ("It is not true that ...") stays one.
+ */
+export function splitStatements(claim: string): string[] {
+  const text = claim.trim();
+  if (/^(?:it is|it's) (?:not true|false|not the case) that\b/i.test(text)) return [text];
+  const statements: string[] = [];
+  for (const segment of text.split(/\s*;\s+/)) {
+    let subject = '';
+    let rest = segment;
+    for (;;) {
+      const coordinator = /,?\s+(?:and|but|while|whereas|yet)\s+/gi;
+      let cut: { left: string; right: string; kind: 'own_subject' | 'shared_subject' } | null = null;
+      for (let m = coordinator.exec(rest); m !== null; m = coordinator.exec(rest)) {
+        const left = rest.slice(0, m.index);
+        const right = rest.slice(m.index + m[0].length);
+        const kind = clauseAfter(right);
+        // The clause before needs a verb after its subject ("Cameras and lidars feed": "Cameras" is no clause), or
+        // after a cut, where its subject was written in.
+        if (kind !== null && wordsOf(left).some((w, i) => looksFinite(w) && (i > 0 || rest !== segment))) {
+          cut = { left, right, kind };
+          break;
+        }
+      }
+      if (cut === null) break;
+      const own = subjectOf(cut.left);
+      subject = own === '' ? subject : own;
+      statements.push(cut.left);
+      rest = cut.kind === 'shared_subject' && subject !== '' ? `${subject} ${cut.right}` : cut.right;
+    }
+    statements.push(rest);
+  }
+  const parts = statements.map(clean).filter((s) => /[\p{L}\p{N}]/u.test(s));
+  return parts.length > 0 ? parts : [text];
+}
+
+/** How bad a verdict is, for the claim's worst statement. */
+const SEVERITY: Readonly<Record<StandInJudgement['verdict'], number>> = {
+  supported: 0,
+  not_in_context: 1,
+  contradicted: 2,
+};
+
+/**
+ * Judges a claim statement by statement: each statement of splitStatements with judgeClaim's rules, and the whole
+ * sentence too, so a catch that needs the whole (two roles exchanged across its clauses: "RViz computes X, and
+ * robot_state_publisher draws Y") is not lost by reading each clause alone. Such a catch goes to the statements that
+ * hold one of the exchanged words; any other catch only the whole shows is given as one more statement, the sentence.
+ */
+export function judgeStatements(claim: string, passages: readonly JudgePassage[]): StandInStatement[] {
+  const text = claim.trim();
+  const whole = judgeClaim(text, passages);
+  const parts = splitStatements(text);
+  if (parts.length < 2) return [{ statement: text, ...whole }];
+  const judged = parts.map((statement) => ({ statement, ...judgeClaim(statement, passages) }));
+  if (SEVERITY[whole.verdict] <= Math.max(...judged.map((j) => SEVERITY[j.verdict]))) return judged;
+  const sentences = sentencesOf(passages);
+  const pair = swapIn(text, sentences, rankFor(text, sentences))?.pair;
+  const holds = (statement: string) => pair !== undefined && orderWords(statement).some((w) => pair.includes(w));
+  if (judged.some((j) => holds(j.statement)))
+    return judged.map((j) => (holds(j.statement) ? { statement: j.statement, ...whole } : j));
+  return [...judged, { statement: text, ...whole }];
 }

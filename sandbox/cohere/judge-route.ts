@@ -1,13 +1,20 @@
 /**
  * The judge route of the chat stand-in: a chat request with `response_format` json_object whose user message holds a
- * `<claim>` and its `<passage id="...">` blocks (as functions/adapters/cohere/judge.ts writes them) gets the JSON
- * verdict of judge-claim.ts. Behaviours play the judge's own failures for the tests: a reply that is not JSON, a
- * refusal in words, evidence quoted from another passage than the one named.
+ * `<claim>` and its `<passage id="...">` blocks (as functions/adapters/cohere/judge.ts writes them) gets the claim's
+ * statements, each with its verdict, from judge-claim.ts. Behaviours play the judge's own failures for the tests: a reply that is not JSON, a
+ * refusal in words, evidence quoted from another passage than the one named, no statements, a verdict outside the
+ * three.
  */
 
-import { judgeClaim } from './judge-claim.ts';
+import { judgeStatements } from './judge-claim.ts';
 
-export type JudgeBehaviour = 'normal' | 'malformed_json' | 'refuse' | 'evidence_elsewhere';
+export type JudgeBehaviour =
+  | 'normal'
+  | 'malformed_json'
+  | 'refuse'
+  | 'evidence_elsewhere'
+  | 'no_statements'
+  | 'unknown_verdict';
 
 const decode = (text: string) => text.replace(/&quot;/g, '"');
 
@@ -22,10 +29,20 @@ export function answerJudge(message: string, behaviour: JudgeBehaviour): string 
     id: decode(m[1] ?? ''),
     text: m[2] ?? '',
   }));
-  const verdict = judgeClaim(claim, passages);
-  if (behaviour === 'evidence_elsewhere' && verdict.verdict !== 'not_in_context') {
-    const other = passages.find((p) => p.id !== verdict.chunk_id);
-    return JSON.stringify({ ...verdict, chunk_id: other?.id ?? `${verdict.chunk_id}-other` });
+  const statements = judgeStatements(claim, passages);
+  if (behaviour === 'no_statements') return JSON.stringify({ statements: [] });
+  if (behaviour === 'unknown_verdict')
+    return JSON.stringify({ statements: statements.map((s, i) => (i === 0 ? { ...s, verdict: 'mostly_true' } : s)) });
+  if (behaviour === 'evidence_elsewhere') {
+    // The first statement with evidence names another passage than the one it quotes.
+    const index = statements.findIndex((s) => s.verdict !== 'not_in_context');
+    return JSON.stringify({
+      statements: statements.map((s, i) => {
+        if (i !== index) return s;
+        const other = passages.find((p) => p.id !== s.chunk_id);
+        return { ...s, chunk_id: other?.id ?? `${s.chunk_id}-other` };
+      }),
+    });
   }
-  return JSON.stringify(verdict);
+  return JSON.stringify({ statements });
 }

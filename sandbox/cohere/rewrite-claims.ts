@@ -6,11 +6,15 @@
 
 const NUMBER = /(?<![\p{L}\p{N}])\d+(?:[.,]\d+)*(?![\p{L}\p{N}])/u;
 
-/** The invented figure: 64 (or 128 where the sentence already says 64), as in "Nav2 needs 64 GB of RAM". */
+/**
+ * The invented figure: 64 (or 128 where the sentence already says 64); a sentence without a number gets an invented
+ * fact of its own, a clause with its own verb ("..., and it needs 64 GB of RAM"): a true fact beside a false one in
+ * one sentence, for the judge to split and name.
+ */
 export function inventNumber(sentence: string): string {
   const number = sentence.match(NUMBER)?.[0];
   if (number !== undefined) return sentence.replace(NUMBER, number === '64' ? '128' : '64');
-  return `${sentence.replace(/[.!?]+$/, '')} on a machine with 64 GB of RAM.`;
+  return `${sentence.replace(/[.!?]+$/, '')}, and it needs 64 GB of RAM.`;
 }
 
 const AUXILIARY = /\b(is|are|was|were|can|will|must|should|does|do|has|have)\b/i;

@@ -519,6 +519,21 @@ describe('ragwatch demo', () => {
       passed: true,
     });
     expect(err.join('')).toContain('breach some criteria on purpose');
+    // The judge catches the invented number and names the statement it is in, and the flipped negation.
+    const claims = report.grounding_report?.responses.flatMap((r) =>
+      (r.grounding_validation?.claims ?? []).map((c) => ({ id: r.query_id, ...c })),
+    );
+    const invented = claims?.find((c) => c.id === 'llm-planning' && c.judge?.verdict !== 'supported');
+    expect(invented?.judge?.verdict).toBe('not_in_context');
+    expect(invented?.judge?.statements?.map((s) => [s.statement, s.verdict])).toEqual([
+      [expect.stringMatching(/^Large language models/), 'supported'],
+      ['it needs 64 GB of RAM.', 'not_in_context'],
+    ]);
+    const negated = claims?.find((c) => c.id === 'isaac-vslam' && c.judge?.verdict !== 'supported');
+    expect(negated?.judge).toMatchObject({ verdict: 'contradicted', evidence: expect.stringContaining('implements') });
+    expect(out.join('')).toContain(
+      'the judge finds statement "it needs 64 GB of RAM." of claim "Large language models',
+    );
   });
 
   it('refuses a negative --latency, naming the flag, before starting anything', async () => {

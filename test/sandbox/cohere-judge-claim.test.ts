@@ -4,7 +4,7 @@
  * set are the bench's (docs/GROUNDING.md); the route over HTTP is tested in test/adapters/cohere/judge.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { judgeClaim } from '../../sandbox/cohere/judge-claim.ts';
+import { judgeClaim, judgeStatements, splitStatements } from '../../sandbox/cohere/judge-claim.ts';
 import { answerJudge } from '../../sandbox/cohere/judge-route.ts';
 import { flipNegation } from '../../sandbox/cohere/rewrite-claims.ts';
 
@@ -78,19 +78,121 @@ describe('judgeClaim', () => {
   });
 });
 
+describe('splitStatements', () => {
+  it('splits at a semicolon and at a coordinated clause with its own verb, writing in a shared subject', () => {
+    expect(splitStatements('Isaac Sim runs on Ubuntu and needs 64 GB of RAM.')).toEqual([
+      'Isaac Sim runs on Ubuntu',
+      'Isaac Sim needs 64 GB of RAM.',
+    ]);
+    expect(
+      splitStatements('RViz computes the position of every part, and robot_state_publisher draws the robot.'),
+    ).toEqual(['RViz computes the position of every part', 'robot_state_publisher draws the robot.']);
+    expect(splitStatements('The planner reads the map; it needs 8 GB.')).toEqual([
+      'The planner reads the map',
+      'it needs 8 GB.',
+    ]);
+    expect(splitStatements('Nav2 plans a path, but the controller follows it while the robot moves.')).toEqual([
+      'Nav2 plans a path',
+      'the controller follows it',
+      'the robot moves.',
+    ]);
+    expect(splitStatements('The node publishes poses and subscribes to scans and reads maps.')).toEqual([
+      'The node publishes poses',
+      'The node subscribes to scans',
+      'The node reads maps.',
+    ]);
+  });
+
+  it('leaves a sentence with one verb, a list of names, a clause without a verb before it, and a whole denial alone', () => {
+    for (const claim of [
+      'RViz and Gazebo run ROS 2.',
+      'The robot carries a camera and a lidar.',
+      'Cameras and lidars feed the planner.',
+      'It is not true that the node publishes poses and reads maps.',
+      'URDF describes a tree.',
+    ])
+      expect(splitStatements(claim), claim).toEqual([claim]);
+    expect(splitStatements('  ; ')).toEqual([';']);
+  });
+});
+
+describe('judgeStatements', () => {
+  it('judges each statement apart: a two-fact sentence with one false fact names it', () => {
+    const sim = passage('Isaac Sim runs on Ubuntu. It needs a GPU with 8 GB of memory.');
+    expect(judgeStatements('Isaac Sim runs on Ubuntu and needs 64 GB of memory.', sim)).toEqual([
+      {
+        statement: 'Isaac Sim runs on Ubuntu',
+        verdict: 'supported',
+        chunk_id: 'p1',
+        evidence: 'Isaac Sim runs on Ubuntu.',
+        reason: 'the passage states it',
+      },
+      {
+        statement: 'Isaac Sim needs 64 GB of memory.',
+        verdict: 'contradicted',
+        chunk_id: 'p1',
+        evidence: 'It needs a GPU with 8 GB of memory.',
+        reason: 'the passage gives another figure than 64 GB',
+      },
+    ]);
+    expect(judgeStatements(' URDF cannot describe closed kinematic loops. ', URDF)).toEqual([
+      {
+        statement: 'URDF cannot describe closed kinematic loops.',
+        ...judgeClaim('URDF cannot describe closed kinematic loops.', URDF),
+      },
+    ]);
+  });
+
+  it('keeps the whole sentence’s catch: two roles exchanged across its clauses go to the statements holding them', () => {
+    const tf = passage('robot_state_publisher computes the position of every part, and RViz draws the robot.');
+    const claim = 'RViz computes the position of every part, and robot_state_publisher draws the robot.';
+    // Read alone, each clause holds one of the two names, and the passage has both.
+    expect(splitStatements(claim).map((s) => judgeClaim(s, tf).verdict)).toEqual(['supported', 'supported']);
+    const judged = judgeStatements(claim, tf);
+    expect(judged.map((s) => [s.statement, s.verdict])).toEqual([
+      ['RViz computes the position of every part', 'contradicted'],
+      ['robot_state_publisher draws the robot.', 'contradicted'],
+    ]);
+    expect(judged[0]?.reason).toMatch(/the other way round$/);
+    const faithful = 'robot_state_publisher computes the position of every part, and RViz draws the robot.';
+    expect(judgeStatements(faithful, tf).map((s) => s.verdict)).toEqual(['supported', 'supported']);
+  });
+});
+
 describe('the judge route', () => {
   const message =
     '<passage id="p&quot;1">\nURDF cannot describe closed kinematic loops.\n</passage>\n\n<claim>\nURDF can describe closed kinematic loops.\n</claim>';
+  const two =
+    '<passage id="p1">\nURDF cannot describe closed kinematic loops.\n</passage>\n<passage id="p2">\nNav2 plans paths.\n</passage>\n\n<claim>\nNav2 plans paths, and URDF can describe closed kinematic loops.\n</claim>';
 
-  it('reads the passages and the claim out of the message, and answers the verdict as JSON', () => {
-    expect(JSON.parse(answerJudge(message, 'normal'))).toMatchObject({ verdict: 'contradicted', chunk_id: 'p"1' });
+  it('reads the passages and the claim out of the message, and answers its statements as JSON', () => {
+    expect(JSON.parse(answerJudge(message, 'normal'))).toEqual({
+      statements: [
+        {
+          statement: 'URDF can describe closed kinematic loops.',
+          verdict: 'contradicted',
+          chunk_id: 'p"1',
+          evidence: 'URDF cannot describe closed kinematic loops.',
+          reason: 'one side denies "describ", the other states it',
+        },
+      ],
+    });
+    expect(JSON.parse(answerJudge(two, 'normal')).statements.map((s: { verdict: string }) => s.verdict)).toEqual([
+      'supported',
+      'contradicted',
+    ]);
     expect(answerJudge('Generate a JSON object.', 'normal')).toBe('{}');
   });
 
-  it('plays the judge failures: not JSON, a refusal, evidence named from another passage', () => {
+  it('plays the judge failures: not JSON, a refusal, evidence named from another passage, no statements, a verdict it does not know', () => {
     expect(() => JSON.parse(answerJudge(message, 'malformed_json'))).toThrow();
     expect(answerJudge(message, 'refuse')).toMatch(/^I'm sorry/);
-    expect(JSON.parse(answerJudge(message, 'evidence_elsewhere')).chunk_id).toBe('p"1-other');
+    expect(JSON.parse(answerJudge(message, 'evidence_elsewhere')).statements[0].chunk_id).toBe('p"1-other');
+    const elsewhere = JSON.parse(answerJudge(two, 'evidence_elsewhere')).statements;
+    expect(elsewhere.map((s: { chunk_id: string }) => s.chunk_id)).toEqual(['p1', 'p1']);
+    expect(answerJudge(message, 'no_statements')).toBe('{"statements":[]}');
+    const unknown = JSON.parse(answerJudge(two, 'unknown_verdict')).statements;
+    expect(unknown.map((s: { verdict: string }) => s.verdict)).toEqual(['mostly_true', 'contradicted']);
   });
 });
 

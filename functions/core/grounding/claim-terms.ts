@@ -31,7 +31,10 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
   will with within without won would wouldn yes yet you your yours yourself yourselves
   additionally briefly essentially example finally furthermore hence instance moreover namely overall short summary
   therefore
-  although despite since though unless unlike whereas`.split(/\s+/),
+  although despite since though unless unlike whereas
+  arent cant couldnt didnt doesnt dont hadnt hasnt havent isnt mustnt neednt shouldnt wasnt werent wont wouldnt`.split(
+    /\s+/,
+  ),
 );
 
 // A standalone number: digits with optional decimal or thousands groups, not glued to letters ("Nav2" is a name).

@@ -7,11 +7,18 @@
  * that is not the JSON asked for, a verdict outside the three, evidence that is not found verbatim in the chunk it
  * names, a timeout, a refusal or any other failure is `could_not_verify`, never `supported`. So is a claim past the
  * run's claim budget, and a claim left when the agent's time ran out (`stop`, a margin before the run's deadline):
- * it was not judged.
+ * it was not judged. The judge splits each claim into atomic statements and judges each in the same call
+ * (readJudgement): a sentence holding one false fact among true ones is not supported, and says which fact.
  */
 
 import type { ChatDocument, ClaimJudge } from '../ports.ts';
-import type { ClaimJudgement, ClaimSupport, JudgeFailure, TokenUsage } from '../report/grounding-report.ts';
+import type {
+  ClaimJudgement,
+  ClaimSupport,
+  JudgedStatement,
+  JudgeFailure,
+  TokenUsage,
+} from '../report/grounding-report.ts';
 import { describeError, isServiceError, truncate } from '../shared/errors.ts';
 
 /** The three verdicts a judge may give; anything else it says is unreadable. */
@@ -73,23 +80,22 @@ const unverified = (failure: JudgeFailure, reason: string): ClaimJudgement => ({
   failure,
 });
 
+/** At most this many statements are read from one claim: a sentence holds a few facts, not dozens. */
+export const MAX_STATEMENTS = 20;
+
+/** How bad a verdict is: a statement the evidence refutes outranks one it does not hold, which outranks a failure. */
+const SEVERITY: Readonly<Record<ClaimJudgement['verdict'], number>> = {
+  supported: 0,
+  could_not_verify: 1,
+  not_in_context: 2,
+  contradicted: 3,
+};
+
 /**
- * Reads the judge's reply: a JSON object `{ verdict, chunk_id, evidence, reason }`. A supported or contradicted
- * verdict must quote its evidence from the chunk it names, verbatim (white space and quote marks aside); a
- * not_in_context verdict needs none.
+ * Reads one verdict: a supported or contradicted verdict must quote its evidence from the chunk it names, verbatim
+ * (white space and quote marks aside); a not_in_context verdict needs none.
  */
-export function readJudgement(reply: string, chunks: readonly ChatDocument[]): ClaimJudgement {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(reply);
-  } catch {
-    return REFUSAL.test(reply)
-      ? unverified('refused', `the judge refused: ${JSON.stringify(truncate(reply, 120))}`)
-      : unverified('malformed', `the judge's reply is not JSON: ${JSON.stringify(truncate(reply, 120))}`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    return unverified('malformed', "the judge's reply is not a JSON object");
-  const fields = parsed as Record<string, unknown>;
+function readVerdict(fields: Record<string, unknown>, chunks: readonly ChatDocument[]): ClaimJudgement {
   const verdict = fields.verdict;
   if (!isReadable(verdict))
     return unverified(
@@ -113,6 +119,58 @@ export function readJudgement(reply: string, chunks: readonly ChatDocument[]): C
       `the judge says ${verdict}, but its evidence ${JSON.stringify(truncate(evidence, 120))} is not in chunk ${chunkId}`,
     );
   return { verdict, chunk_id: chunkId, evidence, reason, failure: null };
+}
+
+/** Reads the judge's `index`-th statement: its text and its own verdict, checked as a claim's. */
+function readStatement(raw: unknown, index: number, chunks: readonly ChatDocument[]): JudgedStatement {
+  const at = `statement ${index + 1}`;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return {
+      statement: `(${at}: not a JSON object)`,
+      ...unverified('malformed', `the judge's ${at} is not a JSON object`),
+    };
+  const fields = raw as Record<string, unknown>;
+  const text = typeof fields.statement === 'string' ? normalise(fields.statement) : '';
+  if (!/[\p{L}\p{N}]/u.test(text))
+    return { statement: `(${at}: no text)`, ...unverified('malformed', `the judge's ${at} states nothing`) };
+  return { statement: truncate(text, 300), ...readVerdict(fields, chunks) };
+}
+
+/**
+ * Reads the judge's reply: a JSON object `{ statements: [{ statement, verdict, chunk_id, evidence, reason }] }`, the
+ * claim split into atomic statements, each judged (the Ragas faithfulness way, in one call). Each statement is read
+ * as a verdict of its own (readVerdict); the claim's verdict, evidence and reason are those of its worst statement
+ * (contradicted, then not_in_context, then could_not_verify, then supported; the first on a tie), so one false fact
+ * fails the sentence and a statement that could not be verified keeps it from being supported. No statements, or more
+ * than MAX_STATEMENTS, is malformed.
+ */
+export function readJudgement(reply: string, chunks: readonly ChatDocument[]): ClaimJudgement {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(reply);
+  } catch {
+    return REFUSAL.test(reply)
+      ? unverified('refused', `the judge refused: ${JSON.stringify(truncate(reply, 120))}`)
+      : unverified('malformed', `the judge's reply is not JSON: ${JSON.stringify(truncate(reply, 120))}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return unverified('malformed', "the judge's reply is not a JSON object");
+  const raw = (parsed as Record<string, unknown>).statements;
+  if (!Array.isArray(raw) || raw.length === 0) return unverified('malformed', "the judge's reply has no statements");
+  if (raw.length > MAX_STATEMENTS)
+    return unverified(
+      'malformed',
+      `the judge split the claim into ${raw.length} statements, more than ${MAX_STATEMENTS}`,
+    );
+  const statements = raw.map((entry, index) => readStatement(entry, index, chunks));
+  const worst = statements.reduce((w, s) => (SEVERITY[s.verdict] > SEVERITY[w.verdict] ? s : w));
+  const { statement: _, ...verdict } = worst;
+  return { ...verdict, statements };
+}
+
+/** The statement a claim's verdict came from (its first statement with that verdict); undefined without statements. */
+export function failingStatement(judgement: ClaimJudgement): JudgedStatement | undefined {
+  return judgement.statements?.find((s) => s.verdict === judgement.verdict);
 }
 
 /** Why the run stopped the judge (its stop signal's reason), in words for a claim's reason and a finding. */
@@ -207,18 +265,26 @@ export function applyJudgements(
   });
 }
 
-/** One line a person reads to see why the judge did not find a claim supported. */
+/**
+ * One line a person reads to see why the judge did not find a claim supported. When the judge split the claim, it
+ * names the statement the verdict came from ("statement "X needs 64 GB" of claim ...").
+ */
 export function describeJudgement(claim: Pick<ClaimSupport, 'text' | 'chunk_ids'>, judgement: ClaimJudgement): string {
-  const quoted = JSON.stringify(claim.text.length > 80 ? `${claim.text.slice(0, 80)}…` : claim.text);
+  const short = (text: string) => JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+  const statement = (judgement.statements?.length ?? 0) > 1 ? failingStatement(judgement) : undefined;
+  const quoted =
+    statement === undefined
+      ? `claim ${short(claim.text)}`
+      : `statement ${short(statement.statement)} of claim ${short(claim.text)}`;
   const because = judgement.reason === '' ? '' : `: ${judgement.reason}`;
   switch (judgement.verdict) {
     case 'contradicted':
-      return `the judge finds claim ${quoted} contradicted by ${judgement.chunk_id}, which says ${JSON.stringify(truncate(judgement.evidence ?? '', 120))}${because}`;
+      return `the judge finds ${quoted} contradicted by ${judgement.chunk_id}, which says ${JSON.stringify(truncate(judgement.evidence ?? '', 120))}${because}`;
     case 'not_in_context':
-      return `the judge finds claim ${quoted} not in the chunks it ${claim.chunk_ids.length > 0 ? `cites (${claim.chunk_ids.join(', ')})` : 'was given'}${because}`;
+      return `the judge finds ${quoted} not in the chunks it ${claim.chunk_ids.length > 0 ? `cites (${claim.chunk_ids.join(', ')})` : 'was given'}${because}`;
     case 'could_not_verify':
-      return `the judge could not verify claim ${quoted} (${judgement.failure})${because}`;
+      return `the judge could not verify ${quoted} (${judgement.failure})${because}`;
     default:
-      return `the judge finds claim ${quoted} supported by ${judgement.chunk_id}`;
+      return `the judge finds ${quoted} supported by ${judgement.chunk_id}`;
   }
 }

@@ -31,6 +31,15 @@ const NEGATION_CUES: ReadonlySet<string> = new Set([
   'lacking',
 ]);
 /**
+ * Contractions of "not" written without their apostrophe ("dont block reads", "isnt supported"): a typo, read as the
+ * contraction. "cant" and "wont" are also rare words of their own ("thieves' cant"), which no answer of this domain uses.
+ */
+const BARE_CONTRACTIONS: ReadonlySet<string> = new Set(
+  'dont doesnt didnt isnt arent wasnt werent hasnt havent hadnt cant couldnt wont wouldnt shouldnt mustnt neednt'.split(
+    ' ',
+  ),
+);
+/**
  * Cues that negate a noun phrase ("without a client certificate", "no data", "instead of kneading"): only its first
  * content word. The others ("not", "never", "cannot") negate a verb phrase, whose first content word may be an
  * adverb or an auxiliary's complement ("never run heron init", "not usually used"): DEFAULT_NEGATION_SCOPE words.
@@ -201,8 +210,13 @@ interface Token {
 interface Reading {
   scope: number;
   absence: boolean;
+  /** "dont", "isnt" read as "don't", "isn't" (BARE_CONTRACTIONS). */
+  bareContractions: boolean;
+  /** A dash between two numbers is a range, not a clause break (CLAUSE_BREAK_BUT_RANGES). */
+  dashRanges: boolean;
 }
-const keyOf = (reading: Reading) => `${reading.scope}${reading.absence ? '+absence' : ''}`;
+const keyOf = (reading: Reading) =>
+  `${reading.scope}${reading.absence ? '+absence' : ''}${reading.bareContractions ? '+bare' : ''}${reading.dashRanges ? '+dash' : ''}`;
 
 /**
  * Words that say a thing is gone or kept away without a negation: "removes the single point of failure" says there is
@@ -222,12 +236,36 @@ const ABSENCE_CUES: ReadonlySet<string> = new Set([
   'avoids',
   'avoided',
   'avoiding',
+  'drop',
+  'drops',
+  'dropped',
+  'dropping',
+  'discard',
+  'discards',
+  'discarded',
+  'discarding',
+  'omit',
+  'omits',
+  'omitted',
+  'omitting',
+  'exclude',
+  'excludes',
+  'excluded',
+  'excluding',
+  'skip',
+  'skips',
+  'skipped',
+  'skipping',
 ]);
+/** How many content words after a word of absence are absent. */
+const ABSENCE_REACH = 2;
 /** Two-word words of absence: "free of lumps", "rid of the master". */
 const ABSENCE_PAIRS: readonly [string, string][] = [
   ['free', 'of'],
   ['rid', 'of'],
   ['absence', 'of'],
+  ['out', 'of'],
+  ['away', 'from'],
 ];
 
 /** A clause or a sentence, as tokens with their polarity. */
@@ -238,10 +276,15 @@ const WORD = /[\p{L}\p{N}]+(?:['’]\p{L}+)?/gu;
 const LINE_BREAK = String.raw`\n\s*\n|\n(?=\s*(?:[-*+>#]|\d+\.)\s)`;
 const SENTENCE_BREAK = new RegExp(String.raw`[.!?;]+(?=\s|$)|${LINE_BREAK}`, 'gu');
 // Clause breaks: a sentence's, punctuation inside it, and the conjunctions that start a clause of their own.
-const CLAUSE_BREAK = new RegExp(
-  String.raw`[.!?;]+(?=\s|$)|${LINE_BREAK}|,(?!\d)|[:()–—]|\b(?:but|though|although|whereas|while|which|so|yet|because)\b`,
-  'giu',
-);
+const clauseBreak = (dash: string) =>
+  new RegExp(
+    String.raw`[.!?;]+(?=\s|$)|${LINE_BREAK}|,(?!\d)|[:()]|${dash}|\b(?:but|though|although|whereas|while|which|so|yet|because)\b`,
+    'giu',
+  );
+const CLAUSE_BREAK = clauseBreak('[–—]');
+/** With `dashRanges`, a dash between two numbers ("1–3 hours", "20 — 30") is a range, not a break between clauses. */
+const CLAUSE_BREAK_BUT_RANGES = clauseBreak(String.raw`(?<!\d\s?)[–—]|[–—](?!\s?\d)`);
+const clauseBreakOf = (reading: Reading) => (reading.dashRanges ? CLAUSE_BREAK_BUT_RANGES : CLAUSE_BREAK);
 
 /**
  * Words before an elliptical cue that make it no denial of a predicate: "whether or not", "if not", "or not", "why not".
@@ -267,7 +310,7 @@ function tokenize(text: string, reading: Reading): Unit {
   let negateNext = 0;
   let depth = 0;
   let head: string | null = null;
-  let absentNext = false;
+  let absentNext = 0;
   const raw = [...text.matchAll(WORD)].map((m) => m[0].toLowerCase().replace(/[’]/g, "'"));
   // Whether the current clause denies anything: a subordinate clause ("until the dough is kneaded") is one of its own.
   let clauseStart = 0;
@@ -279,7 +322,7 @@ function tokenize(text: string, reading: Reading): Unit {
   };
   raw.forEach((word, i) => {
     const next = raw[i + 1] ?? '';
-    const contraction = /n't$/.test(word);
+    const contraction = /n't$/.test(word) || (reading.bareContractions && BARE_CONTRACTIONS.has(word));
     const base = contraction ? word.replace(/n't$/, '') : word.replace(/'\p{L}+$/u, '');
     const isCue =
       ((NEGATION_CUES.has(base) || contraction) && !NOT_NEGATING_AFTER.has(next)) ||
@@ -294,13 +337,13 @@ function tokenize(text: string, reading: Reading): Unit {
     if (SCOPE_ENDS.has(base)) {
       closeClause();
       negateNext = 0;
-      absentNext = false;
+      absentNext = 0;
     }
     const content = isContentWord(base) && !PRONOUNS.has(base);
     const stem = stemWord(base);
     const negated = negateNext > 0;
     if (negated && content) depth++;
-    const absent = absentNext && content;
+    const absent = absentNext > 0 && content;
     tokens.push({
       word: base,
       stem,
@@ -312,10 +355,10 @@ function tokenize(text: string, reading: Reading): Unit {
     });
     if (negated && content && head === null) head = stem;
     if (content && negateNext > 0) negateNext--;
-    if (content) absentNext = false;
+    if (content && absentNext > 0) absentNext--;
     // "removes the lid", "free of lumps": the next content word is absent.
     if (reading.absence && (ABSENCE_CUES.has(base) || ABSENCE_PAIRS.some(([a, b]) => base === a && next === b)))
-      absentNext = true;
+      absentNext = ABSENCE_REACH;
   });
   closeClause();
   return tokens;
@@ -340,7 +383,7 @@ function versions(text: string): Set<string> {
 function claimClausesOf(text: string, reading: Reading): ClaimClause[] {
   const clauses: ClaimClause[] = [];
   let pending: string[] = [];
-  for (const part of text.split(CLAUSE_BREAK)) {
+  for (const part of text.split(clauseBreakOf(reading))) {
     const tokens = tokenize(part, reading);
     const numbers = statedNumbers(part).filter((n) => !versions(part).has(n));
     const last = clauses.at(-1);
@@ -405,7 +448,7 @@ function ellipsesOf(text: string, reading: Reading): Ellipsis[] {
   if (READ_ELLIPSES.size >= READ_SENTENCES_MAX) READ_ELLIPSES.clear();
   const clauses = text
     .split(SENTENCE_BREAK)
-    .flatMap((sentence) => sentence.split(CLAUSE_BREAK))
+    .flatMap((sentence) => sentence.split(clauseBreakOf(reading)))
     .map((part) => ({ part, stems: contentStems(tokenize(part, reading)) }))
     .filter((c) => c.stems.size > 0);
   const read: Ellipsis[] = [];
@@ -534,10 +577,17 @@ export function polarityConflicts(
     absence?: boolean;
     particles?: boolean;
     sharedDenial?: boolean;
+    bareContractions?: boolean;
+    dashRanges?: boolean;
   } = {},
 ): string[] {
   const scope = options.scope ?? DEFAULT_NEGATION_SCOPE;
-  const reading: Reading = { scope, absence: options.absence === true };
+  const reading: Reading = {
+    scope,
+    absence: options.absence === true,
+    bareContractions: options.bareContractions === true,
+    dashRanges: options.dashRanges === true,
+  };
   const sentences = evidenceTexts.flatMap((t) => sentencesOf(t, reading));
   // A denial that leaves its verb phrase out ("A humanoid cannot:") takes it from the clause before; only with a
   // negation to read (scope > 0).

@@ -104,6 +104,18 @@ export interface SupportFeatures {
    * (polarity.ts).
    */
   sharedDenial: boolean;
+  /** "dont", "isnt", "cant" written without their apostrophe are denials, as "don't" is (polarity.ts). */
+  bareContractions: boolean;
+  /**
+   * A name in capitals is found where the cited text spells it out, word by word ("VM" for "virtual machine", "NFS"
+   * for "network file system"): the same name, abbreviated.
+   */
+  acronyms: boolean;
+  /**
+   * A dash between two numbers ("rest it 20–30 minutes", "1–3 hours") is a range, not a break between clauses: the
+   * numbers stay in the clause that restates their sentence (polarity.ts).
+   */
+  dashRanges: boolean;
 }
 export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   wholeSentence: true,
@@ -123,6 +135,9 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   attribution: true,
   particles: true,
   sharedDenial: true,
+  bareContractions: true,
+  acronyms: true,
+  dashRanges: true,
 };
 
 /** How one claim fares against the text it cites. */
@@ -205,13 +220,19 @@ export function assessClaim(options: {
   // A number converted exactly to another unit ("1000 ms" for "a second") is found as its quantity.
   const convertedNumbers = new Set(foundQuantities.map((q) => q.number));
   const missingNumbers = terms.numbers.filter((n) => !numbers.has(n) && !convertedNumbers.has(n));
-  const missingNames = terms.names.filter((name) => !stems.has(stemWord(name.toLowerCase())));
+  const missingNames = terms.names.filter(
+    (name) =>
+      !stems.has(stemWord(name.toLowerCase())) &&
+      !(features.acronyms && options.evidence.texts.some((t) => spellsOut(name, t))),
+  );
   const polarity = {
     anywhere: features.polarityAnywhere,
     ellipsis: features.ellipsis,
     absence: features.absence,
     particles: features.particles,
     sharedDenial: features.sharedDenial,
+    bareContractions: features.bareContractions,
+    dashRanges: features.dashRanges,
     antonyms: features.antonyms,
     hedges: features.hedges,
     numbers: features.numbersInPlace,
@@ -238,6 +259,20 @@ export function assessClaim(options: {
     missing_quantities: missingQuantities,
     polarity_conflicts: conflicts,
   };
+}
+
+/** The longest acronym read as one: beyond five letters a run of initials is a coincidence, not a name's spelling. */
+export const MAX_ACRONYM_LETTERS = 5;
+
+/**
+ * Whether `text` spells out `name`, an acronym of two to MAX_ACRONYM_LETTERS capitals (a plural "s" aside): as that
+ * many consecutive words, each starting with the next letter ("VM": "virtual machine", "WAL": "write-ahead log").
+ */
+export function spellsOut(name: string, text: string): boolean {
+  const letters = name.replace(/s$/, '');
+  if (!/^\p{Lu}+$/u.test(letters) || letters.length < 2 || letters.length > MAX_ACRONYM_LETTERS) return false;
+  const words = [...letters].map((l) => `${l}\\p{L}*`).join(String.raw`[\s-]+`);
+  return new RegExp(String.raw`(?<!\p{L})${words}(?!\p{L})`, 'iu').test(text);
 }
 
 /** True when a sentence states a fact a reader could check: a number or a proper name. Connectives state none. */

@@ -46,9 +46,10 @@ export type JudgeFailure = z.infer<typeof JudgeFailure>;
  * The claim judge's verdict on one claim (judge.ts, GROUNDING.md "The judge"): supported or contradicted by the
  * quoted evidence of one chunk, not in the chunks it was given, or could_not_verify when the judge failed (timeout,
  * refusal, a reply that is not the JSON asked for, evidence not found verbatim in the chunk it names) or the run's
- * claim budget was spent. could_not_verify never counts as supported.
+ * claim budget was spent. could_not_verify never counts as supported. The judge splits the claim into atomic
+ * statements and judges each (`statements`); the claim's verdict is its worst statement's.
  */
-export const ClaimJudgement = z.object({
+const judgementFields = {
   verdict: z.enum(['supported', 'contradicted', 'not_in_context', 'could_not_verify']),
   chunk_id: z.string().nullable().describe('The chunk the evidence is quoted from; null without evidence'),
   evidence: z
@@ -57,6 +58,27 @@ export const ClaimJudgement = z.object({
     .describe('The span of chunk_id the verdict rests on, found there verbatim (white space aside); null without'),
   reason: z.string().describe('The judge’s own short reason, or why it could not verify'),
   failure: JudgeFailure.nullable().describe('Set exactly when verdict is could_not_verify'),
+};
+
+/**
+ * One atomic statement the judge split a claim into (one fact: "X runs on Y", "X needs 64 GB"), with its own verdict
+ * and evidence, checked as a claim's: evidence not found in the chunk it names, or a verdict outside the three, makes
+ * the statement could_not_verify.
+ */
+export const JudgedStatement = z.object({
+  statement: z.string().min(1).describe('The statement as the judge wrote it: one fact of the claim'),
+  ...judgementFields,
+});
+export type JudgedStatement = z.infer<typeof JudgedStatement>;
+
+export const ClaimJudgement = z.object({
+  ...judgementFields,
+  statements: z
+    .array(JudgedStatement)
+    .optional()
+    .describe(
+      'The atomic statements the judge split the claim into, each judged; the claim’s verdict, evidence and reason are those of its worst statement (contradicted, then not_in_context, then could_not_verify, then supported). Absent when the judge gave no readable statements (a failure, the budget or the deadline) and in reports written before statements',
+    ),
 });
 export type ClaimJudgement = z.infer<typeof ClaimJudgement>;
 

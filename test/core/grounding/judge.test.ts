@@ -10,7 +10,9 @@ import {
   DEFAULT_JUDGE_MAX_CLAIMS,
   describeJudgement,
   evidenceChunks,
+  failingStatement,
   judgeClaims,
+  MAX_STATEMENTS,
   readJudgement,
   stopReason,
 } from '../../../functions/core/grounding/judge.ts';
@@ -54,7 +56,11 @@ function scriptedJudge(
   };
 }
 
-const reply = (fields: Record<string, unknown>) => JSON.stringify(fields);
+/** A judge's reply with one statement, the claim whole, judged with `fields`. */
+const reply = (fields: Record<string, unknown>) =>
+  JSON.stringify({ statements: [{ statement: 'The claim.', ...fields }] });
+/** A judge's reply with these statements. */
+const statements = (...list: unknown[]) => JSON.stringify({ statements: list });
 
 function claim(overrides: Partial<ClaimSupport> = {}): ClaimSupport {
   return {
@@ -81,13 +87,14 @@ describe('readJudgement', () => {
       reply({ verdict: 'supported', chunk_id: 'c1', evidence: 'It describes trees\nof links.', reason: 'same' }),
       CHUNKS,
     );
-    expect(judgement).toEqual({
+    const verdict = {
       verdict: 'supported',
       chunk_id: 'c1',
       evidence: 'It describes trees of links.',
       reason: 'same',
       failure: null,
-    });
+    };
+    expect(judgement).toEqual({ ...verdict, statements: [{ statement: 'The claim.', ...verdict }] });
     const curly = readJudgement(reply({ verdict: 'contradicted', chunk_id: 'c3', evidence: '“don’t”' }), [
       { id: 'c3', text: 'Say "don\'t" twice.' },
     ]);
@@ -109,7 +116,7 @@ describe('readJudgement', () => {
         reply({ verdict: 'not_in_context', chunk_id: 'c1', evidence: 'made up', reason: 'absent' }),
         CHUNKS,
       ),
-    ).toEqual({ verdict: 'not_in_context', chunk_id: null, evidence: null, reason: 'absent', failure: null });
+    ).toMatchObject({ verdict: 'not_in_context', chunk_id: null, evidence: null, reason: 'absent', failure: null });
   });
 
   it('is could_not_verify when the evidence is not in the chunk it names, or names no chunk it was given', () => {
@@ -141,8 +148,8 @@ describe('readJudgement', () => {
       const judgement = readJudgement(reply({ verdict, chunk_id: 'c1', evidence: 'URDF' }), CHUNKS);
       expect(judgement, String(verdict)).toMatchObject({ verdict: 'could_not_verify', failure: 'malformed' });
     }
-    expect(readJudgement('{"verdict": 3}', CHUNKS).reason).toContain('verdict 3 is not one of');
-    expect(readJudgement('{}', CHUNKS).reason).toContain('verdict null is not one of');
+    expect(readJudgement(reply({ verdict: 3 }), CHUNKS).reason).toContain('verdict 3 is not one of');
+    expect(readJudgement(reply({}), CHUNKS).reason).toContain('verdict null is not one of');
     expect(readJudgement('nope', CHUNKS).reason).toBe('the judge\'s reply is not JSON: "nope"');
     expect(readJudgement('[1]', CHUNKS).reason).toBe("the judge's reply is not a JSON object");
   });
@@ -174,6 +181,213 @@ describe('readJudgement', () => {
     const judgement = readJudgement(reply({ verdict: 'not_in_context', reason: `a\n${'b'.repeat(400)}` }), CHUNKS);
     expect(judgement.reason.startsWith('a b')).toBe(true);
     expect(judgement.reason.length).toBe(301);
+  });
+});
+
+describe('readJudgement: the claim split into atomic statements', () => {
+  const TWO_FACTS = [
+    { id: 'c1', text: 'Isaac Sim runs on Ubuntu. It needs a GPU with 8 GB of memory.' },
+    { id: 'c2', text: 'Gazebo is free.' },
+  ];
+
+  it('catches a two-fact sentence with one false fact, and names the false statement', () => {
+    const judgement = readJudgement(
+      statements(
+        {
+          statement: 'Isaac Sim runs on Ubuntu.',
+          verdict: 'supported',
+          chunk_id: 'c1',
+          evidence: 'Isaac Sim runs on Ubuntu.',
+          reason: 'stated',
+        },
+        {
+          statement: 'Isaac Sim needs 64 GB of memory.',
+          verdict: 'contradicted',
+          chunk_id: 'c1',
+          evidence: 'It needs a GPU with 8 GB of memory.',
+          reason: 'the passage says 8 GB',
+        },
+      ),
+      TWO_FACTS,
+    );
+    expect(judgement).toMatchObject({
+      verdict: 'contradicted',
+      chunk_id: 'c1',
+      evidence: 'It needs a GPU with 8 GB of memory.',
+      reason: 'the passage says 8 GB',
+      failure: null,
+    });
+    expect(judgement.statements?.map((s) => [s.statement, s.verdict])).toEqual([
+      ['Isaac Sim runs on Ubuntu.', 'supported'],
+      ['Isaac Sim needs 64 GB of memory.', 'contradicted'],
+    ]);
+    expect(failingStatement(judgement)?.statement).toBe('Isaac Sim needs 64 GB of memory.');
+    const line = describeJudgement(
+      { text: 'Isaac Sim runs on Ubuntu and needs 64 GB of memory.', chunk_ids: ['c1'] },
+      judgement,
+    );
+    expect(line).toBe(
+      'the judge finds statement "Isaac Sim needs 64 GB of memory." of claim "Isaac Sim runs on Ubuntu and needs 64 GB of memory." contradicted by c1, which says "It needs a GPU with 8 GB of memory.": the passage says 8 GB',
+    );
+  });
+
+  it('is supported only when every statement is, and takes the first statement on a tie', () => {
+    const both = readJudgement(
+      statements(
+        {
+          statement: 'Isaac Sim runs on Ubuntu.',
+          verdict: 'supported',
+          chunk_id: 'c1',
+          evidence: 'runs on Ubuntu',
+          reason: 'a',
+        },
+        {
+          statement: 'Gazebo is free.',
+          verdict: 'supported',
+          chunk_id: 'c2',
+          evidence: 'Gazebo is free.',
+          reason: 'b',
+        },
+      ),
+      TWO_FACTS,
+    );
+    expect(both).toMatchObject({ verdict: 'supported', chunk_id: 'c1', evidence: 'runs on Ubuntu', reason: 'a' });
+    const twoAbsent = readJudgement(
+      statements(
+        { statement: 'A.', verdict: 'not_in_context', reason: 'first' },
+        { statement: 'B.', verdict: 'not_in_context', reason: 'second' },
+      ),
+      TWO_FACTS,
+    );
+    expect(twoAbsent.reason).toBe('first');
+    expect(failingStatement(twoAbsent)?.statement).toBe('A.');
+  });
+
+  it('ranks the verdicts: contradicted over not_in_context over could_not_verify over supported', () => {
+    const ok = { statement: 'Gazebo is free.', verdict: 'supported', chunk_id: 'c2', evidence: 'Gazebo is free.' };
+    const absent = { statement: 'Gazebo is open.', verdict: 'not_in_context' };
+    const wrong = {
+      statement: 'Gazebo is paid.',
+      verdict: 'contradicted',
+      chunk_id: 'c2',
+      evidence: 'Gazebo is free.',
+    };
+    const unreadable = { statement: 'Gazebo is old.', verdict: 'maybe' };
+    const verdictOf = (...list: unknown[]) => readJudgement(statements(...list), TWO_FACTS).verdict;
+    expect(verdictOf(ok, unreadable)).toBe('could_not_verify');
+    expect(verdictOf(unreadable, ok)).toBe('could_not_verify');
+    expect(verdictOf(unreadable, absent)).toBe('not_in_context');
+    expect(verdictOf(absent, unreadable)).toBe('not_in_context');
+    expect(verdictOf(absent, wrong)).toBe('contradicted');
+    expect(verdictOf(wrong, absent, unreadable, ok)).toBe('contradicted');
+    expect(verdictOf(ok, ok)).toBe('supported');
+  });
+
+  it('is could_not_verify (malformed) without statements: missing, not a list, empty, or too many', () => {
+    for (const text of [
+      '{}',
+      '{"statements": null}',
+      '{"statements": {}}',
+      '{"statements": "x"}',
+      '{"statements": []}',
+    ]) {
+      const judgement = readJudgement(text, TWO_FACTS);
+      expect(judgement, text).toEqual({
+        verdict: 'could_not_verify',
+        chunk_id: null,
+        evidence: null,
+        reason: "the judge's reply has no statements",
+        failure: 'malformed',
+      });
+    }
+    // A single verdict without statements (the judge's earlier reply) is no longer read.
+    expect(
+      readJudgement('{"verdict": "supported", "chunk_id": "c2", "evidence": "Gazebo is free."}', TWO_FACTS),
+    ).toMatchObject({
+      verdict: 'could_not_verify',
+      failure: 'malformed',
+    });
+    const one = { statement: 'Gazebo is free.', verdict: 'supported', chunk_id: 'c2', evidence: 'Gazebo is free.' };
+    const most = readJudgement(statements(...Array.from({ length: MAX_STATEMENTS }, () => one)), TWO_FACTS);
+    expect(most.verdict).toBe('supported');
+    expect(most.statements).toHaveLength(20);
+    const tooMany = readJudgement(statements(...Array.from({ length: MAX_STATEMENTS + 1 }, () => one)), TWO_FACTS);
+    expect(tooMany).toMatchObject({
+      verdict: 'could_not_verify',
+      failure: 'malformed',
+      reason: 'the judge split the claim into 21 statements, more than 20',
+    });
+    expect(tooMany.statements).toBeUndefined();
+  });
+
+  it('makes a statement that is not an object, or states nothing, could_not_verify: never supported', () => {
+    const ok = { statement: 'Gazebo is free.', verdict: 'supported', chunk_id: 'c2', evidence: 'Gazebo is free.' };
+    for (const [bad, text, reason] of [
+      ['x', '(statement 2: not a JSON object)', "the judge's statement 2 is not a JSON object"],
+      [null, '(statement 2: not a JSON object)', "the judge's statement 2 is not a JSON object"],
+      [[ok], '(statement 2: not a JSON object)', "the judge's statement 2 is not a JSON object"],
+      [{ ...ok, statement: ' ... ' }, '(statement 2: no text)', "the judge's statement 2 states nothing"],
+      [{ ...ok, statement: 7 }, '(statement 2: no text)', "the judge's statement 2 states nothing"],
+      [
+        { verdict: 'supported', chunk_id: 'c2', evidence: 'Gazebo is free.' },
+        '(statement 2: no text)',
+        "the judge's statement 2 states nothing",
+      ],
+    ] as const) {
+      const judgement = readJudgement(statements(ok, bad), TWO_FACTS);
+      expect(judgement, JSON.stringify(bad)).toMatchObject({
+        verdict: 'could_not_verify',
+        failure: 'malformed',
+        reason,
+      });
+      expect(judgement.statements?.[1]).toEqual({
+        statement: text,
+        verdict: 'could_not_verify',
+        chunk_id: null,
+        evidence: null,
+        reason,
+        failure: 'malformed',
+      });
+      expect(judgement.statements?.[0]?.verdict).toBe('supported');
+    }
+  });
+
+  it('checks each statement’s evidence in the chunk it names, and each verdict, apart', () => {
+    const judgement = readJudgement(
+      statements(
+        { statement: 'Gazebo is free.', verdict: 'supported', chunk_id: 'c2', evidence: 'Gazebo is free.' },
+        {
+          statement: 'Isaac Sim runs on Ubuntu.',
+          verdict: 'supported',
+          chunk_id: 'c2',
+          evidence: 'Isaac Sim runs on Ubuntu.',
+        },
+        { statement: 'Gazebo is paid.', verdict: 'SUPPORTED', chunk_id: 'c2', evidence: 'Gazebo is free.' },
+      ),
+      TWO_FACTS,
+    );
+    expect(judgement.statements?.map((s) => [s.verdict, s.failure])).toEqual([
+      ['supported', null],
+      ['could_not_verify', 'evidence_not_found'],
+      ['could_not_verify', 'malformed'],
+    ]);
+    expect(judgement).toMatchObject({ verdict: 'could_not_verify', failure: 'evidence_not_found' });
+    expect(judgement.reason).toContain('is not in chunk c2');
+    expect(
+      describeJudgement({ text: 'Gazebo is free, and Isaac Sim runs on Ubuntu.', chunk_ids: ['c2'] }, judgement),
+    ).toBe(
+      `the judge could not verify statement "Isaac Sim runs on Ubuntu." of claim "Gazebo is free, and Isaac Sim runs on Ubuntu." (evidence_not_found): ${judgement.reason}`,
+    );
+  });
+
+  it('reads a statement’s text as written, white space collapsed and cut at 300 characters', () => {
+    const judgement = readJudgement(
+      statements({ statement: `  Gazebo\n is  ${'very '.repeat(80)}free. `, verdict: 'not_in_context' }),
+      TWO_FACTS,
+    );
+    const text = judgement.statements?.[0]?.statement ?? '';
+    expect(text.startsWith('Gazebo is very')).toBe(true);
+    expect(text).toHaveLength(301);
   });
 });
 

@@ -3,7 +3,16 @@
  * a faithful rewording it must pass and a wrong claim beside it that it must still catch, with its switch.
  */
 import { describe, expect, it } from 'vitest';
+import { extractClaimTerms } from '../../../functions/core/grounding/claim-terms.ts';
 import { polarityConflicts } from '../../../functions/core/grounding/polarity.ts';
+import {
+  ALL_SUPPORT_FEATURES,
+  assessClaim,
+  collectEvidence,
+  DEFAULT_MIN_WORD_SUPPORT,
+  MAX_ACRONYM_LETTERS,
+  spellsOut,
+} from '../../../functions/core/grounding/support.ts';
 
 const ON = { anywhere: true, ellipsis: true, absence: true, particles: true, sharedDenial: true };
 const OFF = { ...ON, sharedDenial: false };
@@ -51,5 +60,106 @@ describe('a denial shared at another word of the clause', () => {
     );
     // The same denial in the main clause, the kneading no longer in a clause of its own: the two agree.
     expect(polarityConflicts('During the rest gluten does not need kneading to form.', [evidence], ON)).toEqual([]);
+  });
+});
+
+describe('a contraction written without its apostrophe', () => {
+  const evidence = 'Snapshots do not block reads or writes.';
+  it.each(['dont', 'doesnt', 'isnt', 'cant', 'wont', 'shouldnt'])('"%s" denies as its contraction does', (bare) => {
+    const claim = `Snapshots ${bare} block reads or writes.`;
+    expect(polarityConflicts(claim, [evidence], { ...ON, bareContractions: true })).toEqual([]);
+    expect(polarityConflicts(claim, [evidence], ON)).toEqual(['block / not block']);
+  });
+
+  it('is read only with its switch, and is no content word', () => {
+    const reading = { ...ON, bareContractions: true };
+    expect(polarityConflicts('Snapshots dont block reads.', [evidence], reading)).toEqual([]);
+    expect(
+      polarityConflicts('Snapshots dont block reads.', [evidence], { ...reading, bareContractions: false }),
+    ).toEqual(['block / not block']);
+    expect(polarityConflicts('Snapshots dont block reads.', ['Snapshots block reads.'], reading)).toEqual([
+      'not block / block',
+    ]);
+    expect(extractClaimTerms('Snapshots dont block reads').words.map((w) => w.word)).toEqual([
+      'Snapshots',
+      'block',
+      'reads',
+    ]);
+  });
+});
+
+describe('words of absence', () => {
+  const reading = { ...ON, bareContractions: true };
+  it.each([
+    ['The pipeline drops silence before transcribing.', 'Only utterances, not silence, are sent to the model.'],
+    ['It discards silence before transcribing.', 'Only utterances, not silence, are sent to the model.'],
+    ['Keep the loaf out of closed plastic bags.', 'Store it on a board, not in a sealed plastic bag.'],
+    ['Keep the model away from control loops.', 'Call the model from the planner, never inside a control loop.'],
+  ])('agree with a denial: %s', (claim, evidence) => {
+    expect(polarityConflicts(claim, [evidence], reading)).toEqual([]);
+    expect(polarityConflicts(claim, [evidence], { ...reading, absence: false })).not.toEqual([]);
+  });
+
+  it('make ABSENCE_REACH (2) content words absent, not a third', () => {
+    const evidence = 'Never put it in plastic bags.';
+    expect(polarityConflicts('Keep it out of sealed plastic bags.', [evidence], reading)).toEqual([]);
+    expect(polarityConflicts('Keep it out of big sealed plastic bags.', [evidence], reading)).toEqual([
+      'plastic / not plastic',
+    ]);
+  });
+});
+
+describe('acronyms', () => {
+  const evidence = collectEvidence(['Run HeronDB inside a Linux virtual machine if you must use a Windows host.']);
+  const names = (claim: string, acronyms = true) =>
+    assessClaim({
+      claim,
+      evidence,
+      minWordSupport: DEFAULT_MIN_WORD_SUPPORT,
+      features: { ...ALL_SUPPORT_FEATURES, acronyms },
+    }).missing_names;
+
+  it('are found where the cited text spells them out, and only with the switch', () => {
+    expect(names('Use a Linux VM on a Windows host.')).toEqual([]);
+    expect(names('Use Linux VMs on a Windows host.')).toEqual([]);
+    expect(names('Use a Linux VM on a Windows host.', false)).toEqual(['VM']);
+    expect(names('Use a Linux VPS on a Windows host.')).toEqual(['VPS']);
+  });
+
+  it('are spelled out by whole words, in order, from two to MAX_ACRONYM_LETTERS (5) letters', () => {
+    expect(MAX_ACRONYM_LETTERS).toBe(5);
+    expect(spellsOut('VM', 'a revival machine')).toBe(false);
+    expect(spellsOut('MV', 'a virtual machine')).toBe(false);
+    expect(spellsOut('WAL', 'the write-ahead log')).toBe(true);
+    expect(spellsOut('ABCDE', 'alpha beta charlie delta echo')).toBe(true);
+    expect(spellsOut('ABCDEF', 'alpha beta charlie delta echo foxtrot')).toBe(false);
+    expect(spellsOut('A', 'alpha')).toBe(false);
+    expect(spellsOut('Vm', 'virtual machine')).toBe(false);
+  });
+});
+
+describe('a dash between two numbers', () => {
+  const evidence = [
+    'The shaped loaf goes into a banneton for the final proof. The final proof can last 1 to 3 hours, or overnight in the refrigerator.',
+  ];
+  const claim = 'Proof the loaf for 1–3 hours or overnight in the fridge.';
+  it('is a range inside its clause, not a break between two', () => {
+    expect(polarityConflicts(claim, evidence, { numbers: true, dashRanges: true })).toEqual([]);
+    expect(polarityConflicts(claim, evidence, { numbers: true })).not.toEqual([]);
+    // With a space on either side, or both, an en or em dash between numbers is still a range.
+    for (const dash of ['1 – 3', '1 —3', '1– 3'])
+      expect(polarityConflicts(claim.replace('1–3', dash), evidence, { numbers: true, dashRanges: true })).toEqual([]);
+  });
+
+  it('between words still ends a clause', () => {
+    // Were it no break, "not" would reach "essential" (the second content word after it) and deny it.
+    const text = ['Steam is essential for the crust.'];
+    expect(polarityConflicts('Steam is not harmful — essential for the crust.', text, { dashRanges: true })).toEqual(
+      [],
+    );
+    expect(polarityConflicts('Steam is not harmful, essential for the crust.', text, { dashRanges: true })).toEqual([]);
+    expect(polarityConflicts('Steam is not harmful essential for the crust.', text, { dashRanges: true })).toEqual([
+      'not essenti / essenti',
+    ]);
   });
 });

@@ -42,14 +42,25 @@ function renderJudge(g: NonNullable<ValidationReport['grounding_report']>): Mark
   return html`<p class="muted">claim verdicts from the judge ${judge.model ?? ''}: supported <b>${v.supported}</b> · contradicted <b>${v.contradicted}</b> · not in context <b>${v.not_in_context}</b> · could not verify <b>${v.could_not_verify}</b> · ${judge.judged} call(s) of a budget of ${judge.max_claims} · ${judge.token_usage.input_tokens} + ${judge.token_usage.output_tokens} tokens</p>`;
 }
 
-/** Each judged claim with the judge's verdict and the evidence it quoted, beside the lexical gate's verdict. */
+/**
+ * Each judged claim with the judge's verdict and the evidence it quoted, beside the lexical gate's verdict, and the
+ * statements the judge split it into.
+ */
 function renderJudgedClaims(claims: readonly ClaimSupport[]): Markup {
   const judged = claims.filter((c) => c.judge !== undefined);
   if (judged.length === 0) return html``;
+  const tag = (j: Pick<ClaimJudgement, 'verdict'>) =>
+    j.verdict === 'supported' ? 'pass' : j.verdict === 'could_not_verify' ? 'error' : 'fail';
+  const found = (j: Omit<ClaimJudgement, 'statements'>) =>
+    html`${j.evidence ? html` · ${j.chunk_id}: “${cut(j.evidence, 300)}”` : ''}${j.failure ? html` · ${j.failure}` : ''}`;
+  // A claim the judge split into more than one statement lists them, each with its own verdict.
+  const statements = (j: ClaimJudgement) =>
+    (j.statements?.length ?? 0) > 1
+      ? html`<ul class="statements">${(j.statements ?? []).map((s) => html`<li><span class="tag ${tag(s)}">${s.verdict}</span> “${cut(s.statement, 300)}”${found(s)}</li>`)}</ul>`
+      : '';
   const row = (c: ClaimSupport) => {
     const j = c.judge as ClaimJudgement;
-    const tag = j.verdict === 'supported' ? 'pass' : j.verdict === 'could_not_verify' ? 'error' : 'fail';
-    return html`<li><span class="tag ${tag}">${j.verdict}</span> “${cut(c.text, 300)}”${j.evidence ? html` · ${j.chunk_id}: “${cut(j.evidence, 300)}”` : ''}${j.failure ? html` · ${j.failure}` : ''} <span class="muted">(lexical gate: ${c.lexical_supported ? 'supported' : 'not supported'})</span></li>`;
+    return html`<li><span class="tag ${tag(j)}">${j.verdict}</span> “${cut(c.text, 300)}”${found(j)} <span class="muted">(lexical gate: ${c.lexical_supported ? 'supported' : 'not supported'})</span>${statements(j)}</li>`;
   };
   return html`<ul class="claims">${judged.map(row)}</ul>`;
 }

@@ -165,6 +165,68 @@ describe('renderGrounding', () => {
     );
     expect(markup.match(/<ul class="claims">/g)).toHaveLength(1);
     expect(markup.match(/<li><span class="tag/g)).toHaveLength(2);
+    expect(markup).not.toContain('class="statements"');
+  });
+
+  it('lists the statements the judge split a claim into, each with its verdict and evidence; one statement is the claim', () => {
+    const statement = (text: string, verdict: 'supported' | 'not_in_context' | 'could_not_verify') => ({
+      statement: text,
+      verdict,
+      chunk_id: verdict === 'supported' ? 'c-1' : null,
+      evidence: verdict === 'supported' ? 'Qdrant stores vectors.' : null,
+      reason: '',
+      failure: verdict === 'could_not_verify' ? ('evidence_not_found' as const) : null,
+    });
+    const claim = (statements: ReturnType<typeof statement>[]) => ({
+      kind: 'cited_sentence' as const,
+      start: 0,
+      end: 40,
+      text: 'Qdrant stores vectors and needs <64> GB.',
+      chunk_ids: ['c-1'],
+      supported: false,
+      lexical_supported: false,
+      word_support: 1,
+      content_words: 3,
+      missing_words: [],
+      missing_numbers: [],
+      missing_names: [],
+      missing_quantities: [],
+      polarity_conflicts: [],
+      judge: { ...statement('x', 'not_in_context'), statements },
+    });
+    const two = page(
+      grounding([
+        response('q1', {
+          grounding_validation: verdict({
+            passed: false,
+            claims: [
+              claim([
+                statement('Qdrant stores vectors.', 'supported'),
+                statement('Qdrant needs <64> GB.', 'not_in_context'),
+                statement('Qdrant is fast.', 'could_not_verify'),
+              ]),
+            ],
+          }),
+        }),
+      ]),
+    );
+    expect(two).toContain(
+      '<ul class="statements"><li><span class="tag pass">supported</span> “Qdrant stores vectors.” · c-1: “Qdrant stores vectors.”</li><li><span class="tag fail">not_in_context</span> “Qdrant needs &lt;64&gt; GB.”</li><li><span class="tag error">could_not_verify</span> “Qdrant is fast.” · evidence_not_found</li></ul></li>',
+    );
+    const one = page(
+      grounding([
+        response('q1', {
+          grounding_validation: verdict({
+            passed: false,
+            claims: [claim([statement('Qdrant needs 64 GB.', 'not_in_context')])],
+          }),
+        }),
+      ]),
+    );
+    expect(one).toContain(
+      '<span class="tag fail">not_in_context</span> “Qdrant stores vectors and needs &lt;64&gt; GB.”',
+    );
+    expect(one).not.toContain('class="statements"');
     expect(page(grounding([response('q2')]))).not.toContain('class="claims"');
   });
 
