@@ -116,6 +116,13 @@ export interface SupportFeatures {
    * numbers stay in the clause that restates their sentence (polarity.ts).
    */
   dashRanges: boolean;
+  /**
+   * A sentence that states a word both ways ("ROS 2, the Robot Operating System, is not an operating system") is
+   * read in the clause of it that restates the claim's clause: "ROS 2 is an operating system" fails (polarity.ts).
+   */
+  closestClause: boolean;
+  /** A setting stated "on" where the cited text says it is "off" (or the reverse) fails the claim (polarity.ts). */
+  onOff: boolean;
 }
 export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   wholeSentence: true,
@@ -138,6 +145,8 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   bareContractions: true,
   acronyms: true,
   dashRanges: true,
+  closestClause: true,
+  onOff: true,
 };
 
 /** How one claim fares against the text it cites. */
@@ -233,6 +242,8 @@ export function assessClaim(options: {
     sharedDenial: features.sharedDenial,
     bareContractions: features.bareContractions,
     dashRanges: features.dashRanges,
+    closestClause: features.closestClause,
+    onOff: features.onOff,
     antonyms: features.antonyms,
     hedges: features.hedges,
     numbers: features.numbersInPlace,
