@@ -3,7 +3,7 @@
  * Each handler takes the parsed request and returns the `result` the server wraps in Qdrant's envelope.
  */
 import { Collection, type Distance } from './collection.ts';
-import { countIndexedPoints, parseFieldSchema } from './payload-index.ts';
+import { parseFieldSchema } from './payload-index.ts';
 import { isPlainObject } from './payload-path.ts';
 import { readBody, readWaitParameter, requireField } from './request-fields.ts';
 import type { AnnSettings } from './search.ts';
@@ -86,7 +86,7 @@ export function createFieldIndex(input: HandlerInput): unknown {
   }
   const index = parseFieldSchema(body.field_schema);
   const collection = findCollection(input);
-  collection.indexes.set(field, index);
+  collection.createIndex(field, index);
   return { operation_id: collection.takeOperationId(), status: wait ? 'completed' : 'acknowledged' };
 }
 
@@ -98,7 +98,7 @@ export function describeCollection(input: HandlerInput): unknown {
     payloadSchema[key] = {
       data_type: index.dataType,
       ...(index.params ? { params: index.params } : {}),
-      points: countIndexedPoints(collection, key, index),
+      points: collection.fieldIndex(key)?.points ?? 0,
     };
   }
   return {

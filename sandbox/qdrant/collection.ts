@@ -3,6 +3,7 @@
  * slab (a fixed stride per slot), payloads as the objects they arrived as, ids and versions per slot, and an
  * id -> slot Map so an upsert of a known id replaces in place. Scans walk slots and never copy the points.
  */
+import { FieldIndex, type PayloadSchemaType } from './field-index.ts';
 import type { Payload } from './payload-path.ts';
 import { comparePointIds, type PointId } from './point-id.ts';
 import { vectorDimensionError } from './wire-error.ts';
@@ -10,8 +11,7 @@ import { vectorDimensionError } from './wire-error.ts';
 /** Qdrant's distance functions. */
 export type Distance = 'Cosine' | 'Dot' | 'Euclid' | 'Manhattan';
 
-/** Qdrant's payload index types. */
-export type PayloadSchemaType = 'keyword' | 'integer' | 'float' | 'geo' | 'text' | 'bool' | 'datetime' | 'uuid';
+export type { PayloadSchemaType } from './field-index.ts';
 
 /** A payload index as created: its type and, when given as an object, its parameters. */
 export interface PayloadIndex {
@@ -40,7 +40,9 @@ export class Collection {
   readonly name: string;
   readonly size: number;
   readonly distance: Distance;
+  /** The payload indexes as created (createIndex sets them). */
   readonly indexes = new Map<string, PayloadIndex>();
+  readonly #fieldIndexes = new Map<string, FieldIndex>();
   #capacity = INITIAL_CAPACITY;
   #vectors: Float32Array;
   #versions: Uint32Array;
@@ -78,6 +80,22 @@ export class Collection {
     return this.#lastOperationId;
   }
 
+  /**
+   * Creates (or replaces) the payload index on `key`: built from every stored point now, then kept up to date by
+   * every write, as Qdrant builds and maintains its field indexes.
+   */
+  createIndex(key: string, index: PayloadIndex): void {
+    const built = new FieldIndex(key, index.dataType);
+    for (let slot = 0; slot < this.#ids.length; slot++) built.add(slot, this.#payloads[slot] as Payload);
+    this.indexes.set(key, index);
+    this.#fieldIndexes.set(key, built);
+  }
+
+  /** The maintained index on `key`, if one was created. */
+  fieldIndex(key: string): FieldIndex | undefined {
+    return this.#fieldIndexes.get(key);
+  }
+
   /** Inserts or replaces points (vector and whole payload), after checking every vector's dimension first. */
   upsert(points: readonly PointInput[], version: number): void {
     for (const point of points) {
@@ -88,7 +106,8 @@ export class Collection {
 
   #write(point: PointInput, version: number): void {
     let slot = this.#slotById.get(point.id);
-    if (slot === undefined) {
+    if (slot !== undefined) this.#unindex(slot);
+    else {
       slot = this.#ids.length;
       if (slot === this.#capacity) this.#grow();
       const last = this.#ids[slot - 1];
@@ -103,6 +122,17 @@ export class Collection {
       payload && Object.keys(payload).length > 0 ? (this.#intern(payload) as Payload) : EMPTY_PAYLOAD;
     this.#versions[slot] = version;
     this.#storeVector(slot, point.vector);
+    this.#index(slot);
+  }
+
+  /** The slot's payload enters every payload index. */
+  #index(slot: number): void {
+    for (const index of this.#fieldIndexes.values()) index.add(slot, this.#payloads[slot] as Payload);
+  }
+
+  /** The slot's payload leaves every payload index (before it is replaced or deleted). */
+  #unindex(slot: number): void {
+    for (const index of this.#fieldIndexes.values()) index.remove(this.#payloads[slot] as Payload);
   }
 
   /**
@@ -114,8 +144,10 @@ export class Collection {
     for (const id of ids) {
       const slot = this.#slotById.get(id);
       if (slot === undefined) continue;
+      this.#unindex(slot);
       const last = this.#ids.length - 1;
       if (slot !== last) {
+        for (const index of this.#fieldIndexes.values()) index.move(last, slot);
         const movedId = this.#ids[last] as PointId;
         this.#ids[slot] = movedId;
         this.#payloads[slot] = this.#payloads[last] as Payload;
@@ -138,8 +170,10 @@ export class Collection {
     for (const id of ids) {
       const slot = this.#slotById.get(id);
       if (slot === undefined) continue;
+      this.#unindex(slot);
       this.#payloads[slot] = this.#intern({ ...this.#payloads[slot], ...payload }) as Payload;
       this.#versions[slot] = version;
+      this.#index(slot);
     }
   }
 

@@ -18,7 +18,8 @@ export type PointPredicate = (payload: Payload, id: PointId) => boolean;
 
 type ValueCheck = (value: unknown) => boolean;
 
-const FILTER_KEYS = new Set(['should', 'min_should', 'must', 'must_not']);
+/** The keys of a filter object (a condition made only of them is a nested filter). */
+export const FILTER_KEYS: ReadonlySet<string> = new Set(['should', 'min_should', 'must', 'must_not']);
 
 /** Compiles a request's `filter`; undefined when there is none (every point matches). */
 export function parseFilter(value: unknown): PointPredicate | undefined {
@@ -26,7 +27,8 @@ export function parseFilter(value: unknown): PointPredicate | undefined {
   return parseFilterObject(value);
 }
 
-function parseFilterObject(value: unknown): PointPredicate {
+/** Compiles one filter object (its keys checked); exported for filter-slots.ts, which scans what no index answers. */
+export function parseFilterObject(value: unknown): PointPredicate {
   if (!isPlainObject(value)) throw invalidType(value, 'struct Filter');
   for (const key of Object.keys(value)) {
     if (!FILTER_KEYS.has(key)) {
@@ -60,16 +62,17 @@ function parseMinShould(value: unknown): PointPredicate | undefined {
   return (payload, id) => conditions.filter((check) => check(payload, id)).length >= count;
 }
 
-function parseCondition(value: unknown): PointPredicate {
+/** Compiles one condition of a clause; exported for filter-slots.ts, which scans what no index answers. */
+export function parseCondition(value: unknown): PointPredicate {
   if (!isPlainObject(value)) throw formatError('data did not match any variant of untagged enum Condition');
   if ('key' in value) return parseFieldCondition(value);
   if ('is_empty' in value) {
     const path = readPayloadField(value.is_empty);
-    return (payload) => readValues(payload, path).every(isNullOrEmptyArray);
+    return (payload) => isEmptyValues(readValues(payload, path));
   }
   if ('is_null' in value) {
     const path = readPayloadField(value.is_null);
-    return (payload) => readValues(payload, path).some((v) => v === null);
+    return (payload) => isNullValues(readValues(payload, path));
   }
   if ('has_id' in value) {
     if (!Array.isArray(value.has_id)) throw invalidType(value.has_id, 'a sequence');
@@ -84,6 +87,16 @@ function parseCondition(value: unknown): PointPredicate {
   if ('nested' in value) throw unsupported('nested object filters (`nested`)');
   if (Object.keys(value).every((key) => FILTER_KEYS.has(key))) return parseFilterObject(value);
   throw formatError('data did not match any variant of untagged enum Condition');
+}
+
+/** `{ is_empty: { key } }` over the values at the key: none, or only null and []. */
+export function isEmptyValues(values: readonly unknown[]): boolean {
+  return values.every(isNullOrEmptyArray);
+}
+
+/** `{ is_null: { key } }` over the values at the key: an explicit null among them. */
+export function isNullValues(values: readonly unknown[]): boolean {
+  return values.some((v) => v === null);
 }
 
 function readPayloadField(value: unknown): string[] {

@@ -1,16 +1,18 @@
 /**
- * Payload indexes and facets. The stand-in filters by scanning whether or not a field is indexed (as Qdrant does
- * without strict mode); an index matters for what the collection reports (`payload_schema`, with the number of points
- * it covers) and for facets, which Qdrant only serves from an index.
+ * Payload indexes and facets. An index is kept up to date on every write (field-index.ts); it answers what the
+ * collection reports (`payload_schema`, with the number of points it covers), facets (which Qdrant only serves from
+ * an index) and, in counts and facets, `is_empty` / `is_null` on its key. Other conditions, and every filter of a
+ * search or scroll, are checked against the payloads whether or not the key is indexed (as Qdrant may without
+ * strict mode), with the same answers.
  *
  * Facet, following Qdrant's FacetIndex (lib/segment facet_index.rs): the key needs a keyword, integer (with lookup,
  * the default), bool or uuid index, else 400. Each point counts once per distinct value it holds; hits are sorted by
  * count descending, then value ascending; `limit` defaults to 10. Counts are always exact here (`exact` is accepted).
  */
 import type { Collection, PayloadIndex, PayloadSchemaType } from './collection.ts';
-import type { PointPredicate } from './filter.ts';
-import { isPlainObject, readValues, splitKey } from './payload-path.ts';
-import { canonicalUuid } from './point-id.ts';
+import type { IndexValue } from './field-index.ts';
+import { matchingSlots } from './filter-slots.ts';
+import { isPlainObject } from './payload-path.ts';
 import { facetIndexMissing, formatError } from './wire-error.ts';
 
 const SCHEMA_TYPES: readonly PayloadSchemaType[] = [
@@ -42,76 +44,35 @@ function readSchemaType(name: string): PayloadSchemaType {
   return found;
 }
 
-/** The values an index of `type` would hold for these payload values (arrays flattened, other types dropped). */
-function indexedValues(values: readonly unknown[], type: PayloadSchemaType): (string | number | boolean)[] {
-  const out: (string | number | boolean)[] = [];
-  for (const value of values) collectIndexed(value, type, out);
-  return out;
-}
-
-function collectIndexed(value: unknown, type: PayloadSchemaType, into: (string | number | boolean)[]): void {
-  if (Array.isArray(value)) {
-    for (const element of value) collectIndexed(element, type, into);
-    return;
-  }
-  const indexed = indexValue(value, type);
-  if (indexed !== undefined) into.push(indexed);
-}
-
-function indexValue(value: unknown, type: PayloadSchemaType): string | number | boolean | undefined {
-  switch (type) {
-    case 'keyword':
-    case 'text':
-      return typeof value === 'string' ? value : undefined;
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
-    case 'float':
-      return typeof value === 'number' ? value : undefined;
-    case 'bool':
-      return typeof value === 'boolean' ? value : undefined;
-    case 'uuid':
-      return typeof value === 'string' ? canonicalUuid(value) : undefined;
-    case 'datetime':
-      return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
-    case 'geo':
-      return isPlainObject(value) && typeof value.lat === 'number' && typeof value.lon === 'number' ? 'geo' : undefined;
-  }
-}
-
-/** How many points hold at least one value the index covers (`payload_schema.<key>.points`). */
-export function countIndexedPoints(collection: Collection, key: string, index: PayloadIndex): number {
-  const path = splitKey(key);
-  let points = 0;
-  for (let slot = 0; slot < collection.pointsCount; slot++) {
-    if (indexedValues(readValues(collection.payloadAt(slot), path), index.dataType).length > 0) points++;
-  }
-  return points;
-}
-
 /** One facet hit as Qdrant returns it. */
 export interface FacetHit {
   value: string | number | boolean;
   count: number;
 }
 
-/** Counts points per distinct value of `key` among those matching `filter`, as Qdrant's facet does. */
+/**
+ * Counts points per distinct value of `key` among those matching `filter`, as Qdrant's facet does: from the
+ * index's counts when there is no filter, else over the filter's points (filter-slots.ts), each point's values
+ * read as the index reads them.
+ */
 export function countFacet(
   collection: Collection,
-  options: { key: string; limit: number; filter?: PointPredicate | undefined },
+  options: { key: string; limit: number; filter?: unknown },
 ): FacetHit[] {
   const index = collection.indexes.get(options.key);
+  const field = collection.fieldIndex(options.key);
   const usable = index !== undefined && FACET_TYPES.has(index.dataType) && index.params?.lookup !== false;
-  if (!usable) throw facetIndexMissing(options.key);
-  const path = splitKey(options.key);
-  const counts = new Map<string | number | boolean, number>();
-  for (let slot = 0; slot < collection.pointsCount; slot++) {
-    const payload = collection.payloadAt(slot);
-    if (options.filter !== undefined && !options.filter(payload, collection.idAt(slot))) continue;
-    const values = readValues(payload, path);
-    const single = values.length === 1 && !Array.isArray(values[0]) ? indexValue(values[0], index.dataType) : undefined;
-    // The common case (one scalar) needs no de-duplication; lists count each distinct value once per point.
-    const distinct = single !== undefined ? [single] : new Set(indexedValues(values, index.dataType));
-    for (const value of distinct) counts.set(value, (counts.get(value) ?? 0) + 1);
+  if (!usable || field === undefined) throw facetIndexMissing(options.key);
+  let counts: ReadonlyMap<IndexValue, number> = field.counts;
+  if (options.filter !== undefined && options.filter !== null) {
+    const slots = matchingSlots(collection, options.filter);
+    const filtered = new Map<IndexValue, number>();
+    for (let slot = 0; slot < slots.size; slot++) {
+      if (!slots.has(slot)) continue;
+      for (const value of field.distinctValues(collection.payloadAt(slot)))
+        filtered.set(value, (filtered.get(value) ?? 0) + 1);
+    }
+    counts = filtered;
   }
   return [...counts]
     .map(([value, count]) => ({ value, count }))

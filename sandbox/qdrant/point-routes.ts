@@ -6,6 +6,7 @@
 import type { Collection, PointInput } from './collection.ts';
 import { findCollection, type HandlerInput } from './collection-routes.ts';
 import { type PointPredicate, parseFilter } from './filter.ts';
+import { matchingSlots } from './filter-slots.ts';
 import { countFacet } from './payload-index.ts';
 import { isPlainObject, type PayloadSelector, parsePayloadSelector, selectPayload } from './payload-path.ts';
 import { parsePointId } from './point-id.ts';
@@ -186,18 +187,17 @@ export function scrollPoints(input: HandlerInput): unknown {
   return { points, next_page_offset: nextPageOffset };
 }
 
-/** POST /collections/{name}/points/count: exact whatever `exact` says (it is the same scan here). */
+/**
+ * POST /collections/{name}/points/count: exact whatever `exact` says. The filter is planned as Qdrant plans it:
+ * `is_empty` / `is_null` on an indexed key from the index, the rest against the payloads (filter-slots.ts).
+ */
 export function countPoints(input: HandlerInput): unknown {
   const body = readBody(input.body, 'CountRequest');
   const filter = parseFilter(body.filter);
   readBoolean(body.exact, true);
   const collection = findCollection(input);
   if (filter === undefined) return { count: collection.pointsCount };
-  let count = 0;
-  for (let slot = 0; slot < collection.pointsCount; slot++) {
-    if (filter(collection.payloadAt(slot), collection.idAt(slot))) count++;
-  }
-  return { count };
+  return { count: matchingSlots(collection, body.filter).count() };
 }
 
 /** POST /collections/{name}/facet */
@@ -206,7 +206,8 @@ export function facetPoints(input: HandlerInput): unknown {
   const key = requireField(body, 'key');
   if (typeof key !== 'string') throw invalidType(key, 'a string');
   const limit = readLimit(body.limit, 'facet_request.limit', DEFAULT_LIMIT);
-  const filter = parseFilter(body.filter);
+  // Checked here (a bad filter is a 400 before the collection is looked up); the facet reads it as valid.
+  const filter = parseFilter(body.filter) === undefined ? undefined : body.filter;
   readBoolean(body.exact, false);
   const collection = findCollection(input);
   return { hits: countFacet(collection, { key, limit, filter }) };

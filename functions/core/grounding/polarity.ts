@@ -168,6 +168,7 @@ const ANTONYM_PAIRS: readonly [string, string][] = [
   ['permanent', 'temporary'],
   ['safe', 'dangerous'],
   ['accurate', 'inaccurate'],
+  ['fresh', 'stale'],
 ];
 const ANTONYMS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   const map = new Map<string, Set<string>>();
@@ -256,6 +257,9 @@ const ABSENCE_CUES: ReadonlySet<string> = new Set([
   'skips',
   'skipped',
   'skipping',
+  'slows',
+  'slowed',
+  'slowing',
 ]);
 /** How many content words after a word of absence are absent. */
 const ABSENCE_REACH = 2;
@@ -364,11 +368,6 @@ function tokenize(text: string, reading: Reading): Unit {
   return tokens;
 }
 
-/** Clauses of a text as tokens, a negation's scope ending with its clause. */
-function clausesOf(text: string, reading: Reading): Unit[] {
-  return claimClausesOf(text, reading).map((c) => c.tokens);
-}
-
 /** A clause of the claim: its tokens and the numbers it states (digits or words, as statedNumbers reads them). */
 interface ClaimClause {
   tokens: Unit;
@@ -405,6 +404,8 @@ interface Sentence {
   tokens: Unit;
   clauses: Unit[];
   numbers: ReadonlySet<string>;
+  /** The numbers of each clause, in the order of `clauses`. */
+  clauseNumbers: ReadonlySet<string>[];
 }
 
 /**
@@ -428,8 +429,14 @@ function readSentences(text: string, reading: Reading): Sentence[] {
   return text
     .split(SENTENCE_BREAK)
     .map((sentence) => {
-      const clauses = clausesOf(sentence, reading);
-      return { tokens: clauses.flat(), clauses, numbers: new Set(statedNumbers(sentence, { lenient: true })) };
+      const read = claimClausesOf(sentence, reading);
+      const clauses = read.map((c) => c.tokens);
+      return {
+        tokens: clauses.flat(),
+        clauses,
+        numbers: new Set(statedNumbers(sentence, { lenient: true })),
+        clauseNumbers: read.map((c) => new Set(c.numbers)),
+      };
     })
     .filter((s) => s.tokens.length > 0);
 }
@@ -579,6 +586,9 @@ export function polarityConflicts(
     sharedDenial?: boolean;
     bareContractions?: boolean;
     dashRanges?: boolean;
+    closestClause?: boolean;
+    onOff?: boolean;
+    numbersInClause?: boolean;
   } = {},
 ): string[] {
   const scope = options.scope ?? DEFAULT_NEGATION_SCOPE;
@@ -612,10 +622,12 @@ export function polarityConflicts(
     if (best < 2) continue;
     const aligned = sentences.filter((_, i) => shared[i] === best);
     const perSentence = aligned.map((sentence) => [
-      ...clauseConflicts(clause, sentence.tokens, allEvidence, {
+      ...clauseConflicts(clause, sentence, allEvidence, {
         antonyms: options.antonyms !== false,
         particles: options.particles === true,
         sharedDenial: options.sharedDenial === true,
+        closestClause: options.closestClause === true,
+        onOff: options.onOff === true,
       }),
       ...(options.hedges === false ? [] : [hedgeDropped(clause, sentence)].filter((h) => h !== null)),
     ]);
@@ -629,6 +641,22 @@ export function polarityConflicts(
     for (const n of numbers)
       if (allNumbers.has(n) && !aligned.some((s) => s.numbers.has(n)))
         conflicts.add(`${n} / ${[...(aligned[0]?.numbers ?? [])].join(' ') || 'no number'}`);
+    // The sentence holds the number, in another clause than the one the claim's restates, which states a number the
+    // claim's clause lacks: "above 50 ms for 5 minutes, or ... for more than 15 minutes" read as "for 15 minutes". Only
+    // when the clause that holds it restates the claim's less well (fewer shared words): a clause that sums up two
+    // ("1–3 hours or overnight") is left alone.
+    const [only] = aligned;
+    if (options.numbersInClause !== true || aligned.length !== 1 || only === undefined) continue;
+    const k = closestClauseIndex(clause, only.clauses);
+    const theirs = k === null ? undefined : only.clauseNumbers[k];
+    if (k === null || theirs === undefined || [...theirs].every((m) => numbers.includes(m))) continue;
+    const sharedIn = (unit: Unit) => [...contentStems(unit)].filter((x) => stems.has(x)).length;
+    const closest = sharedIn(only.clauses[k] ?? []);
+    for (const n of numbers) {
+      const holders = only.clauses.filter((_, j) => only.clauseNumbers[j]?.has(n));
+      if (holders.length > 0 && holders.every((h) => sharedIn(h) < closest))
+        conflicts.add(`${n} / ${[...theirs].join(' ')}`);
+    }
   }
   if (options.anywhere === true)
     for (const c of reversedAnywhere(claim, reading, sentences, options.sharedDenial === true)) conflicts.add(c);
@@ -667,11 +695,18 @@ function reversedAnywhere(
 
 function clauseConflicts(
   clause: Unit,
-  sentence: Unit,
+  { tokens: sentence, clauses }: Sentence,
   allEvidence: ReadonlySet<string>,
-  { antonyms, particles, sharedDenial }: { antonyms: boolean; particles: boolean; sharedDenial: boolean },
+  {
+    antonyms,
+    particles,
+    sharedDenial,
+    closestClause,
+    onOff,
+  }: { antonyms: boolean; particles: boolean; sharedDenial: boolean; closestClause: boolean; onOff: boolean },
 ): string[] {
   const found: string[] = [];
+  const closest = closestClause ? closestClauseOf(clause, clauses) : null;
   const sentenceStems = new Set(sentence.map((t) => t.stem));
   const clauseStems = new Set(clause.map((t) => t.stem));
   const not = (negated: boolean) => (negated ? 'not ' : '');
@@ -679,7 +714,20 @@ function clauseConflicts(
     // An absent word agrees with a denial and with a mention alike (Token.absent).
     if (token.absent) continue;
     const negated = isNegated(token, sentenceStems);
-    const theirs = polarities(sentence, token.stem, clauseStems);
+    let theirs = polarities(sentence, token.stem, clauseStems);
+    // A sentence that states the word both ways ("ROS 2, the Robot Operating System, is not an operating system"):
+    // the clause of it that restates the claim's clause decides, when it holds the word.
+    if (closest !== null && theirs.size === 2) {
+      const own = polarities(closest, token.stem, clauseStems);
+      if (own.size > 0) theirs = own;
+    }
+    if (onOff && SWITCH_STATES.has(token.word) && isState(clause, i)) {
+      const other = token.word === 'on' ? 'off' : 'on';
+      const states = sentence.filter((t, k) => SWITCH_STATES.has(t.word) && isState(sentence, k));
+      if (states.some((t) => t.word === other) && !states.some((t) => t.word === token.word))
+        found.push(`${not(negated)}${token.word} / ${other}`);
+      continue;
+    }
     if (token.content && theirs.size > 0 && !theirs.has(negated)) {
       // Both clauses deny, at different words ("no wheel odometry" / "wheel odometry is not available"): they agree.
       const stating = negated ? sentence.filter((t) => t.stem === token.stem) : [token];
@@ -691,11 +739,53 @@ function clauseConflicts(
     // A verb with a particle is another verb: "keeps microbes out" is "stops microbes", not "keeps" going.
     if (particles && clause.slice(i + 1, i + 1 + PARTICLE_REACH).some((t) => PARTICLES.has(t.word))) continue;
     for (const opposite of oppositesOf(token.stem)) {
-      if (polarities(sentence, opposite, clauseStems).has(negated))
+      const stated = sentence.filter((t) => t.stem === opposite && !t.absent);
+      if (polarities(stated, opposite, clauseStems).has(negated))
         found.push(`${not(negated)}${token.stem} / ${not(negated)}${opposite}`);
     }
   }
   return found;
+}
+
+/** A setting's two states: "WAL archiving is off by default", "keep compression on". */
+const SWITCH_STATES: ReadonlySet<string> = new Set(['on', 'off']);
+/** Verbs a state follows ("is on", "stays off", "switched on"). */
+const STATE_VERBS: ReadonlySet<string> = new Set(
+  'is are was were be been being stays stay remains remain left turned switched set'.split(' '),
+);
+/**
+ * Whether the "on" or "off" at `k` names a state, not a place or a particle: after a verb of state, and at the end of
+ * its clause or before "by default" ("is off by default", "switched on."), not before an object ("on the disk"),
+ * and not in a condition ("if it was switched on").
+ */
+function isState(unit: Unit, k: number): boolean {
+  const after = unit[k + 1]?.word;
+  const ends = after === undefined || (after === 'by' && unit[k + 2]?.word === 'default');
+  // "only works if compression was switched on" sets a condition; it states no setting.
+  const condition = unit.slice(0, k).some((t) => SCOPE_ENDS.has(t.word));
+  return ends && !condition && STATE_VERBS.has(unit[k - 1]?.word ?? '');
+}
+
+/**
+ * The clause of a sentence that restates a claim's clause: the one sharing most content words with it, the shorter
+ * on a tie (fewer words of its own besides); null when two clauses tie on both, or when none shares two words.
+ */
+function closestClauseOf(clause: Unit, clauses: readonly Unit[]): Unit | null {
+  const k = closestClauseIndex(clause, clauses);
+  return k === null ? null : (clauses[k] ?? null);
+}
+function closestClauseIndex(clause: Unit, clauses: readonly Unit[]): number | null {
+  const stems = contentStems(clause);
+  const scored = clauses.map((c, k) => {
+    const own = contentStems(c);
+    return { k, shared: [...own].filter((x) => stems.has(x)).length, extra: own.size };
+  });
+  const best = scored.reduce<(typeof scored)[number] | null>(
+    (a, b) => (a === null || b.shared > a.shared || (b.shared === a.shared && b.extra < a.extra) ? b : a),
+    null,
+  );
+  if (best === null || best.shared < 2) return null;
+  return scored.filter((x) => x.shared === best.shared && x.extra === best.extra).length > 1 ? null : best.k;
 }
 
 /** The stems that deny `stem`: its antonyms, and the word with a negating prefix added or removed. */

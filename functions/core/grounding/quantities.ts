@@ -18,8 +18,14 @@ export interface Quantity {
   unit: string;
 }
 
-const UNITS: Readonly<Record<string, { dimension: string; factor: number }>> = (() => {
-  const table: Record<string, { dimension: string; factor: number }> = {};
+/** What a unit measures: its dimension, and how many of the dimension's base unit it is. */
+interface Unit {
+  dimension: string;
+  factor: number;
+}
+
+const UNITS: Readonly<Record<string, Unit>> = (() => {
+  const table: Record<string, Unit> = {};
   const add = (dimension: string, factor: number, names: string) => {
     for (const name of names.split(' ')) table[name] = { dimension, factor };
   };
@@ -125,13 +131,14 @@ const AMBIGUOUS_WORDS: ReadonlySet<string> = new Set([
   'thrice',
 ]);
 
-// A number in digits (thousands separators, decimals) or a word ("five", "twenty-five", "a"), and the word or symbol
-// after it, a unit candidate (% °C MB/s): read ahead, not consumed, so "run five nodes" still reads "five".
+// A number in digits (group 1: thousands separators, decimals) or a word (group 2: "five", "twenty-five", "a"), and
+// the word or symbol after it, a unit candidate (% °C MB/s): read ahead, not consumed, so "run five nodes" still
+// reads "five".
 const TOKEN =
-  /(?<![\p{L}\p{N}.])(\d+(?:[.,]\d+)*|\p{L}+(?:-\p{L}+)?)(?=\s*(%|[°º][CF](?![\p{L}]))|\s*(?:of\s+a\s+)?([\p{L}µ]+(?:\/\p{L}+)?)|)/gu;
+  /(?<![\p{L}\p{N}.])(?:(\d+(?:[.,]\d+)*)|(\p{L}+(?:-\p{L}+)?))(?=\s*(%|[°º][CF](?![\p{L}]))|\s*(?:of\s+a\s+)?([\p{L}µ]+(?:\/\p{L}+)?)|)/gu;
 // The letters glued to a number, up to the end of the word: "GB" in "64GB", "pl2" in "0.1pl2". Read from the number's
 // end (sticky), so a long text is not copied once per number.
-const GLUED = /[\p{L}µ][\p{L}\p{N}]*/uy;
+const GLUED = /\p{L}[\p{L}\p{N}]*/uy;
 // What a number glued to letters still is, besides a unit: a factor ("2x"), thousands as written ("100k"), an
 // ordinal ("99th", "1st") and dimensions ("3D"). Any other letters make it part of a name: a version ("0.1pl2",
 // "1.2rc1"), a commit id ("187e165"), a product ("3com").
@@ -141,7 +148,7 @@ const RANGE_JOIN = /^\s*(?:to|-|–|and|or)\s*$/u;
 
 /** True when a lowercase word spells a number ("five", "twenty-five"); "one" and "half" are also other words. */
 export function isNumberWord(lower: string): boolean {
-  return numberValue(lower) !== null && !AMBIGUOUS_WORDS.has(lower) && !/^\d/.test(lower);
+  return wordValue(lower) !== null && !AMBIGUOUS_WORDS.has(lower);
 }
 
 /** True when a lowercase word names a unit ("gb", "minutes", "celsius"). */
@@ -149,9 +156,8 @@ export function isUnitWord(lower: string): boolean {
   return unitOf(lower) !== null;
 }
 
-/** The value of a number as written (digits or a word), or null when it is no number. */
-function numberValue(raw: string): number | null {
-  if (/^\d/.test(raw)) return Number(digitsKey(raw).replace(',', '.'));
+/** The value of a number written in words ("five", "twenty-five"), or null when the word is no number. */
+function wordValue(raw: string): number | null {
   const parts = raw.toLowerCase().split('-');
   const values = parts.map((p) => NUMBER_WORDS[p]);
   if (values.some((v) => v === undefined)) return null;
@@ -159,17 +165,14 @@ function numberValue(raw: string): number | null {
   return (values as number[]).reduce((a, b) => a + b, 0);
 }
 
-/** The unit a word names, or null. */
-function unitOf(word: string | undefined): { dimension: string; factor: number } | null {
-  if (word === undefined) return null;
+/** The unit a word names ("GB", "MB/s"), or null. */
+function unitOf(word: string): Unit | null {
   const lower = word.toLowerCase();
-  if (lower.includes('/')) {
-    const [top = '', bottom = ''] = lower.split('/');
-    const a = UNITS[top];
-    const b = UNITS[bottom];
-    return a && b ? { dimension: `${a.dimension}/${b.dimension}`, factor: a.factor / b.factor } : null;
-  }
-  return UNITS[lower] ?? null;
+  const slash = lower.indexOf('/');
+  if (slash < 0) return UNITS[lower] ?? null;
+  const a = UNITS[lower.slice(0, slash)];
+  const b = UNITS[lower.slice(slash + 1)];
+  return a && b ? { dimension: `${a.dimension}/${b.dimension}`, factor: a.factor / b.factor } : null;
 }
 
 /** A number in digits as compared: thousands separators removed ("1,000" -> "1000"), the rest as written ("22.04"). */
@@ -179,15 +182,14 @@ function digitsKey(raw: string): string {
 
 /** The numbers a text states, digits and words: digits as written (digitsKey), words as their value ("five" -> "5"). */
 export function statedNumbers(text: string, options: { lenient?: boolean } = {}): string[] {
-  return readNumbers(text, options).map((n) => (/^\d/.test(n.raw) ? digitsKey(n.raw) : String(n.value)));
+  return readNumbers(text, options).map(keyOf);
 }
 
-/** A number as a text states it: its key as statedNumbers gives it, where it stands, and the unit after it. */
+/** A number as a text states it: its key as statedNumbers gives it, where it stands, and its unit if any. */
 export interface NumberSpan {
   key: string;
   index: number;
   end: number;
-  unit: string | null;
   /** The number with its unit, when it has one. */
   quantity: Quantity | null;
 }
@@ -195,80 +197,99 @@ export interface NumberSpan {
 /** The numbers a text states with their places (readNumbers), for the figures' bindings and ranges (figures.ts). */
 export function numberSpans(text: string, options: { lenient?: boolean } = {}): NumberSpan[] {
   return readNumbers(text, options).map((n) => ({
-    key: /^\d/.test(n.raw) ? digitsKey(n.raw) : String(n.value),
+    key: keyOf(n),
     index: n.index,
     end: n.end,
-    unit: n.unit,
     quantity: quantityOf(n),
   }));
 }
 
+/** How statedNumbers gives a number: digits as written (digitsKey), words as their value. */
+function keyOf(n: ReadNumber): string {
+  return n.digits ? digitsKey(n.raw) : String(n.value);
+}
+
 function quantityOf(n: ReadNumber): Quantity | null {
-  const unit = unitOf(n.unit ?? undefined);
-  if (!unit || n.unit === null) return null;
-  const number = /^\d/.test(n.raw) ? digitsKey(n.raw) : String(n.value);
-  return { raw: n.raw, number, value: n.value * unit.factor, dimension: unit.dimension, unit: n.unit };
+  if (n.unit === null) return null;
+  const { word, measure } = n.unit;
+  return { raw: n.raw, number: keyOf(n), value: n.value * measure.factor, dimension: measure.dimension, unit: word };
 }
 
 interface ReadNumber {
   ambiguous: boolean;
+  /** Written in digits ("16", "1,000"), not in words. */
+  digits: boolean;
+  /** "a" or "an" before a unit: one of it. */
+  article: boolean;
   raw: string;
   value: number;
   index: number;
   end: number;
-  unit: string | null;
+  /** The unit after the number, as written and what it measures. */
+  unit: { word: string; measure: Unit } | null;
 }
 
 function readNumbers(text: string, options: { lenient?: boolean }): ReadNumber[] {
   const found: ReadNumber[] = [];
   for (const match of text.matchAll(TOKEN)) {
-    const raw = match[1] ?? '';
-    const isDigits = /^\d/.test(raw);
-    if (isDigits && !gluedAsNumber(text, match.index + raw.length)) continue;
-    const unitWord = match[2] ?? match[3];
-    const unit = unitOf(unitWord) ? (unitWord ?? null) : null;
+    const raw = match[0];
+    const digits = match[1] !== undefined;
+    const end = match.index + raw.length;
+    if (digits && !gluedAsNumber(text, end)) continue;
+    const unit = writtenUnit(match[3] ?? match[4]);
     // "a minute", "an hour": one of the unit. "a second" is also an ordinal ("a second replica"): evidence side only.
-    const article =
-      !isDigits && /^an?$/i.test(raw) && unit !== null && (options.lenient === true || !/^seconds?$/i.test(unit ?? ''));
-    const value = article ? 1 : numberValue(raw);
+    const article = /^an?$/i.test(raw) && unit !== null && (options.lenient === true || !/^seconds?$/i.test(unit.word));
+    const value = article ? 1 : digits ? Number(digitsKey(raw).replace(',', '.')) : wordValue(raw);
     if (value === null) continue;
-    const ambiguous = !isDigits && raw.split('-').every((p) => AMBIGUOUS_WORDS.has(p.toLowerCase()));
-    found.push({ raw, value, index: match.index, end: match.index + raw.length, unit, ambiguous });
+    // Digits are never ambiguous: no AMBIGUOUS_WORDS entry is written in digits.
+    const ambiguous = raw.split('-').every((p) => AMBIGUOUS_WORDS.has(p.toLowerCase()));
+    found.push({ raw, digits, article, value, index: match.index, end, unit, ambiguous });
   }
   // "two hundred and forty", "one thousand": consecutive number words make one number.
-  for (let i = 0; i < found.length - 1; ) {
-    const here = found[i];
-    const next = found[i + 1];
-    if (here && next && joinsWords(here, next, text.slice(here.end, next.index))) {
+  const joined: ReadNumber[] = [];
+  for (const next of found) {
+    const here = joined.at(-1);
+    if (here !== undefined && joinsWords(here, next, text.slice(here.end, next.index))) {
       const multiplier = next.value === 100 || next.value === 1000;
       here.value = multiplier ? here.value * next.value : here.value + next.value;
       here.raw = text.slice(here.index, next.end);
       here.end = next.end;
       here.unit = next.unit;
       here.ambiguous = false;
-      found.splice(i + 1, 1);
-    } else i++;
+    } else joined.push(next);
   }
-  // A range shares its unit: "230 to 250 °C" is two temperatures, "one to three hours" two durations.
-  for (let i = found.length - 2; i >= 0; i--) {
-    const here = found[i];
-    const next = found[i + 1];
-    if (here && next && here.unit === null && next.unit !== null && RANGE_JOIN.test(text.slice(here.end, next.index)))
-      here.unit = next.unit;
+  // A range shares its unit: "230 to 250 °C" is two temperatures, "one to three hours" two durations. Only a number
+  // without a unit can take one: a unit of its own stands between it and the next number, so RANGE_JOIN fails.
+  let later: ReadNumber | undefined;
+  for (const here of joined.toReversed()) {
+    if (later !== undefined && RANGE_JOIN.test(text.slice(here.end, later.index))) here.unit = later.unit;
+    later = here;
   }
-  return found.filter((n) => options.lenient === true || !n.ambiguous || n.unit !== null);
+  return joined.filter((n) => options.lenient === true || !n.ambiguous || n.unit !== null);
+}
+
+/** The unit a word after a number names, as written, or null when there is no word or it is no unit. */
+function writtenUnit(word: string | undefined): ReadNumber['unit'] {
+  if (word === undefined) return null;
+  const measure = unitOf(word);
+  return measure === null ? null : { word, measure };
 }
 
 /** True when the digits ending at `end` are a number: nothing glued to them, or a unit or a GLUED_SUFFIX alone. */
 function gluedAsNumber(text: string, end: number): boolean {
   GLUED.lastIndex = end;
   const glued = GLUED.exec(text)?.[0];
-  return glued === undefined || (/^\p{L}+$/u.test(glued) && (unitOf(glued) !== null || GLUED_SUFFIX.test(glued)));
+  // Letters then digits ("pl2") are neither: no unit or suffix has a digit.
+  return glued === undefined || unitOf(glued) !== null || GLUED_SUFFIX.test(glued);
 }
 
-/** True when two number words in a row are one number: "two hundred", "hundred and forty", "twenty five". */
+/**
+ * True when two number words in a row are one number: "two hundred", "hundred and forty", "twenty five". Digits are
+ * not joined, nor an article ("twenty a day" is 20 per day, not 21 days); an article is never the first of the two,
+ * since the word after it is its unit.
+ */
 function joinsWords(here: ReadNumber, next: ReadNumber, between: string): boolean {
-  if (/^\d/.test(here.raw) || /^\d/.test(next.raw) || /^an?$/i.test(here.raw)) return false;
+  if (here.digits || next.digits || next.article) return false;
   if (!/^\s*(?:and\s+)?$/u.test(between)) return false;
   if (next.value === 100 || next.value === 1000) return here.value < next.value;
   if (next.ambiguous) return false;
@@ -290,6 +311,7 @@ export function sameQuantity(a: Quantity, b: Quantity): boolean {
   const y = celsius(b);
   if (x.dimension !== y.dimension) return false;
   // A converted temperature is rounded to the degree ("205 °F" for "96 °C"); other conversions are exact.
-  const tolerance = x.dimension === 'celsius' && a.dimension !== b.dimension ? 1 : Math.abs(y.value) * 1e-6;
+  // The two dimensions differ only where one was converted, and only temperatures are.
+  const tolerance = a.dimension !== b.dimension ? 1 : Math.abs(y.value) * 1e-6;
   return Math.abs(x.value - y.value) <= tolerance;
 }

@@ -116,6 +116,19 @@ export interface SupportFeatures {
    * numbers stay in the clause that restates their sentence (polarity.ts).
    */
   dashRanges: boolean;
+  /**
+   * A sentence that states a word both ways ("ROS 2, the Robot Operating System, is not an operating system") is
+   * read in the clause of it that restates the claim's clause: "ROS 2 is an operating system" fails (polarity.ts).
+   */
+  closestClause: boolean;
+  /** A setting stated "on" where the cited text says it is "off" (or the reverse) fails the claim (polarity.ts). */
+  onOff: boolean;
+  /**
+   * A number of the claim that its matched sentence states in another clause than the one that restates the claim's,
+   * which states a number the claim lacks, fails: "alert when latency stays above 50 ms for fifteen minutes" against
+   * "... above 50 ms for 5 minutes, or when a shard stays under-replicated for more than 15 minutes" (polarity.ts).
+   */
+  numbersInClause: boolean;
 }
 export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   wholeSentence: true,
@@ -138,6 +151,9 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   bareContractions: true,
   acronyms: true,
   dashRanges: true,
+  closestClause: true,
+  onOff: true,
+  numbersInClause: true,
 };
 
 /** How one claim fares against the text it cites. */
@@ -233,6 +249,9 @@ export function assessClaim(options: {
     sharedDenial: features.sharedDenial,
     bareContractions: features.bareContractions,
     dashRanges: features.dashRanges,
+    closestClause: features.closestClause,
+    onOff: features.onOff,
+    numbersInClause: features.numbersInClause,
     antonyms: features.antonyms,
     hedges: features.hedges,
     numbers: features.numbersInPlace,

@@ -207,6 +207,7 @@ describe('number words', () => {
     ['twenty five nodes', ['25']],
     ['twenty-one nodes', ['21']],
     ['twenty ten nodes', ['20', '10']],
+    ['zero five nodes', ['0', '5']],
     ['ten five nodes', ['10', '5']],
     ['twenty two five nodes', ['22', '5']],
     ['one hundred twelve nodes', ['112']],

@@ -170,6 +170,29 @@ describe('number words joined, and where they are not', () => {
     ]).toEqual([3600, 60, [], 1, []]);
   });
 
+  it('does not join a number word and the article of a unit: "twenty a day" is 20 per day, not 21 days', () => {
+    expect([statedNumbers('twenty a day'), statedQuantities('sixty a minute').map((q) => q.value)]).toEqual([
+      ['20', '1'],
+      [60],
+    ]);
+  });
+
+  it('reads only "a" and "an" as an article, not a word that starts or ends like one', () => {
+    expect([
+      statedQuantities('the node may restart any minute'),
+      statedQuantities('AWS bills Lambda GB-seconds'),
+      statedQuantities('an extra hour'),
+    ]).toEqual([[], [], []]);
+  });
+
+  it('reads "a millisecond" and "a minute" as durations on the claim side too: only "a second" is also an ordinal', () => {
+    expect([one('within a millisecond').value, one('within a minute').value, statedQuantities('a second')]).toEqual([
+      0.001,
+      60,
+      [],
+    ]);
+  });
+
   it('reads decimals with a comma and drops thousands separators', () => {
     expect([statedNumbers('10,000,000 points'), one('1,5 GB').value, statedNumbers('1,25 and 3,5000')]).toEqual([
       ['10000000'],

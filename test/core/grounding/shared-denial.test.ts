@@ -163,3 +163,89 @@ describe('a dash between two numbers', () => {
     ]);
   });
 });
+
+describe('a sentence that states a word both ways', () => {
+  const evidence = ['ROS 2, the Robot Operating System, is not an operating system.'];
+  it('is read in its clause closest to the claim’s', () => {
+    const on = { closestClause: true };
+    expect(polarityConflicts('ROS 2, the Robot Operating System, is an operating system.', evidence, on)).toEqual([
+      'oper / not oper',
+    ]);
+    expect(polarityConflicts('ROS 2, the Robot Operating System, is an operating system.', evidence, {})).toEqual([]);
+    expect(polarityConflicts('ROS 2, the Robot Operating System, is no operating system.', evidence, on)).toEqual([]);
+  });
+
+  it('is left as it is when two of its clauses restate the claim’s equally well', () => {
+    const on = { closestClause: true };
+    const both = ['ROS is not an operating system, Linux is an operating system.'];
+    // Each clause shares "operating system" and has one word of its own: neither decides.
+    expect(polarityConflicts('It is an operating system.', both, on)).toEqual([]);
+    // "ROS" picks the first, "Linux" the second.
+    expect(polarityConflicts('ROS is an operating system.', both, on)).toEqual(['oper / not oper']);
+    expect(polarityConflicts('Linux is not an operating system.', both, on)).toEqual(['not oper / oper']);
+  });
+});
+
+describe('a setting on or off', () => {
+  const evidence = ['WAL archiving is off by default and must be enabled with backup.wal_archive.'];
+  const on = { onOff: true };
+  it('fails a claim that states the other state', () => {
+    expect(polarityConflicts('WAL archiving is on by default.', evidence, on)).toEqual(['on / off']);
+    expect(polarityConflicts('WAL archiving is on by default.', evidence, {})).toEqual([]);
+    expect(polarityConflicts('WAL archiving stays off.', evidence, on)).toEqual([]);
+    expect(polarityConflicts('WAL archiving is turned on', ['WAL archiving is switched off.'], on)).toEqual([
+      'on / off',
+    ]);
+  });
+
+  it('reads a state only after a verb of state, at the clause’s end or before "by default", outside a condition', () => {
+    expect(polarityConflicts('WAL archiving is on the disk by default.', evidence, on)).toEqual([]);
+    expect(polarityConflicts('WAL archiving on by default.', evidence, on)).toEqual([]);
+    expect(polarityConflicts('WAL archiving is on by choice.', evidence, on)).toEqual([]);
+    expect(polarityConflicts('Recovery only works if WAL archiving was switched on.', evidence, on)).toEqual([]);
+    // A sentence that states both states leaves the claim alone.
+    const both = ['WAL archiving is off by default and metrics are on by default.'];
+    expect(polarityConflicts('WAL archiving is on by default.', both, on)).toEqual([]);
+  });
+});
+
+describe('words of absence against an antonym', () => {
+  it('leave the absent word out of the antonym comparison', () => {
+    const evidence = ['Its acidity slows the staling of the crumb.'];
+    const claim = 'Its acidity keeps the crumb fresh.';
+    const reading = { absence: true };
+    expect(polarityConflicts(claim, ['Its acidity slows staling of the crumb.'], reading)).toEqual([]);
+    expect(polarityConflicts(claim, evidence, reading)).toEqual([]);
+    expect(polarityConflicts(claim, ['Its acidity speeds the staling of the crumb.'], reading)).toEqual([
+      'fresh / stale',
+    ]);
+  });
+});
+
+describe('a number in another clause of its sentence', () => {
+  const evidence = [
+    'Alert when p99 write latency stays above 50 ms for 5 minutes, or when any shard stays under-replicated for more than 15 minutes.',
+  ];
+  const on = { numbers: true, numbersInClause: true };
+
+  it('fails a claim whose clause takes it from a clause that restates it less well', () => {
+    const claim = 'Alert when p99 write latency stays above 50 ms for 15 minutes.';
+    expect(polarityConflicts(claim, evidence, on)).toEqual(['15 / 50 5']);
+    expect(polarityConflicts(claim, evidence, { numbers: true })).toEqual([]);
+    expect(polarityConflicts('Alert when p99 write latency stays above 50 ms for 5 minutes.', evidence, on)).toEqual(
+      [],
+    );
+    expect(polarityConflicts('Alert when a shard stays under-replicated for 15 minutes.', evidence, on)).toEqual([]);
+  });
+
+  it('leaves a clause that sums up two, or that holds every number of its closest clause', () => {
+    const proof = [
+      'The final proof can last 1 to 3 hours at room temperature, or it can be done overnight in the refrigerator for 8 to 16 hours.',
+    ];
+    // "proof ... hours" and "overnight ... hours": the clause that holds 1 and 3 restates it as well as the other.
+    expect(polarityConflicts('Proof it 1 to 3 hours or overnight in the fridge.', proof, on)).toEqual([]);
+    // The closest clause's numbers (50, 5) are all the claim's: a summary of both clauses.
+    const both = 'Alert when p99 write latency stays above 50 ms for 5 minutes or 15 minutes.';
+    expect(polarityConflicts(both, evidence, on)).toEqual([]);
+  });
+});
