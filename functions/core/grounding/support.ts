@@ -129,6 +129,12 @@ export interface SupportFeatures {
    * "... above 50 ms for 5 minutes, or when a shard stays under-replicated for more than 15 minutes" (polarity.ts).
    */
   numbersInClause: boolean;
+  /**
+   * A content word is found as an irregular inflection of the same base ("loses" for "lost", "held" for "holds",
+   * "indices" for "index"), from WordNet's exception lists (claim-terms.ts). For the word share only: never a number,
+   * a name or a polarity.
+   */
+  irregularForms: boolean;
 }
 export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   wholeSentence: true,
@@ -154,6 +160,7 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   closestClause: true,
   onOff: true,
   numbersInClause: true,
+  irregularForms: true,
 };
 
 /** How one claim fares against the text it cites. */
@@ -174,6 +181,8 @@ export interface ClaimAssessment {
 /** The terms of the cited text that a claim's terms are looked up in. */
 export interface EvidenceTerms {
   stems: ReadonlySet<string>;
+  /** The stems of its words' base forms (ClaimTerms' `base`): "lost" gives "lose". */
+  bases: ReadonlySet<string>;
   numbers: ReadonlySet<string>;
   quantities: readonly Quantity[];
   /** The cited texts themselves, for the polarity comparison. */
@@ -193,6 +202,7 @@ export function collectEvidence(
   const read = texts.map((t) => readEvidenceText(t, features));
   return {
     stems: new Set(read.flatMap((r) => r.terms.words.map((w) => w.stem))),
+    bases: new Set(read.flatMap((r) => r.terms.words.map((w) => w.base))),
     numbers: new Set(read.flatMap((r) => r.terms.numbers)),
     quantities: read.flatMap((r) => r.quantities),
     texts,
@@ -229,7 +239,7 @@ export function assessClaim(options: {
   const text = typeof options.claim === 'string' ? options.claim : null;
   const terms = text === null ? (options.claim as ClaimTerms) : extractClaimTerms(text, readingOf(features));
   const { stems, numbers } = options.evidence;
-  const missingWords = terms.words.filter((w) => !stems.has(w.stem)).map((w) => w.word);
+  const missingWords = terms.words.filter((w) => !holdsWord(options.evidence, w, features)).map((w) => w.word);
   const quantities = text !== null && features.units ? statedQuantities(text) : [];
   const foundQuantities = quantities.filter((q) => options.evidence.quantities.some((e) => sameQuantity(q, e)));
   const missingQuantities = quantities.filter((q) => !foundQuantities.includes(q)).map((q) => `${q.raw} ${q.unit}`);
@@ -292,6 +302,15 @@ export function spellsOut(name: string, text: string): boolean {
   if (!/^\p{Lu}+$/u.test(letters) || letters.length < 2 || letters.length > MAX_ACRONYM_LETTERS) return false;
   const words = [...letters].map((l) => `${l}\\p{L}*`).join(String.raw`[\s-]+`);
   return new RegExp(String.raw`(?<!\p{L})${words}(?!\p{L})`, 'iu').test(text);
+}
+
+/** Whether the evidence holds a content word of a claim: its stem, or (irregularForms) its base form's. */
+export function holdsWord(
+  evidence: EvidenceTerms,
+  word: ClaimTerms['words'][number],
+  features: SupportFeatures = ALL_SUPPORT_FEATURES,
+): boolean {
+  return evidence.stems.has(word.stem) || (features.irregularForms && evidence.bases.has(word.base));
 }
 
 /** True when a sentence states a fact a reader could check: a number or a proper name. Connectives state none. */

@@ -3,7 +3,9 @@
  * a faithful rewording it must pass and a wrong claim beside it that it must still catch, with its switch.
  */
 import { describe, expect, it } from 'vitest';
-import { extractClaimTerms } from '../../../functions/core/grounding/claim-terms.ts';
+import { assessAnswerClaims } from '../../../functions/core/grounding/assess-claims.ts';
+import { baseStem, extractClaimTerms } from '../../../functions/core/grounding/claim-terms.ts';
+import { splitSentences } from '../../../functions/core/grounding/grounding.ts';
 import { polarityConflicts } from '../../../functions/core/grounding/polarity.ts';
 import {
   ALL_SUPPORT_FEATURES,
@@ -247,5 +249,53 @@ describe('a number in another clause of its sentence', () => {
     // The closest clause's numbers (50, 5) are all the claim's: a summary of both clauses.
     const both = 'Alert when p99 write latency stays above 50 ms for 5 minutes or 15 minutes.';
     expect(polarityConflicts(both, evidence, on)).toEqual([]);
+  });
+});
+
+describe('irregular forms', () => {
+  it('read a word as its base form where the stemmer leaves them apart', () => {
+    expect(baseStem('lost')).toBe('lose');
+    expect(baseStem('loses')).toBe('lose');
+    expect(baseStem('held')).toBe('hold');
+    expect(baseStem('indices')).toBe('index');
+    expect(baseStem('walking')).toBe('walk');
+    // A key of Object's prototype is no form.
+    expect(baseStem('constructor')).toBe('constructor');
+  });
+
+  it('find a content word for the word share, only with the switch', () => {
+    const evidence = collectEvidence(['When tracking is lost, the robot should stop.']);
+    const words = (features: Partial<typeof ALL_SUPPORT_FEATURES> = {}) =>
+      assessClaim({
+        claim: 'If the robot loses tracking, it stops.',
+        evidence,
+        minWordSupport: DEFAULT_MIN_WORD_SUPPORT,
+        features: { ...ALL_SUPPORT_FEATURES, ...features },
+      }).missing_words;
+    expect(words()).toEqual([]);
+    expect(words({ irregularForms: false })).toEqual(['loses']);
+  });
+
+  it('count for the better chunk as for the cited one', () => {
+    const text = 'The robot lost tracking.';
+    const citations = [{ start: 0, end: text.length - 1, text: text.slice(0, -1), document_ids: ['a'] }];
+    const assess = (irregularForms: boolean) =>
+      assessAnswerClaims({
+        text,
+        sentences: splitSentences(text),
+        citations,
+        claimedRanges: citations,
+        chunkTexts: { a: 'The robot keeps tracking.', b: 'The robot loses tracking.' },
+        minWordSupport: DEFAULT_MIN_WORD_SUPPORT,
+        features: { ...ALL_SUPPORT_FEATURES, irregularForms },
+      })[0];
+    // "b" holds all three words ("loses" for "lost"), "a" two: the claim restates "b" and cites "a".
+    expect(assess(true)?.better_chunk).toEqual({ chunk_id: 'b', word_support: 1 });
+    expect(assess(false)?.better_chunk).toBeUndefined();
+  });
+
+  it('never excuse a name', () => {
+    const evidence = collectEvidence(['The robot ran the planner.']);
+    expect(assessClaim({ claim: 'The robot used Run.', evidence, minWordSupport: 0 }).missing_names).toEqual(['Run']);
   });
 });
