@@ -4,6 +4,9 @@ import type { ProgressEvent } from '../../../functions/core/ports.ts';
 import { collectionProfile } from '../../../functions/core/quality/inputs.ts';
 import { bookCatalog, collectionDescription, searchedQueries } from '../../../functions/core/queries/inputs.ts';
 import { sitemapListing } from '../../../functions/core/sitemap/inputs.ts';
+import { createFakeChat } from '../../agent/fakes.ts';
+import { FakeEmbedder } from '../../fakes/fake-embedder.ts';
+import { MemoryIndex } from '../../fakes/memory-index.ts';
 import { buildRunContext } from '../../fakes/run-context.ts';
 
 const points = ['a', 'b', 'c'].map((p, i) => ({
@@ -80,6 +83,28 @@ describe('the run’s shared inputs', () => {
     const { ctx } = buildRunContext({ points, deps: { progress: (e) => events.push(e) } });
     await ctx.input(searchedQueries);
     expect(events).toContainEqual({ kind: 'queries', done: 1, total: 1 });
+  });
+
+  it('searches a question the query step did not fetch with the agent’s own embedder and index, when wired', async () => {
+    // The module filter names a module the index does not have: the query step does not search it, the agent does.
+    const suite = { queries: [{ id: 'q1', query_text: 'a', agent: true, filters: { module: 'Module 9' } }] };
+    const chat = createFakeChat({
+      text: 'I cannot answer.',
+      citations: [],
+      billedUnits: { inputTokens: 1, outputTokens: 1 },
+    });
+    const agentSearch = { embedder: new FakeEmbedder(), index: new MemoryIndex(points) };
+    const wired = buildRunContext({ points, suite, deps: { chat, agentSearch } });
+    await wired.ctx.input(groundedAnswers);
+    expect(agentSearch.embedder.calls).toEqual([['a']]);
+    expect(agentSearch.index.calls).toContain('searchBatch');
+    expect(wired.embedder.calls).toEqual([['a']]);
+    expect(wired.index.calls).not.toContain('searchBatch');
+    // Without it, the agent searches with the run's own.
+    const plain = buildRunContext({ points, suite, deps: { chat } });
+    await plain.ctx.input(groundedAnswers);
+    expect(plain.embedder.calls).toEqual([['a'], ['a']]);
+    expect(plain.index.calls).toContain('searchBatch');
   });
 
   it('refuses grounded answers when no chat model is wired', async () => {
