@@ -115,3 +115,28 @@ describe('the edges of the new readings', () => {
     ]);
   });
 });
+
+describe('the edges the second mutation run left', () => {
+  it('holds a number its closest clause also states to nothing', () => {
+    const evidence = ['Alert when latency stays above 50 ms for 15 or 5 minutes, or when a shard lags for 15 minutes.'];
+    const on = { numbers: true, numbersInClause: true };
+    expect(polarityConflicts('Alert when latency stays above 50 ms for 15 minutes.', evidence, on)).toEqual([]);
+  });
+
+  it('reads a denial anywhere only with its switch', () => {
+    expect(
+      polarityConflicts('A spoiled starter can be rescued.', ['It cannot be rescued.'], { anywhere: true }),
+    ).toEqual(['rescu / not rescu']);
+    expect(polarityConflicts('A spoiled starter can be rescued.', ['It cannot be rescued.'], {})).toEqual([]);
+  });
+
+  it('reads a state after its verb whatever follows "by default", and none at a clause’s edges', () => {
+    const evidence = ['WAL archiving is off by default.'];
+    const on = { onOff: true };
+    expect(polarityConflicts('WAL archiving is on by default when a cluster starts.', evidence, on)).toEqual([
+      'on / off',
+    ]);
+    expect(polarityConflicts('WAL archiving is on by', evidence, on)).toEqual([]);
+    expect(polarityConflicts('On by default, WAL archiving', evidence, on)).toEqual([]);
+  });
+});
