@@ -80,8 +80,8 @@ const SEEDS_NAME = "seeds' algorithm";
 const SEEDS_QUERIES = 200;
 const SEEDS_POINTS = 100_000;
 /**
- * At ten million points the stand-in's brute-force searches and full-scan facets (one JavaScript thread; a real
- * Qdrant answers from its HNSW and payload indexes) take longer than the engine's 10 s request timeout: that size
+ * At ten million points the stand-in's brute-force searches (one JavaScript thread; a real Qdrant answers from
+ * its HNSW graph) take longer than the engine's 10 s request timeout: that size
  * gets the setting's maximum, 60 s (Cohere's stand-in too: it shares the stand-ins' one thread, so it cannot answer
  * while a brute-force batch runs), so it measures requests and the engine's memory. Its times are the stand-in's, not a network's.
  */

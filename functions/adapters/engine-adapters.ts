@@ -22,17 +22,25 @@ import { DependencyGate, type RunSignal } from './transport.ts';
  */
 export function createEngineAdapters(config: EngineConfig, options: { run?: RunSignal } = {}): EngineDeps {
   const run = options.run ? { run: options.run } : {};
-  // The agent's chat and the judge stop a margin before the run's deadline, so the agent step keeps what it had.
+  // The agent's chat, its own searches and the judge stop a margin before the run's deadline, so the agent step keeps
+  // what it had.
   const agentRun = options.run ? agentDeadline(options.run) : undefined;
   const agent = agentRun ? { run: agentRun } : {};
   const cohere = new DependencyGate('Cohere');
+  const qdrant = new DependencyGate('Qdrant', { strikes: QDRANT_GATE_STRIKES });
   return {
-    index: new QdrantIndex({
-      ...run,
-      gate: new DependencyGate('Qdrant', { strikes: QDRANT_GATE_STRIKES }),
-      ...qdrantTarget(config),
-    }),
+    index: new QdrantIndex({ ...run, gate: qdrant, ...qdrantTarget(config) }),
     embedder: new CohereEmbedder({ ...run, gate: cohere, ...cohereEmbedTarget(config) }),
+    // A search the agent starts itself (its question not fetched by the query stage) listens to the agent's deadline,
+    // like its chat; the gates are shared, and a call cut by that deadline is no strike (transport.ts).
+    ...(agentRun
+      ? {
+          agentSearch: {
+            index: new QdrantIndex({ ...agent, gate: qdrant, ...qdrantTarget(config) }),
+            embedder: new CohereEmbedder({ ...agent, gate: cohere, ...cohereEmbedTarget(config) }),
+          },
+        }
+      : {}),
     chat: createCohereChat({
       ...agent,
       gate: cohere,

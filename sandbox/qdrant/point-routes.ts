@@ -22,7 +22,7 @@ import {
   readWithVector,
   requireField,
 } from './request-fields.ts';
-import { type AnnSettings, searchNearest } from './search.ts';
+import { type AnnSettings, type ScoredSlot, searchNearest, searchNearestBatch } from './search.ts';
 import { formatError, invalidType, unsupported, vectorDimensionError, vectorNameError } from './wire-error.ts';
 
 const DEFAULT_LIMIT = 10;
@@ -125,7 +125,10 @@ function readNearest(query: unknown): number[] {
 
 function runNearest(collection: Collection, request: NearestRequest, ann: AnnSettings): unknown {
   if (request.vector.length !== collection.size) throw vectorDimensionError(collection.size, request.vector.length);
-  const hits = searchNearest(collection, request, ann);
+  return answerOf(collection, request, searchNearest(collection, request, ann));
+}
+
+function answerOf(collection: Collection, request: NearestRequest, hits: ScoredSlot[]): unknown {
   return {
     points: hits.map(({ slot, score }) => ({
       id: collection.idAt(slot),
@@ -158,7 +161,12 @@ export function queryBatchPoints(input: HandlerInput): unknown {
   if (!Array.isArray(searches)) throw invalidType(searches, 'a sequence');
   const requests = searches.map((search, i) => readQueryRequest(search, `searches[${i}].internal`));
   const collection = findCollection(input);
-  return requests.map((request) => runNearest(collection, request, input.ann));
+  for (const request of requests) {
+    if (request.vector.length !== collection.size) throw vectorDimensionError(collection.size, request.vector.length);
+  }
+  // One pass over the vectors serves several searches (search.ts); each answer is the one it would get alone.
+  const hits = searchNearestBatch(collection, requests, input.ann);
+  return requests.map((request, i) => answerOf(collection, request, hits[i] as ScoredSlot[]));
 }
 
 /** POST /collections/{name}/points/scroll: points in id order from `offset`, with the next page's first id. */

@@ -70,31 +70,132 @@ export function searchNearest(
   options: NearestOptions,
   ann: AnnSettings = { visitFraction: 1 },
 ): ScoredSlot[] {
+  return searchNearestBatch(collection, [options], ann)[0] as ScoredSlot[];
+}
+
+/**
+ * Several searches, each answered exactly as alone (the same hits, scores and order). Those on the common case
+ * (every point visited, no score noise, Cosine or Dot) are scanned four at a time: each stored vector is read once
+ * for four queries, and each query's sum still adds its products in the same order.
+ */
+export function searchNearestBatch(
+  collection: Collection,
+  requests: readonly NearestOptions[],
+  ann: AnnSettings = { visitFraction: 1 },
+): ScoredSlot[][] {
+  const searches = requests.map((options) => prepare(collection, options, ann));
+  const common = searches.filter((search) => search.best !== undefined && search.common);
+  let next = 0;
+  for (; next + 4 <= common.length; next += 4) scanFourByDotProduct(collection, common.slice(next, next + 4));
+  for (const search of common.slice(next)) scanByDotProduct(collection, search);
+  for (const search of searches) if (search.best !== undefined && !search.common) scanEach(collection, search);
+  return searches.map((search) => finish(collection, search, ann));
+}
+
+/** One search, ready to scan: its normalised query, its best-k buffer (none when it wants nothing) and its tests. */
+interface PreparedSearch {
+  options: NearestOptions;
+  query: Float32Array;
+  best: BestK | undefined;
+  threshold: number | undefined;
+  visited: ((slot: number) => boolean) | undefined;
+  score: (offset: number) => number;
+  largerIsBetter: boolean;
+  /** Every point visited, no noise, larger is better: the loop with the dot product written out applies. */
+  common: boolean;
+}
+
+function prepare(collection: Collection, options: NearestOptions, ann: AnnSettings): PreparedSearch {
   const visited = visitPredicate(collection, options, ann);
-  const size = collection.size;
   const query = prepareQuery(collection, options.vector);
   const largerIsBetter = collection.distance === 'Cosine' || collection.distance === 'Dot';
-  const score = perturbed(collection, scorer(collection, query), query, ann.perturb);
   // Never more than there are points, so a huge limit costs nothing.
   const wanted = Math.min(options.limit + options.offset, collection.pointsCount);
-  if (wanted === 0) return [];
-  const best = new BestK(wanted, largerIsBetter);
-  const threshold = options.scoreThreshold === undefined ? undefined : Math.fround(options.scoreThreshold);
-  const filter = options.filter;
+  return {
+    options,
+    query,
+    best: wanted === 0 ? undefined : new BestK(wanted, largerIsBetter),
+    threshold: options.scoreThreshold === undefined ? undefined : Math.fround(options.scoreThreshold),
+    visited,
+    score: perturbed(collection, scorer(collection, query), query, ann.perturb),
+    largerIsBetter,
+    common: visited === undefined && ann.perturb === undefined && largerIsBetter,
+  };
+}
+
+/** Any search, one point at a time through its scorer (degraded visits, noise, distances). */
+function scanEach(collection: Collection, search: PreparedSearch): void {
+  const { visited, score, threshold, largerIsBetter } = search;
+  const size = collection.size;
   const count = collection.pointsCount;
-  if (visited === undefined && ann.perturb === undefined && largerIsBetter) {
-    scanByDotProduct(collection, query, best, threshold, filter);
-  } else {
-    for (let slot = 0, offset = 0; slot < count; slot++, offset += size) {
-      if (visited !== undefined && !visited(slot)) continue;
-      const value = score(offset);
-      if (threshold !== undefined && !(largerIsBetter ? value > threshold : value < threshold)) continue;
-      if (!best.wouldKeep(value)) continue;
-      if (filter !== undefined && !filter(collection.payloadAt(slot), collection.idAt(slot))) continue;
-      best.add(slot, value);
-    }
+  for (let slot = 0, offset = 0; slot < count; slot++, offset += size) {
+    if (visited !== undefined && !visited(slot)) continue;
+    const value = score(offset);
+    if (threshold !== undefined && !(largerIsBetter ? value > threshold : value < threshold)) continue;
+    consider(collection, search, slot, value);
   }
-  const found = best.sorted().slice(options.offset);
+}
+
+/**
+ * The common case for one search: the same sums in the same order as `scorer`, so the same scores, at a fraction
+ * of the cost of a call per point. Still brute force, as Qdrant's exact search is; a real Qdrant answers approximate
+ * searches from its HNSW graph, on its own machine (docs/PERFORMANCE.md, "the stand-ins' CPU").
+ */
+function scanByDotProduct(collection: Collection, search: PreparedSearch): void {
+  const slab = collection.vectorSlab;
+  const size = collection.size;
+  const count = collection.pointsCount;
+  const query = search.query;
+  for (let slot = 0, offset = 0; slot < count; slot++, offset += size) {
+    let sum = 0;
+    for (let i = 0; i < size; i++) sum += (slab[offset + i] as number) * (query[i] as number);
+    consider(collection, search, slot, Math.fround(sum));
+  }
+}
+
+/** The common case for four searches at once: each stored component is read once for the four sums. */
+function scanFourByDotProduct(collection: Collection, four: PreparedSearch[]): void {
+  const [a, b, c, d] = four as [PreparedSearch, PreparedSearch, PreparedSearch, PreparedSearch];
+  const [qa, qb, qc, qd] = [a.query, b.query, c.query, d.query];
+  const slab = collection.vectorSlab;
+  const size = collection.size;
+  const count = collection.pointsCount;
+  for (let slot = 0, offset = 0; slot < count; slot++, offset += size) {
+    let sa = 0;
+    let sb = 0;
+    let sc = 0;
+    let sd = 0;
+    for (let i = 0; i < size; i++) {
+      const x = slab[offset + i] as number;
+      sa += x * (qa[i] as number);
+      sb += x * (qb[i] as number);
+      sc += x * (qc[i] as number);
+      sd += x * (qd[i] as number);
+    }
+    consider(collection, a, slot, Math.fround(sa));
+    consider(collection, b, slot, Math.fround(sb));
+    consider(collection, c, slot, Math.fround(sc));
+    consider(collection, d, slot, Math.fround(sd));
+  }
+}
+
+/** A common-case point for one search: kept when over the threshold, among the best so far and through the filter. */
+function consider(collection: Collection, search: PreparedSearch, slot: number, value: number): void {
+  const best = search.best as BestK;
+  if (search.threshold !== undefined && !(search.largerIsBetter ? value > search.threshold : value < search.threshold))
+    return;
+  if (!best.wouldKeep(value)) return;
+  const filter = search.options.filter;
+  if (filter !== undefined && !filter(collection.payloadAt(slot), collection.idAt(slot))) return;
+  best.add(slot, value);
+}
+
+/** The hits after `offset`, with the filter-leak fault applied to a filtered approximate search. */
+function finish(collection: Collection, search: PreparedSearch, ann: AnnSettings): ScoredSlot[] {
+  if (search.best === undefined) return [];
+  const { options, score, largerIsBetter } = search;
+  const filter = options.filter;
+  const found = search.best.sorted().slice(options.offset);
   if (options.exact === true || filter === undefined || found.length === 0) return found;
   if (!leaks(ann.filterLeak, options.filterJson)) return found;
   const leak = bestOutside(collection, score, filter, largerIsBetter);
@@ -103,33 +204,6 @@ export function searchNearest(
   // After every hit scoring at least as well, as a real index would rank the point it let through.
   const at = kept.findIndex((hit) => (largerIsBetter ? leak.score > hit.score : leak.score < hit.score));
   return at === -1 ? [...kept, leak] : [...kept.slice(0, at), leak, ...kept.slice(at)];
-}
-
-/**
- * The common case (every point visited, no score noise, Cosine or Dot) as one loop with the dot product written
- * out: the same sums in the same order as `scorer`, so the same scores, at a fraction of the cost of a call per
- * point. It is still brute force, as Qdrant's exact search is; a real Qdrant answers approximate searches from
- * its HNSW graph and spends none of the monitor's CPU on them (docs/PERFORMANCE.md, "The stand-ins' CPU").
- */
-function scanByDotProduct(
-  collection: Collection,
-  query: Float32Array,
-  best: BestK,
-  threshold: number | undefined,
-  filter: PointPredicate | undefined,
-): void {
-  const slab = collection.vectorSlab;
-  const size = collection.size;
-  const count = collection.pointsCount;
-  for (let slot = 0, offset = 0; slot < count; slot++, offset += size) {
-    let sum = 0;
-    for (let i = 0; i < size; i++) sum += (slab[offset + i] as number) * (query[i] as number);
-    const value = Math.fround(sum);
-    if (threshold !== undefined && !(value > threshold)) continue;
-    if (!best.wouldKeep(value)) continue;
-    if (filter !== undefined && !filter(collection.payloadAt(slot), collection.idAt(slot))) continue;
-    best.add(slot, value);
-  }
 }
 
 /** The best point that fails `filter`, for the filter-leak fault. */

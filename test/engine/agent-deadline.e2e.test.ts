@@ -37,7 +37,28 @@ function slowChatAfter(passing: number) {
   proxy.setFault({ kind: 'delay', ms: 60_000, when: (r) => r.startsWith('POST /v2/chat') && ++chats > passing });
 }
 
-async function run(deadlineMs: number, env: Record<string, string> = {}) {
+/**
+ * One question the query stage does not search (its module filter names a module the index does not have), so the
+ * agent searches it itself, and one it does.
+ */
+const UNFETCHED_SUITE = parseSuite(
+  JSON.stringify({
+    defaults: { top_k: 5, min_similarity: 0.2 },
+    success_criteria: { min_pass_rate: 0, min_coverage: 0, min_completeness: 0 },
+    queries: [
+      { id: 'ros2-graph', query_text: 'What are ROS 2 nodes, topics and services?', agent: true },
+      {
+        id: 'unfetched',
+        query_text: 'What does the warehouse robot module teach?',
+        filters: { module: 'module9-warehouse' },
+        agent: true,
+      },
+    ],
+  }),
+  'agent-deadline-unfetched.json',
+);
+
+async function run(deadlineMs: number, env: Record<string, string> = {}, suite = SUITE) {
   const config = parseEngineConfig({
     ...sandbox.env,
     COHERE_BASE_URL: proxy.url,
@@ -48,7 +69,7 @@ async function run(deadlineMs: number, env: Record<string, string> = {}) {
   const deadline = startRunDeadline(deadlineMs);
   const report = await runValidation(createEngineAdapters(config, { run: deadline }), {
     ...runOptionsFromConfig(config),
-    suite: SUITE,
+    suite,
     suiteSource: 'test',
   }).finally(() => deadline.cancel());
   expect(parseValidReport(report)).toEqual(report);
@@ -152,5 +173,30 @@ describe('the agent within the run deadline', () => {
     expect(grounding).toMatchObject({ grounded: 0, ungrounded: 1, errors: 2, support_rate: 50 });
     expect(report.status).toBe('FAILED');
     expect(report.status_reason).toContain('grounded_rate 0 < 95');
+  }, 60_000);
+
+  it('cuts a search the agent starts itself with its margin, like its chat, not at the run’s deadline', async () => {
+    // Prepare: the query stage's one embed call goes through; every later embed (the agent's own search) hangs.
+    let embeds = 0;
+    proxy.setFault({ kind: 'delay', ms: 60_000, when: (r) => r.startsWith('POST /v2/embed') && ++embeds > 1 });
+
+    // Act
+    const { report } = await run(4_000, {}, UNFETCHED_SUITE);
+
+    // Assess: the agent step ends on time with the answer it had; the question it searched itself was cut.
+    expect(report.execution.stages.agent?.status).toBe('ok');
+    const grounding = report.grounding_report;
+    expect(grounding?.responses.map((r) => [r.query_id, r.status, r.error?.kind ?? null])).toEqual([
+      ['ros2-graph', 'ANSWERED', null],
+      ['unfetched', 'RETRIEVAL_FAILED', 'deadline'],
+    ]);
+    expect(grounding?.responses[1]?.error?.message).toMatch(
+      /the agent's time ran out, 0\.5 s before the run's deadline/,
+    );
+    expect(grounding?.deadline_cut).toMatchObject({
+      reason: "the agent's time ran out, 0.5 s before the run's deadline",
+      questions_not_answered: ['unfetched'],
+    });
+    expect(embeds).toBeGreaterThan(1);
   }, 60_000);
 });

@@ -95,12 +95,15 @@ export class CohereEmbedder implements Embedder {
         });
       }
     };
-    const response = await this.#gate.run(() =>
-      retryTransient(call, {
-        retries: this.#retries,
-        maxRetryAfterMs: MAX_RETRY_AFTER_MS,
-        ...(this.#run ? { run: this.#run } : {}),
-      }),
+    // A call cut by this embedder's own deadline is no strike against Cohere (the agent's comes before the run's).
+    const response = await this.#gate.run(
+      () =>
+        retryTransient(call, {
+          retries: this.#retries,
+          maxRetryAfterMs: MAX_RETRY_AFTER_MS,
+          ...(this.#run ? { run: this.#run } : {}),
+        }),
+      this.#run?.signal,
     );
     const vectors = this.#readVectors(response, texts.length);
     const billed = response.meta?.billedUnits?.inputTokens;

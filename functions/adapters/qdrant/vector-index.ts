@@ -241,28 +241,31 @@ export class QdrantIndex implements VectorIndex {
     const { timeoutMs, run } = this.#options;
     // Every call here is an idempotent read: one that timed out is asked once more (retryTimeoutOnce) before the
     // gate closes Qdrant for the rest of the run.
-    return this.#gate.run(() =>
-      retryTimeoutOnce(
-        () =>
-          callQdrant(operation, this.#options, async () => {
-            const tapped = this.#tap.forCall();
-            const init = { signal: requestSignal(timeoutMs, run), dispatcher: tapped.dispatcher } as RequestInit;
-            let response: { data: { result?: T } };
-            try {
-              response = await fn(init);
-            } catch (error) {
-              throw translateQdrantError(error, operation, this.#options, {
-                retryAfter: tapped.retryAfter(),
-                timeoutMs,
-              });
-            }
-            const result = (response?.data as { result?: T } | undefined)?.result;
-            if (result === undefined || result === null)
-              throw this.#malformed(operation, `no "result" in the answer (got ${describeShape(response?.data)})`);
-            return result;
-          }),
-        { timeoutMs, ...(run ? { run } : {}) },
-      ),
+    return this.#gate.run(
+      () =>
+        retryTimeoutOnce(
+          () =>
+            callQdrant(operation, this.#options, async () => {
+              const tapped = this.#tap.forCall();
+              const init = { signal: requestSignal(timeoutMs, run), dispatcher: tapped.dispatcher } as RequestInit;
+              let response: { data: { result?: T } };
+              try {
+                response = await fn(init);
+              } catch (error) {
+                throw translateQdrantError(error, operation, this.#options, {
+                  retryAfter: tapped.retryAfter(),
+                  timeoutMs,
+                });
+              }
+              const result = (response?.data as { result?: T } | undefined)?.result;
+              if (result === undefined || result === null)
+                throw this.#malformed(operation, `no "result" in the answer (got ${describeShape(response?.data)})`);
+              return result;
+            }),
+          { timeoutMs, ...(run ? { run } : {}) },
+        ),
+      // A call cut by this index's own deadline is no strike against Qdrant (the agent's comes before the run's).
+      run?.signal,
     );
   }
 

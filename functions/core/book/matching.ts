@@ -27,8 +27,34 @@ export function matchesChapter(expected: string, chapterId: string | null): bool
   return short.length > 0 && endsWithSegments(long, short);
 }
 
+/**
+ * The answers normaliseUrl gave, by the string it was given. A run normalises each sitemap page and indexed URL
+ * about a dozen times (coverage, stale expectations, freshness, each through pagesUnderPrefix and urlPath), and
+ * parsing a URL is most of what those checks cost (issue 20's CPU profile: 5,000 pages, 70,000 calls). A cached
+ * answer is the answer: the function depends on its argument alone. Bounded in entries and in length (a 2 KB URL
+ * is not kept), and emptied when full, so a warm Lambda holds at most a few MB of it between runs.
+ */
+const normalised = new Map<string, string>();
+const MAX_REMEMBERED = 20_000;
+const MAX_REMEMBERED_LENGTH = 256;
+
 /** Canonical form of a URL: scheme and host lowercased, no fragment or query, no index.html, no trailing slash but the root's. Non-URLs are treated as paths. */
 export function normaliseUrl(url: string): string {
+  if (url.length > MAX_REMEMBERED_LENGTH) return normaliseOnce(url);
+  const known = normalised.get(url);
+  if (known !== undefined) return known;
+  const answer = normaliseOnce(url);
+  if (normalised.size >= MAX_REMEMBERED) normalised.clear();
+  normalised.set(url, answer);
+  return answer;
+}
+
+/** How many answers normaliseUrl holds now: what a warm Lambda keeps between runs (its bound is tested). */
+export function rememberedUrls(): number {
+  return normalised.size;
+}
+
+function normaliseOnce(url: string): string {
   const trimmed = url.trim();
   let parsed: URL;
   try {

@@ -21,6 +21,12 @@ export interface EngineDeps {
    * judges no more claims, so the agent step ends on time and keeps the answers and verdicts it had.
    */
   wrapUp?: AbortSignal;
+  /**
+   * The embedder and the index the agent searches with when the query stage did not fetch its question: on the
+   * agent's deadline (`wrapUp`), like its chat, so a search it starts itself is cut with the margin, not at the run's
+   * deadline. Without it, the agent searches with `embedder` and `index`.
+   */
+  agentSearch?: { embedder: Embedder; index: VectorIndex };
 }
 
 export interface RunOptions {

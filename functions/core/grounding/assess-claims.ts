@@ -15,6 +15,7 @@ import {
   collectEvidence,
   DEFAULT_MIN_TAIL_SUPPORT,
   type EvidenceTerms,
+  holdsWord,
   MIN_TAIL_WORDS,
   MISATTRIBUTION_MARGIN,
   type SupportFeatures,
@@ -170,8 +171,8 @@ function withBetterChunk(
   let best: { chunk_id: string; word_support: number } | null = null;
   for (const id of givenIds) {
     if (claim.chunk_ids.includes(id)) continue;
-    const { stems } = evidenceOf([id]);
-    const word_support = words.filter((w) => stems.has(w.stem)).length / words.length;
+    const evidence = evidenceOf([id]);
+    const word_support = words.filter((w) => holdsWord(evidence, w, features)).length / words.length;
     if (best === null || word_support > best.word_support) best = { chunk_id: id, word_support };
   }
   // Shares are ratios of small counts: 3/5 - 2/5 must count as the 0.2 it is, not 0.19999999999999996.

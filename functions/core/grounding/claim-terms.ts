@@ -3,12 +3,16 @@
  * proper names. The support check (support.ts) looks each of them up in the text of the chunks the claim cites.
  */
 import { stemmer } from 'stemmer';
+import IRREGULAR_FORMS from './irregular-forms.json' with { type: 'json' };
 import { isNumberWord, isUnitWord, statedNumbers } from './quantities.ts';
 
 /** The terms of one piece of text. */
 export interface ClaimTerms {
-  /** Distinct content words (by stem) in order of first appearance: as written, and lowercased and Porter-stemmed. */
-  words: { word: string; stem: string }[];
+  /**
+   * Distinct content words (by stem) in order of first appearance: as written, lowercased and Porter-stemmed, and the
+   * stem of its base form when it is an irregular inflection ("lost" -> "lose"; baseStem), its stem otherwise.
+   */
+  words: { word: string; stem: string; base: string }[];
   /** Distinct numbers as written, thousands separators removed ("1,000" -> "1000", "22.04" stays). */
   numbers: string[];
   /** Distinct proper names as written (see isProperName), in order of first appearance. */
@@ -75,7 +79,11 @@ export function extractClaimTerms(text: string, reading: NumberReading = DIGITS_
     if (!words.has(stem)) words.set(stem, token);
     if (isProperName(token, SENTENCE_START.test(text.slice(0, match.index)))) names.add(token);
   }
-  return { words: [...words].map(([stem, word]) => ({ word, stem })), numbers: [...numbers], names: [...names] };
+  return {
+    words: [...words].map(([stem, word]) => ({ word, stem, base: baseStem(word.toLowerCase()) })),
+    numbers: [...numbers],
+    names: [...names],
+  };
 }
 
 /**
@@ -87,6 +95,17 @@ export function isProperName(token: string, startsSentence: boolean): boolean {
   if (!/^\p{Lu}/u.test(token)) return /\p{Lu}/u.test(token.slice(1));
   if (/\p{Lu}|\p{N}/u.test(token.slice(1))) return true;
   return !startsSentence;
+}
+
+/** Irregular inflections and their base forms, from WordNet's exception lists (scripts/irregular-forms.ts). */
+const IRREGULAR: Readonly<Record<string, string>> = IRREGULAR_FORMS;
+
+/**
+ * The Porter stem of a lowercase word's base form: "lost" and "loses" -> "lose", "held" -> "hold", "indices" ->
+ * "index", where the stemmer alone leaves them apart ("lost", "held", "indic"). Other words: their stem.
+ */
+export function baseStem(word: string): string {
+  return stemmer(Object.hasOwn(IRREGULAR, word) ? (IRREGULAR[word] ?? word) : word);
 }
 
 /** The Porter stem of a lowercase word ("publishing", "publishes", "published" -> "publish"). */

@@ -28,6 +28,8 @@ export const groundedAnswers: Input<Awaited<ReturnType<typeof answerAgentQuestio
           queries: ctx.queries,
           tool: createRetrievalTool({
             ...ctx.deps,
+            // A search of its own stops with the agent's margin, like its chat (EngineDeps.agentSearch).
+            ...ctx.deps.agentSearch,
             ...(prefetched ? { prefetched } : {}),
             ...(ctx.deps.wrapUp ? { stop: ctx.deps.wrapUp } : {}),
           }),

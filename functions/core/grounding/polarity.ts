@@ -368,11 +368,6 @@ function tokenize(text: string, reading: Reading): Unit {
   return tokens;
 }
 
-/** Clauses of a text as tokens, a negation's scope ending with its clause. */
-function clausesOf(text: string, reading: Reading): Unit[] {
-  return claimClausesOf(text, reading).map((c) => c.tokens);
-}
-
 /** A clause of the claim: its tokens and the numbers it states (digits or words, as statedNumbers reads them). */
 interface ClaimClause {
   tokens: Unit;
@@ -409,6 +404,8 @@ interface Sentence {
   tokens: Unit;
   clauses: Unit[];
   numbers: ReadonlySet<string>;
+  /** The numbers of each clause, in the order of `clauses`. */
+  clauseNumbers: ReadonlySet<string>[];
 }
 
 /**
@@ -432,8 +429,14 @@ function readSentences(text: string, reading: Reading): Sentence[] {
   return text
     .split(SENTENCE_BREAK)
     .map((sentence) => {
-      const clauses = clausesOf(sentence, reading);
-      return { tokens: clauses.flat(), clauses, numbers: new Set(statedNumbers(sentence, { lenient: true })) };
+      const read = claimClausesOf(sentence, reading);
+      const clauses = read.map((c) => c.tokens);
+      return {
+        tokens: clauses.flat(),
+        clauses,
+        numbers: new Set(statedNumbers(sentence, { lenient: true })),
+        clauseNumbers: read.map((c) => new Set(c.numbers)),
+      };
     })
     .filter((s) => s.tokens.length > 0);
 }
@@ -585,6 +588,7 @@ export function polarityConflicts(
     dashRanges?: boolean;
     closestClause?: boolean;
     onOff?: boolean;
+    numbersInClause?: boolean;
   } = {},
 ): string[] {
   const scope = options.scope ?? DEFAULT_NEGATION_SCOPE;
@@ -637,6 +641,22 @@ export function polarityConflicts(
     for (const n of numbers)
       if (allNumbers.has(n) && !aligned.some((s) => s.numbers.has(n)))
         conflicts.add(`${n} / ${[...(aligned[0]?.numbers ?? [])].join(' ') || 'no number'}`);
+    // The sentence holds the number, in another clause than the one the claim's restates, which states a number the
+    // claim's clause lacks: "above 50 ms for 5 minutes, or ... for more than 15 minutes" read as "for 15 minutes". Only
+    // when the clause that holds it restates the claim's less well (fewer shared words): a clause that sums up two
+    // ("1–3 hours or overnight") is left alone.
+    const [only] = aligned;
+    if (options.numbersInClause !== true || aligned.length !== 1 || only === undefined) continue;
+    const k = closestClauseIndex(clause, only.clauses);
+    const theirs = k === null ? undefined : only.clauseNumbers[k];
+    if (k === null || theirs === undefined || [...theirs].every((m) => numbers.includes(m))) continue;
+    const sharedIn = (unit: Unit) => [...contentStems(unit)].filter((x) => stems.has(x)).length;
+    const closest = sharedIn(only.clauses[k] ?? []);
+    for (const n of numbers) {
+      const holders = only.clauses.filter((_, j) => only.clauseNumbers[j]?.has(n));
+      if (holders.length > 0 && holders.every((h) => sharedIn(h) < closest))
+        conflicts.add(`${n} / ${[...theirs].join(' ')}`);
+    }
   }
   if (options.anywhere === true)
     for (const c of reversedAnywhere(claim, reading, sentences, options.sharedDenial === true)) conflicts.add(c);
@@ -751,17 +771,21 @@ function isState(unit: Unit, k: number): boolean {
  * on a tie (fewer words of its own besides); null when two clauses tie on both, or when none shares two words.
  */
 function closestClauseOf(clause: Unit, clauses: readonly Unit[]): Unit | null {
+  const k = closestClauseIndex(clause, clauses);
+  return k === null ? null : (clauses[k] ?? null);
+}
+function closestClauseIndex(clause: Unit, clauses: readonly Unit[]): number | null {
   const stems = contentStems(clause);
-  const scored = clauses.map((c) => {
+  const scored = clauses.map((c, k) => {
     const own = contentStems(c);
-    return { c, shared: [...own].filter((x) => stems.has(x)).length, extra: own.size };
+    return { k, shared: [...own].filter((x) => stems.has(x)).length, extra: own.size };
   });
   const best = scored.reduce<(typeof scored)[number] | null>(
     (a, b) => (a === null || b.shared > a.shared || (b.shared === a.shared && b.extra < a.extra) ? b : a),
     null,
   );
   if (best === null || best.shared < 2) return null;
-  return scored.filter((x) => x.shared === best.shared && x.extra === best.extra).length > 1 ? null : best.c;
+  return scored.filter((x) => x.shared === best.shared && x.extra === best.extra).length > 1 ? null : best.k;
 }
 
 /** The stems that deny `stem`: its antonyms, and the word with a negating prefix added or removed. */

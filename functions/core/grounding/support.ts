@@ -108,7 +108,7 @@ export interface SupportFeatures {
   bareContractions: boolean;
   /**
    * A name in capitals is found where the cited text spells it out, word by word ("VM" for "virtual machine", "NFS"
-   * for "network file system"): the same name, abbreviated.
+   * for "network file system"): the same name, abbreviated. As a name, and as a word of the word share.
    */
   acronyms: boolean;
   /**
@@ -123,6 +123,18 @@ export interface SupportFeatures {
   closestClause: boolean;
   /** A setting stated "on" where the cited text says it is "off" (or the reverse) fails the claim (polarity.ts). */
   onOff: boolean;
+  /**
+   * A number of the claim that its matched sentence states in another clause than the one that restates the claim's,
+   * which states a number the claim lacks, fails: "alert when latency stays above 50 ms for fifteen minutes" against
+   * "... above 50 ms for 5 minutes, or when a shard stays under-replicated for more than 15 minutes" (polarity.ts).
+   */
+  numbersInClause: boolean;
+  /**
+   * A content word is found as an irregular inflection of the same base ("loses" for "lost", "held" for "holds",
+   * "indices" for "index"), from WordNet's exception lists (claim-terms.ts). For the word share only: never a number,
+   * a name or a polarity.
+   */
+  irregularForms: boolean;
 }
 export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   wholeSentence: true,
@@ -147,6 +159,8 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   dashRanges: true,
   closestClause: true,
   onOff: true,
+  numbersInClause: true,
+  irregularForms: true,
 };
 
 /** How one claim fares against the text it cites. */
@@ -167,6 +181,8 @@ export interface ClaimAssessment {
 /** The terms of the cited text that a claim's terms are looked up in. */
 export interface EvidenceTerms {
   stems: ReadonlySet<string>;
+  /** The stems of its words' base forms (ClaimTerms' `base`): "lost" gives "lose". */
+  bases: ReadonlySet<string>;
   numbers: ReadonlySet<string>;
   quantities: readonly Quantity[];
   /** The cited texts themselves, for the polarity comparison. */
@@ -186,6 +202,7 @@ export function collectEvidence(
   const read = texts.map((t) => readEvidenceText(t, features));
   return {
     stems: new Set(read.flatMap((r) => r.terms.words.map((w) => w.stem))),
+    bases: new Set(read.flatMap((r) => r.terms.words.map((w) => w.base))),
     numbers: new Set(read.flatMap((r) => r.terms.numbers)),
     quantities: read.flatMap((r) => r.quantities),
     texts,
@@ -222,7 +239,7 @@ export function assessClaim(options: {
   const text = typeof options.claim === 'string' ? options.claim : null;
   const terms = text === null ? (options.claim as ClaimTerms) : extractClaimTerms(text, readingOf(features));
   const { stems, numbers } = options.evidence;
-  const missingWords = terms.words.filter((w) => !stems.has(w.stem)).map((w) => w.word);
+  const missingWords = terms.words.filter((w) => !holdsWord(options.evidence, w, features)).map((w) => w.word);
   const quantities = text !== null && features.units ? statedQuantities(text) : [];
   const foundQuantities = quantities.filter((q) => options.evidence.quantities.some((e) => sameQuantity(q, e)));
   const missingQuantities = quantities.filter((q) => !foundQuantities.includes(q)).map((q) => `${q.raw} ${q.unit}`);
@@ -244,6 +261,7 @@ export function assessClaim(options: {
     dashRanges: features.dashRanges,
     closestClause: features.closestClause,
     onOff: features.onOff,
+    numbersInClause: features.numbersInClause,
     antonyms: features.antonyms,
     hedges: features.hedges,
     numbers: features.numbersInPlace,
@@ -284,6 +302,22 @@ export function spellsOut(name: string, text: string): boolean {
   if (!/^\p{Lu}+$/u.test(letters) || letters.length < 2 || letters.length > MAX_ACRONYM_LETTERS) return false;
   const words = [...letters].map((l) => `${l}\\p{L}*`).join(String.raw`[\s-]+`);
   return new RegExp(String.raw`(?<!\p{L})${words}(?!\p{L})`, 'iu').test(text);
+}
+
+/**
+ * Whether the evidence holds a content word of a claim: its stem, its base form's (irregularForms), or, for an
+ * acronym, its words spelled out ("VM": "virtual machine", acronyms).
+ */
+export function holdsWord(
+  evidence: EvidenceTerms,
+  word: ClaimTerms['words'][number],
+  features: SupportFeatures = ALL_SUPPORT_FEATURES,
+): boolean {
+  return (
+    evidence.stems.has(word.stem) ||
+    (features.irregularForms && evidence.bases.has(word.base)) ||
+    (features.acronyms && evidence.texts.some((t) => spellsOut(word.word, t)))
+  );
 }
 
 /** True when a sentence states a fact a reader could check: a number or a proper name. Connectives state none. */

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CohereEmbedder, type CohereEmbedderOptions } from '../../../functions/adapters/cohere/embedder.ts';
+import { startRunDeadline } from '../../../functions/adapters/run-deadline.ts';
+import { DependencyGate } from '../../../functions/adapters/transport.ts';
 import { EmbeddingError } from '../../../functions/core/shared/errors.ts';
 import { type CohereStandIn, embedText, startCohereStandIn } from '../../../sandbox/cohere/index.ts';
 
@@ -73,6 +75,24 @@ const EMBED_ANSWER = {
 };
 
 describe('CohereEmbedder', () => {
+  it('counts no strike for a call cut by its own deadline: the embedder sharing the gate goes on (the agent’s margin)', async () => {
+    // Prepare: the agent's embedder stops before the run's; both share one gate that closes on the first hard failure.
+    standIn.inject({ endpoint: 'embed', hang: true, times: 1 });
+    const gate = new DependencyGate('Cohere');
+    const agentDeadline = startRunDeadline(100);
+    const agent = embedder({ run: agentDeadline, gate });
+    const run = embedder({ gate });
+
+    // Act
+    const cut = await caught(agent.embedQueries(['q']));
+    const after = await run.embedQueries(['q']);
+
+    // Assess
+    expect(cut.message).toMatch(/cut: the run deadline \(0\.1 s\) was reached/);
+    expect(after.vectors).toHaveLength(1);
+    expect(standIn.requestCounts().embed).toBe(2);
+  });
+
   it('returns one float vector per text, in order, with the billed input tokens', async () => {
     // Prepare
     const texts = ['What is ROS 2?', 'How does Gazebo simulate a LiDAR?'];

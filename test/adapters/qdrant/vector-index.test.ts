@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QdrantIndex } from '../../../functions/adapters/qdrant/vector-index.ts';
 import { startRunDeadline } from '../../../functions/adapters/run-deadline.ts';
+import { DependencyGate } from '../../../functions/adapters/transport.ts';
 import type { IndexError } from '../../../functions/core/shared/errors.ts';
 import { type FaultProxy, startFaultProxy } from '../../../sandbox/faults/fault-proxy.ts';
 import { type QdrantStandIn, startQdrantStandIn } from '../../../sandbox/qdrant/index.ts';
@@ -228,6 +229,30 @@ describe('QdrantIndex within one run', () => {
       /^Qdrant count on collection "honest" at .* was cut: the run deadline \(0\.1 s\) was reached$/,
     );
     expect(error?.kind).toBe('timeout');
+  });
+
+  it('counts no strike for a call cut by its own deadline: the index sharing the gate goes on (the agent’s margin)', async () => {
+    // Prepare: the agent's index stops before the run's; both share one gate that closes on the first hard failure.
+    standIn.inject({ operationId: 'count_points', hang: true, times: 1 });
+    const gate = new DependencyGate('Qdrant');
+    const agentDeadline = startRunDeadline(100);
+    const agent = new QdrantIndex({
+      url: standIn.url,
+      collection: COLLECTION,
+      timeoutMs: 5000,
+      run: agentDeadline,
+      gate,
+    });
+    const run = new QdrantIndex({ url: standIn.url, collection: COLLECTION, timeoutMs: 5000, gate });
+
+    // Act
+    const cut = await failureOf(agent.count());
+    const after = await run.count();
+
+    // Assess
+    expect(cut?.message).toMatch(/was cut: the run deadline \(0\.1 s\) was reached$/);
+    expect(typeof after).toBe('number');
+    expect(standIn.requestCounts().count_points).toBe(2);
   });
 });
 

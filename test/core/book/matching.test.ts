@@ -4,6 +4,7 @@ import {
   matchesModule,
   matchesSource,
   normaliseUrl,
+  rememberedUrls,
   urlPath,
 } from '../../../functions/core/book/matching.ts';
 
@@ -89,6 +90,39 @@ describe('normaliseUrl', () => {
     ['keeps a URL of another scheme as written', 'ftp://Files.Example.com/docs/', 'ftp://Files.Example.com/docs/'],
   ])('%s', (_name, input, expected) => {
     expect(normaliseUrl(input)).toBe(expected);
+    // The second answer comes from normaliseUrl's memory of the first: it must be the same.
+    expect(normaliseUrl(input)).toBe(expected);
+  });
+
+  it('remembers at most 20,000 answers, then starts again; a URL longer than 256 characters is not remembered', () => {
+    // Fresh URLs one at a time until the memory is emptied: it must hold exactly 20,000 just before, 1 just after.
+    let before = rememberedUrls();
+    let after = before;
+    for (let i = 0; i <= 20_001 && after >= before; i++) {
+      before = after;
+      normaliseUrl(`https://book.example.com/bound/${i}`);
+      after = rememberedUrls();
+    }
+    expect([before, after]).toEqual([20_000, 1]);
+    const prefix = 'https://book.example.com/';
+    normaliseUrl(`${prefix}${'b'.repeat(256 - prefix.length)}`);
+    expect(rememberedUrls()).toBe(2);
+    normaliseUrl(`${prefix}${'c'.repeat(257 - prefix.length)}`);
+    expect(rememberedUrls()).toBe(2);
+    normaliseUrl(`${prefix}${'b'.repeat(256 - prefix.length)}`);
+    expect(rememberedUrls()).toBe(2);
+  });
+
+  it('answers the same past the bound of what it remembers, and for URLs too long to be remembered', () => {
+    const long = `HTTPS://Book.Example.COM/docs/${'a'.repeat(300)}/`;
+    const urls = Array.from({ length: 20_050 }, (_, i) => `HTTPS://Book.Example.COM/docs/p${i}/#x`);
+    const first = urls.map(normaliseUrl);
+    expect([first[0], first[20_049]]).toEqual([`${BOOK}/docs/p0`, `${BOOK}/docs/p20049`]);
+    expect(urls.map(normaliseUrl)).toEqual(first);
+    expect([normaliseUrl(long), normaliseUrl(long)]).toEqual([
+      `${BOOK}/docs/${'a'.repeat(300)}`,
+      `${BOOK}/docs/${'a'.repeat(300)}`,
+    ]);
   });
 });
 

@@ -8,10 +8,10 @@ describe('extractClaimTerms', () => {
 
     // Assess
     expect(terms.words).toEqual([
-      { word: 'nodes', stem: 'node' },
-      { word: 'publishing', stem: 'publish' },
-      { word: 'messages', stem: 'messag' },
-      { word: 'topics', stem: 'topic' },
+      { word: 'nodes', stem: 'node', base: 'node' },
+      { word: 'publishing', stem: 'publish', base: 'publish' },
+      { word: 'messages', stem: 'messag', base: 'messag' },
+      { word: 'topics', stem: 'topic', base: 'topic' },
     ]);
   });
 
@@ -71,7 +71,7 @@ describe('extractClaimTerms: tokens', () => {
 
   it('keeps each word as first written when a later form has the same stem', () => {
     expect(extractClaimTerms('publishing publishes published').words).toEqual([
-      { word: 'publishing', stem: 'publish' },
+      { word: 'publishing', stem: 'publish', base: 'publish' },
     ]);
   });
 

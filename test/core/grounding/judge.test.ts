@@ -151,7 +151,8 @@ describe('readJudgement', () => {
     expect(readJudgement(reply({ verdict: 3 }), CHUNKS).reason).toContain('verdict 3 is not one of');
     expect(readJudgement(reply({}), CHUNKS).reason).toContain('verdict null is not one of');
     expect(readJudgement('nope', CHUNKS).reason).toBe('the judge\'s reply is not JSON: "nope"');
-    expect(readJudgement('[1]', CHUNKS).reason).toBe("the judge's reply is not a JSON object");
+    for (const text of ['[1]', '7', 'null', '"x"'])
+      expect(readJudgement(text, CHUNKS).reason, text).toBe("the judge's reply is not a JSON object");
   });
 
   it('names a refusal as such', () => {
@@ -378,6 +379,39 @@ describe('readJudgement: the claim split into atomic statements', () => {
     ).toBe(
       `the judge could not verify statement "Isaac Sim runs on Ubuntu." of claim "Gazebo is free, and Isaac Sim runs on Ubuntu." (evidence_not_found): ${judgement.reason}`,
     );
+  });
+
+  it('names the statement only when the claim was split; a claim without statements names the claim', () => {
+    const one = readJudgement(
+      statements({
+        statement: 'Gazebo is paid.',
+        verdict: 'contradicted',
+        chunk_id: 'c2',
+        evidence: 'Gazebo is free.',
+      }),
+      TWO_FACTS,
+    );
+    expect(describeJudgement({ text: 'Gazebo costs money.', chunk_ids: ['c2'] }, one)).toBe(
+      'the judge finds claim "Gazebo costs money." contradicted by c2, which says "Gazebo is free."',
+    );
+    const { statements: _, ...without } = one;
+    expect(failingStatement(without)).toBeUndefined();
+    expect(failingStatement(one)?.statement).toBe('Gazebo is paid.');
+    // A contradiction without evidence (a judgement written by hand) and a claim citing two chunks still read.
+    expect(describeJudgement({ text: 'x', chunk_ids: ['c1', 'c2'] }, { ...without, evidence: null, reason: '' })).toBe(
+      'the judge finds claim "x" contradicted by c2, which says ""',
+    );
+    expect(
+      describeJudgement({ text: 'x', chunk_ids: ['c1', 'c2'] }, { ...without, verdict: 'not_in_context', reason: '' }),
+    ).toBe('the judge finds claim "x" not in the chunks it cites (c1, c2)');
+  });
+
+  it('quotes no evidence that is not a string', () => {
+    const judgement = readJudgement(
+      statements({ statement: 'Gazebo is free.', verdict: 'supported', chunk_id: 'c2', evidence: 42 }),
+      TWO_FACTS,
+    );
+    expect(judgement.reason).toBe('the judge says supported, but its evidence "" is not in chunk c2');
   });
 
   it('reads a statement’s text as written, white space collapsed and cut at 300 characters', () => {

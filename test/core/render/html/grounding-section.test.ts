@@ -224,7 +224,7 @@ describe('renderGrounding', () => {
       ]),
     );
     expect(one).toContain(
-      '<span class="tag fail">not_in_context</span> “Qdrant stores vectors and needs &lt;64&gt; GB.”',
+      '<li><span class="tag fail">not_in_context</span> “Qdrant stores vectors and needs &lt;64&gt; GB.” <span class="muted">(lexical gate: not supported)</span></li>',
     );
     expect(one).not.toContain('class="statements"');
     expect(page(grounding([response('q2')]))).not.toContain('class="claims"');

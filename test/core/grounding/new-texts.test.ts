@@ -3,8 +3,11 @@
  * a faithful rewording it must pass and a wrong claim beside it that it must still catch, with its switch.
  */
 import { describe, expect, it } from 'vitest';
-import { extractClaimTerms } from '../../../functions/core/grounding/claim-terms.ts';
+import { assessAnswerClaims } from '../../../functions/core/grounding/assess-claims.ts';
+import { baseStem, extractClaimTerms } from '../../../functions/core/grounding/claim-terms.ts';
+import { splitSentences } from '../../../functions/core/grounding/grounding.ts';
 import { polarityConflicts } from '../../../functions/core/grounding/polarity.ts';
+import { statedNumbers, statedQuantities } from '../../../functions/core/grounding/quantities.ts';
 import {
   ALL_SUPPORT_FEATURES,
   assessClaim,
@@ -219,5 +222,117 @@ describe('words of absence against an antonym', () => {
     expect(polarityConflicts(claim, ['Its acidity speeds the staling of the crumb.'], reading)).toEqual([
       'fresh / stale',
     ]);
+  });
+});
+
+describe('a number in another clause of its sentence', () => {
+  const evidence = [
+    'Alert when p99 write latency stays above 50 ms for 5 minutes, or when any shard stays under-replicated for more than 15 minutes.',
+  ];
+  const on = { numbers: true, numbersInClause: true };
+
+  it('fails a claim whose clause takes it from a clause that restates it less well', () => {
+    const claim = 'Alert when p99 write latency stays above 50 ms for 15 minutes.';
+    expect(polarityConflicts(claim, evidence, on)).toEqual(['15 / 50 5']);
+    expect(polarityConflicts(claim, evidence, { numbers: true })).toEqual([]);
+    expect(polarityConflicts('Alert when p99 write latency stays above 50 ms for 5 minutes.', evidence, on)).toEqual(
+      [],
+    );
+    expect(polarityConflicts('Alert when a shard stays under-replicated for 15 minutes.', evidence, on)).toEqual([]);
+  });
+
+  it('leaves a clause that sums up two, or that holds every number of its closest clause', () => {
+    const proof = [
+      'The final proof can last 1 to 3 hours at room temperature, or it can be done overnight in the refrigerator for 8 to 16 hours.',
+    ];
+    // "proof ... hours" and "overnight ... hours": the clause that holds 1 and 3 restates it as well as the other.
+    expect(polarityConflicts('Proof it 1 to 3 hours or overnight in the fridge.', proof, on)).toEqual([]);
+    // The closest clause's numbers (50, 5) are all the claim's: a summary of both clauses.
+    const both = 'Alert when p99 write latency stays above 50 ms for 5 minutes or 15 minutes.';
+    expect(polarityConflicts(both, evidence, on)).toEqual([]);
+  });
+});
+
+describe('irregular forms', () => {
+  it('read a word as its base form where the stemmer leaves them apart', () => {
+    expect(baseStem('lost')).toBe('lose');
+    expect(baseStem('loses')).toBe('lose');
+    expect(baseStem('held')).toBe('hold');
+    expect(baseStem('indices')).toBe('index');
+    expect(baseStem('walking')).toBe('walk');
+    // A key of Object's prototype is no form.
+    expect(baseStem('constructor')).toBe('constructor');
+  });
+
+  it('find a content word for the word share, only with the switch', () => {
+    const evidence = collectEvidence(['When tracking is lost, the robot should stop.']);
+    const words = (features: Partial<typeof ALL_SUPPORT_FEATURES> = {}) =>
+      assessClaim({
+        claim: 'If the robot loses tracking, it stops.',
+        evidence,
+        minWordSupport: DEFAULT_MIN_WORD_SUPPORT,
+        features: { ...ALL_SUPPORT_FEATURES, ...features },
+      }).missing_words;
+    expect(words()).toEqual([]);
+    expect(words({ irregularForms: false })).toEqual(['loses']);
+  });
+
+  it('count for the better chunk as for the cited one', () => {
+    const text = 'The robot lost tracking.';
+    const citations = [{ start: 0, end: text.length - 1, text: text.slice(0, -1), document_ids: ['a'] }];
+    const assess = (irregularForms: boolean) =>
+      assessAnswerClaims({
+        text,
+        sentences: splitSentences(text),
+        citations,
+        claimedRanges: citations,
+        chunkTexts: { a: 'The robot keeps tracking.', b: 'The robot loses tracking.' },
+        minWordSupport: DEFAULT_MIN_WORD_SUPPORT,
+        features: { ...ALL_SUPPORT_FEATURES, irregularForms },
+      })[0];
+    // "b" holds all three words ("loses" for "lost"), "a" two: the claim restates "b" and cites "a".
+    expect(assess(true)?.better_chunk).toEqual({ chunk_id: 'b', word_support: 1 });
+    expect(assess(false)?.better_chunk).toBeUndefined();
+  });
+
+  it('never excuse a name', () => {
+    const evidence = collectEvidence(['The robot ran the planner.']);
+    expect(assessClaim({ claim: 'The robot used Run.', evidence, minWordSupport: 0 }).missing_names).toEqual(['Run']);
+  });
+});
+
+describe('an acronym in the word share', () => {
+  it('is found where the text spells it out, only with the switch', () => {
+    const evidence = collectEvidence(['Run HeronDB inside a Linux virtual machine.']);
+    const words = (acronyms: boolean) =>
+      assessClaim({
+        claim: 'Use a Linux VM.',
+        evidence,
+        minWordSupport: 0,
+        features: { ...ALL_SUPPORT_FEATURES, acronyms },
+      }).missing_words;
+    expect(words(true)).toEqual([]);
+    expect(words(false)).toEqual(['VM']);
+  });
+});
+
+describe('a number joined to its unit by a hyphen', () => {
+  it('is a quantity, in digits or in words', () => {
+    expect(statedQuantities('in 30-second windows')).toEqual([
+      { raw: '30', number: '30', value: 30, dimension: 'time', unit: 'second' },
+    ]);
+    expect(statedQuantities('in thirty-second windows')).toEqual([
+      { raw: 'thirty', number: '30', value: 30, dimension: 'time', unit: 'second' },
+    ]);
+    expect(statedNumbers('a five-minute rest, twenty-five items, a one-time fee')).toEqual(['5', '25']);
+    // "one" alone is ambiguous, so only a unit makes it a number: "a one-hour proof" is one.
+    expect(statedNumbers('a one-hour proof')).toEqual(['1']);
+  });
+
+  it('fails a claim that changes it, and passes one that spells it out', () => {
+    const evidence = collectEvidence(['Whisper processes audio in 30-second windows.']);
+    const check = (claim: string) => assessClaim({ claim, evidence, minWordSupport: DEFAULT_MIN_WORD_SUPPORT });
+    expect(check('Whisper processes audio in thirty-second windows.').supported).toBe(true);
+    expect(check('Whisper processes audio in thirteen-second windows.').missing_numbers).toEqual(['13']);
   });
 });
