@@ -128,3 +128,28 @@ describe('a setting on or off', () => {
     ).toEqual(['on / off']);
   });
 });
+
+describe('a sentence that states a word both ways', () => {
+  const reading = { closestClause: true };
+  it('lets the clause that restates the claim decide, the shorter on a tie, in either order', () => {
+    const evidence = ['Relays are not fast, big switches are fast, and motors run hot.'];
+    expect(polarityConflicts('Relays are fast.', evidence, reading)).toEqual(['fast / not fast']);
+    expect(polarityConflicts('Big switches are not fast.', evidence, reading)).toEqual(['not fast / fast']);
+    for (const shorterFirst of [true, false]) {
+      const clauses = ['relays are not fast', 'big heavy relays are fast'];
+      const sentence = `${(shorterFirst ? clauses : clauses.toReversed()).join(', ')}.`;
+      expect(polarityConflicts('Relays are fast.', [sentence], reading)).toEqual(['fast / not fast']);
+    }
+  });
+
+  it('leaves it undecided when no clause shares two words with the claim', () => {
+    // "Motors are fast" shares only "fast" with the first two clauses and only "motors" with the third.
+    expect(
+      polarityConflicts(
+        'Motors are fast.',
+        ['Relays are not fast, big switches are fast, and motors run hot.'],
+        reading,
+      ),
+    ).toEqual([]);
+  });
+});
