@@ -132,10 +132,10 @@ const AMBIGUOUS_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 // A number in digits (group 1: thousands separators, decimals) or a word (group 2: "five", "twenty-five", "a"), and
-// the word or symbol after it, a unit candidate (% °C MB/s): read ahead, not consumed, so "run five nodes" still
-// reads "five".
+// the word or symbol after it, a unit candidate (% °C MB/s), or the word after a hyphen ("30-second"): read ahead, not
+// consumed, so "run five nodes" still reads "five".
 const TOKEN =
-  /(?<![\p{L}\p{N}.])(?:(\d+(?:[.,]\d+)*)|(\p{L}+(?:-\p{L}+)?))(?=\s*(%|[°º][CF](?![\p{L}]))|\s*(?:of\s+a\s+)?([\p{L}µ]+(?:\/\p{L}+)?)|)/gu;
+  /(?<![\p{L}\p{N}.])(?:(\d+(?:[.,]\d+)*)|(\p{L}+(?:-\p{L}+)?))(?=\s*(%|[°º][CF](?![\p{L}]))|(?:\s*(?:of\s+a\s+)?|-)([\p{L}µ]+(?:\/\p{L}+)?)|)/gu;
 // The letters glued to a number, up to the end of the word: "GB" in "64GB", "pl2" in "0.1pl2". Read from the number's
 // end (sticky), so a long text is not copied once per number.
 const GLUED = /\p{L}[\p{L}\p{N}]*/uy;
@@ -236,6 +236,24 @@ function readNumbers(text: string, options: { lenient?: boolean }): ReadNumber[]
     const digits = match[1] !== undefined;
     const end = match.index + raw.length;
     if (digits && !gluedAsNumber(text, end)) continue;
+    // "thirteen-second windows", "a five-minute rest": a number word joined to its unit by a hyphen, as "30-second".
+    const [, word, unitWord] = digits ? [] : (/^(\p{L}+)-(\p{L}+)$/u.exec(raw) ?? []);
+    const hyphened = word === undefined ? null : wordValue(word);
+    const hyphenUnit = writtenUnit(unitWord);
+    if (word !== undefined && hyphened !== null && hyphenUnit !== null) {
+      const ambiguous = AMBIGUOUS_WORDS.has(word.toLowerCase());
+      found.push({
+        raw: word,
+        digits,
+        article: false,
+        value: hyphened,
+        index: match.index,
+        end: match.index + word.length,
+        unit: hyphenUnit,
+        ambiguous,
+      });
+      continue;
+    }
     const unit = writtenUnit(match[3] ?? match[4]);
     // "a minute", "an hour": one of the unit. "a second" is also an ordinal ("a second replica"): evidence side only.
     const article = /^an?$/i.test(raw) && unit !== null && (options.lenient === true || !/^seconds?$/i.test(unit.word));

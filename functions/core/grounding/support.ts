@@ -108,7 +108,7 @@ export interface SupportFeatures {
   bareContractions: boolean;
   /**
    * A name in capitals is found where the cited text spells it out, word by word ("VM" for "virtual machine", "NFS"
-   * for "network file system"): the same name, abbreviated.
+   * for "network file system"): the same name, abbreviated. As a name, and as a word of the word share.
    */
   acronyms: boolean;
   /**
@@ -304,13 +304,20 @@ export function spellsOut(name: string, text: string): boolean {
   return new RegExp(String.raw`(?<!\p{L})${words}(?!\p{L})`, 'iu').test(text);
 }
 
-/** Whether the evidence holds a content word of a claim: its stem, or (irregularForms) its base form's. */
+/**
+ * Whether the evidence holds a content word of a claim: its stem, its base form's (irregularForms), or, for an
+ * acronym, its words spelled out ("VM": "virtual machine", acronyms).
+ */
 export function holdsWord(
   evidence: EvidenceTerms,
   word: ClaimTerms['words'][number],
   features: SupportFeatures = ALL_SUPPORT_FEATURES,
 ): boolean {
-  return evidence.stems.has(word.stem) || (features.irregularForms && evidence.bases.has(word.base));
+  return (
+    evidence.stems.has(word.stem) ||
+    (features.irregularForms && evidence.bases.has(word.base)) ||
+    (features.acronyms && evidence.texts.some((t) => spellsOut(word.word, t)))
+  );
 }
 
 /** True when a sentence states a fact a reader could check: a number or a proper name. Connectives state none. */

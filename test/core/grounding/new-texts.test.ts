@@ -7,6 +7,7 @@ import { assessAnswerClaims } from '../../../functions/core/grounding/assess-cla
 import { baseStem, extractClaimTerms } from '../../../functions/core/grounding/claim-terms.ts';
 import { splitSentences } from '../../../functions/core/grounding/grounding.ts';
 import { polarityConflicts } from '../../../functions/core/grounding/polarity.ts';
+import { statedNumbers, statedQuantities } from '../../../functions/core/grounding/quantities.ts';
 import {
   ALL_SUPPORT_FEATURES,
   assessClaim,
@@ -297,5 +298,41 @@ describe('irregular forms', () => {
   it('never excuse a name', () => {
     const evidence = collectEvidence(['The robot ran the planner.']);
     expect(assessClaim({ claim: 'The robot used Run.', evidence, minWordSupport: 0 }).missing_names).toEqual(['Run']);
+  });
+});
+
+describe('an acronym in the word share', () => {
+  it('is found where the text spells it out, only with the switch', () => {
+    const evidence = collectEvidence(['Run HeronDB inside a Linux virtual machine.']);
+    const words = (acronyms: boolean) =>
+      assessClaim({
+        claim: 'Use a Linux VM.',
+        evidence,
+        minWordSupport: 0,
+        features: { ...ALL_SUPPORT_FEATURES, acronyms },
+      }).missing_words;
+    expect(words(true)).toEqual([]);
+    expect(words(false)).toEqual(['VM']);
+  });
+});
+
+describe('a number joined to its unit by a hyphen', () => {
+  it('is a quantity, in digits or in words', () => {
+    expect(statedQuantities('in 30-second windows')).toEqual([
+      { raw: '30', number: '30', value: 30, dimension: 'time', unit: 'second' },
+    ]);
+    expect(statedQuantities('in thirty-second windows')).toEqual([
+      { raw: 'thirty', number: '30', value: 30, dimension: 'time', unit: 'second' },
+    ]);
+    expect(statedNumbers('a five-minute rest, twenty-five items, a one-time fee')).toEqual(['5', '25']);
+    // "one" alone is ambiguous, so only a unit makes it a number: "a one-hour proof" is one.
+    expect(statedNumbers('a one-hour proof')).toEqual(['1']);
+  });
+
+  it('fails a claim that changes it, and passes one that spells it out', () => {
+    const evidence = collectEvidence(['Whisper processes audio in 30-second windows.']);
+    const check = (claim: string) => assessClaim({ claim, evidence, minWordSupport: DEFAULT_MIN_WORD_SUPPORT });
+    expect(check('Whisper processes audio in thirty-second windows.').supported).toBe(true);
+    expect(check('Whisper processes audio in thirteen-second windows.').missing_numbers).toEqual(['13']);
   });
 });
