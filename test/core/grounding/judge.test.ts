@@ -483,6 +483,13 @@ describe('readJudgement: the claim split into atomic statements', () => {
     expect(many('It holds 1 000 nodes at 2.5 Hz.').reason).toBe("the judge's statements leave out 1000 of the claim");
     expect(many('It holds 1,000 nodes at 2 Hz.').reason).toBe("the judge's statements leave out 2.5 of the claim");
     expect(many('It holds nodes.').reason).toBe("the judge's statements leave out 1000, 2.5 of the claim");
+    const one = (claimText: string, statement: string) =>
+      readJudgement(claimText, statements({ ...ubuntu, statement }), TWO_FACTS);
+    expect(one('It runs at 0.35 Hz.', 'It runs at 0.36 Hz.').reason).toBe(
+      "the judge's statements leave out 0.35 of the claim",
+    );
+    // A claim without a number leaves nothing out, whatever numbers the statements add.
+    expect(one('It runs fast.', 'It runs at 5 Hz.').verdict).toBe('supported');
   });
 
   it('reads a statement’s text as written, white space collapsed and cut at 300 characters', () => {
