@@ -17,6 +17,8 @@ export async function bundleLikeTheStack(options: {
   entry: string;
   outfile: string;
   external: string[];
+  /** false: keep names and lines, so a CPU profile of the bundle names ragwatch's functions (bench --unminified). */
+  minify?: boolean;
 }): Promise<Metafile> {
   mkdirSync(path.dirname(options.outfile), { recursive: true });
   const result = await build({
@@ -25,7 +27,7 @@ export async function bundleLikeTheStack(options: {
     platform: 'node',
     format: 'esm',
     target: 'node24',
-    minify: true,
+    minify: options.minify ?? true,
     sourcemap: true,
     sourcesContent: false,
     external: options.external,

@@ -62,6 +62,8 @@ const USAGE = `usage: npm run bench -- [options]
   --timeouts <ms>     the engine's Qdrant and Cohere request timeouts for every size (default: the engine's own,
                       60000 at 10M); for a machine so loaded that the one-thread stand-ins cannot answer in 10 s
   --cpu-prof <dir>    write a V8 CPU profile of each engine process into <dir> (figures then include the profiler)
+  --unminified        bundle the engine without minifying, so a --cpu-prof profile names ragwatch's functions (its
+                      source map, beside the bundle, names their files); not the deployed code, so not for figures
   --engine-flags=<f>  Node/V8 flags for the engine processes instead of the deployed ones (infra/runtime-flags.ts),
                       e.g. --engine-flags="--optimize-for-size"; --engine-flags= for none`;
 
@@ -107,6 +109,7 @@ const { values: flags } = parseArgs({
     'skip-lambda': { type: 'boolean', default: false },
     timeouts: { type: 'string' },
     'cpu-prof': { type: 'string' },
+    unminified: { type: 'boolean', default: false },
     'engine-flags': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
@@ -193,6 +196,7 @@ try {
     entry: path.join(import.meta.dirname, 'engine-child.ts'),
     outfile: ENGINE_BUNDLE,
     external: [],
+    minify: !flags.unminified,
   });
   const seeds: { wallMs: number; requests: number }[] = [];
   const measured = await runSyntheticScenarios(seeds);

@@ -103,11 +103,42 @@ function rankSentences(question: string, documents: ChatDocument[]): Candidate[]
 }
 
 function splitSentences(text: string): string[] {
-  return text
-    .split(/\n+/)
-    .flatMap((line) => line.split(/(?<=[.!?])\s+/))
+  return textBlocks(text)
+    .flatMap((block) => block.split(/(?<=[.!?])\s+/))
     .map((sentence) => sentence.replace(/^\s*(?:#+|[-*>]|\d+\.)\s+/, '').trim())
     .filter((sentence) => sentence !== '');
+}
+
+/**
+ * A chunk's text in blocks: a hard-wrapped paragraph or list item is one block, its lines joined, or an answer would
+ * quote half a sentence ("... because they"). A heading is left out (a model answers in sentences, not titles: "A ROS
+ * 2 speech node Wrap recognition ..."); inside a code fence every line is a block.
+ */
+function textBlocks(text: string): string[] {
+  const blocks: string[] = [];
+  let open: string[] = [];
+  let inCode = false;
+  const flush = () => {
+    if (open.length > 0) blocks.push(open.join(' '));
+    open = [];
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('```')) {
+      flush();
+      inCode = !inCode;
+    } else if (/^#+\s/.test(line) && !inCode) flush();
+    else if (inCode) {
+      flush();
+      blocks.push(line);
+    } else if (line === '') flush();
+    else {
+      if (/^(?:[-*>]|\d+\.)\s/.test(line)) flush();
+      open.push(line);
+    }
+  }
+  flush();
+  return blocks;
 }
 
 function composeAnswer(chosen: Candidate[]): Answer {

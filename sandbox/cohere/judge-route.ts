@@ -1,9 +1,9 @@
 /**
  * The judge route of the chat stand-in: a chat request with `response_format` json_object whose user message holds a
  * `<claim>` and its `<passage id="...">` blocks (as functions/adapters/cohere/judge.ts writes them) gets the claim's
- * statements, each with its verdict, from judge-claim.ts. Behaviours play the judge's own failures for the tests: a reply that is not JSON, a
- * refusal in words, evidence quoted from another passage than the one named, no statements, a verdict outside the
- * three.
+ * statements, each with its verdict, from judge-claim.ts. Behaviours play the judge's own failures for the tests: a
+ * reply that is not JSON, a refusal in words, evidence quoted from another passage than the one named, no
+ * statements, a verdict outside the three, a statement dropped.
  */
 
 import { judgeStatements } from './judge-claim.ts';
@@ -14,6 +14,7 @@ export type JudgeBehaviour =
   | 'refuse'
   | 'evidence_elsewhere'
   | 'no_statements'
+  | 'drop_statement'
   | 'unknown_verdict';
 
 const decode = (text: string) => text.replace(/&quot;/g, '"');
@@ -31,6 +32,8 @@ export function answerJudge(message: string, behaviour: JudgeBehaviour): string 
   }));
   const statements = judgeStatements(claim, passages);
   if (behaviour === 'no_statements') return JSON.stringify({ statements: [] });
+  // A judge that splits off a fact and drops it: the last statement is not in the reply.
+  if (behaviour === 'drop_statement') return JSON.stringify({ statements: statements.slice(0, -1) });
   if (behaviour === 'unknown_verdict')
     return JSON.stringify({ statements: statements.map((s, i) => (i === 0 ? { ...s, verdict: 'mostly_true' } : s)) });
   if (behaviour === 'evidence_elsewhere') {

@@ -158,19 +158,25 @@ describe('the agent within the run deadline', () => {
     expect(claims.map((c) => [c.judge?.verdict, c.judge?.failure])).toEqual([
       ['supported', null],
       ['could_not_verify', 'deadline'],
+      ['could_not_verify', 'deadline'],
     ]);
-    expect(grounding?.judge).toMatchObject({ judged: 2, verdicts: { supported: 1, could_not_verify: 1 } });
+    expect(grounding?.judge).toMatchObject({ judged: 2, verdicts: { supported: 1, could_not_verify: 2 } });
     expect(grounding?.deadline_cut).toMatchObject({
       questions_not_answered: ['unity-hri', 'isaac-vslam'],
-      claims_not_judged: 1,
+      claims_not_judged: 2,
     });
     expect(report.errors.filter((e) => e.error_type === 'TIMEOUT').map((e) => e.message)).toEqual([
-      "The agent stopped before it was done: the agent's time ran out, 0.5 s before the run's deadline; 2 of 3 agent questions not answered (unity-hri, isaac-vslam), 1 claim not judged (could_not_verify)",
+      "The agent stopped before it was done: the agent's time ran out, 0.5 s before the run's deadline; 2 of 3 agent questions not answered (unity-hri, isaac-vslam), 2 claims not judged (could_not_verify)",
     ]);
     // No UNSUPPORTED_CLAIM for a claim nobody judged: the TIMEOUT says why.
     expect(report.errors.filter((e) => e.error_type === 'UNSUPPORTED_CLAIM')).toEqual([]);
     // A claim not verified is not supported (GROUNDING.md): the one answer is not grounded, and the run fails.
-    expect(grounding).toMatchObject({ grounded: 0, ungrounded: 1, errors: 2, support_rate: 50 });
+    expect(grounding).toMatchObject({
+      grounded: 0,
+      ungrounded: 1,
+      errors: 2,
+      support_rate: expect.closeTo(100 / 3, 6),
+    });
     expect(report.status).toBe('FAILED');
     expect(report.status_reason).toContain('grounded_rate 0 < 95');
   }, 60_000);

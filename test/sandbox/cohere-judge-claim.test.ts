@@ -191,6 +191,9 @@ describe('the judge route', () => {
     const elsewhere = JSON.parse(answerJudge(two, 'evidence_elsewhere')).statements;
     expect(elsewhere.map((s: { chunk_id: string }) => s.chunk_id)).toEqual(['p1', 'p1']);
     expect(answerJudge(message, 'no_statements')).toBe('{"statements":[]}');
+    expect(
+      JSON.parse(answerJudge(two, 'drop_statement')).statements.map((s: { verdict: string }) => s.verdict),
+    ).toEqual(['supported']);
     const unknown = JSON.parse(answerJudge(two, 'unknown_verdict')).statements;
     expect(unknown.map((s: { verdict: string }) => s.verdict)).toEqual(['mostly_true', 'contradicted']);
   });

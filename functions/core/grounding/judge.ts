@@ -142,9 +142,10 @@ function readStatement(raw: unknown, index: number, chunks: readonly ChatDocumen
  * as a verdict of its own (readVerdict); the claim's verdict, evidence and reason are those of its worst statement
  * (contradicted, then not_in_context, then could_not_verify, then supported; the first on a tie), so one false fact
  * fails the sentence and a statement that could not be verified keeps it from being supported. No statements, or more
- * than MAX_STATEMENTS, is malformed.
+ * than MAX_STATEMENTS, is malformed. Statements all supported that leave out a number `claim` states in digits are
+ * incomplete: the judge split off and dropped a fact, and the claim is could_not_verify, not supported.
  */
-export function readJudgement(reply: string, chunks: readonly ChatDocument[]): ClaimJudgement {
+export function readJudgement(claim: string, reply: string, chunks: readonly ChatDocument[]): ClaimJudgement {
   let parsed: unknown;
   try {
     parsed = JSON.parse(reply);
@@ -165,7 +166,25 @@ export function readJudgement(reply: string, chunks: readonly ChatDocument[]): C
   const statements = raw.map((entry, index) => readStatement(entry, index, chunks));
   const worst = statements.reduce((w, s) => (SEVERITY[s.verdict] > SEVERITY[w.verdict] ? s : w));
   const { statement: _, ...verdict } = worst;
+  // Statements that leave out a figure of the claim judged less than the claim ("X runs on Y" of "X runs on Y and
+  // needs 64 GB"): every one of them supported does not make the claim supported.
+  const left = verdict.verdict === 'supported' ? numbersLeftOut(claim, statements) : [];
+  if (left.length > 0)
+    return {
+      ...unverified('incomplete', `the judge's statements leave out ${left.join(', ')} of the claim`),
+      statements,
+    };
   return { ...verdict, statements };
+}
+
+/** Numbers written in digits, thousands separators aside ("1,000" is "1000"). */
+const numbersIn = (text: string) =>
+  text.replace(/(?<=\d)[,\u00a0\u202f](?=\d{3}\b)/g, '').match(/\d+(?:\.\d+)?/g) ?? [];
+
+/** The numbers the claim states in digits that none of the statements states. */
+function numbersLeftOut(claim: string, statements: readonly JudgedStatement[]): string[] {
+  const stated = new Set(statements.flatMap((s) => numbersIn(s.statement)));
+  return [...new Set(numbersIn(claim))].filter((n) => !stated.has(n));
 }
 
 /** The statement a claim's verdict came from (its first statement with that verdict); undefined without statements. */
@@ -231,7 +250,7 @@ export async function judgeClaims(options: {
       const reply = await judge.judge({ claim: claim.text, chunks });
       usage.input_tokens += reply.billedUnits.inputTokens;
       usage.output_tokens += reply.billedUnits.outputTokens;
-      judgements.set(claimKey(claim), readJudgement(reply.text, chunks));
+      judgements.set(claimKey(claim), readJudgement(claim.text, reply.text, chunks));
     } catch (error) {
       // A call the stop cut is the run's time running out, not the judge failing.
       if (stop?.aborted) judgements.set(claimKey(claim), notJudged(stop));

@@ -311,6 +311,7 @@ function formatScore(value: number): string {
   return Number(short) === value ? short : String(value);
 }
 
+/** The values found, once each; a result without one (null, or '' for a page in no module) names none. */
 function distinctValues(values: (string | null)[]): string[] {
-  return [...new Set(values.filter((v): v is string => v !== null))];
+  return [...new Set(values.filter((v): v is string => v !== null && v.trim() !== ''))];
 }

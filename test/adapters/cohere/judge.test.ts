@@ -188,6 +188,21 @@ describe('createCohereJudge against the Cohere stand-in', () => {
     expect(unknown?.statements?.[0]?.statement).toBe('URDF describes a robot as a tree of links joined by joints.');
   });
 
+  it('is could_not_verify (incomplete), never supported, when the statements leave out a figure of the claim', async () => {
+    standIn.setJudgeBehaviour('drop_statement');
+    const { judgement } = await verdictOf('Nav2 is the ROS 2 navigation framework, and it needs 64 GB of RAM.', [
+      'nav',
+    ]);
+    expect(judgement).toMatchObject({
+      verdict: 'could_not_verify',
+      failure: 'incomplete',
+      reason: "the judge's statements leave out 64 of the claim",
+    });
+    expect(judgement?.statements?.map((s) => [s.statement, s.verdict])).toEqual([
+      ['Nav2 is the ROS 2 navigation framework', 'supported'],
+    ]);
+  });
+
   it('stops calling once the run budget is spent: the rest are could_not_verify without a request', async () => {
     const budget = createJudgeBudget(1);
     const claims = [claim('URDF describes a tree.', ['urdf'], 0), claim('Nav2 is a framework.', ['nav'], 30)];

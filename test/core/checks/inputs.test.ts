@@ -3,6 +3,7 @@ import { groundedAnswers } from '../../../functions/core/grounding/inputs.ts';
 import type { ProgressEvent } from '../../../functions/core/ports.ts';
 import { collectionProfile } from '../../../functions/core/quality/inputs.ts';
 import { bookCatalog, collectionDescription, searchedQueries } from '../../../functions/core/queries/inputs.ts';
+import { ChatError } from '../../../functions/core/shared/errors.ts';
 import { sitemapListing } from '../../../functions/core/sitemap/inputs.ts';
 import { createFakeChat } from '../../agent/fakes.ts';
 import { FakeEmbedder } from '../../fakes/fake-embedder.ts';
@@ -107,8 +108,96 @@ describe('the run’s shared inputs', () => {
     expect(plain.index.calls).toContain('searchBatch');
   });
 
+  describe('grounded answers', () => {
+    const suite = { queries: [{ id: 'q1', query_text: 'a', agent: true }] };
+    const cited = (text: string) => ({
+      text,
+      citations: [{ start: 0, end: text.length, text, documentIds: ['p0'] }],
+      billedUnits: { inputTokens: 1, outputTokens: 1 },
+    });
+    const judge = (replies: string[] = []) => ({
+      model: 'judge',
+      requests: replies,
+      async judge(request: { claim: string }) {
+        replies.push(request.claim);
+        return {
+          text: JSON.stringify({
+            statements: [{ statement: 'a', verdict: 'supported', chunk_id: 'p0', evidence: 'a' }],
+          }),
+          billedUnits: { inputTokens: 1, outputTokens: 1 },
+        };
+      },
+    });
+
+    it('answers from the hits the query step fetched, as the timed step "agent"', async () => {
+      const h = buildRunContext({ points, suite, deps: { chat: createFakeChat(cited('The answer is a.')) } });
+      const { report } = await h.ctx.input(groundedAnswers);
+      await h.settleAll();
+      expect(report.responses.map((r) => r.status)).toEqual(['ANSWERED']);
+      expect(h.stages().agent?.status).toBe('ok');
+      // One embed call, the query step's: the agent's question was fetched.
+      expect(h.embedder.calls).toEqual([['a']]);
+      expect(h.index.calls.filter((c) => c === 'searchBatch')).toHaveLength(1);
+    });
+
+    it('fails the step when every question evaluated failed, and not when none was asked', async () => {
+      const down = buildRunContext({
+        points,
+        suite,
+        deps: { chat: createFakeChat(new ChatError('down', 'unavailable')) },
+      });
+      await down.ctx.input(groundedAnswers);
+      await down.settleAll();
+      expect(down.stages().agent?.status).toBe('failed');
+      const none = buildRunContext({ points, deps: { chat: createFakeChat(cited('x')) } });
+      expect((await none.ctx.input(groundedAnswers)).report.evaluated).toBe(0);
+      await none.settleAll();
+      expect(none.stages().agent?.status).toBe('ok');
+    });
+
+    it('puts the claims to the judge within the run’s budget (JUDGE_MAX_CLAIMS)', async () => {
+      const asked: string[] = [];
+      const chat = createFakeChat(cited('The answer is a.'));
+      const judged = buildRunContext({ points, suite, deps: { chat, judge: judge(asked) } });
+      const { report } = await judged.ctx.input(groundedAnswers);
+      expect(asked).toEqual(['The answer is a.']);
+      expect(report.judge).toMatchObject({ mode: 'cohere', max_claims: 100, judged: 1 });
+      const none: string[] = [];
+      const spent = buildRunContext({
+        points,
+        suite,
+        deps: { chat, judge: judge(none) },
+        options: { judgeMaxClaims: 0 },
+      });
+      const after = await spent.ctx.input(groundedAnswers);
+      expect(none).toEqual([]);
+      expect(after.report.judge).toMatchObject({ max_claims: 0, judged: 0 });
+    });
+
+    it('asks nothing and searches nothing once the agent’s time is up (wrapUp)', async () => {
+      const stop = AbortSignal.abort(new Error('time is up'));
+      const chat = createFakeChat(cited('The answer is a.'));
+      const unfetched = { queries: [{ id: 'q2', query_text: 'b', agent: true, filters: { module: 'Module 9' } }] };
+      const h = buildRunContext({
+        points,
+        suite: { queries: [...suite.queries, ...unfetched.queries] },
+        deps: { chat, wrapUp: stop },
+      });
+      const { report } = await h.ctx.input(groundedAnswers);
+      expect(report.responses.map((r) => [r.status, r.error?.kind])).toEqual([
+        ['CHAT_FAILED', 'deadline'],
+        ['RETRIEVAL_FAILED', 'deadline'],
+      ]);
+      expect(chat.requests).toEqual([]);
+      expect(h.embedder.calls).toEqual([['a', 'b']]);
+    });
+  });
+
   it('refuses grounded answers when no chat model is wired', async () => {
     const { ctx } = buildRunContext({ points });
     await expect(ctx.input(groundedAnswers)).rejects.toThrow('no chat model is wired');
+    expect(groundedAnswers.failure?.finding?.message('no chat model is wired', ctx)).toBe(
+      'grounded answers could not be checked: no chat model is wired',
+    );
   });
 });

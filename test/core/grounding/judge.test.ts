@@ -38,7 +38,10 @@ const CHUNKS = [
   { id: 'c2', text: 'Gazebo simulates the robot; ROS 2 drives it.' },
 ];
 
-/** A judge that answers each claim with the reply `answer` gives for it (or throws what it returns). */
+/**
+ * A judge that answers each claim with the reply `answer` gives for it (or throws what it returns); a statement
+ * written as CLAIM becomes the claim asked about.
+ */
 function scriptedJudge(
   answer: (request: JudgeRequest, call: number) => string | Error,
   billed = { inputTokens: 50, outputTokens: 7 },
@@ -51,11 +54,14 @@ function scriptedJudge(
       requests.push(request);
       const reply = answer(request, requests.length);
       if (reply instanceof Error) throw reply;
-      return { text: reply, billedUnits: billed };
+      // A statement written as the placeholder CLAIM is the claim asked about, whole, as a judge would write it.
+      return { text: reply.replaceAll(JSON.stringify(CLAIM), JSON.stringify(request.claim)), billedUnits: billed };
     },
   };
 }
 
+/** The claim a reply is read for (readJudgement's first argument): it states no number. */
+const CLAIM = 'The claim.';
 /** A judge's reply with one statement, the claim whole, judged with `fields`. */
 const reply = (fields: Record<string, unknown>) =>
   JSON.stringify({ statements: [{ statement: 'The claim.', ...fields }] });
@@ -84,6 +90,7 @@ function claim(overrides: Partial<ClaimSupport> = {}): ClaimSupport {
 describe('readJudgement', () => {
   it('keeps a supported verdict whose evidence is in the chunk it names, white space and quote marks aside', () => {
     const judgement = readJudgement(
+      CLAIM,
       reply({ verdict: 'supported', chunk_id: 'c1', evidence: 'It describes trees\nof links.', reason: 'same' }),
       CHUNKS,
     );
@@ -95,7 +102,7 @@ describe('readJudgement', () => {
       failure: null,
     };
     expect(judgement).toEqual({ ...verdict, statements: [{ statement: 'The claim.', ...verdict }] });
-    const curly = readJudgement(reply({ verdict: 'contradicted', chunk_id: 'c3', evidence: '“don’t”' }), [
+    const curly = readJudgement(CLAIM, reply({ verdict: 'contradicted', chunk_id: 'c3', evidence: '“don’t”' }), [
       { id: 'c3', text: 'Say "don\'t" twice.' },
     ]);
     expect(curly).toMatchObject({ verdict: 'contradicted', evidence: '"don\'t"', reason: '', failure: null });
@@ -103,6 +110,7 @@ describe('readJudgement', () => {
 
   it('keeps a contradiction with its evidence', () => {
     const judgement = readJudgement(
+      CLAIM,
       reply({ verdict: 'contradicted', chunk_id: 'c1', evidence: 'URDF cannot describe closed kinematic loops.' }),
       CHUNKS,
     );
@@ -113,6 +121,7 @@ describe('readJudgement', () => {
   it('takes not_in_context without evidence, and drops whatever evidence came with it', () => {
     expect(
       readJudgement(
+        CLAIM,
         reply({ verdict: 'not_in_context', chunk_id: 'c1', evidence: 'made up', reason: 'absent' }),
         CHUNKS,
       ),
@@ -121,65 +130,76 @@ describe('readJudgement', () => {
 
   it('is could_not_verify when the evidence is not in the chunk it names, or names no chunk it was given', () => {
     const elsewhere = readJudgement(
+      CLAIM,
       reply({ verdict: 'supported', chunk_id: 'c2', evidence: 'It describes trees of links.' }),
       CHUNKS,
     );
     expect(elsewhere).toMatchObject({ verdict: 'could_not_verify', failure: 'evidence_not_found', evidence: null });
     expect(elsewhere.reason).toContain('is not in chunk c2');
-    const stranger = readJudgement(reply({ verdict: 'supported', chunk_id: 'c9', evidence: 'URDF' }), CHUNKS);
+    const stranger = readJudgement(CLAIM, reply({ verdict: 'supported', chunk_id: 'c9', evidence: 'URDF' }), CHUNKS);
     expect(stranger).toMatchObject({ verdict: 'could_not_verify', failure: 'evidence_not_found' });
     expect(stranger.reason).toContain('"c9", not a chunk it was given');
-    const noId = readJudgement(reply({ verdict: 'supported', evidence: 'URDF' }), CHUNKS);
+    const noId = readJudgement(CLAIM, reply({ verdict: 'supported', evidence: 'URDF' }), CHUNKS);
     expect(noId.failure).toBe('evidence_not_found');
   });
 
   it('is could_not_verify when the evidence is empty, punctuation or not a string', () => {
     for (const evidence of ['', '  ', '...', 42, undefined]) {
-      const judgement = readJudgement(reply({ verdict: 'contradicted', chunk_id: 'c1', evidence }), CHUNKS);
+      const judgement = readJudgement(CLAIM, reply({ verdict: 'contradicted', chunk_id: 'c1', evidence }), CHUNKS);
       expect(judgement, String(evidence)).toMatchObject({ verdict: 'could_not_verify', failure: 'evidence_not_found' });
     }
   });
 
   it('is could_not_verify (malformed) for a reply that is not JSON, not an object, or has no readable verdict', () => {
     for (const text of ['{"verdict": "supported"', 'null', '[]', '"supported"', '7']) {
-      expect(readJudgement(text, CHUNKS), text).toMatchObject({ verdict: 'could_not_verify', failure: 'malformed' });
+      expect(readJudgement(CLAIM, text, CHUNKS), text).toMatchObject({
+        verdict: 'could_not_verify',
+        failure: 'malformed',
+      });
     }
     for (const verdict of ['SUPPORTED', 'entailed', 'could_not_verify', 1, null, undefined]) {
-      const judgement = readJudgement(reply({ verdict, chunk_id: 'c1', evidence: 'URDF' }), CHUNKS);
+      const judgement = readJudgement(CLAIM, reply({ verdict, chunk_id: 'c1', evidence: 'URDF' }), CHUNKS);
       expect(judgement, String(verdict)).toMatchObject({ verdict: 'could_not_verify', failure: 'malformed' });
     }
-    expect(readJudgement(reply({ verdict: 3 }), CHUNKS).reason).toContain('verdict 3 is not one of');
-    expect(readJudgement(reply({}), CHUNKS).reason).toContain('verdict null is not one of');
-    expect(readJudgement('nope', CHUNKS).reason).toBe('the judge\'s reply is not JSON: "nope"');
+    expect(readJudgement(CLAIM, reply({ verdict: 3 }), CHUNKS).reason).toContain('verdict 3 is not one of');
+    expect(readJudgement(CLAIM, reply({}), CHUNKS).reason).toContain('verdict null is not one of');
+    expect(readJudgement(CLAIM, 'nope', CHUNKS).reason).toBe('the judge\'s reply is not JSON: "nope"');
     for (const text of ['[1]', '7', 'null', '"x"'])
-      expect(readJudgement(text, CHUNKS).reason, text).toBe("the judge's reply is not a JSON object");
+      expect(readJudgement(CLAIM, text, CHUNKS).reason, text).toBe("the judge's reply is not a JSON object");
   });
 
   it('names a refusal as such', () => {
     for (const text of ["I can't help with that.", 'Sorry, I cannot judge this.', 'I am unable to comply.']) {
-      expect(readJudgement(text, CHUNKS), text).toMatchObject({ verdict: 'could_not_verify', failure: 'refused' });
+      expect(readJudgement(CLAIM, text, CHUNKS), text).toMatchObject({
+        verdict: 'could_not_verify',
+        failure: 'refused',
+      });
     }
-    expect(readJudgement('I cannot do that', CHUNKS).reason).toBe('the judge refused: "I cannot do that"');
+    expect(readJudgement(CLAIM, 'I cannot do that', CHUNKS).reason).toBe('the judge refused: "I cannot do that"');
   });
 
   it('trims the quoted evidence, and takes no span without a letter or a digit even when the chunk has it', () => {
     expect(
-      readJudgement(reply({ verdict: 'supported', chunk_id: 'c1', evidence: '  URDF cannot ' }), CHUNKS),
+      readJudgement(CLAIM, reply({ verdict: 'supported', chunk_id: 'c1', evidence: '  URDF cannot ' }), CHUNKS),
     ).toMatchObject({
       verdict: 'supported',
       evidence: 'URDF cannot',
     });
-    expect(readJudgement(reply({ verdict: 'supported', chunk_id: 'c1', evidence: '.' }), CHUNKS)).toMatchObject({
+    expect(readJudgement(CLAIM, reply({ verdict: 'supported', chunk_id: 'c1', evidence: '.' }), CHUNKS)).toMatchObject({
       verdict: 'could_not_verify',
       failure: 'evidence_not_found',
     });
-    expect(readJudgement(reply({ verdict: 'supported', chunk_id: 5, evidence: 'URDF' }), CHUNKS).reason).toBe(
+    expect(readJudgement(CLAIM, reply({ verdict: 'supported', chunk_id: 5, evidence: 'URDF' }), CHUNKS).reason).toBe(
       'the judge says supported citing "", not a chunk it was given',
     );
   });
 
   it('cuts a long reason to one line of 300 characters', () => {
-    const judgement = readJudgement(reply({ verdict: 'not_in_context', reason: `a\n${'b'.repeat(400)}` }), CHUNKS);
+    const judgement = readJudgement(
+      CLAIM,
+      reply({ verdict: 'not_in_context', reason: `a\n${'b'.repeat(400)}` }),
+      CHUNKS,
+    );
     expect(judgement.reason.startsWith('a b')).toBe(true);
     expect(judgement.reason.length).toBe(301);
   });
@@ -193,6 +213,7 @@ describe('readJudgement: the claim split into atomic statements', () => {
 
   it('catches a two-fact sentence with one false fact, and names the false statement', () => {
     const judgement = readJudgement(
+      CLAIM,
       statements(
         {
           statement: 'Isaac Sim runs on Ubuntu.',
@@ -234,6 +255,7 @@ describe('readJudgement: the claim split into atomic statements', () => {
 
   it('is supported only when every statement is, and takes the first statement on a tie', () => {
     const both = readJudgement(
+      CLAIM,
       statements(
         {
           statement: 'Isaac Sim runs on Ubuntu.',
@@ -254,6 +276,7 @@ describe('readJudgement: the claim split into atomic statements', () => {
     );
     expect(both).toMatchObject({ verdict: 'supported', chunk_id: 'c1', evidence: 'runs on Ubuntu', reason: 'a' });
     const twoAbsent = readJudgement(
+      CLAIM,
       statements(
         { statement: 'A.', verdict: 'not_in_context', reason: 'first' },
         { statement: 'B.', verdict: 'not_in_context', reason: 'second' },
@@ -274,7 +297,7 @@ describe('readJudgement: the claim split into atomic statements', () => {
       evidence: 'Gazebo is free.',
     };
     const unreadable = { statement: 'Gazebo is old.', verdict: 'maybe' };
-    const verdictOf = (...list: unknown[]) => readJudgement(statements(...list), TWO_FACTS).verdict;
+    const verdictOf = (...list: unknown[]) => readJudgement(CLAIM, statements(...list), TWO_FACTS).verdict;
     expect(verdictOf(ok, unreadable)).toBe('could_not_verify');
     expect(verdictOf(unreadable, ok)).toBe('could_not_verify');
     expect(verdictOf(unreadable, absent)).toBe('not_in_context');
@@ -292,7 +315,7 @@ describe('readJudgement: the claim split into atomic statements', () => {
       '{"statements": "x"}',
       '{"statements": []}',
     ]) {
-      const judgement = readJudgement(text, TWO_FACTS);
+      const judgement = readJudgement(CLAIM, text, TWO_FACTS);
       expect(judgement, text).toEqual({
         verdict: 'could_not_verify',
         chunk_id: null,
@@ -303,16 +326,20 @@ describe('readJudgement: the claim split into atomic statements', () => {
     }
     // A single verdict without statements (the judge's earlier reply) is no longer read.
     expect(
-      readJudgement('{"verdict": "supported", "chunk_id": "c2", "evidence": "Gazebo is free."}', TWO_FACTS),
+      readJudgement(CLAIM, '{"verdict": "supported", "chunk_id": "c2", "evidence": "Gazebo is free."}', TWO_FACTS),
     ).toMatchObject({
       verdict: 'could_not_verify',
       failure: 'malformed',
     });
     const one = { statement: 'Gazebo is free.', verdict: 'supported', chunk_id: 'c2', evidence: 'Gazebo is free.' };
-    const most = readJudgement(statements(...Array.from({ length: MAX_STATEMENTS }, () => one)), TWO_FACTS);
+    const most = readJudgement(CLAIM, statements(...Array.from({ length: MAX_STATEMENTS }, () => one)), TWO_FACTS);
     expect(most.verdict).toBe('supported');
     expect(most.statements).toHaveLength(20);
-    const tooMany = readJudgement(statements(...Array.from({ length: MAX_STATEMENTS + 1 }, () => one)), TWO_FACTS);
+    const tooMany = readJudgement(
+      CLAIM,
+      statements(...Array.from({ length: MAX_STATEMENTS + 1 }, () => one)),
+      TWO_FACTS,
+    );
     expect(tooMany).toMatchObject({
       verdict: 'could_not_verify',
       failure: 'malformed',
@@ -335,7 +362,7 @@ describe('readJudgement: the claim split into atomic statements', () => {
         "the judge's statement 2 states nothing",
       ],
     ] as const) {
-      const judgement = readJudgement(statements(ok, bad), TWO_FACTS);
+      const judgement = readJudgement(CLAIM, statements(ok, bad), TWO_FACTS);
       expect(judgement, JSON.stringify(bad)).toMatchObject({
         verdict: 'could_not_verify',
         failure: 'malformed',
@@ -355,6 +382,7 @@ describe('readJudgement: the claim split into atomic statements', () => {
 
   it('checks each statement’s evidence in the chunk it names, and each verdict, apart', () => {
     const judgement = readJudgement(
+      CLAIM,
       statements(
         { statement: 'Gazebo is free.', verdict: 'supported', chunk_id: 'c2', evidence: 'Gazebo is free.' },
         {
@@ -383,6 +411,7 @@ describe('readJudgement: the claim split into atomic statements', () => {
 
   it('names the statement only when the claim was split; a claim without statements names the claim', () => {
     const one = readJudgement(
+      CLAIM,
       statements({
         statement: 'Gazebo is paid.',
         verdict: 'contradicted',
@@ -408,14 +437,64 @@ describe('readJudgement: the claim split into atomic statements', () => {
 
   it('quotes no evidence that is not a string', () => {
     const judgement = readJudgement(
+      CLAIM,
       statements({ statement: 'Gazebo is free.', verdict: 'supported', chunk_id: 'c2', evidence: 42 }),
       TWO_FACTS,
     );
     expect(judgement.reason).toBe('the judge says supported, but its evidence "" is not in chunk c2');
   });
 
+  it('is could_not_verify (incomplete) when statements all supported leave out a number the claim states', () => {
+    const claim = 'Isaac Sim runs on Ubuntu 22 and needs 64 GB of memory, 64 at least.';
+    const ubuntu = {
+      statement: 'Isaac Sim runs on Ubuntu 22.',
+      verdict: 'supported',
+      chunk_id: 'c1',
+      evidence: 'Isaac Sim runs on Ubuntu.',
+    };
+    const dropped = readJudgement(claim, statements(ubuntu), TWO_FACTS);
+    expect(dropped).toEqual({
+      verdict: 'could_not_verify',
+      chunk_id: null,
+      evidence: null,
+      reason: "the judge's statements leave out 64 of the claim",
+      failure: 'incomplete',
+      statements: [{ ...ubuntu, reason: '', failure: null }],
+    });
+    expect(describeJudgement({ text: claim, chunk_ids: ['c1'] }, dropped)).toBe(
+      `the judge could not verify claim "${claim}" (incomplete): the judge's statements leave out 64 of the claim`,
+    );
+    const memory = {
+      statement: 'Isaac Sim needs 64 GB.',
+      verdict: 'supported',
+      chunk_id: 'c1',
+      evidence: 'It needs a GPU',
+    };
+    expect(readJudgement(claim, statements(ubuntu, memory), TWO_FACTS).verdict).toBe('supported');
+    // A refuted or absent statement is the verdict, whatever the statements leave out.
+    expect(
+      readJudgement(claim, statements({ statement: 'Isaac Sim needs a lot.', verdict: 'not_in_context' }), TWO_FACTS)
+        .verdict,
+    ).toBe('not_in_context');
+    // Numbers are read in digits, thousands separators aside; each one the claim states must be in some statement.
+    const many = (statement: string) =>
+      readJudgement('It holds 1,000 nodes at 2.5 Hz.', statements({ ...ubuntu, statement }), TWO_FACTS);
+    expect(many('It holds 1000 nodes at 2.5 Hz.').verdict).toBe('supported');
+    expect(many('It holds 1 000 nodes at 2.5 Hz.').reason).toBe("the judge's statements leave out 1000 of the claim");
+    expect(many('It holds 1,000 nodes at 2 Hz.').reason).toBe("the judge's statements leave out 2.5 of the claim");
+    expect(many('It holds nodes.').reason).toBe("the judge's statements leave out 1000, 2.5 of the claim");
+    const one = (claimText: string, statement: string) =>
+      readJudgement(claimText, statements({ ...ubuntu, statement }), TWO_FACTS);
+    expect(one('It runs at 0.35 Hz.', 'It runs at 0.36 Hz.').reason).toBe(
+      "the judge's statements leave out 0.35 of the claim",
+    );
+    // A claim without a number leaves nothing out, whatever numbers the statements add.
+    expect(one('It runs fast.', 'It runs at 5 Hz.').verdict).toBe('supported');
+  });
+
   it('reads a statement’s text as written, white space collapsed and cut at 300 characters', () => {
     const judgement = readJudgement(
+      CLAIM,
       statements({ statement: `  Gazebo\n is  ${'very '.repeat(80)}free. `, verdict: 'not_in_context' }),
       TWO_FACTS,
     );

@@ -623,15 +623,21 @@ describe('scoreSemanticAlignment', () => {
     // Prepare
     const query = makeQuery({ expected_module: 'Module 3 Isaac' });
     const bare = { ...GAZEBO, module_name: undefined, chapter_id: undefined };
+    // A top-level page, in no module, is stored with an empty module name.
+    const topLevel = { ...GAZEBO, module_name: '', chapter_id: ' ' };
 
     // Act
     const some = judge(query, [hit('c1', 0.9, GAZEBO), hit('c2', 0.85, GAZEBO), hit('c3', 0.8, bare)]).result;
     const none = judge(query, [hit('c1', 0.9, bare)]).result;
+    const empty = judge(query, [hit('c1', 0.9, GAZEBO), hit('c2', 0.85, topLevel)]).result;
+    const onlyEmpty = judge({ ...query, expected_chapter: 'ch9-missing' }, [hit('c1', 0.9, topLevel)]).result;
 
     // Assess
-    expect([some.fail_reason, none.fail_reason]).toEqual([
+    expect([some.fail_reason, none.fail_reason, empty.fail_reason, onlyEmpty.fail_reason]).toEqual([
       "expected module 'Module 3 Isaac' not in top 3 (got: Module 2 Simulation)",
       "expected module 'Module 3 Isaac' not in top 1 (got: none)",
+      "expected module 'Module 3 Isaac' not in top 2 (got: Module 2 Simulation)",
+      "expected module 'Module 3 Isaac' not in top 1 (got: none); expected chapter 'ch9-missing' not in top 1 (got: none)",
     ]);
   });
 

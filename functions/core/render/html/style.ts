@@ -25,7 +25,7 @@ article{border:1px solid var(--line);border-radius:8px;padding:10px 14px;margin:
 .chunks{margin:6px 0;padding-left:22px}.chunks li{margin:6px 0}.score{font-family:ui-monospace,monospace;font-weight:700}
 blockquote{margin:4px 0 0;padding:4px 10px;border-left:3px solid var(--line);color:#3a424b;font-size:13px;white-space:pre-wrap;overflow-wrap:anywhere}
 .url{overflow-wrap:anywhere;font-size:13px}ul.urls{max-height:360px;overflow:auto;margin:0;padding-left:18px}
-mark{background:#fff1a8}.response{background:var(--soft);padding:4px 12px;border-radius:6px}.citations{font-size:12px;color:var(--muted)}
+mark{background:#fff1a8}.answer{overflow-wrap:anywhere}.response{background:var(--soft);padding:4px 12px;border-radius:6px}.citations{font-size:12px;color:var(--muted)}
 .chart{max-width:100%;height:auto;display:block}.chart .label{font-size:11px;fill:var(--muted)}.chart .value{font-size:11px;fill:var(--fg)}
 .chart .bar{fill:var(--bar)}.chart .bar.good{fill:var(--good)}.chart .bar.bad{fill:var(--bad)}
 .chart .threshold{stroke:var(--bad);stroke-dasharray:4 3;stroke-width:1.5}.chart .axis,.chart .tick{stroke:var(--muted)}
