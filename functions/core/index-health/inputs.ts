@@ -83,8 +83,9 @@ export const exactSearches: Input<ExactSample> = {
   name: 'exact_search',
   steps: ['exact_search'],
   resolve: async (ctx) => {
-    // Asked for first (it may not have started yet: the plan comes from it); awaited once the exact batch is sent.
     const searchedOnce = ctx.input(searchedQueries);
+    // Awaited below, after the exact batch is sent; its failure is this input's, as before.
+    searchedOnce.catch(() => undefined);
     const planned = await (await ctx.input(searchPlan)).planned;
     const sampleSize = ctx.options.indexHealth?.annSample ?? DEFAULT_ANN_SAMPLE;
     const searches = annSample(planned, sampleSize, ctx.startedAt);
@@ -107,7 +108,8 @@ export const exactSearches: Input<ExactSample> = {
           });
     // The query stage's failure first: ann health is then not applicable, whatever the exact batch did.
     const all = (await searchedOnce).searches;
-    const answers = (await exact) ?? [];
+    if (exact === undefined) return { searched: all.length, sampleSize, compared: [] };
+    const answers = await exact;
     const approximate = new Map(all.map((s) => [s.queryId, s.hits]));
     const compared = searches.flatMap((s, i) => {
       const hits = approximate.get(s.queryId);
