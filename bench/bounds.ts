@@ -22,9 +22,7 @@
  *   index (the bench's "no index"), it rides the profile's scroll (functions/core/quality/inputs.ts): no request and
  *   no chain of its own. (With the profile's indexes but not its own, its own scroll, as the profile's.)
  * - drift canary: one scroll of the first 8 points with their vectors, then one embed call: 2 round trips.
- * - exact searches (ANN recall): tonight's sample of the query stage's searches once more with exact search, all at
- *   once, sent beside the stage's own searches as soon as its embeddings are back (its requests are known then), on
- *   their own limiter: the embed waves, then the exact waves (2 round trips at N = 200, as the query chain).
+ * - exact searches (ANN recall): after the query stage, its searches once more with exact search, all at once.
  * - mixed models: one facet on model_version beside the profile's (indexed), else the inventory scroll.
  */
 
@@ -179,8 +177,8 @@ export function dependentChains(shape: RunShape): Chain[] {
       : []),
     { name: 'canary sample → canary embed', roundTrips: shape.points > 0 ? 2 : 1, kind: 'engine' },
     {
-      name: 'embed → exact searches (beside the search)',
-      roundTrips: queryChain - searchWaves + waves(Math.ceil(exactSearchCount(shape) / SEARCH_BATCH)),
+      name: 'queries → exact searches',
+      roundTrips: queryChain + waves(Math.ceil(exactSearchCount(shape) / SEARCH_BATCH)),
       kind: 'engine',
     },
   ];

@@ -372,12 +372,11 @@ describe('runValidation against the sandbox', () => {
   });
 
   it('reports TIMEOUT when Qdrant does not answer the search in time, asked twice', async () => {
-    // Prepare: a read that timed out is asked once more (retryTimeoutOnce), so it must hang both times. ANN health's
-    // exact batch is a query batch too, sent beside the search: none here (sample 0), so both hangs meet the search.
+    // Prepare: a read that timed out is asked once more (retryTimeoutOnce), so it must hang both times.
     sandbox.qdrant.inject({ operationId: 'query_batch_points', hang: true, times: 2 });
 
     // Act
-    const report = await run({ suite: ONE_QUERY, env: { ANN_RECALL_SAMPLE: '0' } });
+    const report = await run({ suite: ONE_QUERY });
 
     // Assess
     expect(report.query_results[0]).toMatchObject({ status: 'ERROR', error_types: ['TIMEOUT'] });

@@ -11,7 +11,7 @@ import { DEFAULT_ANN_SAMPLE } from '../config.ts';
 import type { SearchHit, SearchRequest } from '../ports.ts';
 import { collectionProfile, inventoryRides } from '../quality/inputs.ts';
 import { hasPageIndexes, type IndexInventory, NO_MODEL, type ScrolledInventory } from '../quality/page-inventory.ts';
-import { collectionDescription, searchedQueries, searchPlan } from '../queries/inputs.ts';
+import { collectionDescription, searchedQueries } from '../queries/inputs.ts';
 import { SEARCH_BATCH_SIZE } from '../queries/query-stage.ts';
 import { annSample } from './ann-sample.ts';
 import { readInventory } from './inventory.ts';
@@ -72,51 +72,36 @@ export interface ExactSample {
   compared: ExactComparison[];
 }
 
-/**
- * Tonight's sample of the suite's searches sent once more with exact search: one query-batch call per 100, all at
- * once, and at the same moment as the query stage's own searches (its requests are known once its embeddings are
- * back: searchPlan), so the exact batch costs no round trip of its own. Paired with the approximate hits once both
- * are back. The sample is drawn from the searches the stage sends (a query it keeps from searching is not drawn);
- * a sampled query whose approximate search then failed is left out of the comparison.
- */
+/** Tonight's sample of the suite's searches sent once more with exact search: one query-batch call per 100, all at once. */
 export const exactSearches: Input<ExactSample> = {
   name: 'exact_search',
   steps: ['exact_search'],
   resolve: async (ctx) => {
-    const searchedOnce = ctx.input(searchedQueries);
-    // Awaited below, after the exact batch is sent; its failure is this input's, as before.
-    searchedOnce.catch(() => undefined);
-    const planned = await (await ctx.input(searchPlan)).planned;
+    const all = (await ctx.input(searchedQueries)).searches;
     const sampleSize = ctx.options.indexHealth?.annSample ?? DEFAULT_ANN_SAMPLE;
-    const searches = annSample(planned, sampleSize, ctx.startedAt);
-    // No exact search requested at all (ANN_RECALL_SAMPLE=0, or no query is searched): no step, no request.
-    const exact =
-      searches.length === 0
-        ? undefined
-        : ctx.step('exact_search', async () => {
-            const limit = pLimit(Math.max(1, ctx.options.searchConcurrency));
-            const batches: SearchRequest[][] = [];
-            for (let start = 0; start < searches.length; start += SEARCH_BATCH_SIZE) {
-              batches.push(
-                searches
-                  .slice(start, start + SEARCH_BATCH_SIZE)
-                  .map((s) => ({ ...s.request, payloadFields: [], exact: true })),
-              );
-            }
-            const answers = await Promise.all(batches.map((batch) => limit(() => ctx.deps.index.searchBatch(batch))));
-            return answers.flat();
-          });
-    // The query stage's failure first: ann health is then not applicable, whatever the exact batch did.
-    const all = (await searchedOnce).searches;
-    if (exact === undefined) return { searched: all.length, sampleSize, compared: [] };
-    const answers = await exact;
-    const approximate = new Map(all.map((s) => [s.queryId, s.hits]));
-    const compared = searches.flatMap((s, i) => {
-      const hits = approximate.get(s.queryId);
-      return hits === undefined
-        ? []
-        : [{ queryId: s.queryId, request: s.request, approximate: hits, exact: answers[i] ?? [] }];
+    const searches = annSample(all, sampleSize, ctx.startedAt);
+    // No exact search requested at all (ANN_RECALL_SAMPLE=0, or no query was searched): no step, no request.
+    if (searches.length === 0) return { searched: all.length, sampleSize, compared: [] };
+    // Every batch at once (one round trip up to the limiter's share), as the query stage sends its own.
+    const exact = await ctx.step('exact_search', async () => {
+      const limit = pLimit(Math.max(1, ctx.options.searchConcurrency));
+      const batches: SearchRequest[][] = [];
+      for (let start = 0; start < searches.length; start += SEARCH_BATCH_SIZE) {
+        batches.push(
+          searches
+            .slice(start, start + SEARCH_BATCH_SIZE)
+            .map((s) => ({ ...s.request, payloadFields: [], exact: true })),
+        );
+      }
+      const answers = await Promise.all(batches.map((batch) => limit(() => ctx.deps.index.searchBatch(batch))));
+      return answers.flat();
     });
+    const compared = searches.map((s, i) => ({
+      queryId: s.queryId,
+      request: s.request,
+      approximate: s.hits,
+      exact: exact[i] ?? [],
+    }));
     return { searched: all.length, sampleSize, compared };
   },
   failure: { label: 'ann health' },

@@ -63,17 +63,6 @@ export interface QueryStageOptions {
   newId: () => string;
   concurrency: number;
   progress?: ProgressListener;
-  /**
-   * Told the searches the stage is about to send (every searchable query's request, in suite order) once the
-   * embeddings are back and before any search goes out, so ANN health's exact batch can go out beside them.
-   */
-  onPlanned?: (planned: PlannedSearch[]) => void;
-}
-
-/** A search the stage sends: the query and its request (vector, limit, filter, payload fields). */
-export interface PlannedSearch {
-  queryId: string;
-  request: SearchRequest;
 }
 
 export interface QueryStageResult {
@@ -289,26 +278,24 @@ async function searchQueries(
   // filter names nothing the index has) is done now, so the count reaches the total instead of stalling at 20/21.
   let done = states.length - searchable.length;
   if (states.length > 0) options.progress?.({ kind: 'queries', done, total: states.length });
-  // Every request built, and announced, before the first search is sent: what is searched is known now.
-  const planned = searchable.map((s) => {
-    const filter = filters.get(s)?.filter;
-    s.request = {
-      vector: s.vector ?? [],
-      limit: s.query.search_limit ?? s.query.top_k,
-      payloadFields: RESULT_FIELDS,
-      ...(filter ? { filter } : {}),
-    };
-    return { state: s, queryId: s.query.id, request: s.request };
-  });
-  options.onPlanned?.(planned.map(({ queryId, request }) => ({ queryId, request })));
   await Promise.all(
-    chunk(planned, SEARCH_BATCH_SIZE).map((sent) =>
+    chunk(searchable, SEARCH_BATCH_SIZE).map((batch) =>
       limit(async () => {
-        const batch = sent.map((p) => p.state);
         stats.searchCalls += 1;
         const t = clock.monotonicMs();
         try {
-          const hits = await index.searchBatch(sent.map((p) => p.request));
+          const hits = await index.searchBatch(
+            batch.map((s) => {
+              const filter = filters.get(s)?.filter;
+              s.request = {
+                vector: s.vector ?? [],
+                limit: s.query.search_limit ?? s.query.top_k,
+                payloadFields: RESULT_FIELDS,
+                ...(filter ? { filter } : {}),
+              };
+              return s.request;
+            }),
+          );
           batch.forEach((s, i) => {
             const answered = hits[i] ?? [];
             const anomalies = anomalousScores(answered);

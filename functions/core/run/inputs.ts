@@ -13,13 +13,12 @@ import {
   scrolledInventory,
 } from '../index-health/inputs.ts';
 import { collectionProfile } from '../quality/inputs.ts';
-import { bookCatalog, collectionDescription, searchedQueries, searchPlan } from '../queries/inputs.ts';
+import { bookCatalog, collectionDescription, searchedQueries } from '../queries/inputs.ts';
 import { sitemapListing, staleQueries } from '../sitemap/inputs.ts';
 
 export const INPUTS: readonly Input<unknown>[] = [
   collectionDescription,
   bookCatalog,
-  searchPlan,
   searchedQueries,
   sitemapListing,
   staleQueries,

@@ -355,36 +355,6 @@ describe('runQueryStage', () => {
     expect(events).toEqual([{ kind: 'queries', done: 3, total: 3 }]);
   });
 
-  it('announces every request it will search, in suite order, before the first search is sent', async () => {
-    // Prepare: 150 queries (two search batches at concurrency 1); one filters on a module the index lacks.
-    const index = new MemoryIndex(POINTS);
-    const queries = Array.from({ length: 150 }, (_, i) => ({ id: `q${i}`, query_text: `text ${i}` }));
-    queries[7] = { id: 'q7', query_text: 'isaac', filters: { module: 'Module 9 Isaac' } } as (typeof queries)[number];
-    const announced: { searchesSent: number; planned: { queryId: string; request: unknown }[] }[] = [];
-
-    // Act
-    const result = await stageOf(queries, {
-      index,
-      catalog: Promise.resolve({ modules: ['Module 1 Ros2'], chapters: ['m1/a'] }),
-      onPlanned: (planned) => announced.push({ searchesSent: index.searches.length, planned }),
-    });
-
-    // Assess: once, before any search, with exactly the requests then sent and answered.
-    expect(announced).toHaveLength(1);
-    expect(announced[0]?.searchesSent).toBe(0);
-    expect(announced[0]?.planned.map((p) => p.queryId)).toEqual(queries.map((q) => q.id).filter((id) => id !== 'q7'));
-    expect(announced[0]?.planned.map((p) => p.request)).toEqual(index.searches.flat());
-    expect(announced[0]?.planned).toEqual(result.searches.map(({ queryId, request }) => ({ queryId, request })));
-  });
-
-  it('announces an empty plan when nothing can be searched', async () => {
-    const planned: unknown[][] = [];
-    const embedder = new FakeEmbedder();
-    embedder.failOnCall.set(0, new Error('embed refused'));
-    await stageOf([{ id: 'a', query_text: 'a' }], { embedder, onPlanned: (p) => planned.push(p) });
-    expect(planned).toEqual([[]]);
-  });
-
   it('does not search a query whose module filter names a module the index lacks, and says so', async () => {
     // Prepare: the catalog knows one module; q1 filters on another.
     const queries = [
