@@ -153,3 +153,34 @@ describe('a sentence that states a word both ways', () => {
     ).toEqual([]);
   });
 });
+
+describe('the edges the third mutation run left', () => {
+  it('takes no word for the opposite of one it merely ends ("input" is no denial of "put")', () => {
+    // A negating prefix is read off only when four letters or more are left: "put" is no stem "in" denies.
+    expect(
+      polarityConflicts('Users input files into the bucket.', ['Users put files into the bucket.'], { antonyms: true }),
+    ).toEqual([]);
+    expect(
+      polarityConflicts('Users put files into the bucket.', ['Users input files into the bucket.'], { antonyms: true }),
+    ).toEqual([]);
+    // The same rule still reads a real prefix: "unlock" against "lock".
+    expect(polarityConflicts('The tool unlocks the table.', ['The tool locks the table.'], { antonyms: true })).toEqual(
+      ['unlock / lock'],
+    );
+  });
+
+  it('lets no clause that shares a single word with the claim’s decide a word the sentence states both ways', () => {
+    // Each clause shares only "system" or "boots" with the claim: none restates it, so the sentence's two readings
+    // of "system" stand and neither is a conflict.
+    const evidence = ['ROS is not a system, Linux is a system kernel, and it boots from the local disk.'];
+    expect(polarityConflicts('A system boots.', evidence, { closestClause: true })).toEqual([]);
+    // Sharing two words, the first clause does decide.
+    expect(polarityConflicts('ROS is a system.', evidence, { closestClause: true })).toEqual(['system / not system']);
+  });
+
+  it('with the hedges switched off, a dropped hedge is no conflict', () => {
+    const evidence = ['Backups may run nightly.'];
+    expect(polarityConflicts('Backups will run nightly.', evidence, { hedges: false })).toEqual([]);
+    expect(polarityConflicts('Backups will run nightly.', evidence, {})).toEqual(['will / may (backup run nightli)']);
+  });
+});
