@@ -114,7 +114,10 @@ const termsOf = (text: string) =>
       .map(canon),
   );
 
-/** Words that deny what follows them in their clause. */
+/**
+ * Words that deny what follows them in their clause, the prefix "non-" ("non-RTX machines") among them, and the near
+ * negators ("would barely rise" says it does not).
+ */
 const NEGATORS = new Set([
   'not',
   'no',
@@ -128,33 +131,72 @@ const NEGATORS = new Set([
   'unable',
   'lacks',
   'lack',
+  'non',
+  'barely',
+  'hardly',
+  'scarcely',
 ]);
+/** Two-word denials: "instead of kneading" and "rather than gas" deny what follows them. */
+const DENIAL_PAIRS: ReadonlyMap<string, string> = new Map([
+  ['instead', 'of'],
+  ['rather', 'than'],
+]);
+/** Words a denial runs through to reach what it denies: "no longer stops" denies "stops". */
+const DENIAL_PARTICLES = new Set(['longer']);
+/** Words that end a denial's scope: a new clause starts. */
+const SCOPE_ENDS = new Set(['but', 'so', 'because', 'while', 'whereas', 'although', 'though', 'which', 'since']);
 const isNegator = (w: string) => NEGATORS.has(w) || /n['’]t$/.test(w);
+
+/** Words and the punctuation that bounds what a denial governs, lowercased, in order. */
+const polarityTokens = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*|[,;:.!?]/gu) ?? [];
+const isMark = (token: string) => /^[,;:.!?]$/.test(token);
 
 /**
  * The terms of a text that a negation governs: the first content word after each negator within three words, an
- * adverb or a hedge skipped ("is not usually used" denies "used"). Returns the denied terms and the affirmed ones.
+ * adverb or a hedge skipped ("is not usually used" denies "used"). A negator a mark follows denies nothing after it:
+ * "No, Babel transpiles ..." answers a question; except "none" after a label and its colon, which denies the label
+ * ("Changes needed: none"). Returns the denied terms and the affirmed ones.
  */
 function polarityOf(text: string): { denied: Set<string>; affirmed: Set<string> } {
-  const words = tokenizeWords(text);
+  const tokens = polarityTokens(text);
   const denied = new Set<string>();
   const deniedAt = new Set<number>();
-  words.forEach((w, i) => {
-    if (!isNegator(w)) return;
-    for (let j = i + 1; j < Math.min(words.length, i + 4); j += 1) {
-      const next = words[j] as string;
-      if (HEDGES.has(next) || /ly$/.test(next)) continue;
+  const deny = (j: number, term: string) => {
+    denied.add(canon(term));
+    deniedAt.add(j);
+  };
+  // Words in a denial's scope (to the end of its clause) are not affirmed either: "can't time it by the clock" does
+  // not state the clock.
+  const inScope = new Set<number>();
+  tokens.forEach((w, i) => {
+    if (w === 'none' && tokens[i - 1] === ':') {
+      // The label's content words, back to the mark before it.
+      for (let j = i - 2; j >= 0 && !isMark(tokens[j] as string); j -= 1) {
+        const term = extractTerms(tokens[j] as string)[0];
+        if (term !== undefined) deny(j, term);
+      }
+      return;
+    }
+    const pair = DENIAL_PAIRS.get(w);
+    const negator = pair === undefined ? isNegator(w) : tokens[i + 1] === pair;
+    if (!negator || isMark(tokens[i + 1] ?? '.')) return;
+    const start = pair === undefined ? i + 1 : i + 2;
+    let found = false;
+    for (let j = start; j < tokens.length; j += 1) {
+      const next = tokens[j] as string;
+      if (isMark(next) || SCOPE_ENDS.has(next)) break;
+      inScope.add(j);
+      if (found || j >= start + 3 || HEDGES.has(next) || DENIAL_PARTICLES.has(next) || /ly$/.test(next)) continue;
       const term = extractTerms(next)[0];
       if (term === undefined) continue;
-      denied.add(canon(term));
-      deniedAt.add(j);
-      break;
+      deny(j, term);
+      found = true;
     }
   });
   const affirmed = new Set<string>();
-  words.forEach((w, i) => {
-    const term = extractTerms(w)[0];
-    if (term !== undefined && !deniedAt.has(i)) affirmed.add(canon(term));
+  tokens.forEach((w, i) => {
+    const term = isMark(w) ? undefined : extractTerms(w)[0];
+    if (term !== undefined && !deniedAt.has(i) && !inScope.has(i)) affirmed.add(canon(term));
   });
   return { denied, affirmed };
 }
@@ -406,8 +448,12 @@ interface Quantity {
   raw: string;
 }
 
-/** The numbers of a text, in digits or in words, each with the unit after it when there is one. */
-function quantitiesOf(text: string): Quantity[] {
+/**
+ * The numbers of a text, in digits or in words, each with the unit after it when there is one. A number right after a
+ * capitalised word is a version or a name ("ROS 2"), no figure of a claim; `afterNames` reads it too, for what the
+ * passages state: "Orin NX (16GB)" and "RTX 2060" do state 16 GB and 2060.
+ */
+function quantitiesOf(text: string, afterNames = false): Quantity[] {
   const tokens = text.match(/\d+(?:[.,]\d+)*|[\p{L}]+(?:-[\p{L}]+)*|%|°\s?[CF]/gu) ?? [];
   const out: Quantity[] = [];
   for (let i = 0; i < tokens.length; i += 1) {
@@ -421,7 +467,7 @@ function quantitiesOf(text: string): Quantity[] {
       value = 1;
     } else if (/^\d/.test(token)) {
       // A number right after a capitalised word is a version or a name ("ROS 2", "Python 3").
-      if (/^\p{Lu}/u.test(previous) && !/^\d/.test(previous)) continue;
+      if (!afterNames && /^\p{Lu}/u.test(previous) && !/^\d/.test(previous)) continue;
       value = Number(token.replace(/,(?=\d{3}\b)/g, ''));
     } else {
       const words = token.toLowerCase().split('-');
@@ -510,7 +556,12 @@ function swappedPair(claim: string, evidence: string): [string, string] | null {
   const a = orderWords(claim);
   const b = orderWords(evidence);
   const once = (list: string[], w: string) => list.indexOf(w) === list.lastIndexOf(w);
-  const meaningful = (w: string) => /^\d/.test(w) || (w.length >= 3 && !NEGATORS.has(w) && extractTerms(w).length > 0);
+  // Short names count too when the claim writes them as names ("Orin NX", "Unitree G1"), not as words ("on", "it").
+  const shortNames = new Set(
+    (claim.match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => /^\p{Lu}[\p{Lu}\d]+$|\d/u.test(w)).map((w) => w.toLowerCase()),
+  );
+  const meaningful = (w: string) =>
+    /^\d/.test(w) || shortNames.has(w) || (w.length >= 3 && !NEGATORS.has(w) && extractTerms(w).length > 0);
   const shared = [...new Set(a)].filter((w) => meaningful(w) && b.includes(w) && once(a, w) && once(b, w));
   const base = lcs(a, b);
   for (let i = 0; i < shared.length; i += 1) {
@@ -544,9 +595,12 @@ function swapIn(
 ): { sentence: Sentence; pair: [string, string] } | null {
   for (const s of ranked.slice(0, 3)) {
     const next = sentences[sentences.indexOf(s) + 1];
-    const window = next && next.passage === s.passage ? `${s.text} ${next.text}` : s.text;
-    const pair = swappedPair(claim, window);
-    if (pair) return { sentence: s, pair };
+    // The sentence alone first: beside the next one, a name both use ("leader", "followers") is no longer used once.
+    const windows = next && next.passage === s.passage ? [s.text, `${s.text} ${next.text}`] : [s.text];
+    for (const window of windows) {
+      const pair = swappedPair(claim, window);
+      if (pair) return { sentence: s, pair };
+    }
   }
   return null;
 }
@@ -590,7 +644,7 @@ export function judgeClaim(claim: string, passages: readonly JudgePassage[]): St
 
   // Numbers and quantities: each must be stated; one the passage states otherwise is a contradiction.
   const allText = passages.map((p) => p.text).join('\n');
-  const stated = quantitiesOf(allText);
+  const stated = quantitiesOf(allText, true);
   for (const q of quantitiesOf(claim)) {
     if (states(stated, q)) continue;
     const rival = ranked.slice(0, 2).find((s) => quantitiesOf(s.text).some((e) => e.dimension === q.dimension));

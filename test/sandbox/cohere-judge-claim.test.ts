@@ -57,6 +57,47 @@ describe('judgeClaim', () => {
     expect(judgeClaim('Unity uses a left-handed frame with Y up.', frames).verdict).toBe('supported');
   });
 
+  it('reads two names exchanged in one sentence when the next sentence uses them again, and short names', () => {
+    const pings = passage(
+      'Each server sends pings to its clients every 2 seconds. If the clients of a server hear nothing for 9 seconds, they reconnect.',
+    );
+    expect(judgeClaim('Each client sends pings to its server every 2 seconds.', pings).verdict).toBe('contradicted');
+    expect(judgeClaim('Every 2 seconds each server pings its clients.', pings).verdict).toBe('supported');
+    const boards = passage('The T5 is too slow for vision, so pick the R7 (about $40) instead.');
+    expect(judgeClaim('The R7 is too slow for vision, so pick the T5 (about $40) instead.', boards).verdict).toBe(
+      'contradicted',
+    );
+    expect(judgeClaim('The T5 is too slow for vision, so pick the R7 instead.', boards).verdict).toBe('supported');
+  });
+
+  it('reads an answer\'s "No,", "non-", near negators, "instead of" and "rather than", and "none" after a label', () => {
+    const gpu = passage('Old laptops and non-GPU desktops will not run the simulator.');
+    expect(judgeClaim('A desktop without a GPU will not run the simulator.', gpu).verdict).toBe('supported');
+    expect(judgeClaim('A desktop with a GPU will not run the simulator.', gpu).verdict).toBe('contradicted');
+    const tabs = passage('The parser does not accept tabs in keys.');
+    expect(judgeClaim('No, the parser does not accept tabs in keys.', tabs).verdict).toBe('supported');
+    expect(judgeClaim('No, the parser accepts tabs in keys.', tabs).verdict).toBe('contradicted');
+    const dough = passage('Cold dough would barely rise overnight. Fold the dough instead of kneading it.');
+    expect(judgeClaim('Cold dough would not rise overnight.', dough).verdict).toBe('supported');
+    expect(judgeClaim('Cold dough would rise overnight.', dough).verdict).toBe('contradicted');
+    expect(judgeClaim('Do not knead the dough; fold it.', dough).verdict).toBe('supported');
+    expect(judgeClaim('Knead the dough.', dough).verdict).toBe('contradicted');
+    const alerts = passage('A full disk deserves a warning rather than a page.');
+    expect(judgeClaim('A full disk deserves a page.', alerts).verdict).toBe('contradicted');
+    expect(judgeClaim('A full disk deserves a warning.', alerts).verdict).toBe('supported');
+    const steps = passage('Migration steps: none for the third release.');
+    expect(judgeClaim('The third release needs no migration steps.', steps).verdict).toBe('supported');
+    expect(judgeClaim('The third release needs migration steps.', steps).verdict).toBe('contradicted');
+  });
+
+  it('leaves the rest of a denied clause unstated, and reads a figure after a name in the passage', () => {
+    const proof = passage('Proofing ends by feel rather than by the clock.');
+    expect(judgeClaim('You cannot time proofing by the clock.', proof).verdict).toBe('supported');
+    const board = passage('The kit ships with an Orin NX (16GB) board.');
+    expect(judgeClaim('The kit ships with a board of 16 GB.', board).verdict).toBe('supported');
+    expect(judgeClaim('The kit ships with a board of 32 GB.', board).verdict).not.toBe('supported');
+  });
+
   it('contradicts an antonym, and finds a certainty the passage only allows not in context', () => {
     const params = passage('The namespace argument is optional. A model trained on synthetic data may still fail.');
     expect(judgeClaim('The namespace argument is required.', params).verdict).toBe('contradicted');
