@@ -7,7 +7,7 @@
 import { type ClaimTerms, extractClaimTerms, type NumberReading, stemWord } from './claim-terms.ts';
 import { exchangedFigures, movedRanges } from './figures.ts';
 import { polarityConflicts } from './polarity.ts';
-import { type Quantity, sameQuantity, statedQuantities } from './quantities.ts';
+import { numberSpans, type Quantity, sameQuantity, statedQuantities } from './quantities.ts';
 
 /**
  * The share of a claim's content words that the cited text must hold. Tuned on the grounding evaluation set's `dev`
@@ -141,6 +141,17 @@ export interface SupportFeatures {
    * a name or a polarity.
    */
   irregularForms: boolean;
+  /**
+   * A number that counts the items the claim itself lists after a colon ("four dev dependencies: jest, typescript,
+   * ts-jest and @types/jest") is the claim's own arithmetic, checked by its list, not a figure the cited text must
+   * state: each listed item is still looked up as a word, number or name.
+   */
+  listCounts: boolean;
+  /**
+   * A month named in full is found as its abbreviation and the reverse ("September" / "Sept." / "Sep"), as a name and
+   * as a word of the word share.
+   */
+  monthNames: boolean;
 }
 export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   wholeSentence: true,
@@ -168,6 +179,8 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   onOff: true,
   numbersInClause: true,
   irregularForms: true,
+  listCounts: true,
+  monthNames: true,
 };
 
 /** How one claim fares against the text it cites. */
@@ -252,10 +265,12 @@ export function assessClaim(options: {
   const missingQuantities = quantities.filter((q) => !foundQuantities.includes(q)).map((q) => `${q.raw} ${q.unit}`);
   // A number converted exactly to another unit ("1000 ms" for "a second") is found as its quantity.
   const convertedNumbers = new Set(foundQuantities.map((q) => q.number));
-  const missingNumbers = terms.numbers.filter((n) => !numbers.has(n) && !convertedNumbers.has(n));
+  const counts = text !== null && features.listCounts ? listCounts(text) : NO_COUNTS;
+  const missingNumbers = terms.numbers.filter((n) => !numbers.has(n) && !convertedNumbers.has(n) && !counts.has(n));
   const missingNames = terms.names.filter(
     (name) =>
       !stems.has(stemWord(name.toLowerCase())) &&
+      !(features.monthNames && options.evidence.texts.some((t) => namesMonth(name, t))) &&
       !(features.acronyms && options.evidence.texts.some((t) => spellsOut(name, t))),
   );
   const polarity = {
@@ -324,8 +339,62 @@ export function holdsWord(
   return (
     evidence.stems.has(word.stem) ||
     (features.irregularForms && evidence.bases.has(word.base)) ||
-    (features.acronyms && evidence.texts.some((t) => spellsOut(word.word, t)))
+    (features.acronyms && evidence.texts.some((t) => spellsOut(word.word, t))) ||
+    (features.monthNames && evidence.texts.some((t) => namesMonth(word.word, t)))
   );
+}
+
+const NO_COUNTS: ReadonlySet<string> = new Set();
+
+/** The longest head a counted list may have between its number and its colon ("four optional TypeScript keys:"). */
+export const MAX_COUNTED_HEAD_WORDS = 4;
+
+/**
+ * The numbers of a claim that count the items it lists itself: a number, a head of one to MAX_COUNTED_HEAD_WORDS
+ * words, a colon, and a list to the end of the clause whose items (split at commas, "and", "or") are that many:
+ * "three error codes: 6059, 18002 and 18003" gives "3". A list that splits otherwise ("two routes: an ES value,
+ * ideally ES2022 or ESNext, or ...") gives nothing: the number is then looked up as any other.
+ */
+export function listCounts(text: string): ReadonlySet<string> {
+  const counts = new Set<string>();
+  for (const span of numberSpans(text)) {
+    const after = text.slice(span.end);
+    const head = new RegExp(
+      String.raw`^(?:\s+[\p{L}\p{N}@/._'’-]+){1,${MAX_COUNTED_HEAD_WORDS}}\s*:\s*([^:;.!?]*(?:\.(?!\s|$)[^:;.!?]*)*)`,
+      'u',
+    ).exec(after);
+    const list = head?.[1]?.trim();
+    if (list === undefined || list === '') continue;
+    const items = list.split(/\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+/u).filter((item) => item.trim() !== '');
+    if (items.length >= 2 && String(items.length) === span.key) counts.add(span.key);
+  }
+  return counts;
+}
+
+/** Months and the short forms a text writes them in ("Sept." and "Sep" for September). */
+const MONTHS: readonly (readonly string[])[] = [
+  ['January', 'Jan'],
+  ['February', 'Feb'],
+  ['March', 'Mar'],
+  ['April', 'Apr'],
+  ['June', 'Jun'],
+  ['July', 'Jul'],
+  ['August', 'Aug'],
+  ['September', 'Sept', 'Sep'],
+  ['October', 'Oct'],
+  ['November', 'Nov'],
+  ['December', 'Dec'],
+];
+
+/**
+ * Whether `word` is a month (in full or short, capitalised as a month is) that `text` names in another of its forms:
+ * "September" in "In Sept. 2018", "Nov" in "November 2024". Case-sensitive, so "mar" and "may" stay verbs. May has no
+ * short form, so it is not listed: the word itself is found as any other.
+ */
+export function namesMonth(word: string, text: string): boolean {
+  const forms = MONTHS.find((m) => m.includes(word.replace(/\.$/, '')));
+  if (forms === undefined) return false;
+  return new RegExp(String.raw`(?<!\p{L})(?:${forms.join('|')})(?!\p{L})`, 'u').test(text);
 }
 
 /** True when a sentence states a fact a reader could check: a number or a proper name. Connectives state none. */

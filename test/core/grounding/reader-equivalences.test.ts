@@ -1,0 +1,105 @@
+/**
+ * Two readings of issue 22's fourth round (docs/GROUNDING.md, "Round four (session gprec)"): a number that counts the
+ * items the claim lists itself, and a month written in another of its forms. Each on a faithful rewording it must pass
+ * and a wrong claim beside it that it must still catch, with its switch, and the edges of each reading. Sentences made
+ * up for these tests, not taken from the evaluation set.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  ALL_SUPPORT_FEATURES,
+  assessClaim,
+  collectEvidence,
+  DEFAULT_MIN_WORD_SUPPORT,
+  listCounts,
+  MAX_COUNTED_HEAD_WORDS,
+  namesMonth,
+  type SupportFeatures,
+} from '../../../functions/core/grounding/support.ts';
+
+const check = (claim: string, chunk: string, features: Partial<SupportFeatures> = {}) =>
+  assessClaim({
+    claim,
+    evidence: collectEvidence([chunk]),
+    minWordSupport: DEFAULT_MIN_WORD_SUPPORT,
+    features: { ...ALL_SUPPORT_FEATURES, ...features },
+  });
+
+describe('a number that counts the claim’s own list', () => {
+  const chunk = 'The starter kit ships with a breadboard, jumper wires, a resistor pack and a USB cable.';
+
+  it('passes a count the cited text does not state, when the claim lists that many items', () => {
+    const claim = 'The starter kit ships with four parts: a breadboard, jumper wires, a resistor pack and a USB cable.';
+    expect(check(claim, chunk)).toMatchObject({ supported: true, missing_numbers: [] });
+    expect(check(claim, chunk, { listCounts: false })).toMatchObject({ supported: false, missing_numbers: ['4'] });
+  });
+
+  it('still catches a count its own list does not bear out, and an item the text does not list', () => {
+    expect(
+      check(
+        'The starter kit ships with five parts: a breadboard, jumper wires, a resistor pack and a USB cable.',
+        chunk,
+      ),
+    ).toMatchObject({ supported: false, missing_numbers: ['5'] });
+    expect(
+      check(
+        'The starter kit ships with four parts: a breadboard, jumper wires, a resistor pack and an Arduino.',
+        chunk,
+      ),
+    ).toMatchObject({ supported: false, missing_names: ['Arduino'] });
+  });
+
+  it.each([
+    ['three error codes: 4012, 4013 and 4020', ['3']],
+    ['two modes: fast or safe', ['2']],
+    ['Two flags, then: --quiet, --verbose', []],
+    ['3 ports: 80, 443, 8080', ['3']],
+    ['four keys: host for the name, port for the number, user and password', ['4']],
+    ['2 options: on; off', []],
+    ['two steps: knead.', []],
+    ['two files: a.txt and b.txt', ['2']],
+    ['two things:', []],
+    ['It ran for two hours: too long.', []],
+  ])('counts %j as %j', (text, counted) => {
+    expect([...listCounts(text)]).toEqual(counted);
+  });
+
+  it(`reads a head of up to ${MAX_COUNTED_HEAD_WORDS} words between the number and the colon, not more`, () => {
+    expect([...listCounts('three very small plastic parts: a, b and c')]).toEqual(['3']);
+    expect([...listCounts('three very small grey plastic parts: a, b and c')]).toEqual([]);
+    expect([...listCounts('two parts: a and b')]).toEqual(['2']);
+  });
+});
+
+describe('a month in another of its forms', () => {
+  it('finds "September" where the text writes "Sept." or "Sep", and the reverse', () => {
+    const claim = 'Version 2 was released in September 2021.';
+    expect(check(claim, 'In Sept. 2021 version 2 was released.')).toMatchObject({ supported: true });
+    expect(check(claim, 'Released: Sep 2021 (version 2).')).toMatchObject({ supported: true });
+    expect(check(claim, 'In Sept. 2021 version 2 was released.', { monthNames: false })).toMatchObject({
+      supported: false,
+      missing_names: ['September'],
+    });
+    expect(check('Support ends in Nov 2026.', 'Support ends in November 2026.')).toMatchObject({ supported: true });
+  });
+
+  it('still catches another month', () => {
+    expect(check('Version 2 was released in October 2021.', 'In Sept. 2021 version 2 was released.')).toMatchObject({
+      supported: false,
+      missing_names: ['October'],
+    });
+  });
+
+  it.each([
+    ['September', 'In Sept. 2018', true],
+    ['Sept.', 'in September', true],
+    ['Jan', 'from January on', true],
+    ['March', 'troops mar the lawn', false],
+    ['March', 'since Mar 2020', true],
+    ['June', 'Junebug', false],
+    ['May', 'it may fail', false],
+    ['sept', 'In Sept. 2018', false],
+    ['September', 'in October', false],
+  ])('%s in %j: %s', (word, text, found) => {
+    expect(namesMonth(word, text)).toBe(found);
+  });
+});
