@@ -158,16 +158,18 @@ export class SitemapXmlReader {
         `has a markup declaration outside a DOCTYPE (in the entry at line ${line}, column ${col}): refused (a sitemap needs none)`,
       );
     }
+    const kept: SitemapFile['entries'] = [];
     for (const item of readEntries(piece, this.#kind === 'urlset' ? 'url' : 'sitemap', line, col)) {
-      const loc = firstText(item.loc);
+      const loc = trimmed(item.loc);
       if (loc === undefined) continue;
-      if (this.#entries.length >= this.#options.maxEntries) {
+      if (this.#entries.length + kept.length >= this.#options.maxEntries) {
         this.#full = true;
-        return;
+        break;
       }
-      const lastmod = firstText(item.lastmod);
-      this.#entries.push(lastmod === undefined ? { loc } : { loc, lastmod });
+      const lastmod = trimmed(item.lastmod);
+      kept.push(lastmod === undefined ? { loc } : { loc, lastmod });
     }
+    for (const entry of copiedOutOfPiece(kept)) this.#entries.push(entry);
   }
 
   /** After the last entry only the root's closing tag (and comments) may remain. */
@@ -193,11 +195,13 @@ export class SitemapXmlReader {
 
   #consume(n: number): void {
     const gone = this.#buffer.slice(0, n);
-    const last = gone.lastIndexOf('\n');
-    if (last >= 0) {
-      this.#line += gone.split('\n').length - 1;
-      this.#col = n - last;
-    } else this.#col += n;
+    // Counted in place: splitting the consumed text into lines allocated a string per line of the sitemap.
+    let last = -1;
+    for (let i = gone.indexOf('\n'); i >= 0; i = gone.indexOf('\n', i + 1)) {
+      this.#line++;
+      last = i;
+    }
+    this.#col = last >= 0 ? n - last : this.#col + n;
     this.#buffer = this.#buffer.slice(n);
   }
 }
@@ -367,11 +371,29 @@ function lineFeeds(text: string): string {
   return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
 }
 
-/**
- * A field's text, trimmed and copied, or undefined when empty. The copy matters: the values are V8 substrings that
- * keep their whole piece alive, so 50,000 kept <loc> values would otherwise pin the whole document in memory.
- */
-function firstText(value: string | undefined): string | undefined {
+/** A field's text, trimmed, or undefined when empty. */
+function trimmed(value: string | undefined): string | undefined {
   const text = value?.trim() ?? '';
-  return text === '' ? undefined : Buffer.from(text, 'utf8').toString('utf8');
+  return text === '' ? undefined : text;
+}
+
+/**
+ * The entries again, their texts copied out of the piece into one new string. The copy matters: the values are V8
+ * substrings that keep their whole piece alive, so 50,000 kept <loc> values would otherwise pin the whole document
+ * in memory. One copy per piece, not one per value: a UTF-8 round trip per value cost more than the reading.
+ * The round trip keeps every length (a lone surrogate becomes U+FFFD, one code unit too), so the offsets hold.
+ */
+function copiedOutOfPiece(entries: SitemapFile['entries']): SitemapFile['entries'] {
+  if (entries.length === 0) return entries;
+  const texts = entries.flatMap((e) => (e.lastmod === undefined ? [e.loc] : [e.loc, e.lastmod]));
+  const all = Buffer.from(texts.join(''), 'utf8').toString('utf8');
+  let at = 0;
+  const next = (text: string) => {
+    const start = at;
+    at += text.length;
+    return all.slice(start, at);
+  };
+  return entries.map((e) =>
+    e.lastmod === undefined ? { loc: next(e.loc) } : { loc: next(e.loc), lastmod: next(e.lastmod) },
+  );
 }
