@@ -205,6 +205,8 @@ interface Token {
   absent: boolean;
   /** Its clause holds a denial somewhere ("Wheel odometry is not available"), whether or not this word is under it. */
   deniedClause: boolean;
+  /** The head words its clause denies (the stems of its tokens at depth 1), for pairing denials one to one. */
+  clauseDenials: readonly string[];
 }
 
 /** How a text's polarity is read: the negation's scope in content words, and whether words of absence count. */
@@ -320,7 +322,12 @@ function tokenize(text: string, reading: Reading): Unit {
   let clauseStart = 0;
   let deniedClause = false;
   const closeClause = () => {
-    for (const token of tokens.slice(clauseStart)) token.deniedClause = deniedClause;
+    const clause = tokens.slice(clauseStart);
+    const heads = clause.filter((t) => t.depth === 1 && t.content).map((t) => t.stem);
+    for (const token of clause) {
+      token.deniedClause = deniedClause;
+      token.clauseDenials = heads;
+    }
     clauseStart = tokens.length;
     deniedClause = false;
   };
@@ -356,6 +363,7 @@ function tokenize(text: string, reading: Reading): Unit {
       head: negated ? head : null,
       absent,
       deniedClause: false,
+      clauseDenials: [],
     });
     if (negated && content && head === null) head = stem;
     if (content && negateNext > 0) negateNext--;
@@ -584,6 +592,7 @@ export function polarityConflicts(
     absence?: boolean;
     particles?: boolean;
     sharedDenial?: boolean;
+    pairedDenial?: boolean;
     bareContractions?: boolean;
     dashRanges?: boolean;
     closestClause?: boolean;
@@ -626,6 +635,7 @@ export function polarityConflicts(
         antonyms: options.antonyms !== false,
         particles: options.particles === true,
         sharedDenial: options.sharedDenial === true,
+        pairedDenial: options.pairedDenial === true,
         closestClause: options.closestClause === true,
         onOff: options.onOff === true,
       }),
@@ -701,9 +711,17 @@ function clauseConflicts(
     antonyms,
     particles,
     sharedDenial,
+    pairedDenial,
     closestClause,
     onOff,
-  }: { antonyms: boolean; particles: boolean; sharedDenial: boolean; closestClause: boolean; onOff: boolean },
+  }: {
+    antonyms: boolean;
+    particles: boolean;
+    sharedDenial: boolean;
+    pairedDenial: boolean;
+    closestClause: boolean;
+    onOff: boolean;
+  },
 ): string[] {
   const found: string[] = [];
   const closest = closestClause ? closestClauseOf(clause, clauses) : null;
@@ -731,7 +749,15 @@ function clauseConflicts(
     if (token.content && theirs.size > 0 && !theirs.has(negated)) {
       // Both clauses deny, at different words ("no wheel odometry" / "wheel odometry is not available"): they agree.
       const stating = negated ? sentence.filter((t) => t.stem === token.stem) : [token];
-      if (sharedDenial && stating.every((t) => t.deniedClause)) continue;
+      // One denial pairs with one: a denial whose head word the denying side denies too is matched already, and
+      // excuses no other word ("won't work without modification" against "should work without modification"). A
+      // denial without a head ("For simulation they cannot.") or of the word itself is never matched.
+      const denying = negated ? clause : sentence;
+      const unmatched = (t: Token) =>
+        !pairedDenial ||
+        t.clauseDenials.length === 0 ||
+        t.clauseDenials.some((d) => d === token.stem || !denying.some((o) => o.depth === 1 && o.stem === d));
+      if (sharedDenial && stating.every((t) => t.deniedClause && unmatched(t))) continue;
       found.push(`${not(negated)}${token.stem} / ${not(!negated)}${token.stem}`);
       continue;
     }

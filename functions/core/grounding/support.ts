@@ -104,6 +104,12 @@ export interface SupportFeatures {
    * (polarity.ts).
    */
   sharedDenial: boolean;
+  /**
+   * sharedDenial pairs denials one to one: a denial both sides make at the same word is matched, and excuses no other
+   * word ("won't work without modification" against "should work without modification"; "can run without any config
+   * files and will compile" against "can run without any config files, but it will not compile") (polarity.ts).
+   */
+  pairedDenial: boolean;
   /** "dont", "isnt", "cant" written without their apostrophe are denials, as "don't" is (polarity.ts). */
   bareContractions: boolean;
   /**
@@ -171,6 +177,7 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   attribution: true,
   particles: true,
   sharedDenial: true,
+  pairedDenial: true,
   bareContractions: true,
   acronyms: true,
   dashRanges: true,
@@ -279,6 +286,7 @@ export function assessClaim(options: {
     absence: features.absence,
     particles: features.particles,
     sharedDenial: features.sharedDenial,
+    pairedDenial: features.pairedDenial,
     bareContractions: features.bareContractions,
     dashRanges: features.dashRanges,
     closestClause: features.closestClause,
