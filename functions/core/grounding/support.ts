@@ -112,6 +112,8 @@ export interface SupportFeatures {
   pairedDenial: boolean;
   /** "dont", "isnt", "cant" written without their apostrophe are denials, as "don't" is (polarity.ts). */
   bareContractions: boolean;
+  /** "non-" written with its hyphen denies the word it joins: "non-RTX machines" are machines without RTX (polarity.ts). */
+  nonPrefix: boolean;
   /**
    * A name in capitals is found where the cited text spells it out, word by word ("VM" for "virtual machine", "NFS"
    * for "network file system"): the same name, abbreviated. As a name, and as a word of the word share.
@@ -173,6 +175,7 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   sharedDenial: true,
   pairedDenial: true,
   bareContractions: true,
+  nonPrefix: true,
   acronyms: true,
   dashRanges: true,
   closestClause: true,
@@ -281,6 +284,7 @@ export function assessClaim(options: {
     sharedDenial: features.sharedDenial,
     pairedDenial: features.pairedDenial,
     bareContractions: features.bareContractions,
+    nonPrefix: features.nonPrefix,
     dashRanges: features.dashRanges,
     closestClause: features.closestClause,
     onOff: features.onOff,
