@@ -20,6 +20,7 @@ import type {
   TokenUsage,
 } from '../report/grounding-report.ts';
 import { describeError, isServiceError, truncate } from '../shared/errors.ts';
+import { type NumberSpan, numberSpans, type Quantity, sameQuantity } from './quantities.ts';
 
 /** The three verdicts a judge may give; anything else it says is unreadable. */
 const READABLE_VERDICTS: readonly string[] = [
@@ -142,8 +143,9 @@ function readStatement(raw: unknown, index: number, chunks: readonly ChatDocumen
  * as a verdict of its own (readVerdict); the claim's verdict, evidence and reason are those of its worst statement
  * (contradicted, then not_in_context, then could_not_verify, then supported; the first on a tie), so one false fact
  * fails the sentence and a statement that could not be verified keeps it from being supported. No statements, or more
- * than MAX_STATEMENTS, is malformed. Statements all supported that leave out a number `claim` states in digits are
- * incomplete: the judge split off and dropped a fact, and the claim is could_not_verify, not supported.
+ * than MAX_STATEMENTS, is malformed. Statements all supported that leave out a figure `claim` states (in digits or
+ * words, with its unit: numbersLeftOut) are incomplete: the judge split off and dropped a fact, and the claim is
+ * could_not_verify, not supported.
  */
 export function readJudgement(claim: string, reply: string, chunks: readonly ChatDocument[]): ClaimJudgement {
   let parsed: unknown;
@@ -171,20 +173,68 @@ export function readJudgement(claim: string, reply: string, chunks: readonly Cha
   const left = verdict.verdict === 'supported' ? numbersLeftOut(claim, statements) : [];
   if (left.length > 0)
     return {
-      ...unverified('incomplete', `the judge's statements leave out ${left.join(', ')} of the claim`),
+      ...unverified(
+        'incomplete',
+        `the judge's statements leave out ${left.map((n) => JSON.stringify(n)).join(', ')} of the claim`,
+      ),
       statements,
     };
   return { ...verdict, statements };
 }
 
-/** Numbers written in digits, thousands separators aside ("1,000" is "1000"). */
-const numbersIn = (text: string) =>
-  text.replace(/(?<=\d)[,\u00a0\u202f](?=\d{3}\b)/g, '').match(/\d+(?:\.\d+)?/g) ?? [];
+/**
+ * Ordinal words, read on the statements' side only: "the third node" keeps a claim's "3rd node" (quantities.ts reads
+ * "3rd" as 3 but no ordinal word). A claim's own ordinal word is no figure it states, so it is never counted as left out.
+ */
+const ORDINALS: Readonly<Record<string, number>> = {
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  eleventh: 11,
+  twelfth: 12,
+  twentieth: 20,
+  hundredth: 100,
+  thousandth: 1000,
+};
 
-/** The numbers the claim states in digits that none of the statements states. */
+/** A number's value as compared: "3" and "three" (key "3"), "1.5" and "1.50" are one; a key no number reads as it is. */
+const numericValue = (key: string): number | string => {
+  const value = Number(key);
+  return Number.isNaN(value) ? key : value;
+};
+
+/**
+ * The figures the claim states that none of the statements states, as the claim writes them ("64 GB", "sixty-four",
+ * "1,000"). Numbers are read as quantities.ts reads them: in digits or in words, with their unit, a version glued to
+ * letters ("v2", "Nav2") no number. They are compared by value: "three" keeps "3", "64 GB" keeps "sixty-four
+ * gigabytes" and "64,000 MB". A figure with a unit is kept by the same quantity, or by its number stated without a
+ * unit; a statement that gives it another amount of the unit ("64 MB") does not keep it. The statements are read
+ * leniently (as evidence is: "a second" is one second), so a restated figure is found rather than missed.
+ */
 function numbersLeftOut(claim: string, statements: readonly JudgedStatement[]): string[] {
-  const stated = new Set(statements.flatMap((s) => numbersIn(s.statement)));
-  return [...new Set(numbersIn(claim))].filter((n) => !stated.has(n));
+  const text = statements.map((s) => s.statement).join(' ');
+  const stated = numberSpans(text, { lenient: true });
+  const values = new Set([
+    ...stated.map((s) => numericValue(s.key)),
+    ...[...text.toLowerCase().matchAll(/\p{L}+/gu)].flatMap((m) => ORDINALS[m[0]] ?? []),
+  ]);
+  const bare = new Set(stated.filter((s) => s.quantity === null).map((s) => numericValue(s.key)));
+  const quantities = stated.flatMap((s) => s.quantity ?? []);
+  const kept = (span: NumberSpan) =>
+    span.quantity === null
+      ? values.has(numericValue(span.key))
+      : bare.has(numericValue(span.key)) || quantities.some((q) => sameQuantity(q, span.quantity as Quantity));
+  const left = numberSpans(claim)
+    .filter((span) => !kept(span))
+    .map((span) => `${claim.slice(span.index, span.end)}${span.quantity === null ? '' : ` ${span.quantity.unit}`}`);
+  return [...new Set(left)];
 }
 
 /** The statement a claim's verdict came from (its first statement with that verdict); undefined without statements. */

@@ -457,12 +457,12 @@ describe('readJudgement: the claim split into atomic statements', () => {
       verdict: 'could_not_verify',
       chunk_id: null,
       evidence: null,
-      reason: "the judge's statements leave out 64 of the claim",
+      reason: 'the judge\'s statements leave out "64 GB", "64" of the claim',
       failure: 'incomplete',
       statements: [{ ...ubuntu, reason: '', failure: null }],
     });
     expect(describeJudgement({ text: claim, chunk_ids: ['c1'] }, dropped)).toBe(
-      `the judge could not verify claim "${claim}" (incomplete): the judge's statements leave out 64 of the claim`,
+      `the judge could not verify claim "${claim}" (incomplete): the judge's statements leave out "64 GB", "64" of the claim`,
     );
     const memory = {
       statement: 'Isaac Sim needs 64 GB.',
@@ -480,16 +480,72 @@ describe('readJudgement: the claim split into atomic statements', () => {
     const many = (statement: string) =>
       readJudgement('It holds 1,000 nodes at 2.5 Hz.', statements({ ...ubuntu, statement }), TWO_FACTS);
     expect(many('It holds 1000 nodes at 2.5 Hz.').verdict).toBe('supported');
-    expect(many('It holds 1 000 nodes at 2.5 Hz.').reason).toBe("the judge's statements leave out 1000 of the claim");
-    expect(many('It holds 1,000 nodes at 2 Hz.').reason).toBe("the judge's statements leave out 2.5 of the claim");
-    expect(many('It holds nodes.').reason).toBe("the judge's statements leave out 1000, 2.5 of the claim");
+    expect(many('It holds 1 000 nodes at 2.5 Hz.').reason).toBe(
+      'the judge\'s statements leave out "1,000" of the claim',
+    );
+    expect(many('It holds 1,000 nodes at 2 Hz.').reason).toBe(
+      'the judge\'s statements leave out "2.5 Hz" of the claim',
+    );
+    expect(many('It holds nodes.').reason).toBe('the judge\'s statements leave out "1,000", "2.5 Hz" of the claim');
     const one = (claimText: string, statement: string) =>
       readJudgement(claimText, statements({ ...ubuntu, statement }), TWO_FACTS);
     expect(one('It runs at 0.35 Hz.', 'It runs at 0.36 Hz.').reason).toBe(
-      "the judge's statements leave out 0.35 of the claim",
+      'the judge\'s statements leave out "0.35 Hz" of the claim',
     );
     // A claim without a number leaves nothing out, whatever numbers the statements add.
     expect(one('It runs fast.', 'It runs at 5 Hz.').verdict).toBe('supported');
+  });
+
+  it('reads the figures as quantities.ts does: words, units and conversions kept by value, a version no figure', () => {
+    const one = (claimText: string, statement: string) =>
+      readJudgement(
+        claimText,
+        statements({ statement, verdict: 'supported', chunk_id: 'c1', evidence: 'Isaac Sim runs on Ubuntu.' }),
+        TWO_FACTS,
+      );
+    const kept = (claimText: string, statement: string) => expect(one(claimText, statement).verdict).toBe('supported');
+    const left = (claimText: string, statement: string, named: string) =>
+      expect(one(claimText, statement)).toMatchObject({
+        verdict: 'could_not_verify',
+        failure: 'incomplete',
+        reason: `the judge's statements leave out ${named} of the claim`,
+      });
+    // A number written in words, on either side, is its value.
+    kept('It needs 64 GB of RAM.', 'It needs sixty-four gigabytes of RAM.');
+    kept('It needs sixty-four gigabytes of RAM.', 'It needs 64 GB of RAM.');
+    kept('It runs three nodes.', 'It runs 3 nodes.');
+    kept('It runs 3 nodes.', 'It runs three nodes.');
+    left('It runs three nodes.', 'It runs nodes.', '"three"');
+    left('It runs three nodes.', 'It runs 4 nodes.', '"three"');
+    left('It needs sixty-four gigabytes of RAM.', 'It needs RAM.', '"sixty-four gigabytes"');
+    kept('It runs two hundred and forty nodes.', 'It runs 240 nodes.');
+    left('It runs two hundred and forty nodes.', 'It runs 200 nodes.', '"two hundred and forty"');
+    // A quantity is kept by the same amount in any unit of its dimension, or its number alone; not another amount.
+    kept('It needs 64 GB of RAM.', 'It needs 64,000 MB of RAM.');
+    kept('It needs 64 GB of RAM.', 'It needs 64 of them.');
+    left('It needs 64 GB of RAM.', 'It needs 64 MB of RAM.', '"64 GB"');
+    left('It needs 64 GB of RAM.', 'It needs 64 GHz.', '"64 GB"');
+    kept('It answers in 1000 ms.', 'It answers in a second.');
+    left('It answers in 1000 ms.', 'It answers in 1001 ms.', '"1000 ms"');
+    kept('It bakes at 96 °C.', 'It bakes at 205 °F.');
+    // A bare number is kept by the same number with a unit the statement adds, and by value ("1.50" is "1.5").
+    kept('It runs at 30.', 'It runs at 30 Hz.');
+    kept('It runs at 1.5 Hz.', 'It runs at 1.50 Hz.');
+    left('It runs at 1.5 Hz.', 'It runs at 15 Hz.', '"1.5 Hz"');
+    // An ordinal in digits is kept by its word; the claim's own ordinal words state no figure.
+    kept('The 3rd node leads.', 'The third node leads.');
+    left('The 3rd node leads.', 'The second node leads.', '"3"');
+    kept('The third node leads.', 'The node leads.');
+    // A range: both ends are figures, each with the range's unit.
+    kept('It takes 20-30 minutes.', 'It takes 20 to 30 minutes.');
+    left('It takes 20-30 minutes.', 'It takes 30 minutes.', '"20 minutes"');
+    left('It heats to 230 to 250 °C.', 'It heats to 230 °C.', '"250 °C"');
+    // A version glued to letters is a name, not a figure; a number after a name ("ROS 2") is one.
+    kept('Nav2 v2 plans paths.', 'The planner plans paths.');
+    left('It runs on ROS 2.', 'It runs on ROS.', '"2"');
+    // "one" as a pronoun is no figure of the claim; before a unit it is one.
+    kept('Pick one of them.', 'Pick a node.');
+    left('It waits one minute.', 'It waits.', '"one minute"');
   });
 
   it('reads a statement’s text as written, white space collapsed and cut at 300 characters', () => {
