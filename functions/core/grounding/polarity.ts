@@ -94,6 +94,12 @@ const NOT_NEGATING_AFTER: ReadonlySet<string> = new Set([
   'matter',
   'doubt',
 ]);
+/**
+ * A prefix written with its hyphen that denies the word it joins, as "without" would: "non-RTX Windows machines" are
+ * machines without RTX, "non-essential warnings" are not essential ones. Only with the hyphen: "none" and "nonzero"
+ * are words of their own.
+ */
+const NON_PREFIX = 'non';
 /** Two-word cues: "instead of kneading", "rather than copying". */
 const PAIR_CUES: readonly [string, string][] = [
   ['instead', 'of'],
@@ -215,11 +221,13 @@ interface Reading {
   absence: boolean;
   /** "dont", "isnt" read as "don't", "isn't" (BARE_CONTRACTIONS). */
   bareContractions: boolean;
+  /** "non-" before a hyphen is a cue ("non-RTX machines" deny the RTX; NON_PREFIX). */
+  nonPrefix: boolean;
   /** A dash between two numbers is a range, not a clause break (CLAUSE_BREAK_BUT_RANGES). */
   dashRanges: boolean;
 }
 const keyOf = (reading: Reading) =>
-  `${reading.scope}${reading.absence ? '+absence' : ''}${reading.bareContractions ? '+bare' : ''}${reading.dashRanges ? '+dash' : ''}`;
+  `${reading.scope}${reading.absence ? '+absence' : ''}${reading.bareContractions ? '+bare' : ''}${reading.dashRanges ? '+dash' : ''}${reading.nonPrefix ? '+non' : ''}`;
 
 /**
  * Words that say a thing is gone or kept away without a negation: "removes the single point of failure" says there is
@@ -317,7 +325,13 @@ function tokenize(text: string, reading: Reading): Unit {
   let depth = 0;
   let head: string | null = null;
   let absentNext = 0;
-  const raw = [...text.matchAll(WORD)].map((m) => m[0].toLowerCase().replace(/[’]/g, "'"));
+  const matches = [...text.matchAll(WORD)];
+  const raw = matches.map((m) => m[0].toLowerCase().replace(/[’]/g, "'"));
+  // "non-RTX", "Non-LTS", "non-essential": a prefix the tokenizer splits off at its hyphen.
+  const prefixed = (i: number) => {
+    const m = matches[i] as RegExpExecArray;
+    return text[m.index + m[0].length] === '-';
+  };
   // Whether the current clause denies anything: a subordinate clause ("until the dough is kneaded") is one of its own.
   let clauseStart = 0;
   let deniedClause = false;
@@ -335,12 +349,14 @@ function tokenize(text: string, reading: Reading): Unit {
     const next = raw[i + 1] ?? '';
     const contraction = /n't$/.test(word) || (reading.bareContractions && BARE_CONTRACTIONS.has(word));
     const base = contraction ? word.replace(/n't$/, '') : word.replace(/'\p{L}+$/u, '');
+    const nonPrefix = reading.nonPrefix && base === NON_PREFIX && prefixed(i);
     const isCue =
       ((NEGATION_CUES.has(base) || contraction) && !NOT_NEGATING_AFTER.has(next)) ||
-      PAIR_CUES.some(([a, b]) => base === a && next === b);
+      PAIR_CUES.some(([a, b]) => base === a && next === b) ||
+      nonPrefix;
     if (isCue) {
       deniedClause = true;
-      negateNext = NOUN_CUES.has(base) ? Math.min(scope, 1) : scope;
+      negateNext = NOUN_CUES.has(base) || nonPrefix ? Math.min(scope, 1) : scope;
       depth = 0;
       head = null;
       return;
@@ -594,6 +610,7 @@ export function polarityConflicts(
     sharedDenial?: boolean;
     pairedDenial?: boolean;
     bareContractions?: boolean;
+    nonPrefix?: boolean;
     dashRanges?: boolean;
     closestClause?: boolean;
     onOff?: boolean;
@@ -605,6 +622,7 @@ export function polarityConflicts(
     scope,
     absence: options.absence === true,
     bareContractions: options.bareContractions === true,
+    nonPrefix: options.nonPrefix === true,
     dashRanges: options.dashRanges === true,
   };
   const sentences = evidenceTexts.flatMap((t) => sentencesOf(t, reading));

@@ -50,3 +50,23 @@ describe('denials paired one to one (pairedDenial)', () => {
     expect(polarityConflicts(claim, [evidence], { ...PAIRED, closestClause: true })).toEqual([]);
   });
 });
+
+describe('"non-" written with its hyphen is a denial (nonPrefix)', () => {
+  const ON = { ...PAIRED, nonPrefix: true };
+  it('reads "non-GPU laptops" as laptops without a GPU, and catches a claim that drops the prefix', () => {
+    const evidence = 'Standard laptops (non-GPU models) will not run the simulator.';
+    expect(polarityConflicts('Laptops without a GPU will not run the simulator.', [evidence], ON)).toEqual([]);
+    expect(polarityConflicts('Laptops without a GPU will not run the simulator.', [evidence], PAIRED)).not.toEqual([]);
+    expect(polarityConflicts('Release Kite is an LTS release.', ['Release Kite is a non-LTS release.'], ON)).toEqual([
+      'lt / not lt',
+    ]);
+    expect(
+      polarityConflicts('Release Kite is an LTS release.', ['Release Kite is a non-LTS release.'], PAIRED),
+    ).toEqual([]);
+  });
+
+  it('needs the hyphen right after "non": "non sequitur", "nonzero" and "none" are words of their own', () => {
+    expect(polarityConflicts('The offset is a sequitur here.', ['The offset is a non sequitur here.'], ON)).toEqual([]);
+    expect(polarityConflicts('The offset is zero here.', ['The offset is nonzero here.'], ON)).toEqual([]);
+  });
+});
