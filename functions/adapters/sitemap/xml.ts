@@ -3,23 +3,16 @@
  *
  * Why pieces: fast-xml-parser (the design's XML parser) builds a tree of the whole document it is given, about 40
  * times the size of the text, so a 50 MB sitemap cost gigabytes. Here the text is cut after each complete
- * `</url>` (or `</sitemap>`) and every piece is validated alone, then its entries read: memory holds one piece and
- * the entries kept (loc and lastmod only), whatever the file's size. The cut is found by a small scanner that skips comments
+ * `</url>` (or `</sitemap>`) and every piece is validated and parsed alone: memory holds one piece and the entries
+ * kept (loc and lastmod only), whatever the file's size. The cut is found by a small scanner that skips comments
  * and CDATA, so a `</url>` inside them does not split an entry. The prolog (XML declaration, comments, DOCTYPE) and
  * the root element are read by that scanner, and the root's closing tag is checked at the end, so a document
  * that is not well-formed as a whole is still refused.
  *
- * Entities: no DOCTYPE reaches the reading (the prolog is read by the scanner, and a DOCTYPE or any other markup
- * declaration anywhere else is refused), so only XML's five predefined entities are decoded and an entity bomb
- * cannot expand.
- *
- * Why a piece is not handed to fast-xml-parser's XMLParser once validated: it builds a tree of every element and
- * then an object of it, for two short texts per entry. In a cold run (a nightly Lambda's only one) that was about
- * 110 ms of 5,000 entries' CPU (docs/PERFORMANCE.md). fast-xml-parser's validator still decides well-formedness;
- * `readEntries` below only reads a piece the validator accepted, with the parser's reading of each value
- * (test/adapters/sitemap/xml-entries.test.ts holds the two equal on generated pieces).
+ * Entities: the parser never sees a DOCTYPE (the prolog is not parsed by it, and a DOCTYPE or ENTITY declaration
+ * anywhere else is refused), so only XML's five predefined entities are decoded and an entity bomb cannot expand.
  */
-import { XMLValidator } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { SitemapFormatError } from './errors.ts';
 
 export interface SitemapXmlOptions {
@@ -38,16 +31,21 @@ export interface SitemapFile {
 }
 
 const WRAP = '<r>';
-/**
- * Elements nested deeper than this in one piece are refused (fast-xml-parser's own default cap, kept as it was:
- * a sitemap entry needs three levels).
- */
-const MAX_NESTING = 100;
+/** The entry elements, children of the root (<r>, then depth 2): always read as a list, even when a piece has one. */
+const ENTRY_NAMES = new Set(['url', 'sitemap']);
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  removeNSPrefix: true,
+  parseTagValue: false,
+  // The matcher, not a path string: with `jPath: true` the parser builds every element's path string for this
+  // and its other callbacks (27 ms of a cold run's 5,000 entries in the profile). <loc> and <lastmod> need no
+  // list: firstText takes a value or the first of several.
+  jPath: false,
+  isArray: (name, matcher) => typeof matcher !== 'string' && matcher.getDepth() === 2 && ENTRY_NAMES.has(name),
+  // A second guard: should a declaration ever reach the parser, it may not declare anything worth expanding.
+  processEntities: { enabled: true, maxEntityCount: 1, maxEntitySize: 1 },
+});
 const DECLARATION = /<!(DOCTYPE|ENTITY)/;
-/** Any other `<!` than a comment or CDATA (`<!ELEMENT`, `<!ATTLIST` ...) is a DTD declaration out of place. */
-const OTHER_DECLARATION = /<!(?!--|\[CDATA\[)/;
-const PREDEFINED_ENTITY = /&(lt|gt|amp|quot|apos);/g;
-const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 /** Push text in as it arrives, stop when `full`, then call `end`. */
 export class SitemapXmlReader {
@@ -153,19 +151,16 @@ export class SitemapXmlReader {
         `is not well-formed XML: ${valid.err.msg} (${at || `line ${line + valid.err.line - 1}, column ${valid.err.col}`})`,
       );
     }
-    if (OTHER_DECLARATION.test(piece)) {
-      throw new SitemapFormatError(
-        `has a markup declaration outside a DOCTYPE (in the entry at line ${line}, column ${col}): refused (a sitemap needs none)`,
-      );
-    }
-    for (const item of readEntries(piece, this.#kind === 'urlset' ? 'url' : 'sitemap', line, col)) {
-      const loc = firstText(item.loc);
+    const root = (parser.parse(xml) as { r?: unknown }).r;
+    const items = isRecord(root) ? root[this.#kind === 'urlset' ? 'url' : 'sitemap'] : undefined;
+    for (const item of Array.isArray(items) ? items : []) {
+      const loc = isRecord(item) ? firstText(item.loc) : undefined;
       if (loc === undefined) continue;
       if (this.#entries.length >= this.#options.maxEntries) {
         this.#full = true;
         return;
       }
-      const lastmod = firstText(item.lastmod);
+      const lastmod = isRecord(item) ? firstText(item.lastmod) : undefined;
       this.#entries.push(lastmod === undefined ? { loc } : { loc, lastmod });
     }
   }
@@ -193,11 +188,13 @@ export class SitemapXmlReader {
 
   #consume(n: number): void {
     const gone = this.#buffer.slice(0, n);
-    const last = gone.lastIndexOf('\n');
-    if (last >= 0) {
-      this.#line += gone.split('\n').length - 1;
-      this.#col = n - last;
-    } else this.#col += n;
+    // Counted in place: splitting the consumed text into lines allocated a string per line of the sitemap.
+    let last = -1;
+    for (let i = gone.indexOf('\n'); i >= 0; i = gone.indexOf('\n', i + 1)) {
+      this.#line++;
+      last = i;
+    }
+    this.#col = last >= 0 ? n - last : this.#col + n;
     this.#buffer = this.#buffer.slice(n);
   }
 }
@@ -226,10 +223,10 @@ function lastClosing(text: string, name: string): number {
   return last;
 }
 
-/** The index of the `>` that ends the tag starting at `from` in `text`, skipping quoted attribute values, or -1. */
-function tagEnd(text: string, from = 0): number {
+/** The index of the `>` that ends the tag opening `text`, skipping quoted attribute values, or -1. */
+function tagEnd(text: string): number {
   let quote = '';
-  for (let i = from + 1; i < text.length; i++) {
+  for (let i = 1; i < text.length; i++) {
     const c = text[i];
     if (quote) {
       if (c === quote) quote = '';
@@ -239,139 +236,20 @@ function tagEnd(text: string, from = 0): number {
   return -1;
 }
 
-/** The index just after the tag name starting at `from`: at the first blank, `/` or `>`. */
-function nameEnd(text: string, from: number): number {
-  let i = from;
-  for (; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 47 || c === 62) break;
-  }
-  return i;
-}
-
 function localName(name: string): string {
   return name.slice(name.indexOf(':') + 1);
 }
 
-/** One entry element's first <loc> and first <lastmod>: their text, or undefined if absent or not text alone. */
-interface RawEntry {
-  loc?: string | undefined;
-  lastmod?: string | undefined;
-}
-
 /**
- * The entries of a piece the validator accepted (so its tags are balanced and its markup closed), read as
- * fast-xml-parser read them (ignoring attributes, namespace prefixes removed, values not parsed):
- * - an entry is an element named `entryName` at the top of the piece; its fields are its child elements named
- *   `loc` and `lastmod`, the first of each name deciding;
- * - a field's text is its text runs (comments inside a run are dropped, so `a<!-- -->b` is one run) each trimmed,
- *   with the five predefined entities decoded and CRLF read as LF, and its CDATA sections as written, joined;
- * - a field holding an element or a processing instruction has no text value (the parser made it an object).
- * Numeric character references are left as written, as the parser with this configuration left them.
+ * The first text value, trimmed and copied. The copy matters: the parser's values are V8 substrings that keep
+ * their whole piece alive, so 50,000 kept <loc> values would otherwise pin the whole document in memory.
  */
-function readEntries(piece: string, entryName: string, line: number, col: number): RawEntry[] {
-  const entries: RawEntry[] = [];
-  let depth = 0;
-  let entry: RawEntry | undefined;
-  let field: 'loc' | 'lastmod' | undefined;
-  let parts: string[] = [];
-  let run = '';
-  let hasChild = false;
-  let i = 0;
-  const flushRun = () => {
-    const text = run.trim();
-    if (text !== '') parts.push(decodeText(text));
-    run = '';
-  };
-  while (i < piece.length) {
-    const lt = piece.indexOf('<', i);
-    const textEnd = lt < 0 ? piece.length : lt;
-    if (field !== undefined && depth === 2) run += piece.slice(i, textEnd);
-    if (lt < 0) break;
-    if (piece.startsWith('<!--', lt)) {
-      i = closeOf(piece, '-->', lt + 4);
-      continue;
-    }
-    if (field !== undefined && depth === 2) flushRun();
-    if (piece.startsWith('<![CDATA[', lt)) {
-      i = closeOf(piece, ']]>', lt + 9);
-      if (field !== undefined && depth === 2) parts.push(lineFeeds(piece.slice(lt + 9, i - 3)));
-      continue;
-    }
-    if (piece.charCodeAt(lt + 1) === 63) {
-      // A processing instruction inside a field makes it a node, not text.
-      if (field !== undefined && depth === 2) hasChild = true;
-      i = closeOf(piece, '?>', lt + 2);
-      continue;
-    }
-    const end = closeOf(piece, '>', lt) - 1;
-    i = end + 1;
-    if (piece.charCodeAt(lt + 1) === 47) {
-      depth--;
-      if (depth === 1 && field !== undefined && entry !== undefined) {
-        entry[field] = hasChild ? undefined : parts.join('');
-        field = undefined;
-      } else if (depth === 0 && entry !== undefined) {
-        entries.push(entry);
-        entry = undefined;
-      }
-      continue;
-    }
-    const selfClosing = piece.charCodeAt(end - 1) === 47;
-    const name = localName(piece.slice(lt + 1, nameEnd(piece, lt + 1)));
-    if (depth === 0 && name === entryName) entry = {};
-    else if (depth === 1 && entry !== undefined && (name === 'loc' || name === 'lastmod') && !(name in entry)) {
-      if (selfClosing) entry[name] = '';
-      else {
-        field = name;
-        parts = [];
-        hasChild = false;
-      }
-    } else if (depth === 2 && field !== undefined) hasChild = true;
-    if (selfClosing) {
-      if (depth === 0 && entry !== undefined) {
-        entries.push(entry);
-        entry = undefined;
-      }
-      continue;
-    }
-    depth++;
-    if (depth > MAX_NESTING) {
-      throw new SitemapFormatError(
-        `nests elements more than ${MAX_NESTING} deep (in the entry at line ${line}, column ${col}): refused`,
-      );
-    }
-  }
-  return entries;
-}
-
-/**
- * The index just after the `marker` that closes the markup at `from` (for `>`, outside quoted attribute values).
- * The validator has seen every piece closed, so a missing one is a bug; it is refused rather than read on (an
- * index of -1 would send the scan back to the start, forever).
- */
-function closeOf(piece: string, marker: string, from: number): number {
-  const at = marker === '>' ? tagEnd(piece, from) : piece.indexOf(marker, from);
-  if (at < 0)
-    throw new SitemapFormatError(`is not well-formed XML: ${marker} expected after offset ${from} of an entry`);
-  return at + marker.length;
-}
-
-/** A text run as XML reads it: line ends as LF, the five predefined entities decoded (most runs have neither). */
-function decodeText(text: string): string {
-  const lf = lineFeeds(text);
-  return lf.includes('&') ? lf.replace(PREDEFINED_ENTITY, (_, name: string) => PREDEFINED[name] ?? '') : lf;
-}
-
-function lineFeeds(text: string): string {
-  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
-}
-
-/**
- * A field's text, trimmed and copied, or undefined when empty. The copy matters: the values are V8 substrings that
- * keep their whole piece alive, so 50,000 kept <loc> values would otherwise pin the whole document in memory.
- */
-function firstText(value: string | undefined): string | undefined {
-  const text = value?.trim() ?? '';
+function firstText(value: unknown): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  const text = typeof first === 'string' ? first.trim() : '';
   return text === '' ? undefined : Buffer.from(text, 'utf8').toString('utf8');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }

@@ -5,6 +5,7 @@
 import { stemmer } from 'stemmer';
 import IRREGULAR_FORMS from './irregular-forms.json' with { type: 'json' };
 import { isNumberWord, isUnitWord, statedNumbers } from './quantities.ts';
+import SYNONYM_GROUPS from './synonyms.json' with { type: 'json' };
 
 /** The terms of one piece of text. */
 export interface ClaimTerms {
@@ -106,6 +107,30 @@ const IRREGULAR: Readonly<Record<string, string>> = IRREGULAR_FORMS;
  */
 export function baseStem(word: string): string {
   return stemmer(Object.hasOwn(IRREGULAR, word) ? (IRREGULAR[word] ?? word) : word);
+}
+
+/** Stem -> the stems of its synonyms (scripts/synonyms.ts). Built on first use: a run may check no claim at all. */
+let synonymsByStem: Map<string, Set<string>> | undefined;
+const NO_SYNONYMS: ReadonlySet<string> = new Set();
+
+/**
+ * The stems of the words WordNet gives as synonyms of a stem in a common sense, itself left out: "suppli" (supplies)
+ * -> "provid", "furnish", ...; "quick" -> "fast", "speedi", .... Empty for a word it does not list. Stems, not words,
+ * since the claim's words are compared by stem: a group joins every inflection of its words.
+ */
+export function synonymStems(stem: string): ReadonlySet<string> {
+  if (synonymsByStem === undefined) {
+    synonymsByStem = new Map();
+    for (const group of SYNONYM_GROUPS as readonly (readonly string[])[]) {
+      const stems = group.map((w) => stemmer(w));
+      for (const s of stems) {
+        const known = synonymsByStem.get(s) ?? new Set<string>();
+        for (const other of stems) if (other !== s) known.add(other);
+        synonymsByStem.set(s, known);
+      }
+    }
+  }
+  return synonymsByStem.get(stem) ?? NO_SYNONYMS;
 }
 
 /** The Porter stem of a lowercase word ("publishing", "publishes", "published" -> "publish"). */

@@ -4,7 +4,7 @@
  * every proper name, at least MIN_WORD_SUPPORT of its content words (stemmed), and none of its words under the
  * opposite polarity (polarity.ts). Deterministic and explainable: a claim that fails says what was not found.
  */
-import { type ClaimTerms, extractClaimTerms, type NumberReading, stemWord } from './claim-terms.ts';
+import { type ClaimTerms, extractClaimTerms, type NumberReading, stemWord, synonymStems } from './claim-terms.ts';
 import { exchangedFigures, movedRanges } from './figures.ts';
 import { polarityConflicts } from './polarity.ts';
 import { numberSpans, type Quantity, sameQuantity, statedQuantities } from './quantities.ts';
@@ -154,6 +154,12 @@ export interface SupportFeatures {
    * as a word of the word share.
    */
   monthNames: boolean;
+  /**
+   * A content word is found as a synonym in a common sense ("supplies" for "provides", "plentiful" for "abundant",
+   * "required" for "necessary"), from WordNet's synsets restricted to frequent, corpus-attested senses
+   * (claim-terms.ts, scripts/synonyms.ts). For the word share only: never a number, a name or a polarity.
+   */
+  synonyms: boolean;
 }
 export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   wholeSentence: true,
@@ -184,6 +190,7 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   irregularForms: true,
   listCounts: true,
   monthNames: true,
+  synonyms: true,
 };
 
 /** How one claim fares against the text it cites. */
@@ -332,8 +339,9 @@ export function spellsOut(name: string, text: string): boolean {
 }
 
 /**
- * Whether the evidence holds a content word of a claim: its stem, its base form's (irregularForms), or, for an
- * acronym, its words spelled out ("VM": "virtual machine", acronyms).
+ * Whether the evidence holds a content word of a claim: its stem, its base form's (irregularForms), a synonym's
+ * (synonyms), for an acronym its words spelled out ("VM": "virtual machine", acronyms), or for a month another of
+ * its forms (monthNames).
  */
 export function holdsWord(
   evidence: EvidenceTerms,
@@ -343,6 +351,7 @@ export function holdsWord(
   return (
     evidence.stems.has(word.stem) ||
     (features.irregularForms && evidence.bases.has(word.base)) ||
+    (features.synonyms && [...synonymStems(word.stem)].some((s) => evidence.stems.has(s))) ||
     (features.acronyms && evidence.texts.some((t) => spellsOut(word.word, t))) ||
     (features.monthNames && evidence.texts.some((t) => namesMonth(word.word, t)))
   );

@@ -1,10 +1,11 @@
 /**
- * Two readings of issue 22's fourth round (docs/GROUNDING.md, "Round four (session gprec)"): a number that counts the
- * items the claim lists itself, and a month written in another of its forms. Each on a faithful rewording it must pass
+ * Three readings of issue 22's fourth round (docs/GROUNDING.md, "Round four (session gprec)"): a number that counts the
+ * items the claim lists itself, a month written in another of its forms, and a synonym in a common sense. Each on a faithful rewording it must pass
  * and a wrong claim beside it that it must still catch, with its switch, and the edges of each reading. Sentences made
  * up for these tests, not taken from the evaluation set.
  */
 import { describe, expect, it } from 'vitest';
+import { synonymStems } from '../../../functions/core/grounding/claim-terms.ts';
 import {
   ALL_SUPPORT_FEATURES,
   assessClaim,
@@ -101,5 +102,42 @@ describe('a month in another of its forms', () => {
     ['September', 'in October', false],
   ])('%s in %j: %s', (word, text, found) => {
     expect(namesMonth(word, text)).toBe(found);
+  });
+});
+
+describe('a synonym in a common sense (the word share only)', () => {
+  const chunk = 'Each station provides abundant shade and essential water for hikers.';
+  const claim = 'Every stop supplies plentiful cover and indispensable drinks to walkers.';
+
+  it('finds a content word as its synonym, and only with the switch on', () => {
+    const on = check(claim, chunk);
+    const off = check(claim, chunk, { synonyms: false });
+    expect(off.missing_words).toEqual(['stop', 'supplies', 'plentiful', 'cover', 'indispensable', 'drinks', 'walkers']);
+    expect(on.missing_words).toEqual(['stop', 'cover', 'drinks', 'walkers']);
+    expect(on).toMatchObject({ supported: true });
+    expect(off).toMatchObject({ supported: false });
+  });
+
+  it('excuses no number, name or polarity', () => {
+    expect(
+      check('Each station supplies 3 bottles of water.', 'Each station provides 2 bottles of water.'),
+    ).toMatchObject({
+      supported: false,
+      missing_numbers: ['3'],
+    });
+    expect(check('Each station does not supply water.', 'Each station provides water.').polarity_conflicts).not.toEqual(
+      [],
+    );
+  });
+
+  it('joins words in a frequent sense only, and by stem both ways', () => {
+    expect(synonymStems('suppli')).toContain('provid');
+    expect(synonymStems('provid')).toContain('suppli');
+    expect(synonymStems('quick')).toContain('fast');
+    expect(synonymStems('requir')).toContain('necessari');
+    // "run" and "bleed" share a synset in a rare sense (of colours); "begin" is not its own synonym.
+    expect(synonymStems('run')).not.toContain('bleed');
+    expect(synonymStems('begin')).not.toContain('begin');
+    expect(synonymStems('qwertyuiop').size).toBe(0);
   });
 });
