@@ -65,6 +65,7 @@ describe('a number that counts the claim’s own list', () => {
     ['3 ports: 80,443,8080', ['3']],
     ['three modes: fast, safe, and slow', ['3']],
     ['three modes: fast, safe,, slow', ['3']],
+    ['three modes: fast, , safe, slow', ['3']],
     ['1 rule: never push', []],
     ['2 rules: never push', []],
   ])('counts %j as %j', (text, counted) => {
@@ -199,6 +200,9 @@ describe('the support check’s other findings, each alone (edges the mutants as
 
   it('reads an acronym in capitals only, and in any one of the texts given', () => {
     expect(spellsOut('iOS', 'the input output system')).toBe(false);
+    // Only a plural "s" at the end is set aside.
+    expect(spellsOut('MsC', 'a master course')).toBe(false);
+    expect(spellsOut('MCs', 'a master course')).toBe(true);
     expect(spellsOut('IOS', 'the input output system')).toBe(true);
     const evidence = collectEvidence(['A guest runs Linux.', 'It runs in a virtual machine.']);
     const verdict = assessClaim({ claim: 'It runs Linux in a VM here.', evidence, minWordSupport: 1 });
