@@ -189,6 +189,14 @@ describe('the support check’s other findings, each alone (edges the mutants as
     });
   });
 
+  it('leaves number words and units out of the content words, when they are read as such', () => {
+    const words = (numberWords: boolean, units: boolean) =>
+      extractClaimTerms('Five gigabytes of memory', { numberWords, units }).words.map((w) => w.word);
+    expect(words(true, true)).toEqual(['memory']);
+    expect(words(true, false)).toEqual(['gigabytes', 'memory']);
+    expect(words(false, true)).toEqual(['Five', 'memory']);
+  });
+
   it('checks a claim given as terms (an uncited sentence) on its terms alone', () => {
     const verdict = assessClaim({
       claim: extractClaimTerms('Nodes exchange messages over topics.'),
