@@ -90,7 +90,14 @@ async function profileOf<T>(work: () => Promise<T>, file: string): Promise<T> {
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 8192,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
   const result = await work();
+  const heap = await session.post('HeapProfiler.stopSampling');
+  writeFileSync(`${file}.heapprofile`, JSON.stringify(heap.profile));
   const { profile } = await session.post('Profiler.stop');
   writeFileSync(file, JSON.stringify(profile));
   session.disconnect();

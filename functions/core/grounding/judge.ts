@@ -20,6 +20,8 @@ import type {
   TokenUsage,
 } from '../report/grounding-report.ts';
 import { describeError, isServiceError, truncate } from '../shared/errors.ts';
+import { isContentWord, stemWord } from './claim-terms.ts';
+import { polarityConflicts } from './polarity.ts';
 import { type NumberSpan, numberSpans, type Quantity, sameQuantity } from './quantities.ts';
 
 /** The three verdicts a judge may give; anything else it says is unreadable. */
@@ -144,8 +146,9 @@ function readStatement(raw: unknown, index: number, chunks: readonly ChatDocumen
  * (contradicted, then not_in_context, then could_not_verify, then supported; the first on a tie), so one false fact
  * fails the sentence and a statement that could not be verified keeps it from being supported. No statements, or more
  * than MAX_STATEMENTS, is malformed. Statements all supported that leave out a figure `claim` states (in digits or
- * words, with its unit: numbersLeftOut) are incomplete: the judge split off and dropped a fact, and the claim is
- * could_not_verify, not supported.
+ * words, with its unit: numbersLeftOut) or one of its denials (denialsLeftOut) are incomplete: the judge split off and
+ * dropped a fact, or turned a denial into its opposite, and the claim is could_not_verify, not supported. The reason
+ * names what was left out.
  */
 export function readJudgement(claim: string, reply: string, chunks: readonly ChatDocument[]): ClaimJudgement {
   let parsed: unknown;
@@ -170,16 +173,91 @@ export function readJudgement(claim: string, reply: string, chunks: readonly Cha
   const { statement: _, ...verdict } = worst;
   // Statements that leave out a figure of the claim judged less than the claim ("X runs on Y" of "X runs on Y and
   // needs 64 GB"): every one of them supported does not make the claim supported.
-  const left = verdict.verdict === 'supported' ? numbersLeftOut(claim, statements) : [];
-  if (left.length > 0)
-    return {
-      ...unverified(
-        'incomplete',
-        `the judge's statements leave out ${left.map((n) => JSON.stringify(n)).join(', ')} of the claim`,
-      ),
-      statements,
-    };
+  // Statements that drop a denial of the claim ("X needs Y" of "X does not need Y") state its opposite, or less.
+  const figures = verdict.verdict === 'supported' ? numbersLeftOut(claim, statements) : [];
+  const denials = verdict.verdict === 'supported' ? denialsLeftOut(claim, statements) : [];
+  if (figures.length > 0 || denials.length > 0) {
+    const quoted = (list: readonly string[]) => list.map((n) => JSON.stringify(n)).join(', ');
+    const parts = [
+      ...(figures.length > 0 ? [`${quoted(figures)} of the claim`] : []),
+      ...(denials.length > 0 ? [`the claim's denial ${quoted(denials)}`] : []),
+    ];
+    return { ...unverified('incomplete', `the judge's statements leave out ${parts.join(' and ')}`), statements };
+  }
   return { ...verdict, statements };
+}
+
+/**
+ * How polarity.ts reads the claim and the statements here: as the gate reads a claim against its evidence, a denial
+ * anywhere in the statements included; hedges and numbers are not denials (numbers are numbersLeftOut's).
+ */
+const DENIAL_READING = {
+  anywhere: true,
+  sharedDenial: true,
+  bareContractions: true,
+  closestClause: true,
+  absence: true,
+  hedges: false,
+  numbers: false,
+} as const;
+
+const WORDS = /[\p{L}\p{N}]+(?:['’]\p{L}+)?/gu;
+/** What joins a word into a name: "NOT_LEADER", "no-op". */
+const GLUED = /^[\p{L}\p{N}_-]$/u;
+/** A conflict of a text that states a word against one that denies it: "gpu / not gpu" (polarity.ts's form). */
+const STATED_BUT_DENIED = /^(\S+) \/ not \1$/u;
+/** The same conflict the other way: the text denies the word, the one it is read against states it. */
+const DENIED_BUT_STATED = /^not (\S+) \/ \1$/u;
+/** How many words after a denial's cue its name runs to, at most, looking for the first word that carries meaning. */
+const DENIAL_NAME_REACH = 4;
+
+/**
+ * The claim's denials, each with the words that name it and the stem of the word it denies. A word is a denial's cue exactly when
+ * polarity.ts reads the claim without it as stating a word the claim denies ("It does need a GPU" states "gpu", which
+ * "It does not need a GPU" denies), so the cues are polarity.ts's own (not, no, never, without, cannot, n't, lacks,
+ * instead of...), and a denial it does not read is not checked.
+ */
+function denialsOf(claim: string): { name: string; denied: string }[] {
+  const words = [...claim.matchAll(WORDS)];
+  return words.flatMap((word, i) => {
+    // A word glued to a name ("NOT_LEADER", "no-op") is part of it: no denial of the claim's.
+    const end = word.index + word[0].length;
+    if (GLUED.test(claim.charAt(word.index - 1)) || GLUED.test(claim.charAt(end))) return [];
+    const opposite = `${claim.slice(0, word.index)}${claim.slice(end)}`;
+    // Without sharedDenial: the claim's other denials stay in the opposite, and must not hide this one.
+    // One word is denied: a cue's head (on the evaluation set's claims, no cue gave two).
+    const [denied] = polarityConflicts(opposite, [claim], { ...DENIAL_READING, sharedDenial: false }).flatMap(
+      (c) => STATED_BUT_DENIED.exec(c)?.[1] ?? [],
+    );
+    if (denied === undefined) return [];
+    const after = words.slice(i + 1, i + 1 + DENIAL_NAME_REACH);
+    const reach = after.findIndex((w) => isContentWord(w[0].toLowerCase()));
+    const last = reach < 0 ? after.at(-1) : after[reach];
+    return [{ name: claim.slice(word.index, last === undefined ? end : last.index + last[0].length), denied }];
+  });
+}
+
+/**
+ * The claim's denials the statements leave out, each named as the claim writes it ("not need a GPU"). A denial is left
+ * out when a statement states what it denies (polarity.ts reads "needs a GPU" against "does not need a GPU" as a
+ * conflict), or when no statement names what it denies and none denies anything (the denied fact was split off and
+ * dropped: "X does not need a map, and it plans paths" judged as "X plans paths"). A statement that restates the
+ * denial in other words keeps it: "works without a GPU" names the GPU under a denial; "X lacks support" is a denial
+ * polarity.ts reads. A restatement with no denial polarity.ts reads and a word of the opposite ("is optional" for
+ * "is not required") is read as a conflict, as the lexical gate reads it (docs/GROUNDING.md, the judge's failures).
+ */
+function denialsLeftOut(claim: string, statements: readonly JudgedStatement[]): string[] {
+  const denials = denialsOf(claim);
+  if (denials.length === 0) return [];
+  const texts = statements.map((s) => s.statement);
+  const stated = new Set(
+    polarityConflicts(claim, texts, DENIAL_READING).flatMap((c) => DENIED_BUT_STATED.exec(c)?.[1] ?? []),
+  );
+  const named = new Set(texts.flatMap((t) => [...t.matchAll(WORDS)].map((w) => stemWord(w[0].toLowerCase()))));
+  const unnamed = denials.filter((d) => !named.has(d.denied));
+  const dropped = unnamed.length > 0 && !texts.some((t) => denialsOf(t).length > 0) ? unnamed : [];
+  const left = denials.filter((d) => stated.has(d.denied) || dropped.includes(d));
+  return [...new Set(left.map((d) => d.name))];
 }
 
 /**

@@ -218,6 +218,21 @@ describe('createCohereJudge against the Cohere stand-in', () => {
     expect(judgement?.statements?.[1]?.statement).toBe('it needs sixty-four gigabytes of RAM.');
   });
 
+  it('is could_not_verify (incomplete), never supported, when the statements drop a denial of the claim', async () => {
+    const text = 'URDF cannot describe closed kinematic loops.';
+    expect((await verdictOf(text)).judgement).toMatchObject({ verdict: 'supported', failure: null });
+    standIn.setJudgeBehaviour('drop_denial');
+    const { judgement } = await verdictOf(text);
+    expect(judgement).toMatchObject({
+      verdict: 'could_not_verify',
+      failure: 'incomplete',
+      reason: 'the judge\'s statements leave out the claim\'s denial "cannot describe"',
+    });
+    expect(judgement?.statements?.map((s) => [s.statement, s.verdict])).toEqual([
+      ['URDF can describe closed kinematic loops.', 'supported'],
+    ]);
+  });
+
   it('stops calling once the run budget is spent: the rest are could_not_verify without a request', async () => {
     const budget = createJudgeBudget(1);
     const claims = [claim('URDF describes a tree.', ['urdf'], 0), claim('Nav2 is a framework.', ['nav'], 30)];

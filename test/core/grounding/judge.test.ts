@@ -32,6 +32,7 @@ import {
   createIdSequence,
   hit,
 } from '../../agent/fakes.ts';
+import { DROPPED, KEPT } from './judge-denial-cases.ts';
 
 const CHUNKS = [
   { id: 'c1', text: 'URDF cannot describe closed kinematic loops.\nIt describes  trees of links.' },
@@ -492,6 +493,17 @@ describe('readJudgement: the claim split into atomic statements', () => {
     expect(one('It runs at 0.35 Hz.', 'It runs at 0.36 Hz.').reason).toBe(
       'the judge\'s statements leave out "0.35 Hz" of the claim',
     );
+    // The statements are read apart: a statement without a full stop does not glue its last figure to the next one.
+    expect(
+      readJudgement(
+        'Nav2 runs on ROS 2 and plans every 5 seconds.',
+        statements(
+          { ...ubuntu, statement: 'Nav2 runs on ROS 2' },
+          { ...ubuntu, statement: 'Nav2 plans every 5 seconds.' },
+        ),
+        TWO_FACTS,
+      ).verdict,
+    ).toBe('supported');
     // A claim without a number leaves nothing out, whatever numbers the statements add.
     expect(one('It runs fast.', 'It runs at 5 Hz.').verdict).toBe('supported');
   });
@@ -546,6 +558,109 @@ describe('readJudgement: the claim split into atomic statements', () => {
     // "one" as a pronoun is no figure of the claim; before a unit it is one.
     kept('Pick one of them.', 'Pick a node.');
     left('It waits one minute.', 'It waits.', '"one minute"');
+  });
+
+  it('is could_not_verify (incomplete) when the statements leave out a denial of the claim, and names it', () => {
+    const judged = (claimText: string, ...texts: string[]) =>
+      readJudgement(
+        claimText,
+        statements(
+          ...texts.map((statement) => ({
+            statement,
+            verdict: 'supported',
+            chunk_id: 'c1',
+            evidence: 'Isaac Sim runs on Ubuntu.',
+          })),
+        ),
+        TWO_FACTS,
+      );
+    const reason = (named: string) => `the judge's statements leave out the claim's denial ${named}`;
+    // The opposite stated, in the claim's words.
+    expect(judged('Isaac Sim does not need a GPU.', 'Isaac Sim needs a GPU.')).toMatchObject({
+      verdict: 'could_not_verify',
+      failure: 'incomplete',
+      reason: reason('"not need a GPU"'),
+      chunk_id: null,
+      evidence: null,
+    });
+    expect(judged("Isaac Sim doesn't need a GPU.", 'Isaac Sim needs a GPU.').reason).toBe(
+      reason('"doesn\'t need a GPU"'),
+    );
+    expect(judged('URDF never describes closed loops.', 'URDF describes closed loops.').reason).toBe(
+      reason('"never describes"'),
+    );
+    // The name runs to the first word that carries meaning, four words at most after the cue.
+    expect(judged('The hub runs without a certificate.', 'The hub runs with a certificate.').reason).toBe(
+      reason('"without a certificate"'),
+    );
+    // The denied fact split off and dropped, no other denial stated: left out.
+    const twoFacts = 'Nav2 does not need a map, and it plans paths.';
+    expect(judged(twoFacts, 'Nav2 plans paths.').reason).toBe(reason('"not need a map"'));
+    expect(judged(twoFacts, 'Nav2 does not need a map.', 'Nav2 plans paths.').verdict).toBe('supported');
+    // A statement that names the denied word under another denial keeps it; one that denies something else does
+    // not keep a denial it leaves unnamed only when it states the opposite.
+    expect(judged('Isaac Sim does not need a GPU.', 'Isaac Sim works without a GPU.').verdict).toBe('supported');
+    expect(judged(twoFacts, 'Nav2 plans paths.', 'Nav2 does not stop.').verdict).toBe('supported');
+    // Two denials, each named; a figure and a denial both left out are named together.
+    expect(judged('The bus is not fast and not cheap.', 'The bus is fast.').reason).toBe(
+      reason('"not fast", "not cheap"'),
+    );
+    expect(judged('It does not need 64 GB.', 'It needs memory.').reason).toBe(
+      'the judge\'s statements leave out "64 GB" of the claim and the claim\'s denial "not need 64 GB"',
+    );
+    // A word glued into a name is no denial: "NOT_LEADER", "no-op".
+    expect(judged('Writes fail with NOT_LEADER.', 'Writes fail.').verdict).toBe('supported');
+    expect(judged('The call is a no-op.', 'The call does nothing harmful.').verdict).toBe('supported');
+    expect(judged('Writes return ERR_NOT leader errors.', 'Writes return leader errors.').verdict).toBe('supported');
+    // With no word of meaning within four words after the cue, the name is those four words.
+    expect(judged('The tool is not to be used on Windows.', 'The tool is to be used on Windows.').reason).toBe(
+      reason('"not to be used on"'),
+    );
+    // A statement that names the denied word, without a denial and without a conflict polarity.ts can read, keeps it
+    // (words are compared lowercased: "GPU" names "gpu").
+    expect(judged('Isaac Sim does not need a GPU.', 'The GPU is optional.').verdict).toBe('supported');
+    // A conflict that is no denial (an antonym) is not a denial left out.
+    expect(judged('The bus is not fast and it is cheap.', 'The bus is not fast and it is expensive.').verdict).toBe(
+      'supported',
+    );
+    // A claim without a denial, or one polarity.ts does not read as one, is not checked.
+    expect(
+      judged('It runs not only on Linux but on Windows.', 'It runs on Linux.', 'It runs on Windows.').verdict,
+    ).toBe('supported');
+    // A statement refuted or not in the context is the verdict, whatever denial is left out.
+    expect(
+      readJudgement(
+        'Isaac Sim does not need a GPU.',
+        statements({ statement: 'Isaac Sim needs a GPU.', verdict: 'not_in_context' }),
+        TWO_FACTS,
+      ).verdict,
+    ).toBe('not_in_context');
+  });
+
+  it('on its own cases (judge-denial-cases.ts): keeps 29 of 30 restated denials, catches 22 of 24 dropped ones', () => {
+    const verdictOf = ({ claim: text, statements: list }: { claim: string; statements: string[] }) =>
+      readJudgement(
+        text,
+        statements(
+          ...list.map((statement) => ({
+            statement,
+            verdict: 'supported',
+            chunk_id: 'c1',
+            evidence: 'Isaac Sim runs on Ubuntu.',
+          })),
+        ),
+        TWO_FACTS,
+      ).verdict;
+    const flagged = KEPT.filter((c) => verdictOf(c) !== 'supported').map((c) => c.claim);
+    const missed = DROPPED.filter((c) => verdictOf(c) === 'supported').map((c) => c.claim);
+    // polarity.ts reads "no longer" as no denial (a bound, like "no later"): the restatement looks like the opposite.
+    expect(flagged).toEqual(['Trains do not stop at the old station any more.']);
+    // A denial after a comma that drops its verb ("not on Windows") and "neither ... nor" split into two plain
+    // statements: polarity.ts finds no conflict with the statements.
+    expect(missed).toEqual([
+      'The job runs on Linux, not on Windows.',
+      'Neither the client nor the server logs the token.',
+    ]);
   });
 
   it('reads a statement’s text as written, white space collapsed and cut at 300 characters', () => {

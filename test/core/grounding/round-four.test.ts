@@ -42,6 +42,18 @@ describe('denials paired one to one (pairedDenial)', () => {
     expect(polarityConflicts(claim, [evidence], PAIRED)).toEqual([]);
   });
 
+  it('excuses the word when one denial of its clause is unmatched, even beside a matched one', () => {
+    // "no rebuild" is denied by the evidence alone, so the clause still has a denial at another word (sharedDenial's
+    // reading, a known limit): only a clause whose every denial is matched is held to the other side.
+    const claim = 'The old scripts will not run without changes.';
+    expect(
+      polarityConflicts(claim, ['The old scripts should run without changes and with no rebuild.'], PAIRED),
+    ).toEqual([]);
+    expect(polarityConflicts(claim, ['The old scripts should run without changes.'], PAIRED)).toEqual([
+      'not run / run',
+    ]);
+  });
+
   it('never matches a denial of the word the claim also states: the claim says it both ways', () => {
     // The claim's clause states "boot" ("usually boot from") and denies it ("cannot boot"): its denial of "boot" is
     // no match that could turn its own mention of "boot" into a conflict.
