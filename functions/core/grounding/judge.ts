@@ -212,6 +212,13 @@ const DENIED_BUT_STATED = /^not (\S+) \/ \1$/u;
 const DENIAL_NAME_REACH = 4;
 
 /**
+ * The longest claim, in words, whose denials are read. Finding a denial's cue reads the claim once per word, so a
+ * runaway sentence (800 words: about 10 s on the 2-core machine) would hold up the run; the evaluation set's longest
+ * claim is 57 words. A longer claim is judged as before the denial guard: its figures are still read.
+ */
+export const MAX_DENIAL_WORDS = 60;
+
+/**
  * The claim's denials, each with the words that name it and the stem of the word it denies. A word is a denial's cue exactly when
  * polarity.ts reads the claim without it as stating a word the claim denies ("It does need a GPU" states "gpu", which
  * "It does not need a GPU" denies), so the cues are polarity.ts's own (not, no, never, without, cannot, n't, lacks,
@@ -219,6 +226,8 @@ const DENIAL_NAME_REACH = 4;
  */
 function denialsOf(claim: string): { name: string; denied: string }[] {
   const words = [...claim.matchAll(WORDS)];
+  // Each word is one reading of the whole claim: the cost grows with the square of its length.
+  if (words.length > MAX_DENIAL_WORDS) return [];
   return words.flatMap((word, i) => {
     // A word glued to a name ("NOT_LEADER", "no-op") is part of it: no denial of the claim's.
     const end = word.index + word[0].length;
