@@ -291,6 +291,9 @@ const ORDINALS: Readonly<Record<string, number>> = {
   thousandth: 1000,
 };
 
+/** Letters glued to the end of a number: an ordinal's or a factor's ("rd" of "3rd", "x" of "2x"). */
+const GLUED_LETTERS = /^\p{L}+/u;
+
 /** A number's value as compared: "3" and "three" (key "3"), "1.5" and "1.50" are one; a key no number reads as it is. */
 const numericValue = (key: string): number | string => {
   const value = Number(key);
@@ -318,10 +321,18 @@ function numbersLeftOut(claim: string, statements: readonly JudgedStatement[]): 
     span.quantity === null
       ? values.has(numericValue(span.key))
       : bare.has(numericValue(span.key)) || quantities.some((q) => sameQuantity(q, span.quantity as Quantity));
-  const left = numberSpans(claim)
-    .filter((span) => !kept(span))
-    .map((span) => `${claim.slice(span.index, span.end)}${span.quantity === null ? '' : ` ${span.quantity.unit}`}`);
-  return [...new Set(left)];
+  // Named as written: with its unit ("64 GB"), or with the letters glued to it ("3rd", "2x").
+  const written = (span: NumberSpan) =>
+    span.quantity === null
+      ? `${claim.slice(span.index, span.end)}${GLUED_LETTERS.exec(claim.slice(span.end))?.[0] ?? ''}`
+      : `${claim.slice(span.index, span.end)} ${span.quantity.unit}`;
+  return [
+    ...new Set(
+      numberSpans(claim)
+        .filter((span) => !kept(span))
+        .map(written),
+    ),
+  ];
 }
 
 /** The statement a claim's verdict came from (its first statement with that verdict); undefined without statements. */

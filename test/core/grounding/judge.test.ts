@@ -547,7 +547,9 @@ describe('readJudgement: the claim split into atomic statements', () => {
     left('It runs at 1.5 Hz.', 'It runs at 15 Hz.', '"1.5 Hz"');
     // An ordinal in digits is kept by its word; the claim's own ordinal words state no figure.
     kept('The 3rd node leads.', 'The third node leads.');
-    left('The 3rd node leads.', 'The second node leads.', '"3"');
+    left('The 3rd node leads.', 'The second node leads.', '"3rd"');
+    left('It is 2x faster.', 'It is faster.', '"2x"');
+    left('It is 2 times faster.', 'It is faster.', '"2"');
     kept('The third node leads.', 'The node leads.');
     // A range: both ends are figures, each with the range's unit.
     kept('It takes 20-30 minutes.', 'It takes 20 to 30 minutes.');
