@@ -212,6 +212,13 @@ const DENIED_BUT_STATED = /^not (\S+) \/ \1$/u;
 const DENIAL_NAME_REACH = 4;
 
 /**
+ * The longest claim, in words, whose denials are read. Finding a denial's cue reads the claim once per word, so a
+ * runaway sentence (800 words: about 10 s on the 2-core machine) would hold up the run; the evaluation set's longest
+ * claim is 57 words. A longer claim is judged as before the denial guard: its figures are still read.
+ */
+export const MAX_DENIAL_WORDS = 60;
+
+/**
  * The claim's denials, each with the words that name it and the stem of the word it denies. A word is a denial's cue exactly when
  * polarity.ts reads the claim without it as stating a word the claim denies ("It does need a GPU" states "gpu", which
  * "It does not need a GPU" denies), so the cues are polarity.ts's own (not, no, never, without, cannot, n't, lacks,
@@ -219,6 +226,8 @@ const DENIAL_NAME_REACH = 4;
  */
 function denialsOf(claim: string): { name: string; denied: string }[] {
   const words = [...claim.matchAll(WORDS)];
+  // Each word is one reading of the whole claim: the cost grows with the square of its length.
+  if (words.length > MAX_DENIAL_WORDS) return [];
   return words.flatMap((word, i) => {
     // A word glued to a name ("NOT_LEADER", "no-op") is part of it: no denial of the claim's.
     const end = word.index + word[0].length;
@@ -282,6 +291,9 @@ const ORDINALS: Readonly<Record<string, number>> = {
   thousandth: 1000,
 };
 
+/** Letters glued to the end of a number: an ordinal's or a factor's ("rd" of "3rd", "x" of "2x"). */
+const GLUED_LETTERS = /^\p{L}+/u;
+
 /** A number's value as compared: "3" and "three" (key "3"), "1.5" and "1.50" are one; a key no number reads as it is. */
 const numericValue = (key: string): number | string => {
   const value = Number(key);
@@ -309,10 +321,18 @@ function numbersLeftOut(claim: string, statements: readonly JudgedStatement[]): 
     span.quantity === null
       ? values.has(numericValue(span.key))
       : bare.has(numericValue(span.key)) || quantities.some((q) => sameQuantity(q, span.quantity as Quantity));
-  const left = numberSpans(claim)
-    .filter((span) => !kept(span))
-    .map((span) => `${claim.slice(span.index, span.end)}${span.quantity === null ? '' : ` ${span.quantity.unit}`}`);
-  return [...new Set(left)];
+  // Named as written: with its unit ("64 GB"), or with the letters glued to it ("3rd", "2x").
+  const written = (span: NumberSpan) =>
+    span.quantity === null
+      ? `${claim.slice(span.index, span.end)}${GLUED_LETTERS.exec(claim.slice(span.end))?.[0] ?? ''}`
+      : `${claim.slice(span.index, span.end)} ${span.quantity.unit}`;
+  return [
+    ...new Set(
+      numberSpans(claim)
+        .filter((span) => !kept(span))
+        .map(written),
+    ),
+  ];
 }
 
 /** The statement a claim's verdict came from (its first statement with that verdict); undefined without statements. */

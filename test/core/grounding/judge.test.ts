@@ -12,6 +12,7 @@ import {
   evidenceChunks,
   failingStatement,
   judgeClaims,
+  MAX_DENIAL_WORDS,
   MAX_STATEMENTS,
   readJudgement,
   stopReason,
@@ -546,7 +547,9 @@ describe('readJudgement: the claim split into atomic statements', () => {
     left('It runs at 1.5 Hz.', 'It runs at 15 Hz.', '"1.5 Hz"');
     // An ordinal in digits is kept by its word; the claim's own ordinal words state no figure.
     kept('The 3rd node leads.', 'The third node leads.');
-    left('The 3rd node leads.', 'The second node leads.', '"3"');
+    left('The 3rd node leads.', 'The second node leads.', '"3rd"');
+    left('It is 2x faster.', 'It is faster.', '"2x"');
+    left('It is 2 times faster.', 'It is faster.', '"2"');
     kept('The third node leads.', 'The node leads.');
     // A range: both ends are figures, each with the range's unit.
     kept('It takes 20-30 minutes.', 'It takes 20 to 30 minutes.');
@@ -623,6 +626,11 @@ describe('readJudgement: the claim split into atomic statements', () => {
     expect(judged('The bus is not fast and it is cheap.', 'The bus is not fast and it is expensive.').verdict).toBe(
       'supported',
     );
+    // A claim longer than MAX_DENIAL_WORDS is not read for denials (each word is one reading of the claim).
+    const padded = (words: number) =>
+      `The bus does not need a permit ${Array.from({ length: words - 7 }, (_, i) => `stop${i}`).join(' ')}.`;
+    expect(judged(padded(MAX_DENIAL_WORDS), 'The bus needs a permit.').reason).toBe(reason('"not need a permit"'));
+    expect(judged(padded(MAX_DENIAL_WORDS + 1), 'The bus needs a permit.').verdict).toBe('supported');
     // A claim without a denial, or one polarity.ts does not read as one, is not checked.
     expect(
       judged('It runs not only on Linux but on Windows.', 'It runs on Linux.', 'It runs on Windows.').verdict,
