@@ -109,7 +109,24 @@ export function baseStem(word: string): string {
   return stemmer(Object.hasOwn(IRREGULAR, word) ? (IRREGULAR[word] ?? word) : word);
 }
 
-/** Stem -> the stems of its synonyms (scripts/synonyms.ts). Built on first use: a run may check no claim at all. */
+/**
+ * Stem -> the stems of its synonyms, for groups of words that are synonyms of each other (synonyms.json): each word's
+ * stem maps to the other words' stems of every group it is in, never to itself.
+ */
+export function synonymIndex(groups: readonly (readonly string[])[]): Map<string, Set<string>> {
+  const index = new Map<string, Set<string>>();
+  for (const group of groups) {
+    const stems = group.map((w) => stemmer(w));
+    for (const s of stems) {
+      const known = index.get(s) ?? new Set<string>();
+      for (const other of stems) if (other !== s) known.add(other);
+      index.set(s, known);
+    }
+  }
+  return index;
+}
+
+/** synonyms.json's index, built on first use: a run may check no claim at all. */
 let synonymsByStem: Map<string, Set<string>> | undefined;
 const NO_SYNONYMS: ReadonlySet<string> = new Set();
 
@@ -119,17 +136,7 @@ const NO_SYNONYMS: ReadonlySet<string> = new Set();
  * since the claim's words are compared by stem: a group joins every inflection of its words.
  */
 export function synonymStems(stem: string): ReadonlySet<string> {
-  if (synonymsByStem === undefined) {
-    synonymsByStem = new Map();
-    for (const group of SYNONYM_GROUPS as readonly (readonly string[])[]) {
-      const stems = group.map((w) => stemmer(w));
-      for (const s of stems) {
-        const known = synonymsByStem.get(s) ?? new Set<string>();
-        for (const other of stems) if (other !== s) known.add(other);
-        synonymsByStem.set(s, known);
-      }
-    }
-  }
+  synonymsByStem ??= synonymIndex(SYNONYM_GROUPS);
   return synonymsByStem.get(stem) ?? NO_SYNONYMS;
 }
 

@@ -212,23 +212,33 @@ const DENIED_BUT_STATED = /^not (\S+) \/ \1$/u;
 const DENIAL_NAME_REACH = 4;
 
 /**
- * The claim's denials, each with the words that name it and the stems it denies. A word is a denial's cue exactly when
+ * The longest claim, in words, whose denials are read. Finding a denial's cue reads the claim once per word, so a
+ * runaway sentence (800 words: about 10 s on the 2-core machine) would hold up the run; the evaluation set's longest
+ * claim is 57 words. A longer claim is judged as before the denial guard: its figures are still read.
+ */
+export const MAX_DENIAL_WORDS = 60;
+
+/**
+ * The claim's denials, each with the words that name it and the stem of the word it denies. A word is a denial's cue exactly when
  * polarity.ts reads the claim without it as stating a word the claim denies ("It does need a GPU" states "gpu", which
  * "It does not need a GPU" denies), so the cues are polarity.ts's own (not, no, never, without, cannot, n't, lacks,
  * instead of...), and a denial it does not read is not checked.
  */
-function denialsOf(claim: string): { name: string; denied: string[] }[] {
+function denialsOf(claim: string): { name: string; denied: string }[] {
   const words = [...claim.matchAll(WORDS)];
+  // Each word is one reading of the whole claim: the cost grows with the square of its length.
+  if (words.length > MAX_DENIAL_WORDS) return [];
   return words.flatMap((word, i) => {
     // A word glued to a name ("NOT_LEADER", "no-op") is part of it: no denial of the claim's.
     const end = word.index + word[0].length;
     if (GLUED.test(claim.charAt(word.index - 1)) || GLUED.test(claim.charAt(end))) return [];
     const opposite = `${claim.slice(0, word.index)}${claim.slice(end)}`;
     // Without sharedDenial: the claim's other denials stay in the opposite, and must not hide this one.
-    const denied = polarityConflicts(opposite, [claim], { ...DENIAL_READING, sharedDenial: false }).flatMap(
+    // One word is denied: a cue's head (on the evaluation set's claims, no cue gave two).
+    const [denied] = polarityConflicts(opposite, [claim], { ...DENIAL_READING, sharedDenial: false }).flatMap(
       (c) => STATED_BUT_DENIED.exec(c)?.[1] ?? [],
     );
-    if (denied.length === 0) return [];
+    if (denied === undefined) return [];
     const after = words.slice(i + 1, i + 1 + DENIAL_NAME_REACH);
     const reach = after.findIndex((w) => isContentWord(w[0].toLowerCase()));
     const last = reach < 0 ? after.at(-1) : after[reach];
@@ -253,9 +263,9 @@ function denialsLeftOut(claim: string, statements: readonly JudgedStatement[]): 
     polarityConflicts(claim, texts, DENIAL_READING).flatMap((c) => DENIED_BUT_STATED.exec(c)?.[1] ?? []),
   );
   const named = new Set(texts.flatMap((t) => [...t.matchAll(WORDS)].map((w) => stemWord(w[0].toLowerCase()))));
-  const unnamed = denials.filter((d) => !d.denied.some((x) => named.has(x)));
+  const unnamed = denials.filter((d) => !named.has(d.denied));
   const dropped = unnamed.length > 0 && !texts.some((t) => denialsOf(t).length > 0) ? unnamed : [];
-  const left = denials.filter((d) => d.denied.some((x) => stated.has(x)) || dropped.includes(d));
+  const left = denials.filter((d) => stated.has(d.denied) || dropped.includes(d));
   return [...new Set(left.map((d) => d.name))];
 }
 
@@ -280,6 +290,9 @@ const ORDINALS: Readonly<Record<string, number>> = {
   hundredth: 100,
   thousandth: 1000,
 };
+
+/** Letters glued to the end of a number: an ordinal's or a factor's ("rd" of "3rd", "x" of "2x"). */
+const GLUED_LETTERS = /^\p{L}+/u;
 
 /** A number's value as compared: "3" and "three" (key "3"), "1.5" and "1.50" are one; a key no number reads as it is. */
 const numericValue = (key: string): number | string => {
@@ -308,10 +321,18 @@ function numbersLeftOut(claim: string, statements: readonly JudgedStatement[]): 
     span.quantity === null
       ? values.has(numericValue(span.key))
       : bare.has(numericValue(span.key)) || quantities.some((q) => sameQuantity(q, span.quantity as Quantity));
-  const left = numberSpans(claim)
-    .filter((span) => !kept(span))
-    .map((span) => `${claim.slice(span.index, span.end)}${span.quantity === null ? '' : ` ${span.quantity.unit}`}`);
-  return [...new Set(left)];
+  // Named as written: with its unit ("64 GB"), or with the letters glued to it ("3rd", "2x").
+  const written = (span: NumberSpan) =>
+    span.quantity === null
+      ? `${claim.slice(span.index, span.end)}${GLUED_LETTERS.exec(claim.slice(span.end))?.[0] ?? ''}`
+      : `${claim.slice(span.index, span.end)} ${span.quantity.unit}`;
+  return [
+    ...new Set(
+      numberSpans(claim)
+        .filter((span) => !kept(span))
+        .map(written),
+    ),
+  ];
 }
 
 /** The statement a claim's verdict came from (its first statement with that verdict); undefined without statements. */

@@ -376,9 +376,10 @@ export function listCounts(text: string): ReadonlySet<string> {
       String.raw`^(?:\s+[\p{L}\p{N}@/._'’-]+){1,${MAX_COUNTED_HEAD_WORDS}}\s*:\s*([^:;.!?]*(?:\.(?!\s|$)[^:;.!?]*)*)`,
       'u',
     ).exec(after);
-    const list = head?.[1]?.trim();
-    if (list === undefined || list === '') continue;
-    const items = list.split(/\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+/u).filter((item) => item.trim() !== '');
+    const list = head?.[1];
+    if (list === undefined) continue;
+    // ", and" splits twice: the empty piece between is no item.
+    const items = list.split(/,|\s(?:and|or)\s/u).filter((item) => item.trim() !== '');
     if (items.length >= 2 && String(items.length) === span.key) counts.add(span.key);
   }
   return counts;
@@ -400,12 +401,12 @@ const MONTHS: readonly (readonly string[])[] = [
 ];
 
 /**
- * Whether `word` is a month (in full or short, capitalised as a month is) that `text` names in another of its forms:
+ * Whether `word` (a token, without a full stop) is a month (in full or short, capitalised as a month is) that `text` names in another of its forms:
  * "September" in "In Sept. 2018", "Nov" in "November 2024". Case-sensitive, so "mar" and "may" stay verbs. May has no
  * short form, so it is not listed: the word itself is found as any other.
  */
 export function namesMonth(word: string, text: string): boolean {
-  const forms = MONTHS.find((m) => m.includes(word.replace(/\.$/, '')));
+  const forms = MONTHS.find((m) => m.includes(word));
   if (forms === undefined) return false;
   return new RegExp(String.raw`(?<!\p{L})(?:${forms.join('|')})(?!\p{L})`, 'u').test(text);
 }

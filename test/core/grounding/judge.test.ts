@@ -12,6 +12,7 @@ import {
   evidenceChunks,
   failingStatement,
   judgeClaims,
+  MAX_DENIAL_WORDS,
   MAX_STATEMENTS,
   readJudgement,
   stopReason,
@@ -493,6 +494,17 @@ describe('readJudgement: the claim split into atomic statements', () => {
     expect(one('It runs at 0.35 Hz.', 'It runs at 0.36 Hz.').reason).toBe(
       'the judge\'s statements leave out "0.35 Hz" of the claim',
     );
+    // The statements are read apart: a statement without a full stop does not glue its last figure to the next one.
+    expect(
+      readJudgement(
+        'Nav2 runs on ROS 2 and plans every 5 seconds.',
+        statements(
+          { ...ubuntu, statement: 'Nav2 runs on ROS 2' },
+          { ...ubuntu, statement: 'Nav2 plans every 5 seconds.' },
+        ),
+        TWO_FACTS,
+      ).verdict,
+    ).toBe('supported');
     // A claim without a number leaves nothing out, whatever numbers the statements add.
     expect(one('It runs fast.', 'It runs at 5 Hz.').verdict).toBe('supported');
   });
@@ -535,7 +547,9 @@ describe('readJudgement: the claim split into atomic statements', () => {
     left('It runs at 1.5 Hz.', 'It runs at 15 Hz.', '"1.5 Hz"');
     // An ordinal in digits is kept by its word; the claim's own ordinal words state no figure.
     kept('The 3rd node leads.', 'The third node leads.');
-    left('The 3rd node leads.', 'The second node leads.', '"3"');
+    left('The 3rd node leads.', 'The second node leads.', '"3rd"');
+    left('It is 2x faster.', 'It is faster.', '"2x"');
+    left('It is 2 times faster.', 'It is faster.', '"2"');
     kept('The third node leads.', 'The node leads.');
     // A range: both ends are figures, each with the range's unit.
     kept('It takes 20-30 minutes.', 'It takes 20 to 30 minutes.');
@@ -600,6 +614,23 @@ describe('readJudgement: the claim split into atomic statements', () => {
     // A word glued into a name is no denial: "NOT_LEADER", "no-op".
     expect(judged('Writes fail with NOT_LEADER.', 'Writes fail.').verdict).toBe('supported');
     expect(judged('The call is a no-op.', 'The call does nothing harmful.').verdict).toBe('supported');
+    expect(judged('Writes return ERR_NOT leader errors.', 'Writes return leader errors.').verdict).toBe('supported');
+    // With no word of meaning within four words after the cue, the name is those four words.
+    expect(judged('The tool is not to be used on Windows.', 'The tool is to be used on Windows.').reason).toBe(
+      reason('"not to be used on"'),
+    );
+    // A statement that names the denied word, without a denial and without a conflict polarity.ts can read, keeps it
+    // (words are compared lowercased: "GPU" names "gpu").
+    expect(judged('Isaac Sim does not need a GPU.', 'The GPU is optional.').verdict).toBe('supported');
+    // A conflict that is no denial (an antonym) is not a denial left out.
+    expect(judged('The bus is not fast and it is cheap.', 'The bus is not fast and it is expensive.').verdict).toBe(
+      'supported',
+    );
+    // A claim longer than MAX_DENIAL_WORDS is not read for denials (each word is one reading of the claim).
+    const padded = (words: number) =>
+      `The bus does not need a permit ${Array.from({ length: words - 7 }, (_, i) => `stop${i}`).join(' ')}.`;
+    expect(judged(padded(MAX_DENIAL_WORDS), 'The bus needs a permit.').reason).toBe(reason('"not need a permit"'));
+    expect(judged(padded(MAX_DENIAL_WORDS + 1), 'The bus needs a permit.').verdict).toBe('supported');
     // A claim without a denial, or one polarity.ts does not read as one, is not checked.
     expect(
       judged('It runs not only on Linux but on Windows.', 'It runs on Linux.', 'It runs on Windows.').verdict,

@@ -5,7 +5,7 @@
  * up for these tests, not taken from the evaluation set.
  */
 import { describe, expect, it } from 'vitest';
-import { synonymStems } from '../../../functions/core/grounding/claim-terms.ts';
+import { extractClaimTerms, synonymIndex, synonymStems } from '../../../functions/core/grounding/claim-terms.ts';
 import {
   ALL_SUPPORT_FEATURES,
   assessClaim,
@@ -15,6 +15,7 @@ import {
   MAX_COUNTED_HEAD_WORDS,
   namesMonth,
   type SupportFeatures,
+  spellsOut,
 } from '../../../functions/core/grounding/support.ts';
 
 const check = (claim: string, chunk: string, features: Partial<SupportFeatures> = {}) =>
@@ -60,6 +61,13 @@ describe('a number that counts the claim’s own list', () => {
     ['two files: a.txt and b.txt', ['2']],
     ['two things:', []],
     ['It ran for two hours: too long.', []],
+    ['I keep two cats and a dog.', []],
+    ['3 ports: 80,443,8080', ['3']],
+    ['three modes: fast, safe, and slow', ['3']],
+    ['three modes: fast, safe,, slow', ['3']],
+    ['three modes: fast, , safe, slow', ['3']],
+    ['1 rule: never push', []],
+    ['2 rules: never push', []],
   ])('counts %j as %j', (text, counted) => {
     expect([...listCounts(text)]).toEqual(counted);
   });
@@ -83,6 +91,19 @@ describe('a month in another of its forms', () => {
     expect(check('Support ends in Nov 2026.', 'Support ends in November 2026.')).toMatchObject({ supported: true });
   });
 
+  it('counts the month as a word found too, in any one of the texts given', () => {
+    const evidence = collectEvidence(['Version 2 came out.', 'In Sept. 2021 it was released.']);
+    const verdict = assessClaim({ claim: 'Version 2 was released in September 2021.', evidence, minWordSupport: 1 });
+    expect(verdict).toMatchObject({ supported: true, missing_words: [], missing_names: [] });
+    const off = assessClaim({
+      claim: 'Version 2 was released in September 2021.',
+      evidence,
+      minWordSupport: 0,
+      features: { ...ALL_SUPPORT_FEATURES, monthNames: false },
+    });
+    expect(off.missing_words).toEqual(['September']);
+  });
+
   it('still catches another month', () => {
     expect(check('Version 2 was released in October 2021.', 'In Sept. 2021 version 2 was released.')).toMatchObject({
       supported: false,
@@ -92,7 +113,7 @@ describe('a month in another of its forms', () => {
 
   it.each([
     ['September', 'In Sept. 2018', true],
-    ['Sept.', 'in September', true],
+    ['Sept', 'in September', true],
     ['Jan', 'from January on', true],
     ['March', 'troops mar the lawn', false],
     ['March', 'since Mar 2020', true],
@@ -130,6 +151,17 @@ describe('a synonym in a common sense (the word share only)', () => {
     );
   });
 
+  it('indexes each group by stem, both ways, never a word to itself', () => {
+    const index = synonymIndex([
+      ['begin', 'start'],
+      ['start', 'commence', 'starting'],
+    ]);
+    expect([...(index.get('start') ?? [])]).toEqual(['begin', 'commenc']);
+    expect([...(index.get('begin') ?? [])]).toEqual(['start']);
+    expect([...(index.get('commenc') ?? [])]).toEqual(['start']);
+    expect(index.size).toBe(3);
+  });
+
   it('joins words in a frequent sense only, and by stem both ways', () => {
     expect(synonymStems('suppli')).toContain('provid');
     expect(synonymStems('provid')).toContain('suppli');
@@ -139,5 +171,49 @@ describe('a synonym in a common sense (the word share only)', () => {
     expect(synonymStems('run')).not.toContain('bleed');
     expect(synonymStems('begin')).not.toContain('begin');
     expect(synonymStems('qwertyuiop').size).toBe(0);
+  });
+});
+
+describe('the support check’s other findings, each alone (edges the mutants asked for)', () => {
+  it('fails a claim on a quantity alone, and passes a number converted to another unit', () => {
+    expect(check('The cache holds 16 MB in all.', 'The cache holds 16 GB in all.')).toMatchObject({
+      supported: false,
+      missing_quantities: ['16 MB'],
+      missing_numbers: [],
+      polarity_conflicts: [],
+    });
+    expect(check('One step lasts 1000 ms here.', 'One step lasts a second here.')).toMatchObject({
+      supported: true,
+      missing_numbers: [],
+      missing_quantities: [],
+    });
+  });
+
+  it('leaves number words and units out of the content words, when they are read as such', () => {
+    const words = (numberWords: boolean, units: boolean) =>
+      extractClaimTerms('Five gigabytes of memory', { numberWords, units }).words.map((w) => w.word);
+    expect(words(true, true)).toEqual(['memory']);
+    expect(words(true, false)).toEqual(['gigabytes', 'memory']);
+    expect(words(false, true)).toEqual(['Five', 'memory']);
+  });
+
+  it('checks a claim given as terms (an uncited sentence) on its terms alone', () => {
+    const verdict = assessClaim({
+      claim: extractClaimTerms('Nodes exchange messages over topics.'),
+      evidence: collectEvidence(['Nodes exchange messages over topics.']),
+      minWordSupport: DEFAULT_MIN_WORD_SUPPORT,
+    });
+    expect(verdict).toMatchObject({ supported: true, missing_quantities: [], polarity_conflicts: [] });
+  });
+
+  it('reads an acronym in capitals only, and in any one of the texts given', () => {
+    expect(spellsOut('iOS', 'the input output system')).toBe(false);
+    // Only a plural "s" at the end is set aside.
+    expect(spellsOut('MsC', 'a master course')).toBe(false);
+    expect(spellsOut('MCs', 'a master course')).toBe(true);
+    expect(spellsOut('IOS', 'the input output system')).toBe(true);
+    const evidence = collectEvidence(['A guest runs Linux.', 'It runs in a virtual machine.']);
+    const verdict = assessClaim({ claim: 'It runs Linux in a VM here.', evidence, minWordSupport: 1 });
+    expect(verdict).toMatchObject({ supported: true, missing_words: [], missing_names: [] });
   });
 });

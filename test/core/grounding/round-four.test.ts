@@ -4,6 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { polarityConflicts } from '../../../functions/core/grounding/polarity.ts';
+import {
+  ALL_SUPPORT_FEATURES,
+  assessClaim,
+  collectEvidence,
+  DEFAULT_MIN_WORD_SUPPORT,
+} from '../../../functions/core/grounding/support.ts';
 
 const SHARED = { anywhere: true, ellipsis: true, absence: true, particles: true, sharedDenial: true };
 const PAIRED = { ...SHARED, pairedDenial: true };
@@ -42,6 +48,18 @@ describe('denials paired one to one (pairedDenial)', () => {
     expect(polarityConflicts(claim, [evidence], PAIRED)).toEqual([]);
   });
 
+  it('excuses the word when one denial of its clause is unmatched, even beside a matched one', () => {
+    // "no rebuild" is denied by the evidence alone, so the clause still has a denial at another word (sharedDenial's
+    // reading, a known limit): only a clause whose every denial is matched is held to the other side.
+    const claim = 'The old scripts will not run without changes.';
+    expect(
+      polarityConflicts(claim, ['The old scripts should run without changes and with no rebuild.'], PAIRED),
+    ).toEqual([]);
+    expect(polarityConflicts(claim, ['The old scripts should run without changes.'], PAIRED)).toEqual([
+      'not run / run',
+    ]);
+  });
+
   it('never matches a denial of the word the claim also states: the claim says it both ways', () => {
     // The claim's clause states "boot" ("usually boot from") and denies it ("cannot boot"): its denial of "boot" is
     // no match that could turn its own mention of "boot" into a conflict.
@@ -68,5 +86,24 @@ describe('"non-" written with its hyphen is a denial (nonPrefix)', () => {
   it('needs the hyphen right after "non": "non sequitur", "nonzero" and "none" are words of their own', () => {
     expect(polarityConflicts('The offset is a sequitur here.', ['The offset is a non sequitur here.'], ON)).toEqual([]);
     expect(polarityConflicts('The offset is zero here.', ['The offset is nonzero here.'], ON)).toEqual([]);
+  });
+});
+
+describe('the support check reads both by default, each behind its switch', () => {
+  const verdict = (claim: string, text: string, features = ALL_SUPPORT_FEATURES) =>
+    assessClaim({ claim, evidence: collectEvidence([text]), minWordSupport: DEFAULT_MIN_WORD_SUPPORT, features });
+
+  it('fails a denial the cited text matches at its own word, unless pairedDenial is off', () => {
+    const claim = 'The old scripts will not run without changes.';
+    const text = 'The old scripts should run without changes.';
+    expect(verdict(claim, text)).toMatchObject({ supported: false, polarity_conflicts: ['not run / run'] });
+    expect(verdict(claim, text, { ...ALL_SUPPORT_FEATURES, pairedDenial: false }).supported).toBe(true);
+  });
+
+  it('passes "without a GPU" against "non-GPU", unless nonPrefix is off', () => {
+    const claim = 'Laptops without a GPU will not run the simulator.';
+    const text = 'Standard laptops (non-GPU models) will not run the simulator.';
+    expect(verdict(claim, text).supported).toBe(true);
+    expect(verdict(claim, text, { ...ALL_SUPPORT_FEATURES, nonPrefix: false }).polarity_conflicts).not.toEqual([]);
   });
 });
