@@ -131,6 +131,13 @@ describe('redactUrlsDeep', () => {
     expect(copy.c).not.toBe(later.c);
     expect(copy.b).toBe(inner);
     expect(later.c[1]).toBe('https://b.example/p?sig=s');
+    // Two changes apart in one array: the second must not start the copy again from the originals.
+    expect(redactUrlsDeep(['https://b.example/a?token=1', 'x', 'https://b.example/b?token=2', 'y'])).toEqual([
+      'https://b.example/a?token=***',
+      'x',
+      'https://b.example/b?token=***',
+      'y',
+    ]);
     // Only plain objects and arrays are walked: a Date (or any class instance) is kept as it is.
     const at = new Date(0);
     expect(redactUrlsDeep({ at }).at).toBe(at);
