@@ -7,7 +7,8 @@
  * sends `ready`; each `run` message runs the full validation once and answers with its figures; `exit` ends it.
  * The first run is the cold one (a nightly Lambda's only run); later runs show the steady state.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createEngineAdapters, runOptionsFromConfig } from '../functions/adapters/engine-adapters.ts';
 import { parseEngineConfig } from '../functions/core/config.ts';
 import { runValidation } from '../functions/core/run/run-validation.ts';
@@ -66,9 +67,15 @@ const options = {
   ...(pageSize === undefined ? {} : { scrollPageSize: Number(pageSize) }),
 };
 
+// --cpu-prof-cold: a V8 CPU profile of the cold run alone (a whole-process --cpu-prof mixes in module loading and
+// the warm runs, and the cold run cannot be cut out of it afterwards).
+const coldProfile = process.env.BENCH_COLD_PROFILE;
+let runs = 0;
+
 process.on('message', (message: ParentMessage) => {
   if (message.type === 'exit') process.exit(0);
-  runOnce().then(
+  const profiled = coldProfile !== undefined && runs++ === 0;
+  (profiled ? profileOf(runOnce, coldProfile) : runOnce()).then(
     (figures) => send({ type: 'figures', figures }),
     (error: unknown) => {
       process.stderr.write(`engine run failed: ${error instanceof Error ? error.stack : String(error)}\n`);
@@ -77,6 +84,25 @@ process.on('message', (message: ParentMessage) => {
   );
 });
 send({ type: 'ready', baselineRssMb: process.memoryUsage().rss / 2 ** 20 });
+
+async function profileOf<T>(work: () => Promise<T>, file: string): Promise<T> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 8192,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  const result = await work();
+  const heap = await session.post('HeapProfiler.stopSampling');
+  writeFileSync(`${file}.heapprofile`, JSON.stringify(heap.profile));
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(file, JSON.stringify(profile));
+  session.disconnect();
+  return result;
+}
 
 async function runOnce(): Promise<EngineFigures> {
   const cpuBefore = process.cpuUsage();

@@ -19,7 +19,7 @@
  *    judge adds (one chat call per claim, one after the other) is the difference of the two.
  * 5. The handler is bundled as the CDK stack bundles it, and imported by fresh processes.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -62,6 +62,7 @@ const USAGE = `usage: npm run bench -- [options]
   --timeouts <ms>     the engine's Qdrant and Cohere request timeouts for every size (default: the engine's own,
                       60000 at 10M); for a machine so loaded that the one-thread stand-ins cannot answer in 10 s
   --cpu-prof <dir>    write a V8 CPU profile of each engine process into <dir> (figures then include the profiler)
+  --cpu-prof-cold <dir>  write a V8 CPU profile of each scenario's cold run alone into <dir> (<scenario>.cpuprofile)
   --unminified        bundle the engine without minifying, so a --cpu-prof profile names ragwatch's functions (its
                       source map, beside the bundle, names their files); not the deployed code, so not for figures
   --engine-flags=<f>  Node/V8 flags for the engine processes instead of the deployed ones (infra/runtime-flags.ts),
@@ -109,6 +110,7 @@ const { values: flags } = parseArgs({
     'skip-lambda': { type: 'boolean', default: false },
     timeouts: { type: 'string' },
     'cpu-prof': { type: 'string' },
+    'cpu-prof-cold': { type: 'string' },
     unminified: { type: 'boolean', default: false },
     'engine-flags': { type: 'string' },
     help: { type: 'boolean', default: false },
@@ -140,6 +142,7 @@ if (
   );
   process.exit(2);
 }
+if (flags['cpu-prof-cold']) mkdirSync(flags['cpu-prof-cold'], { recursive: true });
 const profileFlags = flags['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['cpu-prof'])}`] : [];
 // By default the engine runs with the V8 flags the Lambda is deployed with (infra/runtime-flags.ts).
 const engineFlags = flags['engine-flags']?.split(/\s+/).filter((f) => f !== '') ?? LAMBDA_V8_FLAGS;
@@ -346,6 +349,14 @@ async function measure(
       BENCH_SCROLL_PAGE_SIZE: String(pageSize),
       SCROLL_PARTITIONS: String(partitions),
       ...(flags['default-heap-growth'] ? { BENCH_DEFAULT_HEAP_GROWTH: '1' } : {}),
+      ...(flags['cpu-prof-cold']
+        ? {
+            BENCH_COLD_PROFILE: path.resolve(
+              flags['cpu-prof-cold'],
+              `${scenario.name.replace(/[^\w=-]+/g, '_')}.cpuprofile`,
+            ),
+          }
+        : {}),
     },
     nodeFlags: [...profileFlags, ...engineFlags],
   });

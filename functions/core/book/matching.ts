@@ -28,30 +28,39 @@ export function matchesChapter(expected: string, chapterId: string | null): bool
 }
 
 /**
- * The answers normaliseUrl gave, by the string it was given. A run normalises each sitemap page and indexed URL
- * about a dozen times (coverage, stale expectations, freshness, each through pagesUnderPrefix and urlPath), and
- * parsing a URL is most of what those checks cost (issue 20's CPU profile: 5,000 pages, 70,000 calls). A cached
- * answer is the answer: the function depends on its argument alone. Bounded in entries and in length (a 2 KB URL
- * is not kept), and emptied when full, so a warm Lambda holds at most a few MB of it between runs.
+ * The answers normaliseUrl gave, by the string it was given, with urlPath's once asked. A run normalises each
+ * sitemap page and indexed URL about a dozen times (coverage, stale expectations, freshness, each through
+ * pagesUnderPrefix and urlPath), and parsing a URL is most of what those checks cost (issue 20's CPU profile: 5,000
+ * pages, 70,000 calls); reading the path out of the normalised URL again each time allocated a match per call. A
+ * cached answer is the answer: both functions depend on their argument alone. Bounded in entries and in length (a
+ * 2 KB URL is not kept), and emptied when full, so a warm Lambda holds at most a few MB of it between runs.
  */
-const normalised = new Map<string, string>();
+interface Answers {
+  normalised: string;
+  path: string | undefined;
+}
+const remembered = new Map<string, Answers>();
 const MAX_REMEMBERED = 20_000;
 const MAX_REMEMBERED_LENGTH = 256;
 
 /** Canonical form of a URL: scheme and host lowercased, no fragment or query, no index.html, no trailing slash but the root's. Non-URLs are treated as paths. */
 export function normaliseUrl(url: string): string {
-  if (url.length > MAX_REMEMBERED_LENGTH) return normaliseOnce(url);
-  const known = normalised.get(url);
-  if (known !== undefined) return known;
-  const answer = normaliseOnce(url);
-  if (normalised.size >= MAX_REMEMBERED) normalised.clear();
-  normalised.set(url, answer);
-  return answer;
+  return answersFor(url).normalised;
 }
 
 /** How many answers normaliseUrl holds now: what a warm Lambda keeps between runs (its bound is tested). */
 export function rememberedUrls(): number {
-  return normalised.size;
+  return remembered.size;
+}
+
+function answersFor(url: string): Answers {
+  if (url.length > MAX_REMEMBERED_LENGTH) return { normalised: normaliseOnce(url), path: undefined };
+  const known = remembered.get(url);
+  if (known !== undefined) return known;
+  const answers = { normalised: normaliseOnce(url), path: undefined };
+  if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+  remembered.set(url, answers);
+  return answers;
 }
 
 function normaliseOnce(url: string): string {
@@ -72,7 +81,9 @@ function normaliseOnce(url: string): string {
 
 /** The normalised path of a URL ("/docs/intro"); a path given alone is normalised the same way. */
 export function urlPath(url: string): string {
-  return pathOf(normaliseUrl(url));
+  const answers = answersFor(url);
+  answers.path ??= pathOf(answers.normalised);
+  return answers.path;
 }
 
 function pathOf(normalised: string): string {

@@ -5,6 +5,7 @@
 import { stemmer } from 'stemmer';
 import IRREGULAR_FORMS from './irregular-forms.json' with { type: 'json' };
 import { isNumberWord, isUnitWord, statedNumbers } from './quantities.ts';
+import SYNONYM_GROUPS from './synonyms.json' with { type: 'json' };
 
 /** The terms of one piece of text. */
 export interface ClaimTerms {
@@ -106,6 +107,37 @@ const IRREGULAR: Readonly<Record<string, string>> = IRREGULAR_FORMS;
  */
 export function baseStem(word: string): string {
   return stemmer(Object.hasOwn(IRREGULAR, word) ? (IRREGULAR[word] ?? word) : word);
+}
+
+/**
+ * Stem -> the stems of its synonyms, for groups of words that are synonyms of each other (synonyms.json): each word's
+ * stem maps to the other words' stems of every group it is in, never to itself.
+ */
+export function synonymIndex(groups: readonly (readonly string[])[]): Map<string, Set<string>> {
+  const index = new Map<string, Set<string>>();
+  for (const group of groups) {
+    const stems = group.map((w) => stemmer(w));
+    for (const s of stems) {
+      const known = index.get(s) ?? new Set<string>();
+      for (const other of stems) if (other !== s) known.add(other);
+      index.set(s, known);
+    }
+  }
+  return index;
+}
+
+/** synonyms.json's index, built on first use: a run may check no claim at all. */
+let synonymsByStem: Map<string, Set<string>> | undefined;
+const NO_SYNONYMS: ReadonlySet<string> = new Set();
+
+/**
+ * The stems of the words WordNet gives as synonyms of a stem in a common sense, itself left out: "suppli" (supplies)
+ * -> "provid", "furnish", ...; "quick" -> "fast", "speedi", .... Empty for a word it does not list. Stems, not words,
+ * since the claim's words are compared by stem: a group joins every inflection of its words.
+ */
+export function synonymStems(stem: string): ReadonlySet<string> {
+  synonymsByStem ??= synonymIndex(SYNONYM_GROUPS);
+  return synonymsByStem.get(stem) ?? NO_SYNONYMS;
 }
 
 /** The Porter stem of a lowercase word ("publishing", "publishes", "published" -> "publish"). */

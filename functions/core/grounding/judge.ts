@@ -20,6 +20,9 @@ import type {
   TokenUsage,
 } from '../report/grounding-report.ts';
 import { describeError, isServiceError, truncate } from '../shared/errors.ts';
+import { isContentWord, stemWord } from './claim-terms.ts';
+import { polarityConflicts } from './polarity.ts';
+import { type NumberSpan, numberSpans, type Quantity, sameQuantity } from './quantities.ts';
 
 /** The three verdicts a judge may give; anything else it says is unreadable. */
 const READABLE_VERDICTS: readonly string[] = [
@@ -142,8 +145,10 @@ function readStatement(raw: unknown, index: number, chunks: readonly ChatDocumen
  * as a verdict of its own (readVerdict); the claim's verdict, evidence and reason are those of its worst statement
  * (contradicted, then not_in_context, then could_not_verify, then supported; the first on a tie), so one false fact
  * fails the sentence and a statement that could not be verified keeps it from being supported. No statements, or more
- * than MAX_STATEMENTS, is malformed. Statements all supported that leave out a number `claim` states in digits are
- * incomplete: the judge split off and dropped a fact, and the claim is could_not_verify, not supported.
+ * than MAX_STATEMENTS, is malformed. Statements all supported that leave out a figure `claim` states (in digits or
+ * words, with its unit: numbersLeftOut) or one of its denials (denialsLeftOut) are incomplete: the judge split off and
+ * dropped a fact, or turned a denial into its opposite, and the claim is could_not_verify, not supported. The reason
+ * names what was left out.
  */
 export function readJudgement(claim: string, reply: string, chunks: readonly ChatDocument[]): ClaimJudgement {
   let parsed: unknown;
@@ -168,23 +173,166 @@ export function readJudgement(claim: string, reply: string, chunks: readonly Cha
   const { statement: _, ...verdict } = worst;
   // Statements that leave out a figure of the claim judged less than the claim ("X runs on Y" of "X runs on Y and
   // needs 64 GB"): every one of them supported does not make the claim supported.
-  const left = verdict.verdict === 'supported' ? numbersLeftOut(claim, statements) : [];
-  if (left.length > 0)
-    return {
-      ...unverified('incomplete', `the judge's statements leave out ${left.join(', ')} of the claim`),
-      statements,
-    };
+  // Statements that drop a denial of the claim ("X needs Y" of "X does not need Y") state its opposite, or less.
+  const figures = verdict.verdict === 'supported' ? numbersLeftOut(claim, statements) : [];
+  const denials = verdict.verdict === 'supported' ? denialsLeftOut(claim, statements) : [];
+  if (figures.length > 0 || denials.length > 0) {
+    const quoted = (list: readonly string[]) => list.map((n) => JSON.stringify(n)).join(', ');
+    const parts = [
+      ...(figures.length > 0 ? [`${quoted(figures)} of the claim`] : []),
+      ...(denials.length > 0 ? [`the claim's denial ${quoted(denials)}`] : []),
+    ];
+    return { ...unverified('incomplete', `the judge's statements leave out ${parts.join(' and ')}`), statements };
+  }
   return { ...verdict, statements };
 }
 
-/** Numbers written in digits, thousands separators aside ("1,000" is "1000"). */
-const numbersIn = (text: string) =>
-  text.replace(/(?<=\d)[,\u00a0\u202f](?=\d{3}\b)/g, '').match(/\d+(?:\.\d+)?/g) ?? [];
+/**
+ * How polarity.ts reads the claim and the statements here: as the gate reads a claim against its evidence, a denial
+ * anywhere in the statements included; hedges and numbers are not denials (numbers are numbersLeftOut's).
+ */
+const DENIAL_READING = {
+  anywhere: true,
+  sharedDenial: true,
+  bareContractions: true,
+  closestClause: true,
+  absence: true,
+  hedges: false,
+  numbers: false,
+} as const;
 
-/** The numbers the claim states in digits that none of the statements states. */
+const WORDS = /[\p{L}\p{N}]+(?:['’]\p{L}+)?/gu;
+/** What joins a word into a name: "NOT_LEADER", "no-op". */
+const GLUED = /^[\p{L}\p{N}_-]$/u;
+/** A conflict of a text that states a word against one that denies it: "gpu / not gpu" (polarity.ts's form). */
+const STATED_BUT_DENIED = /^(\S+) \/ not \1$/u;
+/** The same conflict the other way: the text denies the word, the one it is read against states it. */
+const DENIED_BUT_STATED = /^not (\S+) \/ \1$/u;
+/** How many words after a denial's cue its name runs to, at most, looking for the first word that carries meaning. */
+const DENIAL_NAME_REACH = 4;
+
+/**
+ * The longest claim, in words, whose denials are read. Finding a denial's cue reads the claim once per word, so a
+ * runaway sentence (800 words: about 10 s on the 2-core machine) would hold up the run; the evaluation set's longest
+ * claim is 57 words. A longer claim is judged as before the denial guard: its figures are still read.
+ */
+export const MAX_DENIAL_WORDS = 60;
+
+/**
+ * The claim's denials, each with the words that name it and the stem of the word it denies. A word is a denial's cue exactly when
+ * polarity.ts reads the claim without it as stating a word the claim denies ("It does need a GPU" states "gpu", which
+ * "It does not need a GPU" denies), so the cues are polarity.ts's own (not, no, never, without, cannot, n't, lacks,
+ * instead of...), and a denial it does not read is not checked.
+ */
+function denialsOf(claim: string): { name: string; denied: string }[] {
+  const words = [...claim.matchAll(WORDS)];
+  // Each word is one reading of the whole claim: the cost grows with the square of its length.
+  if (words.length > MAX_DENIAL_WORDS) return [];
+  return words.flatMap((word, i) => {
+    // A word glued to a name ("NOT_LEADER", "no-op") is part of it: no denial of the claim's.
+    const end = word.index + word[0].length;
+    if (GLUED.test(claim.charAt(word.index - 1)) || GLUED.test(claim.charAt(end))) return [];
+    const opposite = `${claim.slice(0, word.index)}${claim.slice(end)}`;
+    // Without sharedDenial: the claim's other denials stay in the opposite, and must not hide this one.
+    // One word is denied: a cue's head (on the evaluation set's claims, no cue gave two).
+    const [denied] = polarityConflicts(opposite, [claim], { ...DENIAL_READING, sharedDenial: false }).flatMap(
+      (c) => STATED_BUT_DENIED.exec(c)?.[1] ?? [],
+    );
+    if (denied === undefined) return [];
+    const after = words.slice(i + 1, i + 1 + DENIAL_NAME_REACH);
+    const reach = after.findIndex((w) => isContentWord(w[0].toLowerCase()));
+    const last = reach < 0 ? after.at(-1) : after[reach];
+    return [{ name: claim.slice(word.index, last === undefined ? end : last.index + last[0].length), denied }];
+  });
+}
+
+/**
+ * The claim's denials the statements leave out, each named as the claim writes it ("not need a GPU"). A denial is left
+ * out when a statement states what it denies (polarity.ts reads "needs a GPU" against "does not need a GPU" as a
+ * conflict), or when no statement names what it denies and none denies anything (the denied fact was split off and
+ * dropped: "X does not need a map, and it plans paths" judged as "X plans paths"). A statement that restates the
+ * denial in other words keeps it: "works without a GPU" names the GPU under a denial; "X lacks support" is a denial
+ * polarity.ts reads. A restatement with no denial polarity.ts reads and a word of the opposite ("is optional" for
+ * "is not required") is read as a conflict, as the lexical gate reads it (docs/GROUNDING.md, the judge's failures).
+ */
+function denialsLeftOut(claim: string, statements: readonly JudgedStatement[]): string[] {
+  const denials = denialsOf(claim);
+  if (denials.length === 0) return [];
+  const texts = statements.map((s) => s.statement);
+  const stated = new Set(
+    polarityConflicts(claim, texts, DENIAL_READING).flatMap((c) => DENIED_BUT_STATED.exec(c)?.[1] ?? []),
+  );
+  const named = new Set(texts.flatMap((t) => [...t.matchAll(WORDS)].map((w) => stemWord(w[0].toLowerCase()))));
+  const unnamed = denials.filter((d) => !named.has(d.denied));
+  const dropped = unnamed.length > 0 && !texts.some((t) => denialsOf(t).length > 0) ? unnamed : [];
+  const left = denials.filter((d) => stated.has(d.denied) || dropped.includes(d));
+  return [...new Set(left.map((d) => d.name))];
+}
+
+/**
+ * Ordinal words, read on the statements' side only: "the third node" keeps a claim's "3rd node" (quantities.ts reads
+ * "3rd" as 3 but no ordinal word). A claim's own ordinal word is no figure it states, so it is never counted as left out.
+ */
+const ORDINALS: Readonly<Record<string, number>> = {
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  eleventh: 11,
+  twelfth: 12,
+  twentieth: 20,
+  hundredth: 100,
+  thousandth: 1000,
+};
+
+/** Letters glued to the end of a number: an ordinal's or a factor's ("rd" of "3rd", "x" of "2x"). */
+const GLUED_LETTERS = /^\p{L}+/u;
+
+/** A number's value as compared: "3" and "three" (key "3"), "1.5" and "1.50" are one; a key no number reads as it is. */
+const numericValue = (key: string): number | string => {
+  const value = Number(key);
+  return Number.isNaN(value) ? key : value;
+};
+
+/**
+ * The figures the claim states that none of the statements states, as the claim writes them ("64 GB", "sixty-four",
+ * "1,000"). Numbers are read as quantities.ts reads them: in digits or in words, with their unit, a version glued to
+ * letters ("v2", "Nav2") no number. They are compared by value: "three" keeps "3", "64 GB" keeps "sixty-four
+ * gigabytes" and "64,000 MB". A figure with a unit is kept by the same quantity, or by its number stated without a
+ * unit; a statement that gives it another amount of the unit ("64 MB") does not keep it. The statements are read
+ * leniently (as evidence is: "a second" is one second), so a restated figure is found rather than missed.
+ */
 function numbersLeftOut(claim: string, statements: readonly JudgedStatement[]): string[] {
-  const stated = new Set(statements.flatMap((s) => numbersIn(s.statement)));
-  return [...new Set(numbersIn(claim))].filter((n) => !stated.has(n));
+  const text = statements.map((s) => s.statement).join(' ');
+  const stated = numberSpans(text, { lenient: true });
+  const values = new Set([
+    ...stated.map((s) => numericValue(s.key)),
+    ...[...text.toLowerCase().matchAll(/\p{L}+/gu)].flatMap((m) => ORDINALS[m[0]] ?? []),
+  ]);
+  const bare = new Set(stated.filter((s) => s.quantity === null).map((s) => numericValue(s.key)));
+  const quantities = stated.flatMap((s) => s.quantity ?? []);
+  const kept = (span: NumberSpan) =>
+    span.quantity === null
+      ? values.has(numericValue(span.key))
+      : bare.has(numericValue(span.key)) || quantities.some((q) => sameQuantity(q, span.quantity as Quantity));
+  // Named as written: with its unit ("64 GB"), or with the letters glued to it ("3rd", "2x").
+  const written = (span: NumberSpan) =>
+    span.quantity === null
+      ? `${claim.slice(span.index, span.end)}${GLUED_LETTERS.exec(claim.slice(span.end))?.[0] ?? ''}`
+      : `${claim.slice(span.index, span.end)} ${span.quantity.unit}`;
+  return [
+    ...new Set(
+      numberSpans(claim)
+        .filter((span) => !kept(span))
+        .map(written),
+    ),
+  ];
 }
 
 /** The statement a claim's verdict came from (its first statement with that verdict); undefined without statements. */

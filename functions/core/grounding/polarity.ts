@@ -94,6 +94,12 @@ const NOT_NEGATING_AFTER: ReadonlySet<string> = new Set([
   'matter',
   'doubt',
 ]);
+/**
+ * A prefix written with its hyphen that denies the word it joins, as "without" would: "non-RTX Windows machines" are
+ * machines without RTX, "non-essential warnings" are not essential ones. Only with the hyphen: "none" and "nonzero"
+ * are words of their own.
+ */
+const NON_PREFIX = 'non';
 /** Two-word cues: "instead of kneading", "rather than copying". */
 const PAIR_CUES: readonly [string, string][] = [
   ['instead', 'of'],
@@ -205,6 +211,8 @@ interface Token {
   absent: boolean;
   /** Its clause holds a denial somewhere ("Wheel odometry is not available"), whether or not this word is under it. */
   deniedClause: boolean;
+  /** The head words its clause denies (the stems of its tokens at depth 1), for pairing denials one to one. */
+  clauseDenials: readonly string[];
 }
 
 /** How a text's polarity is read: the negation's scope in content words, and whether words of absence count. */
@@ -213,11 +221,13 @@ interface Reading {
   absence: boolean;
   /** "dont", "isnt" read as "don't", "isn't" (BARE_CONTRACTIONS). */
   bareContractions: boolean;
+  /** "non-" before a hyphen is a cue ("non-RTX machines" deny the RTX; NON_PREFIX). */
+  nonPrefix: boolean;
   /** A dash between two numbers is a range, not a clause break (CLAUSE_BREAK_BUT_RANGES). */
   dashRanges: boolean;
 }
 const keyOf = (reading: Reading) =>
-  `${reading.scope}${reading.absence ? '+absence' : ''}${reading.bareContractions ? '+bare' : ''}${reading.dashRanges ? '+dash' : ''}`;
+  `${reading.scope}${reading.absence ? '+absence' : ''}${reading.bareContractions ? '+bare' : ''}${reading.dashRanges ? '+dash' : ''}${reading.nonPrefix ? '+non' : ''}`;
 
 /**
  * Words that say a thing is gone or kept away without a negation: "removes the single point of failure" says there is
@@ -315,12 +325,23 @@ function tokenize(text: string, reading: Reading): Unit {
   let depth = 0;
   let head: string | null = null;
   let absentNext = 0;
-  const raw = [...text.matchAll(WORD)].map((m) => m[0].toLowerCase().replace(/[’]/g, "'"));
+  const matches = [...text.matchAll(WORD)];
+  const raw = matches.map((m) => m[0].toLowerCase().replace(/[’]/g, "'"));
+  // "non-RTX", "Non-LTS", "non-essential": a prefix the tokenizer splits off at its hyphen.
+  const prefixed = (i: number) => {
+    const m = matches[i] as RegExpExecArray;
+    return text[m.index + m[0].length] === '-';
+  };
   // Whether the current clause denies anything: a subordinate clause ("until the dough is kneaded") is one of its own.
   let clauseStart = 0;
   let deniedClause = false;
   const closeClause = () => {
-    for (const token of tokens.slice(clauseStart)) token.deniedClause = deniedClause;
+    const clause = tokens.slice(clauseStart);
+    const heads = clause.filter((t) => t.depth === 1 && t.content).map((t) => t.stem);
+    for (const token of clause) {
+      token.deniedClause = deniedClause;
+      token.clauseDenials = heads;
+    }
     clauseStart = tokens.length;
     deniedClause = false;
   };
@@ -328,12 +349,14 @@ function tokenize(text: string, reading: Reading): Unit {
     const next = raw[i + 1] ?? '';
     const contraction = /n't$/.test(word) || (reading.bareContractions && BARE_CONTRACTIONS.has(word));
     const base = contraction ? word.replace(/n't$/, '') : word.replace(/'\p{L}+$/u, '');
+    const nonPrefix = reading.nonPrefix && base === NON_PREFIX && prefixed(i);
     const isCue =
       ((NEGATION_CUES.has(base) || contraction) && !NOT_NEGATING_AFTER.has(next)) ||
-      PAIR_CUES.some(([a, b]) => base === a && next === b);
+      PAIR_CUES.some(([a, b]) => base === a && next === b) ||
+      nonPrefix;
     if (isCue) {
       deniedClause = true;
-      negateNext = NOUN_CUES.has(base) ? Math.min(scope, 1) : scope;
+      negateNext = NOUN_CUES.has(base) || nonPrefix ? Math.min(scope, 1) : scope;
       depth = 0;
       head = null;
       return;
@@ -356,6 +379,7 @@ function tokenize(text: string, reading: Reading): Unit {
       head: negated ? head : null,
       absent,
       deniedClause: false,
+      clauseDenials: [],
     });
     if (negated && content && head === null) head = stem;
     if (content && negateNext > 0) negateNext--;
@@ -584,7 +608,9 @@ export function polarityConflicts(
     absence?: boolean;
     particles?: boolean;
     sharedDenial?: boolean;
+    pairedDenial?: boolean;
     bareContractions?: boolean;
+    nonPrefix?: boolean;
     dashRanges?: boolean;
     closestClause?: boolean;
     onOff?: boolean;
@@ -596,6 +622,7 @@ export function polarityConflicts(
     scope,
     absence: options.absence === true,
     bareContractions: options.bareContractions === true,
+    nonPrefix: options.nonPrefix === true,
     dashRanges: options.dashRanges === true,
   };
   const sentences = evidenceTexts.flatMap((t) => sentencesOf(t, reading));
@@ -626,6 +653,7 @@ export function polarityConflicts(
         antonyms: options.antonyms !== false,
         particles: options.particles === true,
         sharedDenial: options.sharedDenial === true,
+        pairedDenial: options.pairedDenial === true,
         closestClause: options.closestClause === true,
         onOff: options.onOff === true,
       }),
@@ -701,9 +729,17 @@ function clauseConflicts(
     antonyms,
     particles,
     sharedDenial,
+    pairedDenial,
     closestClause,
     onOff,
-  }: { antonyms: boolean; particles: boolean; sharedDenial: boolean; closestClause: boolean; onOff: boolean },
+  }: {
+    antonyms: boolean;
+    particles: boolean;
+    sharedDenial: boolean;
+    pairedDenial: boolean;
+    closestClause: boolean;
+    onOff: boolean;
+  },
 ): string[] {
   const found: string[] = [];
   const closest = closestClause ? closestClauseOf(clause, clauses) : null;
@@ -731,7 +767,15 @@ function clauseConflicts(
     if (token.content && theirs.size > 0 && !theirs.has(negated)) {
       // Both clauses deny, at different words ("no wheel odometry" / "wheel odometry is not available"): they agree.
       const stating = negated ? sentence.filter((t) => t.stem === token.stem) : [token];
-      if (sharedDenial && stating.every((t) => t.deniedClause)) continue;
+      // One denial pairs with one: a denial whose head word the denying side denies too is matched already, and
+      // excuses no other word ("won't work without modification" against "should work without modification"). A
+      // denial without a head ("For simulation they cannot.") or of the word itself is never matched.
+      const denying = negated ? clause : sentence;
+      const unmatched = (t: Token) =>
+        !pairedDenial ||
+        t.clauseDenials.length === 0 ||
+        t.clauseDenials.some((d) => d === token.stem || !denying.some((o) => o.depth === 1 && o.stem === d));
+      if (sharedDenial && stating.every((t) => t.deniedClause && unmatched(t))) continue;
       found.push(`${not(negated)}${token.stem} / ${not(!negated)}${token.stem}`);
       continue;
     }

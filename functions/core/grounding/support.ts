@@ -4,10 +4,10 @@
  * every proper name, at least MIN_WORD_SUPPORT of its content words (stemmed), and none of its words under the
  * opposite polarity (polarity.ts). Deterministic and explainable: a claim that fails says what was not found.
  */
-import { type ClaimTerms, extractClaimTerms, type NumberReading, stemWord } from './claim-terms.ts';
+import { type ClaimTerms, extractClaimTerms, type NumberReading, stemWord, synonymStems } from './claim-terms.ts';
 import { exchangedFigures, movedRanges } from './figures.ts';
 import { polarityConflicts } from './polarity.ts';
-import { type Quantity, sameQuantity, statedQuantities } from './quantities.ts';
+import { numberSpans, type Quantity, sameQuantity, statedQuantities } from './quantities.ts';
 
 /**
  * The share of a claim's content words that the cited text must hold. Tuned on the grounding evaluation set's `dev`
@@ -104,8 +104,16 @@ export interface SupportFeatures {
    * (polarity.ts).
    */
   sharedDenial: boolean;
+  /**
+   * sharedDenial pairs denials one to one: a denial both sides make at the same word is matched, and excuses no other
+   * word ("won't work without modification" against "should work without modification"; "can run without any config
+   * files and will compile" against "can run without any config files, but it will not compile") (polarity.ts).
+   */
+  pairedDenial: boolean;
   /** "dont", "isnt", "cant" written without their apostrophe are denials, as "don't" is (polarity.ts). */
   bareContractions: boolean;
+  /** "non-" written with its hyphen denies the word it joins: "non-RTX machines" are machines without RTX (polarity.ts). */
+  nonPrefix: boolean;
   /**
    * A name in capitals is found where the cited text spells it out, word by word ("VM" for "virtual machine", "NFS"
    * for "network file system"): the same name, abbreviated. As a name, and as a word of the word share.
@@ -135,6 +143,23 @@ export interface SupportFeatures {
    * a name or a polarity.
    */
   irregularForms: boolean;
+  /**
+   * A number that counts the items the claim itself lists after a colon ("four dev dependencies: jest, typescript,
+   * ts-jest and @types/jest") is the claim's own arithmetic, checked by its list, not a figure the cited text must
+   * state: each listed item is still looked up as a word, number or name.
+   */
+  listCounts: boolean;
+  /**
+   * A month named in full is found as its abbreviation and the reverse ("September" / "Sept." / "Sep"), as a name and
+   * as a word of the word share.
+   */
+  monthNames: boolean;
+  /**
+   * A content word is found as a synonym in a common sense ("supplies" for "provides", "plentiful" for "abundant",
+   * "required" for "necessary"), from WordNet's synsets restricted to frequent, corpus-attested senses
+   * (claim-terms.ts, scripts/synonyms.ts). For the word share only: never a number, a name or a polarity.
+   */
+  synonyms: boolean;
 }
 export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   wholeSentence: true,
@@ -154,13 +179,18 @@ export const ALL_SUPPORT_FEATURES: Readonly<SupportFeatures> = {
   attribution: true,
   particles: true,
   sharedDenial: true,
+  pairedDenial: true,
   bareContractions: true,
+  nonPrefix: true,
   acronyms: true,
   dashRanges: true,
   closestClause: true,
   onOff: true,
   numbersInClause: true,
   irregularForms: true,
+  listCounts: true,
+  monthNames: true,
+  synonyms: true,
 };
 
 /** How one claim fares against the text it cites. */
@@ -245,10 +275,12 @@ export function assessClaim(options: {
   const missingQuantities = quantities.filter((q) => !foundQuantities.includes(q)).map((q) => `${q.raw} ${q.unit}`);
   // A number converted exactly to another unit ("1000 ms" for "a second") is found as its quantity.
   const convertedNumbers = new Set(foundQuantities.map((q) => q.number));
-  const missingNumbers = terms.numbers.filter((n) => !numbers.has(n) && !convertedNumbers.has(n));
+  const counts = text !== null && features.listCounts ? listCounts(text) : NO_COUNTS;
+  const missingNumbers = terms.numbers.filter((n) => !numbers.has(n) && !convertedNumbers.has(n) && !counts.has(n));
   const missingNames = terms.names.filter(
     (name) =>
       !stems.has(stemWord(name.toLowerCase())) &&
+      !(features.monthNames && options.evidence.texts.some((t) => namesMonth(name, t))) &&
       !(features.acronyms && options.evidence.texts.some((t) => spellsOut(name, t))),
   );
   const polarity = {
@@ -257,7 +289,9 @@ export function assessClaim(options: {
     absence: features.absence,
     particles: features.particles,
     sharedDenial: features.sharedDenial,
+    pairedDenial: features.pairedDenial,
     bareContractions: features.bareContractions,
+    nonPrefix: features.nonPrefix,
     dashRanges: features.dashRanges,
     closestClause: features.closestClause,
     onOff: features.onOff,
@@ -305,8 +339,9 @@ export function spellsOut(name: string, text: string): boolean {
 }
 
 /**
- * Whether the evidence holds a content word of a claim: its stem, its base form's (irregularForms), or, for an
- * acronym, its words spelled out ("VM": "virtual machine", acronyms).
+ * Whether the evidence holds a content word of a claim: its stem, its base form's (irregularForms), a synonym's
+ * (synonyms), for an acronym its words spelled out ("VM": "virtual machine", acronyms), or for a month another of
+ * its forms (monthNames).
  */
 export function holdsWord(
   evidence: EvidenceTerms,
@@ -316,8 +351,71 @@ export function holdsWord(
   return (
     evidence.stems.has(word.stem) ||
     (features.irregularForms && evidence.bases.has(word.base)) ||
-    (features.acronyms && evidence.texts.some((t) => spellsOut(word.word, t)))
+    (features.synonyms && [...synonymStems(word.stem)].some((s) => evidence.stems.has(s))) ||
+    (features.acronyms && evidence.texts.some((t) => spellsOut(word.word, t))) ||
+    (features.monthNames && evidence.texts.some((t) => namesMonth(word.word, t)))
   );
+}
+
+const NO_COUNTS: ReadonlySet<string> = new Set();
+
+/** The word just before a number that makes it a label, not a count: a capitalised word, or one that numbers things. */
+const NUMBERED_BY =
+  /(?:\p{Lu}[\p{L}\p{N}]*|\b(?:version|release|v|module|chapter|section|step|part|phase|stage|level|page|figure|table|issue|number|no|rule|item|option))\s*$/u;
+
+/** The longest head a counted list may have between its number and its colon ("four optional TypeScript keys:"). */
+export const MAX_COUNTED_HEAD_WORDS = 4;
+
+/**
+ * The numbers of a claim that count the items it lists itself: a number, a head of one to MAX_COUNTED_HEAD_WORDS
+ * words, a colon, and a list to the end of the clause whose items (split at commas, "and", "or") are that many:
+ * "three error codes: 6059, 18002 and 18003" gives "3". A list that splits otherwise ("two routes: an ES value,
+ * ideally ES2022 or ESNext, or ...") gives nothing: the number is then looked up as any other. Nor does a number that
+ * names rather than counts, after a name or a word that numbers things ("ROS 2 packages: rclpy and rclcpp",
+ * "version 2 features: ..."): that number is a fact of the text to find.
+ */
+export function listCounts(text: string): ReadonlySet<string> {
+  const counts = new Set<string>();
+  for (const span of numberSpans(text)) {
+    if (NUMBERED_BY.test(text.slice(0, span.index))) continue;
+    const after = text.slice(span.end);
+    const head = new RegExp(
+      String.raw`^(?:\s+[\p{L}\p{N}@/._'’-]+){1,${MAX_COUNTED_HEAD_WORDS}}\s*:\s*([^:;.!?]*(?:\.(?!\s|$)[^:;.!?]*)*)`,
+      'u',
+    ).exec(after);
+    const list = head?.[1];
+    if (list === undefined) continue;
+    // ", and" splits twice: the empty piece between is no item.
+    const items = list.split(/,|\s(?:and|or)\s/u).filter((item) => item.trim() !== '');
+    if (items.length >= 2 && String(items.length) === span.key) counts.add(span.key);
+  }
+  return counts;
+}
+
+/** Months and the short forms a text writes them in ("Sept." and "Sep" for September). */
+const MONTHS: readonly (readonly string[])[] = [
+  ['January', 'Jan'],
+  ['February', 'Feb'],
+  ['March', 'Mar'],
+  ['April', 'Apr'],
+  ['June', 'Jun'],
+  ['July', 'Jul'],
+  ['August', 'Aug'],
+  ['September', 'Sept', 'Sep'],
+  ['October', 'Oct'],
+  ['November', 'Nov'],
+  ['December', 'Dec'],
+];
+
+/**
+ * Whether `word` (a token, without a full stop) is a month (in full or short, capitalised as a month is) that `text` names in another of its forms:
+ * "September" in "In Sept. 2018", "Nov" in "November 2024". Case-sensitive, so "mar" and "may" stay verbs. May has no
+ * short form, so it is not listed: the word itself is found as any other.
+ */
+export function namesMonth(word: string, text: string): boolean {
+  const forms = MONTHS.find((m) => m.includes(word));
+  if (forms === undefined) return false;
+  return new RegExp(String.raw`(?<!\p{L})(?:${forms.join('|')})(?!\p{L})`, 'u').test(text);
 }
 
 /** True when a sentence states a fact a reader could check: a number or a proper name. Connectives state none. */

@@ -30,7 +30,8 @@ const GroundingChecks = z.object({
 /**
  * Why the judge could not give a verdict: its own failure, the run's claim budget spent, or the agent's time up
  * (deadline: a margin before the run's deadline, the claims left are not judged). incomplete: its statements leave
- * out a number the claim states, so what it found supported is not the whole claim.
+ * out a figure the claim states (in digits or words, with its unit) or one of its denials, so what it found supported
+ * is not the whole claim.
  */
 export const JudgeFailure = z.enum([
   'timeout',

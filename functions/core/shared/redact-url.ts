@@ -71,7 +71,9 @@ const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
 
 /** The text with every URL in it redacted (redactUrl); text without a URL comes back unchanged. */
 export function redactUrlsIn(text: string): string {
-  if (!text.includes('://')) return text;
+  // redactUrl changes only a userinfo (before an @) or a parameter's value (after an =): without either, every URL
+  // comes back as it was. Most of a report's strings are URLs of neither kind, and the replace would copy each.
+  if (!text.includes('://') || (!text.includes('@') && !text.includes('='))) return text;
   return text.replace(URL_IN_TEXT, redactUrl);
 }
 
@@ -80,26 +82,34 @@ export function redactUrlsDeep<T>(value: T): T {
   return walk(value) as T;
 }
 
+/** Copy on write: an array or object is copied only from its first changed item, so a clean report allocates nothing. */
 function walk(value: unknown): unknown {
   if (typeof value === 'string') return redactUrlsIn(value);
   if (Array.isArray(value)) {
-    let changed = false;
-    const out = value.map((item) => {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
       const next = walk(item);
-      if (next !== item) changed = true;
-      return next;
-    });
-    return changed ? out : value;
+      if (out === undefined && next !== item) out = value.slice(0, i);
+      out?.push(next);
+    }
+    return out ?? value;
   }
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    let changed = false;
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    let out: Record<string, unknown> | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      const item = record[key];
       const next = walk(item);
-      if (next !== item) changed = true;
-      out[key] = next;
+      if (out === undefined && next !== item) {
+        out = {};
+        for (const before of keys.slice(0, i)) out[before] = record[before];
+      }
+      if (out !== undefined) out[key] = next;
     }
-    return changed ? out : value;
+    return out ?? value;
   }
   return value;
 }

@@ -34,6 +34,8 @@ export function isExcluded(path: string, exclude: readonly string[]): boolean {
  * (`<docs>/category/<slug>`). A book with tags otherwise counts them missing every night (issue 23).
  */
 export function isGeneratedListing(path: string, pathPrefix: string): boolean {
+  // Every listing's path holds one of these; asked of every sitemap page, most answer here without allocating.
+  if (!path.includes('tags') && !path.includes('category/')) return false;
   const base = pathPrefix.replace(/\/+$/, '');
   if (!isUnderPrefix(path, pathPrefix)) return false;
   const rest = path.slice(base.length).replace(/^\/+|\/+$/g, '');
@@ -42,8 +44,8 @@ export function isGeneratedListing(path: string, pathPrefix: string): boolean {
 
 /** Path-prefix test on segment boundaries: "/docs/" takes "/docs" and "/docs/intro", not "/docsearch". */
 export function isUnderPrefix(path: string, prefix: string): boolean {
-  const base = prefix.replace(/\/+$/, '');
-  return base === '' || path === base || path.startsWith(`${base}/`);
+  const base = prefix.endsWith('/') ? prefix.replace(/\/+$/, '') : prefix;
+  return base === '' || path === base || (path.startsWith(base) && path.charCodeAt(base.length) === 47);
 }
 
 /** The URLs, blank ones left out, each normalised (book/matching.ts), each once. */

@@ -196,10 +196,40 @@ describe('createCohereJudge against the Cohere stand-in', () => {
     expect(judgement).toMatchObject({
       verdict: 'could_not_verify',
       failure: 'incomplete',
-      reason: "the judge's statements leave out 64 of the claim",
+      reason: 'the judge\'s statements leave out "64 GB" of the claim',
     });
     expect(judgement?.statements?.map((s) => [s.statement, s.verdict])).toEqual([
       ['Nav2 is the ROS 2 navigation framework', 'supported'],
+    ]);
+  });
+
+  it('reads a figure written in words as left out too, and keeps it when a statement restates it', async () => {
+    const text = 'Nav2 is the ROS 2 navigation framework, and it needs sixty-four gigabytes of RAM.';
+    standIn.setJudgeBehaviour('drop_statement');
+    expect((await verdictOf(text, ['nav'])).judgement).toMatchObject({
+      verdict: 'could_not_verify',
+      failure: 'incomplete',
+      reason: 'the judge\'s statements leave out "sixty-four gigabytes" of the claim',
+    });
+    // The whole split, the figure kept in its own statement: the judge finds that statement not in the chunk.
+    standIn.setJudgeBehaviour('normal');
+    const { judgement } = await verdictOf(text, ['nav']);
+    expect(judgement).toMatchObject({ verdict: 'not_in_context', failure: null });
+    expect(judgement?.statements?.[1]?.statement).toBe('it needs sixty-four gigabytes of RAM.');
+  });
+
+  it('is could_not_verify (incomplete), never supported, when the statements drop a denial of the claim', async () => {
+    const text = 'URDF cannot describe closed kinematic loops.';
+    expect((await verdictOf(text)).judgement).toMatchObject({ verdict: 'supported', failure: null });
+    standIn.setJudgeBehaviour('drop_denial');
+    const { judgement } = await verdictOf(text);
+    expect(judgement).toMatchObject({
+      verdict: 'could_not_verify',
+      failure: 'incomplete',
+      reason: 'the judge\'s statements leave out the claim\'s denial "cannot describe"',
+    });
+    expect(judgement?.statements?.map((s) => [s.statement, s.verdict])).toEqual([
+      ['URDF can describe closed kinematic loops.', 'supported'],
     ]);
   });
 

@@ -40,6 +40,21 @@ describe('SitemapXmlReader', () => {
     expect(read(text)).toEqual({ kind: 'sitemapindex', entries: [{ loc: 'https://b/s.xml' }], full: false });
   });
 
+  it('reads a prefixed urlset, one entry or several per piece, with its lastmod', () => {
+    const text =
+      '<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:url><sm:loc>https://b/a</sm:loc>' +
+      '<sm:lastmod>2026-02-01</sm:lastmod></sm:url><sm:url><sm:loc>https://b/b</sm:loc><sm:loc>https://b/c</sm:loc>' +
+      '</sm:url></sm:urlset>';
+
+    for (const size of [1, 64, text.length]) {
+      expect(read(text, size)).toEqual({
+        kind: 'urlset',
+        entries: [{ loc: 'https://b/a', lastmod: '2026-02-01' }, { loc: 'https://b/b' }],
+        full: false,
+      });
+    }
+  });
+
   it('names the line and column of a malformed entry in the whole document', () => {
     const text = '<urlset>\n<url><loc>https://b/a</loc></url>\n  <url><loc>https://b/b</lox></url>\n</urlset>';
 

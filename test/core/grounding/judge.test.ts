@@ -12,6 +12,7 @@ import {
   evidenceChunks,
   failingStatement,
   judgeClaims,
+  MAX_DENIAL_WORDS,
   MAX_STATEMENTS,
   readJudgement,
   stopReason,
@@ -32,6 +33,7 @@ import {
   createIdSequence,
   hit,
 } from '../../agent/fakes.ts';
+import { DROPPED, KEPT } from './judge-denial-cases.ts';
 
 const CHUNKS = [
   { id: 'c1', text: 'URDF cannot describe closed kinematic loops.\nIt describes  trees of links.' },
@@ -457,12 +459,12 @@ describe('readJudgement: the claim split into atomic statements', () => {
       verdict: 'could_not_verify',
       chunk_id: null,
       evidence: null,
-      reason: "the judge's statements leave out 64 of the claim",
+      reason: 'the judge\'s statements leave out "64 GB", "64" of the claim',
       failure: 'incomplete',
       statements: [{ ...ubuntu, reason: '', failure: null }],
     });
     expect(describeJudgement({ text: claim, chunk_ids: ['c1'] }, dropped)).toBe(
-      `the judge could not verify claim "${claim}" (incomplete): the judge's statements leave out 64 of the claim`,
+      `the judge could not verify claim "${claim}" (incomplete): the judge's statements leave out "64 GB", "64" of the claim`,
     );
     const memory = {
       statement: 'Isaac Sim needs 64 GB.',
@@ -480,16 +482,193 @@ describe('readJudgement: the claim split into atomic statements', () => {
     const many = (statement: string) =>
       readJudgement('It holds 1,000 nodes at 2.5 Hz.', statements({ ...ubuntu, statement }), TWO_FACTS);
     expect(many('It holds 1000 nodes at 2.5 Hz.').verdict).toBe('supported');
-    expect(many('It holds 1 000 nodes at 2.5 Hz.').reason).toBe("the judge's statements leave out 1000 of the claim");
-    expect(many('It holds 1,000 nodes at 2 Hz.').reason).toBe("the judge's statements leave out 2.5 of the claim");
-    expect(many('It holds nodes.').reason).toBe("the judge's statements leave out 1000, 2.5 of the claim");
+    expect(many('It holds 1 000 nodes at 2.5 Hz.').reason).toBe(
+      'the judge\'s statements leave out "1,000" of the claim',
+    );
+    expect(many('It holds 1,000 nodes at 2 Hz.').reason).toBe(
+      'the judge\'s statements leave out "2.5 Hz" of the claim',
+    );
+    expect(many('It holds nodes.').reason).toBe('the judge\'s statements leave out "1,000", "2.5 Hz" of the claim');
     const one = (claimText: string, statement: string) =>
       readJudgement(claimText, statements({ ...ubuntu, statement }), TWO_FACTS);
     expect(one('It runs at 0.35 Hz.', 'It runs at 0.36 Hz.').reason).toBe(
-      "the judge's statements leave out 0.35 of the claim",
+      'the judge\'s statements leave out "0.35 Hz" of the claim',
     );
+    // The statements are read apart: a statement without a full stop does not glue its last figure to the next one.
+    expect(
+      readJudgement(
+        'Nav2 runs on ROS 2 and plans every 5 seconds.',
+        statements(
+          { ...ubuntu, statement: 'Nav2 runs on ROS 2' },
+          { ...ubuntu, statement: 'Nav2 plans every 5 seconds.' },
+        ),
+        TWO_FACTS,
+      ).verdict,
+    ).toBe('supported');
     // A claim without a number leaves nothing out, whatever numbers the statements add.
     expect(one('It runs fast.', 'It runs at 5 Hz.').verdict).toBe('supported');
+  });
+
+  it('reads the figures as quantities.ts does: words, units and conversions kept by value, a version no figure', () => {
+    const one = (claimText: string, statement: string) =>
+      readJudgement(
+        claimText,
+        statements({ statement, verdict: 'supported', chunk_id: 'c1', evidence: 'Isaac Sim runs on Ubuntu.' }),
+        TWO_FACTS,
+      );
+    const kept = (claimText: string, statement: string) => expect(one(claimText, statement).verdict).toBe('supported');
+    const left = (claimText: string, statement: string, named: string) =>
+      expect(one(claimText, statement)).toMatchObject({
+        verdict: 'could_not_verify',
+        failure: 'incomplete',
+        reason: `the judge's statements leave out ${named} of the claim`,
+      });
+    // A number written in words, on either side, is its value.
+    kept('It needs 64 GB of RAM.', 'It needs sixty-four gigabytes of RAM.');
+    kept('It needs sixty-four gigabytes of RAM.', 'It needs 64 GB of RAM.');
+    kept('It runs three nodes.', 'It runs 3 nodes.');
+    kept('It runs 3 nodes.', 'It runs three nodes.');
+    left('It runs three nodes.', 'It runs nodes.', '"three"');
+    left('It runs three nodes.', 'It runs 4 nodes.', '"three"');
+    left('It needs sixty-four gigabytes of RAM.', 'It needs RAM.', '"sixty-four gigabytes"');
+    kept('It runs two hundred and forty nodes.', 'It runs 240 nodes.');
+    left('It runs two hundred and forty nodes.', 'It runs 200 nodes.', '"two hundred and forty"');
+    // A quantity is kept by the same amount in any unit of its dimension, or its number alone; not another amount.
+    kept('It needs 64 GB of RAM.', 'It needs 64,000 MB of RAM.');
+    kept('It needs 64 GB of RAM.', 'It needs 64 of them.');
+    left('It needs 64 GB of RAM.', 'It needs 64 MB of RAM.', '"64 GB"');
+    left('It needs 64 GB of RAM.', 'It needs 64 GHz.', '"64 GB"');
+    kept('It answers in 1000 ms.', 'It answers in a second.');
+    left('It answers in 1000 ms.', 'It answers in 1001 ms.', '"1000 ms"');
+    kept('It bakes at 96 °C.', 'It bakes at 205 °F.');
+    // A bare number is kept by the same number with a unit the statement adds, and by value ("1.50" is "1.5").
+    kept('It runs at 30.', 'It runs at 30 Hz.');
+    kept('It runs at 1.5 Hz.', 'It runs at 1.50 Hz.');
+    left('It runs at 1.5 Hz.', 'It runs at 15 Hz.', '"1.5 Hz"');
+    // An ordinal in digits is kept by its word; the claim's own ordinal words state no figure.
+    kept('The 3rd node leads.', 'The third node leads.');
+    left('The 3rd node leads.', 'The second node leads.', '"3rd"');
+    left('It is 2x faster.', 'It is faster.', '"2x"');
+    left('It is 2 times faster.', 'It is faster.', '"2"');
+    kept('The third node leads.', 'The node leads.');
+    // A range: both ends are figures, each with the range's unit.
+    kept('It takes 20-30 minutes.', 'It takes 20 to 30 minutes.');
+    left('It takes 20-30 minutes.', 'It takes 30 minutes.', '"20 minutes"');
+    left('It heats to 230 to 250 °C.', 'It heats to 230 °C.', '"250 °C"');
+    // A version glued to letters is a name, not a figure; a number after a name ("ROS 2") is one.
+    kept('Nav2 v2 plans paths.', 'The planner plans paths.');
+    left('It runs on ROS 2.', 'It runs on ROS.', '"2"');
+    // "one" as a pronoun is no figure of the claim; before a unit it is one.
+    kept('Pick one of them.', 'Pick a node.');
+    left('It waits one minute.', 'It waits.', '"one minute"');
+  });
+
+  it('is could_not_verify (incomplete) when the statements leave out a denial of the claim, and names it', () => {
+    const judged = (claimText: string, ...texts: string[]) =>
+      readJudgement(
+        claimText,
+        statements(
+          ...texts.map((statement) => ({
+            statement,
+            verdict: 'supported',
+            chunk_id: 'c1',
+            evidence: 'Isaac Sim runs on Ubuntu.',
+          })),
+        ),
+        TWO_FACTS,
+      );
+    const reason = (named: string) => `the judge's statements leave out the claim's denial ${named}`;
+    // The opposite stated, in the claim's words.
+    expect(judged('Isaac Sim does not need a GPU.', 'Isaac Sim needs a GPU.')).toMatchObject({
+      verdict: 'could_not_verify',
+      failure: 'incomplete',
+      reason: reason('"not need a GPU"'),
+      chunk_id: null,
+      evidence: null,
+    });
+    expect(judged("Isaac Sim doesn't need a GPU.", 'Isaac Sim needs a GPU.').reason).toBe(
+      reason('"doesn\'t need a GPU"'),
+    );
+    expect(judged('URDF never describes closed loops.', 'URDF describes closed loops.').reason).toBe(
+      reason('"never describes"'),
+    );
+    // The name runs to the first word that carries meaning, four words at most after the cue.
+    expect(judged('The hub runs without a certificate.', 'The hub runs with a certificate.').reason).toBe(
+      reason('"without a certificate"'),
+    );
+    // The denied fact split off and dropped, no other denial stated: left out.
+    const twoFacts = 'Nav2 does not need a map, and it plans paths.';
+    expect(judged(twoFacts, 'Nav2 plans paths.').reason).toBe(reason('"not need a map"'));
+    expect(judged(twoFacts, 'Nav2 does not need a map.', 'Nav2 plans paths.').verdict).toBe('supported');
+    // A statement that names the denied word under another denial keeps it; one that denies something else does
+    // not keep a denial it leaves unnamed only when it states the opposite.
+    expect(judged('Isaac Sim does not need a GPU.', 'Isaac Sim works without a GPU.').verdict).toBe('supported');
+    expect(judged(twoFacts, 'Nav2 plans paths.', 'Nav2 does not stop.').verdict).toBe('supported');
+    // Two denials, each named; a figure and a denial both left out are named together.
+    expect(judged('The bus is not fast and not cheap.', 'The bus is fast.').reason).toBe(
+      reason('"not fast", "not cheap"'),
+    );
+    expect(judged('It does not need 64 GB.', 'It needs memory.').reason).toBe(
+      'the judge\'s statements leave out "64 GB" of the claim and the claim\'s denial "not need 64 GB"',
+    );
+    // A word glued into a name is no denial: "NOT_LEADER", "no-op".
+    expect(judged('Writes fail with NOT_LEADER.', 'Writes fail.').verdict).toBe('supported');
+    expect(judged('The call is a no-op.', 'The call does nothing harmful.').verdict).toBe('supported');
+    expect(judged('Writes return ERR_NOT leader errors.', 'Writes return leader errors.').verdict).toBe('supported');
+    // With no word of meaning within four words after the cue, the name is those four words.
+    expect(judged('The tool is not to be used on Windows.', 'The tool is to be used on Windows.').reason).toBe(
+      reason('"not to be used on"'),
+    );
+    // A statement that names the denied word, without a denial and without a conflict polarity.ts can read, keeps it
+    // (words are compared lowercased: "GPU" names "gpu").
+    expect(judged('Isaac Sim does not need a GPU.', 'The GPU is optional.').verdict).toBe('supported');
+    // A conflict that is no denial (an antonym) is not a denial left out.
+    expect(judged('The bus is not fast and it is cheap.', 'The bus is not fast and it is expensive.').verdict).toBe(
+      'supported',
+    );
+    // A claim longer than MAX_DENIAL_WORDS is not read for denials (each word is one reading of the claim).
+    const padded = (words: number) =>
+      `The bus does not need a permit ${Array.from({ length: words - 7 }, (_, i) => `stop${i}`).join(' ')}.`;
+    expect(judged(padded(MAX_DENIAL_WORDS), 'The bus needs a permit.').reason).toBe(reason('"not need a permit"'));
+    expect(judged(padded(MAX_DENIAL_WORDS + 1), 'The bus needs a permit.').verdict).toBe('supported');
+    // A claim without a denial, or one polarity.ts does not read as one, is not checked.
+    expect(
+      judged('It runs not only on Linux but on Windows.', 'It runs on Linux.', 'It runs on Windows.').verdict,
+    ).toBe('supported');
+    // A statement refuted or not in the context is the verdict, whatever denial is left out.
+    expect(
+      readJudgement(
+        'Isaac Sim does not need a GPU.',
+        statements({ statement: 'Isaac Sim needs a GPU.', verdict: 'not_in_context' }),
+        TWO_FACTS,
+      ).verdict,
+    ).toBe('not_in_context');
+  });
+
+  it('on its own cases (judge-denial-cases.ts): keeps 29 of 30 restated denials, catches 22 of 24 dropped ones', () => {
+    const verdictOf = ({ claim: text, statements: list }: { claim: string; statements: string[] }) =>
+      readJudgement(
+        text,
+        statements(
+          ...list.map((statement) => ({
+            statement,
+            verdict: 'supported',
+            chunk_id: 'c1',
+            evidence: 'Isaac Sim runs on Ubuntu.',
+          })),
+        ),
+        TWO_FACTS,
+      ).verdict;
+    const flagged = KEPT.filter((c) => verdictOf(c) !== 'supported').map((c) => c.claim);
+    const missed = DROPPED.filter((c) => verdictOf(c) === 'supported').map((c) => c.claim);
+    // polarity.ts reads "no longer" as no denial (a bound, like "no later"): the restatement looks like the opposite.
+    expect(flagged).toEqual(['Trains do not stop at the old station any more.']);
+    // A denial after a comma that drops its verb ("not on Windows") and "neither ... nor" split into two plain
+    // statements: polarity.ts finds no conflict with the statements.
+    expect(missed).toEqual([
+      'The job runs on Linux, not on Windows.',
+      'Neither the client nor the server logs the token.',
+    ]);
   });
 
   it('reads a statement’s text as written, white space collapsed and cut at 300 characters', () => {

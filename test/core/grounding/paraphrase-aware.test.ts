@@ -51,20 +51,39 @@ describe('the thresholds', () => {
 
   it('passes a rewording that keeps a quarter of its words, and fails one that keeps less', () => {
     const chunk = { a: 'Labelling real images by hand is slow, expensive and error prone.' };
-    // 2 of 8 content words found (real, images): 0.25.
+    // The word count alone: with the synonym table on, "sluggish" is "slow" and "costly" "expensive" (below).
+    const countOnly = { synonyms: false };
+    // 2 of 7 content words found (real, images): 0.29.
     const [quarter] = assess(
       'Annotating real images manually is sluggish, costly, mistaken.',
       [{ span: 'Annotating real images manually is sluggish, costly, mistaken', ids: ['a'] }],
       chunk,
+      countOnly,
     );
     expect(quarter).toMatchObject({ supported: true, content_words: 7 });
+    // 2 of 8 (real, images): 0.25 exactly, which passes.
+    const [exact] = assess(
+      'Annotating real images manually is sluggish, costly, mistaken, tiring.',
+      [{ span: 'Annotating real images manually is sluggish, costly, mistaken, tiring', ids: ['a'] }],
+      chunk,
+      countOnly,
+    );
+    expect(exact).toMatchObject({ supported: true, word_support: 0.25 });
     // 1 of 5: 0.2.
     const [fifth] = assess(
       'Annotating real photos manually is sluggish.',
       [{ span: 'Annotating real photos manually is sluggish', ids: ['a'] }],
       chunk,
+      countOnly,
     );
     expect(fifth).toMatchObject({ supported: false, word_support: 0.2 });
+    // With the synonyms: 2 of 5 (real, sluggish for slow).
+    const [withSynonyms] = assess(
+      'Annotating real photos manually is sluggish.',
+      [{ span: 'Annotating real photos manually is sluggish', ids: ['a'] }],
+      chunk,
+    );
+    expect(withSynonyms).toMatchObject({ supported: true, word_support: 0.4 });
   });
 });
 

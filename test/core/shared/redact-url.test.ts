@@ -88,6 +88,15 @@ describe('redactUrlsIn', () => {
     );
   });
 
+  it('redacts a URL whose only secret is its userinfo, and keeps a URL with neither @ nor = as it is', () => {
+    expect(redactUrlsIn('from https://ann:pw@b.example/i.xml, retried')).toBe(
+      'from https://***@b.example/i.xml, retried',
+    );
+    expect(redactUrlsIn('from https://ann@b.example/i.xml')).toBe('from https://***@b.example/i.xml');
+    const plain = 'pages https://b.example/a?page#top and https://b.example/b;x';
+    expect(redactUrlsIn(plain)).toBe(plain);
+  });
+
   it('returns text without a URL unchanged', () => {
     const text = 'token=abc is not in a URL';
     expect(redactUrlsIn(text)).toBe(text);
@@ -111,6 +120,24 @@ describe('redactUrlsDeep', () => {
       flag: true,
     });
     expect(out.clean).toBe(clean);
+    // A change after clean items: the copy keeps the items before it and after it, in order, and only the
+    // containers on the changed path are new.
+    const inner = { n: 1 };
+    const later = { a: 'x', b: inner, c: ['y', 'https://b.example/p?sig=s', 'z', inner], d: 'w' };
+    const copy = redactUrlsDeep(later);
+    expect(copy).toEqual({ a: 'x', b: inner, c: ['y', 'https://b.example/p?sig=***', 'z', inner], d: 'w' });
+    expect(Object.keys(copy)).toEqual(['a', 'b', 'c', 'd']);
+    expect(copy).not.toBe(later);
+    expect(copy.c).not.toBe(later.c);
+    expect(copy.b).toBe(inner);
+    expect(later.c[1]).toBe('https://b.example/p?sig=s');
+    // Two changes apart in one array: the second must not start the copy again from the originals.
+    expect(redactUrlsDeep(['https://b.example/a?token=1', 'x', 'https://b.example/b?token=2', 'y'])).toEqual([
+      'https://b.example/a?token=***',
+      'x',
+      'https://b.example/b?token=***',
+      'y',
+    ]);
     // Only plain objects and arrays are walked: a Date (or any class instance) is kept as it is.
     const at = new Date(0);
     expect(redactUrlsDeep({ at }).at).toBe(at);
