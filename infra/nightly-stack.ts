@@ -40,6 +40,8 @@ import { ContextError, type StackSettings } from './settings.ts';
 import { readSuiteThresholds } from './suite-thresholds.ts';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** WordNet 3.0's licence notice for the data tables derived from it (functions/core/grounding/*.json). */
+const WORDNET_NOTICE = path.join(PROJECT_ROOT, 'functions/core/grounding/irregular-forms.NOTICE.md');
 const REPORTS_PREFIX = 'reports';
 
 /** Where this collection's reports are, as the function writes them. */
@@ -257,12 +259,16 @@ export class NightlyStack extends Stack {
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
-          // The suite beside the handler only when it is the one the function reads: with SUITE_S3_URI it reads S3,
-          // and the default suitePath (the sample suite, which fails on purpose) would ship for nothing.
-          afterBundling: (_input: string, outputDir: string) =>
-            settings.suiteS3Uri === undefined && existsSync(suiteFile)
+          // WordNet's licence notice goes with every copy of its data: the bundle inlines the grounding gate's
+          // irregular forms and synonyms, derived from WordNet 3.0. The suite beside the handler only when it is the
+          // one the function reads: with SUITE_S3_URI it reads S3, and the default suitePath (the sample suite,
+          // which fails on purpose) would ship for nothing.
+          afterBundling: (_input: string, outputDir: string) => [
+            `cp "${WORDNET_NOTICE}" "${path.join(outputDir, 'WORDNET-NOTICE.md')}"`,
+            ...(settings.suiteS3Uri === undefined && existsSync(suiteFile)
               ? [`cp "${suiteFile}" "${path.join(outputDir, 'suite.json')}"`]
-              : [],
+              : []),
+          ],
         },
       },
     });

@@ -72,6 +72,10 @@ describe('the bundle', () => {
   it('ships no suite beside the handler when the suite is in S3', () => {
     expect(readdirSync(assetDir)).not.toContain('suite.json');
   });
+
+  it("ships WordNet's licence notice all the same", () => {
+    expect(readdirSync(assetDir)).toContain('WORDNET-NOTICE.md');
+  });
 });
 
 describe('the dashboard, with the suite in S3', () => {

@@ -131,6 +131,18 @@ describe('the nightly function', () => {
     expect(bundle).toBeDefined();
     expect(readFileSync(path.join(bundle ?? '', 'suite.json'), 'utf8')).toBe(readFileSync(SUITE, 'utf8'));
   });
+
+  it("carries WordNet's licence notice beside the bundle, which inlines the gate's tables derived from WordNet", () => {
+    const assets = readdirSync(outdir).filter((d) => d.startsWith('asset.'));
+    const bundle = assets.map((d) => path.join(outdir, d)).find((d) => readdirSync(d).includes('index.mjs')) ?? '';
+    // The tables are in the bundle (a synonym group and an irregular form as they are written there)...
+    const code = readFileSync(path.join(bundle, 'index.mjs'), 'utf8');
+    expect(code).toContain('"abandonment","defection","desertion"');
+    // ...so the notice their licence asks for on every copy ships with them.
+    const notice = readFileSync(path.join(bundle, 'WORDNET-NOTICE.md'), 'utf8');
+    expect(notice).toBe(readFileSync('functions/core/grounding/irregular-forms.NOTICE.md', 'utf8'));
+    expect(notice).toContain('WordNet 3.0 Copyright 2006 by Princeton University.');
+  });
 });
 
 describe('the schedule', () => {

@@ -188,12 +188,15 @@ export function readJudgement(claim: string, reply: string, chunks: readonly Cha
 }
 
 /**
- * How polarity.ts reads the claim and the statements here: as the gate reads a claim against its evidence, a denial
- * anywhere in the statements included; hedges and numbers are not denials (numbers are numbersLeftOut's).
+ * How polarity.ts reads the claim and the statements here: as the gate reads a claim against its evidence
+ * (support.ts, ALL_SUPPORT_FEATURES), a denial anywhere in the statements included; hedges and numbers are not
+ * denials (numbers are numbersLeftOut's).
  */
 const DENIAL_READING = {
   anywhere: true,
   sharedDenial: true,
+  pairedDenial: true,
+  nonPrefix: true,
   bareContractions: true,
   closestClause: true,
   absence: true,

@@ -359,6 +359,10 @@ export function holdsWord(
 
 const NO_COUNTS: ReadonlySet<string> = new Set();
 
+/** The word just before a number that makes it a label, not a count: a capitalised word, or one that numbers things. */
+const NUMBERED_BY =
+  /(?:\p{Lu}[\p{L}\p{N}]*|\b(?:version|release|v|module|chapter|section|step|part|phase|stage|level|page|figure|table|issue|number|no|rule|item|option))\s*$/u;
+
 /** The longest head a counted list may have between its number and its colon ("four optional TypeScript keys:"). */
 export const MAX_COUNTED_HEAD_WORDS = 4;
 
@@ -366,11 +370,14 @@ export const MAX_COUNTED_HEAD_WORDS = 4;
  * The numbers of a claim that count the items it lists itself: a number, a head of one to MAX_COUNTED_HEAD_WORDS
  * words, a colon, and a list to the end of the clause whose items (split at commas, "and", "or") are that many:
  * "three error codes: 6059, 18002 and 18003" gives "3". A list that splits otherwise ("two routes: an ES value,
- * ideally ES2022 or ESNext, or ...") gives nothing: the number is then looked up as any other.
+ * ideally ES2022 or ESNext, or ...") gives nothing: the number is then looked up as any other. Nor does a number that
+ * names rather than counts, after a name or a word that numbers things ("ROS 2 packages: rclpy and rclcpp",
+ * "version 2 features: ..."): that number is a fact of the text to find.
  */
 export function listCounts(text: string): ReadonlySet<string> {
   const counts = new Set<string>();
   for (const span of numberSpans(text)) {
+    if (NUMBERED_BY.test(text.slice(0, span.index))) continue;
     const after = text.slice(span.end);
     const head = new RegExp(
       String.raw`^(?:\s+[\p{L}\p{N}@/._'’-]+){1,${MAX_COUNTED_HEAD_WORDS}}\s*:\s*([^:;.!?]*(?:\.(?!\s|$)[^:;.!?]*)*)`,

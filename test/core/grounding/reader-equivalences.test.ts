@@ -67,6 +67,12 @@ describe('a number that counts the claim’s own list', () => {
     ['three modes: fast, safe,, slow', ['3']],
     ['three modes: fast, , safe, slow', ['3']],
     ['1 rule: never push', []],
+    ['It ships ROS 2 packages: rclpy and rclcpp', []],
+    ['Module 2 topics: perception and planning', []],
+    ['The version 2 features: speed and safety', []],
+    ['Since v2 features: speed and safety', []],
+    ['it adds two features: speed and safety', ['2']],
+    ['Two features: speed and safety', ['2']],
     ['2 rules: never push', []],
   ])('counts %j as %j', (text, counted) => {
     expect([...listCounts(text)]).toEqual(counted);
