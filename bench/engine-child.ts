@@ -67,15 +67,24 @@ const options = {
   ...(pageSize === undefined ? {} : { scrollPageSize: Number(pageSize) }),
 };
 
-// --cpu-prof-cold: a V8 CPU profile of the cold run alone (a whole-process --cpu-prof mixes in module loading and
-// the warm runs, and the cold run cannot be cut out of it afterwards).
+// --cpu-prof-cold / --alloc-prof-cold: a V8 CPU profile, or a sampling profile of what was allocated, of the cold
+// run alone (a whole-process --cpu-prof mixes in module loading and the warm runs, and the cold run cannot be cut out
+// of it afterwards). Apart, because the allocation sampler slows allocation-heavy code several times over and would
+// distort the CPU profile.
 const coldProfile = process.env.BENCH_COLD_PROFILE;
+const coldAllocations = process.env.BENCH_COLD_ALLOCATIONS;
 let runs = 0;
 
 process.on('message', (message: ParentMessage) => {
   if (message.type === 'exit') process.exit(0);
-  const profiled = coldProfile !== undefined && runs++ === 0;
-  (profiled ? profileOf(runOnce, coldProfile) : runOnce()).then(
+  const first = runs++ === 0;
+  const run =
+    first && coldProfile !== undefined
+      ? profileOf(runOnce, coldProfile)
+      : first && coldAllocations !== undefined
+        ? allocationsOf(runOnce, coldAllocations)
+        : runOnce();
+  run.then(
     (figures) => send({ type: 'figures', figures }),
     (error: unknown) => {
       process.stderr.write(`engine run failed: ${error instanceof Error ? error.stack : String(error)}\n`);
@@ -90,15 +99,24 @@ async function profileOf<T>(work: () => Promise<T>, file: string): Promise<T> {
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
+  const result = await work();
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(file, JSON.stringify(profile));
+  session.disconnect();
+  return result;
+}
+
+/** Every 8 KB allocated, objects the collector freed included: where the garbage collection's work comes from. */
+async function allocationsOf<T>(work: () => Promise<T>, file: string): Promise<T> {
+  const session = new Session();
+  session.connect();
   await session.post('HeapProfiler.startSampling', {
     samplingInterval: 8192,
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: true,
   });
   const result = await work();
-  const heap = await session.post('HeapProfiler.stopSampling');
-  writeFileSync(`${file}.heapprofile`, JSON.stringify(heap.profile));
-  const { profile } = await session.post('Profiler.stop');
+  const { profile } = await session.post('HeapProfiler.stopSampling');
   writeFileSync(file, JSON.stringify(profile));
   session.disconnect();
   return result;

@@ -63,6 +63,8 @@ const USAGE = `usage: npm run bench -- [options]
                       60000 at 10M); for a machine so loaded that the one-thread stand-ins cannot answer in 10 s
   --cpu-prof <dir>    write a V8 CPU profile of each engine process into <dir> (figures then include the profiler)
   --cpu-prof-cold <dir>  write a V8 CPU profile of each scenario's cold run alone into <dir> (<scenario>.cpuprofile)
+  --alloc-prof-cold <dir>  write a sampling allocation profile of each scenario's cold run, freed objects included,
+                      into <dir> (<scenario>.heapprofile); not with --cpu-prof-cold (it slows allocation)
   --unminified        bundle the engine without minifying, so a --cpu-prof profile names ragwatch's functions (its
                       source map, beside the bundle, names their files); not the deployed code, so not for figures
   --engine-flags=<f>  Node/V8 flags for the engine processes instead of the deployed ones (infra/runtime-flags.ts),
@@ -111,6 +113,7 @@ const { values: flags } = parseArgs({
     timeouts: { type: 'string' },
     'cpu-prof': { type: 'string' },
     'cpu-prof-cold': { type: 'string' },
+    'alloc-prof-cold': { type: 'string' },
     unminified: { type: 'boolean', default: false },
     'engine-flags': { type: 'string' },
     help: { type: 'boolean', default: false },
@@ -142,7 +145,11 @@ if (
   );
   process.exit(2);
 }
-if (flags['cpu-prof-cold']) mkdirSync(flags['cpu-prof-cold'], { recursive: true });
+if (flags['cpu-prof-cold'] && flags['alloc-prof-cold']) {
+  process.stderr.write(`--cpu-prof-cold and --alloc-prof-cold profile one run each: give one\n${USAGE}\n`);
+  process.exit(2);
+}
+for (const dir of [flags['cpu-prof-cold'], flags['alloc-prof-cold']]) if (dir) mkdirSync(dir, { recursive: true });
 const profileFlags = flags['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['cpu-prof'])}`] : [];
 // By default the engine runs with the V8 flags the Lambda is deployed with (infra/runtime-flags.ts).
 const engineFlags = flags['engine-flags']?.split(/\s+/).filter((f) => f !== '') ?? LAMBDA_V8_FLAGS;
@@ -329,6 +336,10 @@ function writeSuite(suite: unknown): string {
   return file;
 }
 
+function fileNameOf(scenarioName: string): string {
+  return scenarioName.replace(/[^\w=-]+/g, '_');
+}
+
 /** One scenario: a cold run with its requests counted, then (if asked) warm runs at L and L + step. */
 async function measure(
   scenario: Scenario,
@@ -350,11 +361,11 @@ async function measure(
       SCROLL_PARTITIONS: String(partitions),
       ...(flags['default-heap-growth'] ? { BENCH_DEFAULT_HEAP_GROWTH: '1' } : {}),
       ...(flags['cpu-prof-cold']
+        ? { BENCH_COLD_PROFILE: path.resolve(flags['cpu-prof-cold'], `${fileNameOf(scenario.name)}.cpuprofile`) }
+        : {}),
+      ...(flags['alloc-prof-cold']
         ? {
-            BENCH_COLD_PROFILE: path.resolve(
-              flags['cpu-prof-cold'],
-              `${scenario.name.replace(/[^\w=-]+/g, '_')}.cpuprofile`,
-            ),
+            BENCH_COLD_ALLOCATIONS: path.resolve(flags['alloc-prof-cold'], `${fileNameOf(scenario.name)}.heapprofile`),
           }
         : {}),
     },
