@@ -22,6 +22,8 @@ export function pagesUnderPrefix(
  * page, `/markdown-page`, the blog): only their paths tell them apart.
  */
 export function isExcluded(path: string, exclude: readonly string[]): boolean {
+  // Asked of every sitemap page, mostly with nothing to exclude: then nothing is built.
+  if (exclude.length === 0) return false;
   const bare = path.replace(/\/+$/, '');
   return exclude.some((entry) =>
     entry.endsWith('/**') ? isUnderPrefix(path, entry.slice(0, -3) || '/') : bare === entry.replace(/\/+$/, ''),

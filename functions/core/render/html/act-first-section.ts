@@ -55,11 +55,33 @@ ${rest > 0 ? html`<p class="muted">${rest} more kind(s) of finding under <a href
 
 function renderGroup(report: ValidationReport, g: FindingGroup, docsRoot: string | undefined): Markup {
   const first = g.findings[0] as ValidationError;
-  const about = [...new Set(g.findings.map((f) => (f.validation_id === report.run_id ? 'run' : f.validation_id)))];
   const what = FINDING_ACTIONS[g.type];
-  return html`<li><span class="sev ${g.severity.toLowerCase()}">${g.severity}</span> <b>${g.type}</b> <span class="muted">· ${about.length === 1 ? about[0] : `${g.findings.length} findings: ${cut(about.slice(0, 4).join(', '), 80)}${about.length > 4 ? ', …' : ''}`}</span>
+  return html`<li><span class="sev ${g.severity.toLowerCase()}">${g.severity}</span> <b>${g.type}</b> <span class="muted">· ${whom(report, g)}</span>
 <div class="what">${cut(first.message, 220)}</div>
 <div class="do"><b>Do:</b> ${what.action} ${docsLink(what.doc, docsRoot)} · <a href="#${reportSection(report, g.type)}">details</a></div></li>`;
+}
+
+/**
+ * Whom the group is about. The badge is the group's worst severity; when its findings differ in severity, the count
+ * says how many are of which, worst first as the findings table and the alert order them ("2 findings: 1 HIGH
+ * (missing-module), 1 MEDIUM (stale-expectation)"), so a MEDIUM finding is not read as HIGH.
+ */
+function whom(report: ValidationReport, g: FindingGroup): string {
+  const subjects = (fs: readonly ValidationError[]) => [
+    ...new Set(fs.map((f) => (f.validation_id === report.run_id ? 'run' : f.validation_id))),
+  ];
+  const severities = ORDER.filter((s) => g.findings.some((f) => f.severity === s));
+  if (severities.length > 1) {
+    const parts = severities.map((s) => {
+      const of = g.findings.filter((f) => f.severity === s);
+      const about = subjects(of);
+      return `${of.length} ${s} (${cut(about.slice(0, 3).join(', '), 60)}${about.length > 3 ? ', …' : ''})`;
+    });
+    return `${g.findings.length} findings: ${parts.join(', ')}`;
+  }
+  const about = subjects(g.findings);
+  if (about.length === 1) return about[0] as string;
+  return `${g.findings.length} findings: ${cut(about.slice(0, 4).join(', '), 80)}${about.length > 4 ? ', …' : ''}`;
 }
 
 /** The docs section as a link under `docsRoot` (http(s) or file: set by whoever renders, never from the report). */

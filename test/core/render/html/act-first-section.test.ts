@@ -163,6 +163,37 @@ describe('renderActFirst', () => {
     );
   });
 
+  it("says how many of a group are of which severity when they differ, so the badge is not read as every finding's", () => {
+    // The demo's METADATA_MISMATCH: a query not searched (HIGH) and a stale expectation (MEDIUM).
+    const mixed = renderActFirst(
+      withErrors([
+        finding('METADATA_MISMATCH', 'MEDIUM', 'stale-expectation'),
+        finding('METADATA_MISMATCH', 'HIGH', 'missing-module'),
+      ]),
+    ).value;
+    expect(mixed).toContain(
+      '<span class="sev high">HIGH</span> <b>METADATA_MISMATCH</b> <span class="muted">· 2 findings: 1 HIGH (missing-module), 1 MEDIUM (stale-expectation)</span>',
+    );
+    const many = renderActFirst(
+      withErrors([
+        ...['q1', 'q2', 'q3', 'q4', 'q5'].map((q) => finding('LOW_RELEVANCE', 'MEDIUM', q)),
+        finding('LOW_RELEVANCE', 'LOW', 'q6'),
+        finding('LOW_RELEVANCE', 'CRITICAL', 'q7'),
+      ]),
+    ).value;
+    expect(many).toContain('· 7 findings: 1 CRITICAL (q7), 5 MEDIUM (q1, q2, q3, …), 1 LOW (q6)</span>');
+    // Two findings about the run itself, of two severities: counted, not shown as one "run".
+    expect(
+      renderActFirst(withErrors([finding('ANN_RECALL_LOW', 'MEDIUM'), finding('ANN_RECALL_LOW', 'HIGH')])).value,
+    ).toContain('· 2 findings: 1 HIGH (run), 1 MEDIUM (run)</span>');
+    // One severity: the badge says it; the subjects as before.
+    const same = renderActFirst(
+      withErrors([finding('UNSUPPORTED_CLAIM', 'HIGH', 'a1'), finding('UNSUPPORTED_CLAIM', 'HIGH', 'a2')]),
+    ).value;
+    expect(same).toContain('· 2 findings: a1, a2</span>');
+    expect(same).not.toMatch(/\d (CRITICAL|HIGH|MEDIUM|LOW) \(/);
+  });
+
   it('names up to four subjects without an ellipsis, and marks the severity in lower case for the style', () => {
     const markup = renderActFirst(
       withErrors(['q1', 'q2', 'q3', 'q4'].map((q) => finding('LOW_RELEVANCE', 'CRITICAL', q))),
