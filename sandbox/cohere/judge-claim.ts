@@ -790,14 +790,84 @@ function subjectOf(clause: string): string {
   return verb <= 0 ? '' : words.slice(0, verb).join(' ');
 }
 
+/** The first finite verb of a clause after its subject, lower case; empty when it has none. */
+function verbOf(clause: string): string {
+  const words = wordsOf(clause).map((w) => w.replace(/[^\p{L}\p{N}_'’-]/gu, '').toLowerCase());
+  return words.find((w, i) => i > 0 && looksFinite(w)) ?? '';
+}
+
+const PAST_AUXILIARIES = new Set(['was', 'were', 'had', 'did']);
+const MODALS = new Set(['could', 'would', 'should', 'may', 'might']);
+/** The tense a finite verb shows by its form: past ("was", "didn't", "trained"), a modal, or present. */
+function tenseOf(verb: string): 'past' | 'modal' | 'present' {
+  const w = verb.replace(/n['’]t$/, '');
+  if (PAST_AUXILIARIES.has(w) || (!AUXILIARIES.has(w) && w.endsWith('ed'))) return 'past';
+  return MODALS.has(w) ? 'modal' : 'present';
+}
 /**
- * The stand-in's own split of a claim into atomic statements: at each semicolon, and at and/but/while/whereas/yet
- * when the clause after it has its own verb (and the clause before has one after its subject). A clause that shares the subject
- * before it gets that subject written in ("X runs on Y and needs 64 GB": "X runs on Y", "X needs 64 GB"). A claim
- * that denies a whole statement ("It is not true that ...") stays one.
+ * Whether a verb after "and" can share the clause's subject: it shows the tense of the clause's verb ("runs ... and
+ * needs", "compresses ... but is", "trained ... and released"; a modal goes with either). A word in -ed after an
+ * auxiliary is its participle ("was collected ... and released") or no verb at all ("is a model trained on a very
+ * large and varied set"): the sentence is not cut there.
+ */
+function sameForm(leftVerb: string, rightWord: string): boolean {
+  const right = rightWord.toLowerCase();
+  const left = tenseOf(leftVerb);
+  if (!AUXILIARIES.has(right) && right.endsWith('ed'))
+    return left === 'past' && !AUXILIARIES.has(leftVerb.replace(/n['’]t$/, ''));
+  const tense = tenseOf(right);
+  return left === 'modal' || tense === 'modal' || left === tense;
+}
+
+/** A relative word after the clause's verb: a coordinated verb after it may belong to the relative clause. */
+const RELATIVE = /\b(?:that|which|who|whose|where)\s/i;
+
+/**
+ * The end of a list of nouns before "and": the words since the clause's last comma are few and hold no verb
+ * ("to study proximity, gaze and handovers"), so what follows "and" is one more item, not a clause.
+ */
+function endsAList(left: string): boolean {
+  const comma = left.lastIndexOf(',');
+  if (comma < 0) return false;
+  const item = wordsOf(left.slice(comma + 1));
+  return item.length > 0 && item.length <= 3 && !item.some(looksFinite);
+}
+
+/**
+ * Markup a reader of a statement does not see: a heading's hashes, a list bullet, a bold label before the sentence
+ * ("**Interaction.** Virtual reality headsets ..."), emphasis and code marks. A label with a digit stays (the claim's
+ * numbers must all be in its statements).
+ */
+const withoutMarkup = (text: string) =>
+  text
+    .replace(/^\s*#{1,6}\s+/, '')
+    .replace(/^\s*[-*+]\s+/, '')
+    .replace(/^\s*(?:\*\*|__)[^*_\d]{1,60}?(?:[.:](?:\*\*|__)|(?:\*\*|__)[.:])\s+/, '')
+    .replace(/\*\*|__|`/g, '')
+    .trim();
+
+/**
+ * A statement as a reader gets it: a sentence without markup, opening with a capital when it opens with a pronoun or
+ * a determiner (a name keeps its case: "robot_state_publisher draws ..."), ending with a full stop.
+ */
+function asSentence(statement: string): string {
+  const text = withoutMarkup(statement);
+  const first = wordsOf(text)[0] ?? '';
+  const capital = SUBJECT_STARTS.has(first) ? `${text.charAt(0).toUpperCase()}${text.slice(1)}` : text;
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/**
+ * The stand-in's own split of a claim into atomic statements, each a sentence a reader can follow on its own: at
+ * each semicolon, and at and/but/while/whereas/yet when the clause after it has its own verb (and the clause before
+ * has one after its subject). A clause that shares the subject before it gets that subject written in ("X runs on Y
+ * and needs 64 GB": "X runs on Y.", "X needs 64 GB."), but only when its verb takes the form of that clause's verb,
+ * not after a relative word (the verb may be the relative clause's), and not at the end of a list of nouns. Markup
+ * is dropped. When in doubt the claim stays one statement. A claim that denies a whole statement ("It is not true
+ * that ...") stays one.
  */
 export function splitStatements(claim: string): string[] {
-  const text = claim.trim();
+  const text = withoutMarkup(claim.trim());
   if (/^(?:it is|it's) (?:not true|false|not the case) that\b/i.test(text)) return [text];
   const statements: string[] = [];
   for (const segment of text.split(/\s*;\s+/)) {
@@ -812,21 +882,47 @@ export function splitStatements(claim: string): string[] {
         const kind = clauseAfter(right);
         // The clause before needs a verb after its subject ("Cameras and lidars feed": "Cameras" is no clause), or
         // after a cut, where its subject was written in.
-        if (kind !== null && wordsOf(left).some((w, i) => looksFinite(w) && (i > 0 || rest !== segment))) {
-          cut = { left, right, kind };
-          break;
-        }
+        if (kind === null || !wordsOf(left).some((w, i) => looksFinite(w) && (i > 0 || rest !== segment))) continue;
+        if (kind === 'shared_subject' && !sharesSubject(left, right, m[0].includes(','))) continue;
+        cut = { left, right, kind };
+        break;
       }
       if (cut === null) break;
       const own = subjectOf(cut.left);
       subject = own === '' ? subject : own;
       statements.push(cut.left);
-      rest = cut.kind === 'shared_subject' && subject !== '' ? `${subject} ${cut.right}` : cut.right;
+      rest = cut.kind === 'shared_subject' && subject !== '' ? withSubject(subject, cut.right) : cut.right;
     }
     statements.push(rest);
   }
   const parts = statements.map(clean).filter((s) => /[\p{L}\p{N}]/u.test(s));
-  return parts.length > 0 ? parts : [text];
+  return parts.length > 1 ? parts.map(asSentence) : [text];
+}
+
+/** Adverbs between a subject and its verb ("bzip2 usually compresses"): they go after an auxiliary, as English has it. */
+const isAdverb = (word: string) => /^[a-z]+ly$/.test(word) || /^(?:also|often|always|never|still|just|not)$/.test(word);
+
+/**
+ * A coordinated clause with the subject written in: "is slower" after "bzip2 usually compresses ..." reads "bzip2 is
+ * usually slower", "needs 8 GB" reads "bzip2 usually needs 8 GB". The adverbs stay: a hedge or a denial is kept.
+ */
+function withSubject(subject: string, clause: string): string {
+  const words = wordsOf(subject);
+  let noun = words.length;
+  while (noun > 1 && isAdverb((words[noun - 1] as string).toLowerCase())) noun--;
+  const adverbs = words.slice(noun);
+  const [verb = '', ...rest] = wordsOf(clause);
+  if (adverbs.length === 0 || !AUXILIARIES.has(verb.toLowerCase())) return `${subject} ${clause}`;
+  return [...words.slice(0, noun), verb, ...adverbs, ...rest].join(' ');
+}
+
+/** Whether the verb after "and" is a second predicate of the clause's subject (see splitStatements). */
+function sharesSubject(left: string, right: string, comma: boolean): boolean {
+  const verb = verbOf(left);
+  const next = wordsOf(right)[0]?.replace(/[^\p{L}\p{N}_'’-]/gu, '') ?? '';
+  if (!comma && endsAList(left)) return false;
+  const afterVerb = left.slice(left.toLowerCase().indexOf(verb) + verb.length);
+  return verb !== '' && sameForm(verb, next) && !RELATIVE.test(afterVerb);
 }
 
 /** How bad a verdict is, for the claim's worst statement. */
@@ -846,7 +942,7 @@ export function judgeStatements(claim: string, passages: readonly JudgePassage[]
   const text = claim.trim();
   const whole = judgeClaim(text, passages);
   const parts = splitStatements(text);
-  if (parts.length < 2) return [{ statement: text, ...whole }];
+  if (parts.length < 2) return [{ statement: parts[0] ?? text, ...whole }];
   const judged = parts.map((statement) => ({ statement, ...judgeClaim(statement, passages) }));
   if (SEVERITY[whole.verdict] <= Math.max(...judged.map((j) => SEVERITY[j.verdict]))) return judged;
   const sentences = sentencesOf(passages);

@@ -527,7 +527,7 @@ describe('ragwatch demo', () => {
     expect(invented?.judge?.verdict).toBe('not_in_context');
     expect(invented?.judge?.statements?.map((s) => [s.statement, s.verdict])).toEqual([
       [expect.stringMatching(/^Large language models/), 'supported'],
-      ['it needs 64 GB of RAM.', 'not_in_context'],
+      ['It needs 64 GB of RAM.', 'not_in_context'],
     ]);
     const negated = claims?.find((c) => c.id === 'isaac-vslam' && c.judge?.verdict !== 'supported');
     expect(negated?.judge).toMatchObject({
@@ -535,7 +535,7 @@ describe('ragwatch demo', () => {
       evidence: expect.stringContaining('Isaac ROS is a collection of ROS 2 packages'),
     });
     expect(out.join('')).toContain(
-      'the judge finds statement "it needs 64 GB of RAM." of claim "Large language models',
+      'the judge finds statement "It needs 64 GB of RAM." of claim "Large language models',
     );
   });
 

@@ -122,24 +122,24 @@ describe('judgeClaim', () => {
 describe('splitStatements', () => {
   it('splits at a semicolon and at a coordinated clause with its own verb, writing in a shared subject', () => {
     expect(splitStatements('Isaac Sim runs on Ubuntu and needs 64 GB of RAM.')).toEqual([
-      'Isaac Sim runs on Ubuntu',
+      'Isaac Sim runs on Ubuntu.',
       'Isaac Sim needs 64 GB of RAM.',
     ]);
     expect(
       splitStatements('RViz computes the position of every part, and robot_state_publisher draws the robot.'),
-    ).toEqual(['RViz computes the position of every part', 'robot_state_publisher draws the robot.']);
+    ).toEqual(['RViz computes the position of every part.', 'robot_state_publisher draws the robot.']);
     expect(splitStatements('The planner reads the map; it needs 8 GB.')).toEqual([
-      'The planner reads the map',
-      'it needs 8 GB.',
+      'The planner reads the map.',
+      'It needs 8 GB.',
     ]);
     expect(splitStatements('Nav2 plans a path, but the controller follows it while the robot moves.')).toEqual([
-      'Nav2 plans a path',
-      'the controller follows it',
-      'the robot moves.',
+      'Nav2 plans a path.',
+      'The controller follows it.',
+      'The robot moves.',
     ]);
     expect(splitStatements('The node publishes poses and subscribes to scans and reads maps.')).toEqual([
-      'The node publishes poses',
-      'The node subscribes to scans',
+      'The node publishes poses.',
+      'The node subscribes to scans.',
       'The node reads maps.',
     ]);
   });
@@ -155,6 +155,59 @@ describe('splitStatements', () => {
       expect(splitStatements(claim), claim).toEqual([claim]);
     expect(splitStatements('  ; ')).toEqual([';']);
   });
+  it('writes each statement as a sentence: markup dropped, a pronoun capitalised, a full stop, a name kept as written', () => {
+    expect(splitStatements('**Setup.** The `colcon` tool builds the workspace and sources its overlay')).toEqual([
+      'The colcon tool builds the workspace.',
+      'The colcon tool sources its overlay.',
+    ]);
+    expect(splitStatements('## The launcher starts two nodes, and it restarts a node that dies.')).toEqual([
+      'The launcher starts two nodes.',
+      'It restarts a node that dies.',
+    ]);
+    expect(splitStatements('- The map server loads the map, and rclpy_helper publishes it.')).toEqual([
+      'The map server loads the map.',
+      'rclpy_helper publishes it.',
+    ]);
+    // One statement: the markup goes all the same, a label with a number stays (its digit is the claim's).
+    expect(splitStatements('**Safety:** The arm __stops__ when the door opens.')).toEqual([
+      'The arm stops when the door opens.',
+    ]);
+    expect(splitStatements('**Step 2.** The arm stops.')).toEqual(['Step 2. The arm stops.']);
+  });
+
+  it('carries a verb after "and" to the subject only when it takes the form of the clause\'s verb', () => {
+    expect(splitStatements('The driver trained the model and released it in May.')).toEqual([
+      'The driver trained the model.',
+      'The driver released it in May.',
+    ]);
+    expect(splitStatements('The planner is fast and handles narrow doors.')).toEqual([
+      'The planner is fast.',
+      'The planner handles narrow doors.',
+    ]);
+    expect(splitStatements('The encoder usually packs tighter than zlib but is slower.')).toEqual([
+      'The encoder usually packs tighter than zlib.',
+      'The encoder is usually slower.',
+    ]);
+    expect(splitStatements('The encoder often packs tighter and needs more memory.')).toEqual([
+      'The encoder often packs tighter.',
+      'The encoder often needs more memory.',
+    ]);
+    expect(splitStatements('The arm could reach the shelf and lifts two kilograms.')).toEqual([
+      'The arm could reach the shelf.',
+      'The arm lifts two kilograms.',
+    ]);
+    for (const claim of [
+      // an adjective in -ed after "and", not a second verb of "is"
+      'Whisper is a speech model, trained on a very large and varied set of audio.',
+      // a participle after a past auxiliary shares it ("was"), so the statement would lose it
+      'The dataset was collected in 2021 and released under a permissive licence.',
+      // a verb after a relative word: "marks" may be the map's, not the planner's
+      'The planner reads a map that shows walls and marks doors.',
+      // a noun in -s ending a list of nouns, not a verb
+      'Headsets let a person study proximity, gaze and handovers before hardware is involved.',
+    ])
+      expect(splitStatements(claim), claim).toEqual([claim]);
+  });
 });
 
 describe('judgeStatements', () => {
@@ -162,7 +215,7 @@ describe('judgeStatements', () => {
     const sim = passage('Isaac Sim runs on Ubuntu. It needs a GPU with 8 GB of memory.');
     expect(judgeStatements('Isaac Sim runs on Ubuntu and needs 64 GB of memory.', sim)).toEqual([
       {
-        statement: 'Isaac Sim runs on Ubuntu',
+        statement: 'Isaac Sim runs on Ubuntu.',
         verdict: 'supported',
         chunk_id: 'p1',
         evidence: 'Isaac Sim runs on Ubuntu.',
@@ -191,7 +244,7 @@ describe('judgeStatements', () => {
     expect(splitStatements(claim).map((s) => judgeClaim(s, tf).verdict)).toEqual(['supported', 'supported']);
     const judged = judgeStatements(claim, tf);
     expect(judged.map((s) => [s.statement, s.verdict])).toEqual([
-      ['RViz computes the position of every part', 'contradicted'],
+      ['RViz computes the position of every part.', 'contradicted'],
       ['robot_state_publisher draws the robot.', 'contradicted'],
     ]);
     expect(judged[0]?.reason).toMatch(/the other way round$/);

@@ -105,7 +105,7 @@ describe('createCohereJudge against the Cohere stand-in', () => {
     ]);
     expect(judgement?.statements).toEqual([
       {
-        statement: 'Nav2 is the ROS 2 navigation framework',
+        statement: 'Nav2 is the ROS 2 navigation framework.',
         verdict: 'supported',
         chunk_id: 'nav',
         evidence: 'Nav2 is the ROS 2 navigation framework.',
@@ -113,7 +113,7 @@ describe('createCohereJudge against the Cohere stand-in', () => {
         failure: null,
       },
       {
-        statement: 'it needs 64 GB of RAM.',
+        statement: 'It needs 64 GB of RAM.',
         verdict: 'not_in_context',
         chunk_id: null,
         evidence: null,
@@ -199,7 +199,7 @@ describe('createCohereJudge against the Cohere stand-in', () => {
       reason: 'the judge\'s statements leave out "64 GB" of the claim',
     });
     expect(judgement?.statements?.map((s) => [s.statement, s.verdict])).toEqual([
-      ['Nav2 is the ROS 2 navigation framework', 'supported'],
+      ['Nav2 is the ROS 2 navigation framework.', 'supported'],
     ]);
   });
 
@@ -215,7 +215,7 @@ describe('createCohereJudge against the Cohere stand-in', () => {
     standIn.setJudgeBehaviour('normal');
     const { judgement } = await verdictOf(text, ['nav']);
     expect(judgement).toMatchObject({ verdict: 'not_in_context', failure: null });
-    expect(judgement?.statements?.[1]?.statement).toBe('it needs sixty-four gigabytes of RAM.');
+    expect(judgement?.statements?.[1]?.statement).toBe('It needs sixty-four gigabytes of RAM.');
   });
 
   it('is could_not_verify (incomplete), never supported, when the statements drop a denial of the claim', async () => {
