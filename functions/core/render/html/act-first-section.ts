@@ -80,7 +80,7 @@ function whom(report: ValidationReport, g: FindingGroup): string {
     return `${g.findings.length} findings: ${parts.join(', ')}`;
   }
   const about = subjects(g.findings);
-  if (about.length === 1) return about[0] as string;
+  if (g.findings.length === 1) return about[0] as string;
   return `${g.findings.length} findings: ${cut(about.slice(0, 4).join(', '), 80)}${about.length > 4 ? ', …' : ''}`;
 }
 

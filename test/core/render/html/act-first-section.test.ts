@@ -200,6 +200,12 @@ describe('renderActFirst', () => {
       withErrors([finding('UNSUPPORTED_CLAIM', 'HIGH', 'a1'), finding('UNSUPPORTED_CLAIM', 'HIGH', 'a2')]),
     ).value;
     expect(same).toContain('· 2 findings: a1, a2</span>');
+    // Several findings about one subject are counted too, not shown as one.
+    expect(
+      renderActFirst(
+        withErrors([finding('UNSUPPORTED_CLAIM', 'HIGH', 'a1'), finding('UNSUPPORTED_CLAIM', 'HIGH', 'a1')]),
+      ).value,
+    ).toContain('· 2 findings: a1</span>');
     expect(same).not.toMatch(/\d (CRITICAL|HIGH|MEDIUM|LOW) \(/);
   });
 
