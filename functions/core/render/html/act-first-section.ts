@@ -63,7 +63,7 @@ function renderGroup(report: ValidationReport, g: FindingGroup, docsRoot: string
 
 /**
  * Whom the group is about. The badge is the group's worst severity; when its findings differ in severity, the count
- * says how many are of which, worst first as the findings table and the alert order them ("2 findings: 1 HIGH
+ * says how many are of which, worst first as the findings table and the CLI list them ("2 findings: 1 HIGH
  * (missing-module), 1 MEDIUM (stale-expectation)"), so a MEDIUM finding is not read as HIGH.
  */
 function whom(report: ValidationReport, g: FindingGroup): string {
