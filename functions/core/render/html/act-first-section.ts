@@ -63,7 +63,7 @@ function renderGroup(report: ValidationReport, g: FindingGroup, docsRoot: string
 
 /**
  * Whom the group is about. The badge is the group's worst severity; when its findings differ in severity, the count
- * says how many are of which, worst first as the findings table and the alert order them ("2 findings: 1 HIGH
+ * says how many are of which, worst first as the findings table and the CLI list them ("2 findings: 1 HIGH
  * (missing-module), 1 MEDIUM (stale-expectation)"), so a MEDIUM finding is not read as HIGH.
  */
 function whom(report: ValidationReport, g: FindingGroup): string {
@@ -80,7 +80,7 @@ function whom(report: ValidationReport, g: FindingGroup): string {
     return `${g.findings.length} findings: ${parts.join(', ')}`;
   }
   const about = subjects(g.findings);
-  if (about.length === 1) return about[0] as string;
+  if (g.findings.length === 1) return about[0] as string;
   return `${g.findings.length} findings: ${cut(about.slice(0, 4).join(', '), 80)}${about.length > 4 ? ', …' : ''}`;
 }
 

@@ -97,6 +97,7 @@ describe('renderActFirst', () => {
   it('says nothing about more when every group is shown', () => {
     const markup = renderActFirst(withErrors([finding('COVERAGE_GAP', 'MEDIUM')])).value;
     expect(markup).not.toContain('more kind(s)');
+    expect(markup).toMatch(/<\/ol>\n\n<\/section>$/);
   });
 
   it('gives each group its most severe message, what to do, and whom it is about: "run" or the queries', () => {
@@ -182,6 +183,14 @@ describe('renderActFirst', () => {
       ]),
     ).value;
     expect(many).toContain('· 7 findings: 1 CRITICAL (q7), 5 MEDIUM (q1, q2, q3, …), 1 LOW (q6)</span>');
+    // Three subjects of one severity are all named, with no ellipsis.
+    const three = renderActFirst(
+      withErrors([
+        ...['q1', 'q2', 'q3'].map((q) => finding('LOW_RELEVANCE', 'MEDIUM', q)),
+        finding('LOW_RELEVANCE', 'HIGH', 'q4'),
+      ]),
+    ).value;
+    expect(three).toContain('· 4 findings: 1 HIGH (q4), 3 MEDIUM (q1, q2, q3)</span>');
     // Two findings about the run itself, of two severities: counted, not shown as one "run".
     expect(
       renderActFirst(withErrors([finding('ANN_RECALL_LOW', 'MEDIUM'), finding('ANN_RECALL_LOW', 'HIGH')])).value,
@@ -191,6 +200,12 @@ describe('renderActFirst', () => {
       withErrors([finding('UNSUPPORTED_CLAIM', 'HIGH', 'a1'), finding('UNSUPPORTED_CLAIM', 'HIGH', 'a2')]),
     ).value;
     expect(same).toContain('· 2 findings: a1, a2</span>');
+    // Several findings about one subject are counted too, not shown as one.
+    expect(
+      renderActFirst(
+        withErrors([finding('UNSUPPORTED_CLAIM', 'HIGH', 'a1'), finding('UNSUPPORTED_CLAIM', 'HIGH', 'a1')]),
+      ).value,
+    ).toContain('· 2 findings: a1</span>');
     expect(same).not.toMatch(/\d (CRITICAL|HIGH|MEDIUM|LOW) \(/);
   });
 
