@@ -929,7 +929,10 @@ export function splitStatements(claim: string): string[] {
       const own = subjectOf(cut.left);
       subject = own === '' ? subject : own;
       statements.push(cut.left);
-      rest = cut.kind === 'shared_subject' && subject !== '' ? withSubject(subject, cut.right) : cut.right;
+      rest =
+        cut.kind === 'shared_subject' && subject !== ''
+          ? withSubject(subject, cut.right)
+          : resolved(subject, cut.right, cut.left);
     }
     statements.push(rest);
   }
@@ -953,6 +956,53 @@ function withSubject(subject: string, clause: string): string {
   if (adverbs.length === 0 || !AUXILIARIES.has(verb.toLowerCase())) return `${subject} ${clause}`;
   return [...words.slice(0, noun), verb, ...adverbs, ...rest].join(' ');
 }
+
+/**
+ * A clause opening with "it" or "they" gets the subject before it written in, as Ragas's and Cohere's judges write
+ * pronouns out ("Nav2 is the navigation framework, and it needs 64 GB": "Nav2 needs 64 GB"), when that subject is
+ * plain words without a pronoun or punctuation of its own ("By default, Jest", "Throw it out: pink" are not) and its
+ * last word agrees in number ("it" a singular noun, "they" a plural one). Otherwise the pronoun stays.
+ */
+function resolved(subject: string, clause: string, left: string): string {
+  const pronoun = /^(it|they)\s/i.exec(clause)?.[1]?.toLowerCase();
+  if (pronoun === undefined || subject === '' || /[^\p{L}\p{N}\s_'’-]/u.test(subject)) return clause;
+  if (!trustedSubject(subject, left)) return clause;
+  // Adverbs before the first verb are that verb's ("Isaac Sim also runs ..., but it is not": "Isaac Sim is not").
+  const all = wordsOf(subject);
+  let end = all.length;
+  while (end > 1 && isAdverb((all[end - 1] as string).toLowerCase())) end--;
+  const noun = all.slice(0, end).join(' ');
+  const words = all.slice(0, end).map((w) => w.toLowerCase());
+  const first = words[0] as string;
+  if (words.length > 6 || SENTENCE_STARTS.has(first) || words.some((w) => PRONOUNS.has(w))) return clause;
+  const head = words.at(-1) as string;
+  const plural = /[^s]s$/.test(head) && !/(?:us|is)$/.test(head);
+  if (plural !== (pronoun === 'they')) return clause;
+  return `${noun}${clause.slice(pronoun.length)}`;
+}
+/**
+ * Whether the words before a clause's first verb are surely its subject, not cut short at a noun in -s ("Large
+ * language models are": "models" is read as the verb): the subject opens with a determiner or holds a name (a
+ * capital past its first word, a digit, an underscore: "Isaac Sim", "Nav2"), and the verb is an auxiliary or is
+ * followed by what opens an object ("starts two nodes", "runs on Ubuntu"), not by another word that may be the verb.
+ */
+function trustedSubject(subject: string, left: string): boolean {
+  const words = wordsOf(subject);
+  const first = (words[0] as string).toLowerCase();
+  const named = words.some((w, i) => /[\d_]/.test(w) || /^.+\p{Lu}/u.test(w) || (i > 0 && /\p{Lu}/u.test(w)));
+  if (!DETERMINERS.has(first) && !named) return false;
+  const after = wordsOf(left)
+    .slice(words.length)
+    .map((w) => bare(w).toLowerCase());
+  const [verb = '', next = ''] = after;
+  return AUXILIARIES.has(verb) || DETERMINERS.has(next) || OBJECT_STARTS.has(next) || /^\d/.test(next);
+}
+const OBJECT_STARTS = new Set(
+  'on in at to for from with by about into over under of up out off it them one two three this that these those'.split(
+    ' ',
+  ),
+);
+const PRONOUNS = new Set(['it', 'they', 'he', 'she', 'we', 'you', 'i', 'this', 'that', 'these', 'those', 'there']);
 
 /** Whether the verb after "and" is a second predicate of the clause's subject (see splitStatements). */
 function sharesSubject(left: string, right: string): boolean {

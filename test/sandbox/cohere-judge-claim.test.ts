@@ -162,7 +162,7 @@ describe('splitStatements', () => {
     ]);
     expect(splitStatements('## The launcher starts two nodes, and it restarts a node that dies.')).toEqual([
       'The launcher starts two nodes.',
-      'It restarts a node that dies.',
+      'The launcher restarts a node that dies.',
     ]);
     expect(splitStatements('- The map server loads the map, and rclpy_helper publishes it.')).toEqual([
       'The map server loads the map.',
@@ -173,6 +173,28 @@ describe('splitStatements', () => {
       'The arm stops when the door opens.',
     ]);
     expect(splitStatements('**Step 2.** The arm stops.')).toEqual(['Step 2. The arm stops.']);
+  });
+
+  it('writes "it" or "they" out as the subject before it, when that subject is plain words of the same number', () => {
+    expect(splitStatements('The arm also lifts the boxes, but it is slow.')).toEqual([
+      'The arm also lifts the boxes.',
+      'The arm is slow.',
+    ]);
+    expect(splitStatements('The disks are cheap, but they fail under writes.')).toEqual([
+      'The disks are cheap.',
+      'The disks fail under writes.',
+    ]);
+    for (const [claim, kept] of [
+      ['The drivers are fast, and it needs a reboot.', 'It needs a reboot.'],
+      ['The arm lifts boxes, but they are heavy.', 'They are heavy.'],
+      ['Large models (LLMs) are good, and it needs 8 GB.', 'It needs 8 GB.'],
+      ['By default, the arm lifts boxes, and it needs a reboot.', 'It needs a reboot.'],
+      ['Turning it on wakes the arm, and it needs a reboot.', 'It needs a reboot.'],
+      // "arms" is read as the verb: "The robot" may not be the subject, so "it" stays
+      ['The robot arms lift boxes, and it needs a reboot.', 'It needs a reboot.'],
+      ['Large language models are good, and it needs 8 GB.', 'It needs 8 GB.'],
+    ])
+      expect(splitStatements(claim as string)[1], claim).toBe(kept);
   });
 
   it('carries a verb after "and" to the subject only when it takes the form of the clause\'s verb', () => {

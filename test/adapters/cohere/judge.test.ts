@@ -113,7 +113,7 @@ describe('createCohereJudge against the Cohere stand-in', () => {
         failure: null,
       },
       {
-        statement: 'It needs 64 GB of RAM.',
+        statement: 'Nav2 needs 64 GB of RAM.',
         verdict: 'not_in_context',
         chunk_id: null,
         evidence: null,
@@ -215,7 +215,7 @@ describe('createCohereJudge against the Cohere stand-in', () => {
     standIn.setJudgeBehaviour('normal');
     const { judgement } = await verdictOf(text, ['nav']);
     expect(judgement).toMatchObject({ verdict: 'not_in_context', failure: null });
-    expect(judgement?.statements?.[1]?.statement).toBe('It needs sixty-four gigabytes of RAM.');
+    expect(judgement?.statements?.[1]?.statement).toBe('Nav2 needs sixty-four gigabytes of RAM.');
   });
 
   it('is could_not_verify (incomplete), never supported, when the statements drop a denial of the claim', async () => {
