@@ -775,25 +775,40 @@ const clean = (text: string) => text.trim().replace(/^[,;]\s*|[,;]\s*$/g, '');
  * verb ("and needs 64 GB"), null when it is no clause ("RViz and Gazebo").
  */
 function clauseAfter(right: string): 'own_subject' | 'shared_subject' | null {
-  const words = wordsOf(right).map((w) => w.replace(/[^\p{L}\p{N}_'’-]/gu, ''));
+  const raw = wordsOf(right);
+  const words = raw.map(bare);
   if (words.length < 2) return null;
   const first = words[0] as string;
   if (looksFinite(first)) return 'shared_subject';
   const opens = SUBJECT_STARTS.has(first.toLowerCase()) || looksLikeName(first);
-  return opens && words.slice(1, 4).some(looksFinite) ? 'own_subject' : null;
+  // The verb within four words, with no comma before it: in "10 and 11, but it is", "11" is no subject.
+  const verb = [1, 2, 3].find((i) => verbAt(words, i));
+  const broken = verb !== undefined && raw.slice(0, verb).some((w) => /[,;:]$/.test(w));
+  return opens && verb !== undefined && !broken ? 'own_subject' : null;
 }
+
+const bare = (word: string) => word.replace(/[^\p{L}\p{N}_'’-]/gu, '');
+/** Words after which a word in -s is a noun ("the hurdles", "its needs"), not a verb. */
+const DETERMINERS = new Set(
+  'the a an each every its their both these those my our your his her some many all no any several'.split(' '),
+);
+/** Whether the i-th word is a finite verb: its form says so and no determiner stands before it. */
+const verbAt = (words: readonly string[], i: number) =>
+  i < words.length &&
+  looksFinite(words[i] as string) &&
+  !(i > 0 && DETERMINERS.has(bare(words[i - 1] as string).toLowerCase()));
 
 /** The words of a clause before its first finite verb (its subject); empty when it opens with the verb. */
 function subjectOf(clause: string): string {
   const words = wordsOf(clause);
-  const verb = words.findIndex(looksFinite);
+  const verb = words.findIndex((_, i) => verbAt(words, i));
   return verb <= 0 ? '' : words.slice(0, verb).join(' ');
 }
 
 /** The first finite verb of a clause after its subject, lower case; empty when it has none. */
 function verbOf(clause: string): string {
-  const words = wordsOf(clause).map((w) => w.replace(/[^\p{L}\p{N}_'’-]/gu, '').toLowerCase());
-  return words.find((w, i) => i > 0 && looksFinite(w)) ?? '';
+  const words = wordsOf(clause).map((w) => bare(w).toLowerCase());
+  return words.find((_, i) => i > 0 && verbAt(words, i)) ?? '';
 }
 
 const PAST_AUXILIARIES = new Set(['was', 'were', 'had', 'did']);
@@ -804,6 +819,16 @@ function tenseOf(verb: string): 'past' | 'modal' | 'present' {
   if (PAST_AUXILIARIES.has(w) || (!AUXILIARIES.has(w) && w.endsWith('ed'))) return 'past';
   return MODALS.has(w) ? 'modal' : 'present';
 }
+const PLURAL_VERBS = new Set(['are', 'were', 'have', 'do']);
+const SINGULAR_VERBS = new Set(['is', 'was', 'has', 'does']);
+/** The number a present or past verb shows: "are", "have" plural; "is", "has", "needs" singular; a modal neither. */
+function numberOf(verb: string): 'plural' | 'singular' | null {
+  const w = verb.replace(/n['’]t$/, '');
+  if (PLURAL_VERBS.has(w)) return 'plural';
+  if (SINGULAR_VERBS.has(w) || (!AUXILIARIES.has(w) && /s$/.test(w))) return 'singular';
+  return null;
+}
+
 /**
  * Whether a verb after "and" can share the clause's subject: it shows the tense of the clause's verb ("runs ... and
  * needs", "compresses ... but is", "trained ... and released"; a modal goes with either). A word in -ed after an
@@ -816,6 +841,8 @@ function sameForm(leftVerb: string, rightWord: string): boolean {
   if (!AUXILIARIES.has(right) && right.endsWith('ed'))
     return left === 'past' && !AUXILIARIES.has(leftVerb.replace(/n['’]t$/, ''));
   const tense = tenseOf(right);
+  // "The hurdles are noisy sensors and surroundings ...": a plural verb and a singular one share no subject.
+  if (numberOf(leftVerb) !== null && numberOf(right) !== null && numberOf(leftVerb) !== numberOf(right)) return false;
   return left === 'modal' || tense === 'modal' || left === tense;
 }
 
@@ -846,6 +873,13 @@ const withoutMarkup = (text: string) =>
     .replace(/\*\*|__|`/g, '')
     .trim();
 
+/** Function words a sentence may open with ("if you'd like ...", "when that occurs, ..."): they get a capital. */
+const SENTENCE_STARTS = new Set(
+  'if when whenever on to otherwise in for with by then so as after before because while once now here most some all many no only also at from without unless although though since where during'.split(
+    ' ',
+  ),
+);
+
 /**
  * A statement as a reader gets it: a sentence without markup, opening with a capital when it opens with a pronoun or
  * a determiner (a name keeps its case: "robot_state_publisher draws ..."), ending with a full stop.
@@ -853,7 +887,8 @@ const withoutMarkup = (text: string) =>
 function asSentence(statement: string): string {
   const text = withoutMarkup(statement);
   const first = wordsOf(text)[0] ?? '';
-  const capital = SUBJECT_STARTS.has(first) ? `${text.charAt(0).toUpperCase()}${text.slice(1)}` : text;
+  const capital =
+    SUBJECT_STARTS.has(first) || SENTENCE_STARTS.has(first) ? `${text.charAt(0).toUpperCase()}${text.slice(1)}` : text;
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 
@@ -882,8 +917,11 @@ export function splitStatements(claim: string): string[] {
         const kind = clauseAfter(right);
         // The clause before needs a verb after its subject ("Cameras and lidars feed": "Cameras" is no clause), or
         // after a cut, where its subject was written in.
-        if (kind === null || !wordsOf(left).some((w, i) => looksFinite(w) && (i > 0 || rest !== segment))) continue;
-        if (kind === 'shared_subject' && !sharesSubject(left, right, m[0].includes(','))) continue;
+        const leftWords = wordsOf(left);
+        if (kind === null || !leftWords.some((_, i) => verbAt(leftWords, i) && (i > 0 || rest !== segment))) continue;
+        // "runs Isaac Sim, Gazebo and Unity and trains": "Unity" ends a list of names, it opens no clause.
+        if (!m[0].includes(',') && endsAList(left)) continue;
+        if (kind === 'shared_subject' && !sharesSubject(left, right)) continue;
         cut = { left, right, kind };
         break;
       }
@@ -917,10 +955,9 @@ function withSubject(subject: string, clause: string): string {
 }
 
 /** Whether the verb after "and" is a second predicate of the clause's subject (see splitStatements). */
-function sharesSubject(left: string, right: string, comma: boolean): boolean {
+function sharesSubject(left: string, right: string): boolean {
   const verb = verbOf(left);
   const next = wordsOf(right)[0]?.replace(/[^\p{L}\p{N}_'’-]/gu, '') ?? '';
-  if (!comma && endsAList(left)) return false;
   const afterVerb = left.slice(left.toLowerCase().indexOf(verb) + verb.length);
   return verb !== '' && sameForm(verb, next) && !RELATIVE.test(afterVerb);
 }

@@ -188,6 +188,19 @@ describe('splitStatements', () => {
       'The encoder usually packs tighter than zlib.',
       'The encoder is usually slower.',
     ]);
+    expect(splitStatements('The nodes are small and have no state.')).toEqual([
+      'The nodes are small.',
+      'The nodes have no state.',
+    ]);
+    // A comma before the verb: "24" is no subject of "is".
+    expect(splitStatements('The driver supports Ubuntu 22 and 24, but it is not supported on macOS.')).toEqual([
+      'The driver supports Ubuntu 22 and 24.',
+      'It is not supported on macOS.',
+    ]);
+    expect(splitStatements('Keep the map small; when it grows, split it.')).toEqual([
+      'Keep the map small.',
+      'When it grows, split it.',
+    ]);
     expect(splitStatements('The encoder often packs tighter and needs more memory.')).toEqual([
       'The encoder often packs tighter.',
       'The encoder often needs more memory.',
@@ -203,6 +216,10 @@ describe('splitStatements', () => {
       'The dataset was collected in 2021 and released under a permissive licence.',
       // a verb after a relative word: "marks" may be the map's, not the planner's
       'The planner reads a map that shows walls and marks doors.',
+      // a list of names before "and": "Unity" opens no clause
+      'The rig runs Gazebo, Unity and Isaac and trains the models.',
+      // a plural verb ("are") and a word in -s ("surroundings") share no subject; "hurdles" after "The" is no verb
+      'The hurdles are noisy sensors and surroundings nobody can foresee.',
       // a noun in -s ending a list of nouns, not a verb
       'Headsets let a person study proximity, gaze and handovers before hardware is involved.',
     ])
