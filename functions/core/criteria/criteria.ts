@@ -10,6 +10,7 @@
 import {
   type CriterionResult,
   failsTheRun,
+  SEVERITIES,
   type Severity,
   type ValidationError,
   withinTheSuitesThresholds,
@@ -97,10 +98,14 @@ export function decideRunStatus(
   return { status: 'FAILED', statusReason: reasons.join('; ') };
 }
 
-/** Findings by severity and type, with a count: "CRITICAL MODEL_MISMATCH, 2 × HIGH STALE_CHUNKS". */
+/**
+ * Findings by severity and type, with a count, worst first (ops read the status reason in the alert's first lines):
+ * "CRITICAL MODEL_MISMATCH, 2 × HIGH STALE_CHUNKS". Within a severity, in the order the findings came.
+ */
 function kindsOf(findings: readonly Pick<ValidationError, 'error_type' | 'severity'>[]): string[] {
+  const sorted = [...findings].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
   const counts = new Map<string, number>();
-  for (const f of findings)
+  for (const f of sorted)
     counts.set(`${f.severity} ${f.error_type}`, (counts.get(`${f.severity} ${f.error_type}`) ?? 0) + 1);
   return [...counts].map(([kind, n]) => (n > 1 ? `${n} × ${kind}` : kind));
 }

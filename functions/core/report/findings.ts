@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { ifThen, withRecordRules } from './record-rules.ts';
 
-const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
+/** Worst first: the order every list of findings a person reads is sorted in. */
+export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
 export const Severity = z.enum(SEVERITIES);
 export type Severity = z.infer<typeof Severity>;
 

@@ -536,6 +536,19 @@ describe('decideRunStatus', () => {
       });
     });
 
+    it('lists the findings that fail the run worst first, whatever order they came in', () => {
+      expect(
+        decideRunStatus([], holds, [
+          finding('UNSUPPORTED_CLAIM', 'HIGH'),
+          finding('MODEL_MISMATCH', 'CRITICAL'),
+          finding('UNSUPPORTED_CLAIM', 'HIGH'),
+          finding('EMBEDDING_DRIFT', 'CRITICAL'),
+        ]).statusReason,
+      ).toBe(
+        'findings that fail the run: CRITICAL MODEL_MISMATCH, CRITICAL EMBEDDING_DRIFT, 2 × HIGH UNSUPPORTED_CLAIM',
+      );
+    });
+
     it('fails a run with a HIGH unsupported claim or broken grounding, not with another HIGH finding', () => {
       expect(decideRunStatus([], holds, [finding('UNSUPPORTED_CLAIM', 'HIGH')]).status).toBe('FAILED');
       expect(decideRunStatus([], holds, [finding('GROUNDING_FAILED', 'HIGH')]).status).toBe('FAILED');
