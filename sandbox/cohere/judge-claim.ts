@@ -760,8 +760,12 @@ const SUBJECT_STARTS = new Set([
 function looksFinite(word: string): boolean {
   const w = word.toLowerCase();
   if (AUXILIARIES.has(w) || /n['’]t$/.test(w)) return true;
-  return /^[a-z]{3,}(?:s|ed)$/.test(w) && !/(?:ss|us|is|ous)$/.test(w) && !SUBJECT_STARTS.has(w);
+  return /^[a-z]{3,}(?:s|ed)$/.test(w) && !/(?:ss|us|is|ous)$/.test(w) && !SUBJECT_STARTS.has(w) && !NOT_VERBS.has(w);
 }
+/** Words in -s that are never a verb: adverbs and prepositions ("and sometimes a magnetometer"). */
+const NOT_VERBS = new Set(
+  'sometimes always perhaps afterwards besides towards unless whereas across series news'.split(' '),
+);
 
 /** A name in code or prose: a capital, a digit or an underscore ("RViz", "robot_state_publisher", "ROS2"). */
 const looksLikeName = (word: string) => /[A-Z_\d]/.test(word);
@@ -792,11 +796,14 @@ const bare = (word: string) => word.replace(/[^\p{L}\p{N}_'’-]/gu, '');
 const DETERMINERS = new Set(
   'the a an each every its their both these those my our your his her some many all no any several'.split(' '),
 );
+/** Prepositions: a word in -s after one is a noun too ("64 GB for nodes that ..."). */
+const PREPOSITIONS = 'of for in on at by with from about into over under between per'.split(' ');
+const NOUN_BEFORE = new Set([...DETERMINERS, ...PREPOSITIONS]);
 /** Whether the i-th word is a finite verb: its form says so and no determiner stands before it. */
 const verbAt = (words: readonly string[], i: number) =>
   i < words.length &&
   looksFinite(words[i] as string) &&
-  !(i > 0 && DETERMINERS.has(bare(words[i - 1] as string).toLowerCase()));
+  !(i > 0 && NOUN_BEFORE.has(bare(words[i - 1] as string).toLowerCase()));
 
 /** The words of a clause before its first finite verb (its subject); empty when it opens with the verb. */
 function subjectOf(clause: string): string {

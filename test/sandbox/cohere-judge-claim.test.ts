@@ -180,16 +180,16 @@ describe('splitStatements', () => {
       'The arm also lifts the boxes.',
       'The arm is slow.',
     ]);
-    expect(splitStatements('The disks are cheap, but they fail under writes.')).toEqual([
+    expect(splitStatements('The disks are cheap, but they are slow.')).toEqual([
       'The disks are cheap.',
-      'The disks fail under writes.',
+      'The disks are slow.',
     ]);
     for (const [claim, kept] of [
       ['The drivers are fast, and it needs a reboot.', 'It needs a reboot.'],
       ['The arm lifts boxes, but they are heavy.', 'They are heavy.'],
       ['Large models (LLMs) are good, and it needs 8 GB.', 'It needs 8 GB.'],
       ['By default, the arm lifts boxes, and it needs a reboot.', 'It needs a reboot.'],
-      ['Turning it on wakes the arm, and it needs a reboot.', 'It needs a reboot.'],
+      ['Turning it off makes the arm safe, and it needs a reboot.', 'It needs a reboot.'],
       // "arms" is read as the verb: "The robot" may not be the subject, so "it" stays
       ['The robot arms lift boxes, and it needs a reboot.', 'It needs a reboot.'],
       ['Large language models are good, and it needs 8 GB.', 'It needs 8 GB.'],
@@ -238,6 +238,9 @@ describe('splitStatements', () => {
       'The dataset was collected in 2021 and released under a permissive licence.',
       // a verb after a relative word: "marks" may be the map's, not the planner's
       'The planner reads a map that shows walls and marks doors.',
+      // a word in -s after a preposition is a noun; "sometimes" is no verb
+      'Each node needs 8 GB of RAM, and 32 GB for nodes that hold logs.',
+      'The unit holds a gyroscope, and sometimes a compass.',
       // a list of names before "and": "Unity" opens no clause
       'The rig runs Gazebo, Unity and Isaac and trains the models.',
       // a plural verb ("are") and a word in -s ("surroundings") share no subject; "hurdles" after "The" is no verb
