@@ -856,6 +856,13 @@ function sameForm(leftVerb: string, rightWord: string): boolean {
 /** A relative word after the clause's verb: a coordinated verb after it may belong to the relative clause. */
 const RELATIVE = /\b(?:that|which|who|whose|where)\s/i;
 
+/** Whether the words either side of "and" are both in -s or -ed, neither an auxiliary. */
+function pairedAround(left: string, right: string): boolean {
+  const before = bare(wordsOf(left).at(-1) ?? '').toLowerCase();
+  const after = bare(wordsOf(right)[0] ?? '').toLowerCase();
+  return [before, after].every((w) => looksFinite(w) && !AUXILIARIES.has(w) && !/n['’]t$/.test(w));
+}
+
 /**
  * The end of a list of nouns before "and": the words since the clause's last comma are few and hold no verb
  * ("to study proximity, gaze and handovers"), so what follows "and" is one more item, not a clause.
@@ -928,6 +935,9 @@ export function splitStatements(claim: string): string[] {
         if (kind === null || !leftWords.some((_, i) => verbAt(leftWords, i) && (i > 0 || rest !== segment))) continue;
         // "runs Isaac Sim, Gazebo and Unity and trains": "Unity" ends a list of names, it opens no clause.
         if (!m[0].includes(',') && endsAList(left)) continue;
+        // "uses apples and oranges", "handle reads and writes": two words in -s around "and" are one pair, nouns or
+        // verbs with one object; cutting between them leaves a statement without its verb or its object.
+        if (!m[0].includes(',') && kind === 'shared_subject' && pairedAround(left, right)) continue;
         if (kind === 'shared_subject' && !sharesSubject(left, right)) continue;
         cut = { left, right, kind };
         break;

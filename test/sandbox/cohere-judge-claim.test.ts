@@ -137,10 +137,10 @@ describe('splitStatements', () => {
       'The controller follows it.',
       'The robot moves.',
     ]);
-    expect(splitStatements('The node publishes poses and subscribes to scans and reads maps.')).toEqual([
-      'The node publishes poses.',
-      'The node subscribes to scans.',
-      'The node reads maps.',
+    expect(splitStatements('The node publishes a pose and subscribes to a scan and reads a map.')).toEqual([
+      'The node publishes a pose.',
+      'The node subscribes to a scan.',
+      'The node reads a map.',
     ]);
   });
 
@@ -241,6 +241,10 @@ describe('splitStatements', () => {
       // a word in -s after a preposition is a noun; "sometimes" is no verb
       'Each node needs 8 GB of RAM, and 32 GB for nodes that hold logs.',
       'The unit holds a gyroscope, and sometimes a compass.',
+      // two words in -s around "and": a pair of nouns, or of verbs sharing one object
+      'The node uses apples and oranges from Spain.',
+      'The store continues to serve reads and writes.',
+      'The node publishes poses and subscribes to scans.',
       // a list of names before "and": "Unity" opens no clause
       'The rig runs Gazebo, Unity and Isaac and trains the models.',
       // a plural verb ("are") and a word in -s ("surroundings") share no subject; "hurdles" after "The" is no verb
