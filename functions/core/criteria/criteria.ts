@@ -10,7 +10,7 @@
 import {
   type CriterionResult,
   failsTheRun,
-  SEVERITIES,
+  findingKinds,
   type Severity,
   type ValidationError,
   withinTheSuitesThresholds,
@@ -83,12 +83,12 @@ export function decideRunStatus(
   const breached = criteria.filter((c) => !c.passed);
   const serious = findings.filter(failsTheRun);
   if (breached.length === 0 && serious.length === 0) {
-    const tolerated = kindsOf(findings.filter(withinTheSuitesThresholds));
+    const tolerated = findingKinds(findings.filter(withinTheSuitesThresholds));
     const note = tolerated.length > 0 ? `; HIGH findings within the suite's thresholds: ${tolerated.join(', ')}` : '';
     return { status: 'PASSED', statusReason: `all ${criteria.length} success criteria hold${note}` };
   }
   const what = breached.map((c) => `${c.name} ${c.value ?? 'n/a'} ${c.comparator === '>=' ? '<' : '>'} ${c.threshold}`);
-  const kinds = kindsOf(serious);
+  const kinds = findingKinds(serious);
   const reasons = [
     ...(breached.length > 0
       ? [`${breached.length} of ${criteria.length} success criteria breached: ${what.join('; ')}`]
@@ -96,16 +96,4 @@ export function decideRunStatus(
     ...(kinds.length > 0 ? [`findings that fail the run: ${kinds.join(', ')}`] : []),
   ];
   return { status: 'FAILED', statusReason: reasons.join('; ') };
-}
-
-/**
- * Findings by severity and type, with a count, worst first (ops read the status reason in the alert's first lines):
- * "CRITICAL MODEL_MISMATCH, 2 × HIGH STALE_CHUNKS". Within a severity, in the order the findings came.
- */
-function kindsOf(findings: readonly Pick<ValidationError, 'error_type' | 'severity'>[]): string[] {
-  const sorted = [...findings].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
-  const counts = new Map<string, number>();
-  for (const f of sorted)
-    counts.set(`${f.severity} ${f.error_type}`, (counts.get(`${f.severity} ${f.error_type}`) ?? 0) + 1);
-  return [...counts].map(([kind, n]) => (n > 1 ? `${n} × ${kind}` : kind));
 }

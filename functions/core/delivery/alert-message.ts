@@ -4,7 +4,14 @@
  * 100 characters; the whole message under 256 KB (the body is cut at a line with a note when it would not fit).
  */
 
-import type { CriterionResult, Severity } from '../report/findings.ts';
+import {
+  type CriterionResult,
+  failsTheRun,
+  findingKinds,
+  SEVERITIES,
+  type Severity,
+  type ValidationError,
+} from '../report/findings.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { truncate } from '../shared/errors.ts';
 import { roundTo } from '../shared/statistics.ts';
@@ -36,8 +43,6 @@ export interface AlertContext {
 
 const ALERT_LIMITS = { subjectMaxChars: 99, bodyMaxBytes: 240_000, failingQueries: 10, urls: 20 } as const;
 
-const SEVERITY_ORDER: Severity[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
-
 /**
  * Builds the alert for a run, or null when nobody needs to hear about it. An alert goes out when the run failed
  * (CRITICAL), a criterion is breached (the worst breached criterion's severity), the report could not be stored
@@ -63,11 +68,14 @@ function alertSeverity(
   sinkFailed: boolean,
 ): Severity | null {
   if (report.status === 'ERROR') return 'CRITICAL';
-  const candidates: Severity[] = breached.map((c) => c.severity);
+  const candidates: Severity[] = [
+    ...breached.map((c) => c.severity),
+    ...failingFindings(report).map((f) => f.severity),
+  ];
   if (report.status === 'FAILED' && candidates.length === 0) candidates.push('HIGH');
   if (!stored || sinkFailed) candidates.push('HIGH');
   if (candidates.length === 0) return null;
-  return SEVERITY_ORDER.find((s) => candidates.includes(s)) ?? 'HIGH';
+  return SEVERITIES.find((s) => candidates.includes(s)) ?? 'HIGH';
 }
 
 function buildSubject(
@@ -82,7 +90,8 @@ function buildSubject(
   what.push(...failedSinks.map((f) => `${f.sink} NOT delivered`));
   if (report.status === 'ERROR')
     what.push(`run ERROR: ${report.status_reason.replace(/^the run could not complete:\s*/i, '')}`);
-  else what.push(...breached.map((c) => shortBreach(report, c)));
+  else if (breached.length > 0) what.push(...breached.map((c) => shortBreach(report, c)));
+  else what.push(...findingKinds(failingFindings(report)));
   const text = `[${severity}] RagWatch ${report.environment}/${report.collection}: ${what.join(', ') || report.status}`;
   return toSubject(text);
 }
@@ -125,6 +134,12 @@ function buildBody(
       );
     lines.push('');
   }
+  const failing = failingFindings(report);
+  if (failing.length > 0) {
+    lines.push('WHAT BROKE (findings that fail the run)');
+    for (const f of failing) lines.push(`- ${f.error_type} [${f.severity}]: ${truncate(f.message, 300)}`);
+    lines.push('');
+  }
   return [...lines, ...runDetailLines(report, context)];
 }
 
@@ -132,11 +147,25 @@ function buildBody(
 function headlineOf(report: ValidationReport, breached: CriterionResult[], context: AlertContext): string {
   const name = `The nightly validation of "${report.collection}" (${report.environment})`;
   if (report.status === 'ERROR') return `${name} could not complete: nothing was validated.`;
+  const failing = failingFindings(report);
+  if (report.status === 'FAILED' && breached.length === 0 && failing.length > 0)
+    return `${name} failed on ${failing.length === 1 ? 'a finding' : `${failing.length} findings`}, every success criterion holding: ${findingKinds(failing).join(', ')}.`;
   if (report.status === 'FAILED')
     return `${name} breached ${breached.length} success criteria${breached.length > 0 ? `: ${breached.map((c) => shortBreach(report, c)).join(', ')}` : ''}.`;
   return context.placement.stored
     ? `${name} passed, but ${(context.failedSinks ?? []).map((f) => f.sink).join(' and ') || 'a sink'} could not be delivered.`
     : `${name} passed, but its report could not be stored.`;
+}
+
+/**
+ * The findings that failed the run by themselves (docs/DATA-MODEL.md, "The run's status": a CRITICAL finding, or a HIGH
+ * one no criterion judges), worst first: a run can fail with every criterion holding, and its alert must say why.
+ */
+function failingFindings(report: ValidationReport): ValidationError[] {
+  if (report.status !== 'FAILED') return [];
+  return report.errors
+    .filter(failsTheRun)
+    .sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
 }
 
 function causeContext(context: AlertContext): CauseContext {

@@ -131,6 +131,18 @@ export function failsTheRun(f: Pick<ValidationError, 'error_type' | 'severity'>)
   return f.severity === 'CRITICAL' || (f.severity === 'HIGH' && JUDGED_BY[f.error_type].length === 0);
 }
 
+/**
+ * Findings by severity and type, with a count, worst first (ops read them in a status reason, an alert's subject
+ * and first line): "CRITICAL MODEL_MISMATCH, 2 × HIGH STALE_CHUNKS". Within a severity, in the order they came.
+ */
+export function findingKinds(findings: readonly Pick<ValidationError, 'error_type' | 'severity'>[]): string[] {
+  const sorted = [...findings].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+  const counts = new Map<string, number>();
+  for (const f of sorted)
+    counts.set(`${f.severity} ${f.error_type}`, (counts.get(`${f.severity} ${f.error_type}`) ?? 0) + 1);
+  return [...counts].map(([kind, n]) => (n > 1 ? `${n} × ${kind}` : kind));
+}
+
 /** A HIGH finding its success criterion judges (JUDGED_BY): it leaves a run whose criteria hold PASSED. */
 export function withinTheSuitesThresholds(f: Pick<ValidationError, 'error_type' | 'severity'>): boolean {
   return f.severity === 'HIGH' && f.error_type !== 'CRITERION_BREACHED' && !failsTheRun(f);

@@ -45,6 +45,86 @@ describe('buildAlertMessage', () => {
     );
   });
 
+  it('says what broke when a finding alone failed the run, every criterion holding (docs/DATA-MODEL.md, the status rule)', () => {
+    // Prepare: a passing run but for one CRITICAL finding and one HIGH finding no criterion judges.
+    const report = buildPassedReport();
+    report.status = 'FAILED';
+    report.status_reason = 'findings that fail the run: CRITICAL MODEL_MISMATCH, HIGH UNSUPPORTED_CLAIM';
+    report.errors = [
+      {
+        id: 'e1',
+        validation_id: RUN_ID,
+        error_type: 'MODEL_MISMATCH',
+        severity: 'CRITICAL',
+        message: '120 of 9000 points were embedded by embed-multilingual-v3.0, not embed-english-v3.0',
+        details: {},
+      },
+      {
+        id: 'e2',
+        validation_id: RUN_ID,
+        error_type: 'UNSUPPORTED_CLAIM',
+        severity: 'HIGH',
+        message: 'The answer to agent query "a1" makes an unsupported claim: it needs 64 GB of RAM.',
+        details: {},
+      },
+      {
+        id: 'e3',
+        validation_id: RUN_ID,
+        error_type: 'STALE_CHUNKS',
+        severity: 'MEDIUM',
+        message: 'a page holds chunks of an older version',
+        details: {},
+      },
+    ];
+
+    // Act
+    const alert = buildAlertMessage(report, STORED);
+
+    // Assess: as bad as its worst finding, and the finding is named in the subject, the headline and WHAT BROKE.
+    expect(alert?.severity).toBe('CRITICAL');
+    expect(alert?.subject).toBe('[CRITICAL] RagWatch prod/book: CRITICAL MODEL_MISMATCH, HIGH UNSUPPORTED_CLAIM');
+    const body = alert?.body ?? '';
+    expect(body.split('\n')[0]).toBe(
+      'The nightly validation of "book" (prod) failed on 2 findings, every success criterion holding: CRITICAL MODEL_MISMATCH, HIGH UNSUPPORTED_CLAIM.',
+    );
+    expect(sectionOf(body, 'WHAT BROKE')).toEqual([
+      'WHAT BROKE (findings that fail the run)',
+      '- MODEL_MISMATCH [CRITICAL]: 120 of 9000 points were embedded by embed-multilingual-v3.0, not embed-english-v3.0',
+      '- UNSUPPORTED_CLAIM [HIGH]: The answer to agent query "a1" makes an unsupported claim: it needs 64 GB of RAM.',
+    ]);
+    expect(body).not.toContain('breached 0');
+    expect(body).not.toContain('older version');
+  });
+
+  it('lists a finding that fails the run under the breached criteria, keeping the criteria in the subject', () => {
+    // Prepare
+    const report = buildFailedReport();
+    report.errors = [
+      ...report.errors,
+      {
+        id: 'e9',
+        validation_id: RUN_ID,
+        error_type: 'EMBEDDING_DRIFT',
+        severity: 'CRITICAL',
+        message: 'the canary chunks moved 0.31 from their stored vectors',
+        details: {},
+      },
+    ];
+
+    // Act
+    const alert = buildAlertMessage(report, STORED);
+    const body = alert?.body ?? '';
+
+    // Assess
+    expect(alert?.subject.startsWith('[CRITICAL] RagWatch prod/book: pass rate 40% < 90%')).toBe(true);
+    expect(body.split('\n')[0]).toMatch(/breached \d+ success criteria: pass rate/);
+    expect(body).toContain('WHAT BROKE (value vs threshold)');
+    expect(sectionOf(body, 'WHAT BROKE (findings')).toEqual([
+      'WHAT BROKE (findings that fail the run)',
+      '- EMBEDDING_DRIFT [CRITICAL]: the canary chunks moved 0.31 from their stored vectors',
+    ]);
+  });
+
   it('keeps every subject ASCII, on one line and under 100 characters', () => {
     // Prepare
     const report = buildErrorReport();
