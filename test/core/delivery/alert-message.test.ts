@@ -46,25 +46,25 @@ describe('buildAlertMessage', () => {
   });
 
   it('says what broke when a finding alone failed the run, every criterion holding (docs/DATA-MODEL.md, the status rule)', () => {
-    // Prepare: a passing run but for one CRITICAL finding and one HIGH finding no criterion judges.
+    // Prepare: a passing run but for one HIGH finding no criterion judges and one CRITICAL finding, in that order.
     const report = buildPassedReport();
     report.status = 'FAILED';
     report.status_reason = 'findings that fail the run: CRITICAL MODEL_MISMATCH, HIGH UNSUPPORTED_CLAIM';
     report.errors = [
-      {
-        id: 'e1',
-        validation_id: RUN_ID,
-        error_type: 'MODEL_MISMATCH',
-        severity: 'CRITICAL',
-        message: '120 of 9000 points were embedded by embed-multilingual-v3.0, not embed-english-v3.0',
-        details: {},
-      },
       {
         id: 'e2',
         validation_id: RUN_ID,
         error_type: 'UNSUPPORTED_CLAIM',
         severity: 'HIGH',
         message: 'The answer to agent query "a1" makes an unsupported claim: it needs 64 GB of RAM.',
+        details: {},
+      },
+      {
+        id: 'e1',
+        validation_id: RUN_ID,
+        error_type: 'MODEL_MISMATCH',
+        severity: 'CRITICAL',
+        message: '120 of 9000 points were embedded by embed-multilingual-v3.0, not embed-english-v3.0',
         details: {},
       },
       {
@@ -94,6 +94,38 @@ describe('buildAlertMessage', () => {
     ]);
     expect(body).not.toContain('breached 0');
     expect(body).not.toContain('older version');
+  });
+
+  it('says "a finding" for one, and falls back to the criteria line when a FAILED run names no failing finding', () => {
+    // Prepare
+    const one = buildPassedReport();
+    one.status = 'FAILED';
+    one.errors = [
+      {
+        id: 'e1',
+        validation_id: RUN_ID,
+        error_type: 'UNSUPPORTED_CLAIM',
+        severity: 'HIGH',
+        message: 'The answer to agent query "a1" makes an unsupported claim: it needs 64 GB of RAM.',
+        details: {},
+      },
+    ];
+    const none = buildPassedReport();
+    none.status = 'FAILED';
+
+    // Act
+    const alertOne = buildAlertMessage(one, STORED);
+    const alertNone = buildAlertMessage(none, STORED);
+
+    // Assess
+    expect(alertOne?.severity).toBe('HIGH');
+    expect(alertOne?.body.split('\n')[0]).toBe(
+      'The nightly validation of "book" (prod) failed on a finding, every success criterion holding: HIGH UNSUPPORTED_CLAIM.',
+    );
+    expect(alertNone?.severity).toBe('HIGH');
+    expect(alertNone?.subject).toBe('[HIGH] RagWatch prod/book: FAILED');
+    expect(alertNone?.body.split('\n')[0]).toBe('The nightly validation of "book" (prod) breached 0 success criteria.');
+    expect(alertNone?.body).not.toContain('WHAT BROKE (');
   });
 
   it('lists a finding that fails the run under the breached criteria, keeping the criteria in the subject', () => {
