@@ -11,6 +11,7 @@ import {
   SEVERITIES,
   type Severity,
   type ValidationError,
+  worstFirst,
 } from '../report/findings.ts';
 import type { ValidationReport } from '../report/report.ts';
 import { truncate } from '../shared/errors.ts';
@@ -163,9 +164,7 @@ function headlineOf(report: ValidationReport, breached: CriterionResult[], conte
  */
 function failingFindings(report: ValidationReport): ValidationError[] {
   if (report.status !== 'FAILED') return [];
-  return report.errors
-    .filter(failsTheRun)
-    .sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+  return report.errors.filter(failsTheRun).sort(worstFirst);
 }
 
 function causeContext(context: AlertContext): CauseContext {

@@ -131,12 +131,17 @@ export function failsTheRun(f: Pick<ValidationError, 'error_type' | 'severity'>)
   return f.severity === 'CRITICAL' || (f.severity === 'HIGH' && JUDGED_BY[f.error_type].length === 0);
 }
 
+/** A sort's comparison: the worse severity first (SEVERITIES' order); equal ones keep their order (a stable sort). */
+export function worstFirst(a: { severity: Severity }, b: { severity: Severity }): number {
+  return SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity);
+}
+
 /**
  * Findings by severity and type, with a count, worst first (ops read them in a status reason, an alert's subject
  * and first line): "CRITICAL MODEL_MISMATCH, 2 × HIGH STALE_CHUNKS". Within a severity, in the order they came.
  */
 export function findingKinds(findings: readonly Pick<ValidationError, 'error_type' | 'severity'>[]): string[] {
-  const sorted = [...findings].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+  const sorted = [...findings].sort(worstFirst);
   const counts = new Map<string, number>();
   for (const f of sorted)
     counts.set(`${f.severity} ${f.error_type}`, (counts.get(`${f.severity} ${f.error_type}`) ?? 0) + 1);

@@ -3,15 +3,13 @@
  * queries are one thing to do, not twelve), most severe first, each with one line of what to do and the docs section
  * that explains it (finding-actions.ts), so the first CRITICAL finding is on the first screen, not 6,000 px down.
  */
-import type { ErrorType, Severity, ValidationError } from '../../report/findings.ts';
+import { type ErrorType, SEVERITIES, type Severity, type ValidationError, worstFirst } from '../../report/findings.ts';
 import type { ValidationReport } from '../../report/report.ts';
 import { FINDING_ACTIONS } from '../finding-actions.ts';
 import { cut, html, type Markup } from './escape.ts';
 
 /** Groups shown; the rest are a line pointing at the findings table. */
 export const ACT_FIRST_LIMIT = 5;
-
-const ORDER: readonly Severity[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
 
 export interface FindingGroup {
   type: ErrorType;
@@ -28,15 +26,12 @@ export function groupFindings(errors: readonly ValidationError[]): FindingGroup[
   const byType = new Map<ErrorType, ValidationError[]>();
   for (const e of errors) byType.set(e.error_type, [...(byType.get(e.error_type) ?? []), e]);
   const groups = [...byType].map(([type, findings]) => {
-    const sorted = [...findings].sort((a, b) => ORDER.indexOf(a.severity) - ORDER.indexOf(b.severity));
+    const sorted = [...findings].sort(worstFirst);
     return { type, severity: (sorted[0] as ValidationError).severity, findings: sorted };
   });
   const causes = groups.filter((g) => g.type !== 'CRITERION_BREACHED');
   return (causes.length > 0 ? causes : groups).sort(
-    (a, b) =>
-      ORDER.indexOf(a.severity) - ORDER.indexOf(b.severity) ||
-      b.findings.length - a.findings.length ||
-      a.type.localeCompare(b.type),
+    (a, b) => worstFirst(a, b) || b.findings.length - a.findings.length || a.type.localeCompare(b.type),
   );
 }
 
@@ -70,7 +65,7 @@ function whom(report: ValidationReport, g: FindingGroup): string {
   const subjects = (fs: readonly ValidationError[]) => [
     ...new Set(fs.map((f) => (f.validation_id === report.run_id ? 'run' : f.validation_id))),
   ];
-  const severities = ORDER.filter((s) => g.findings.some((f) => f.severity === s));
+  const severities = SEVERITIES.filter((s) => g.findings.some((f) => f.severity === s));
   if (severities.length > 1) {
     const parts = severities.map((s) => {
       const of = g.findings.filter((f) => f.severity === s);

@@ -2,15 +2,14 @@
  * What changed since the baseline (core/regression): each finding with its figures against the usual band, the
  * queries that recovered, and the golden queries that went stale. Absent on a report the comparison has not seen.
  */
+import { worstFirst } from '../../report/findings.ts';
 import type { RegressionReport } from '../../report/regression-report.ts';
 import { cut, html, link, type Markup, num } from './escape.ts';
-
-const ORDER = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
 
 /** The regression section, or nothing when the report has none. */
 export function renderRegression(regression: RegressionReport | undefined): Markup {
   if (regression === undefined) return html``;
-  const findings = [...regression.findings].sort((a, b) => ORDER.indexOf(a.severity) - ORDER.indexOf(b.severity));
+  const findings = [...regression.findings].sort(worstFirst);
   return html`<section id="regression"><h2>What changed since the baseline${regression.compared ? `: ${findings.length} change(s)` : ''}</h2>
 <p class="muted">${regression.note}${regression.baseline_runs.length > 0 ? ` · baseline of ${regression.baseline_runs.length} run(s) from ${regression.baseline_runs.at(-1)?.started_at} to ${regression.baseline_runs[0]?.started_at}` : ''}</p>
 ${

@@ -1,5 +1,5 @@
 /** The top of the report: the verdict, each success criterion against its threshold, and the run's errors. */
-import type { CriterionResult } from '../../report/findings.ts';
+import { type CriterionResult, worstFirst } from '../../report/findings.ts';
 import type { ValidationReport } from '../../report/report.ts';
 import { notEvaluatedReason } from '../criterion-state.ts';
 import { cut, html, type Markup, num } from './escape.ts';
@@ -65,8 +65,7 @@ ${criteria.map((c) => {
 /** Every ValidationError of the run, most severe first; a finding about the run itself says "run", not its UUID. */
 export function renderErrors(report: ValidationReport): Markup {
   if (report.errors.length === 0) return html``;
-  const order = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
-  const errors = [...report.errors].sort((a, b) => order.indexOf(a.severity) - order.indexOf(b.severity));
+  const errors = [...report.errors].sort(worstFirst);
   return html`<section id="errors"><h2>Findings (${errors.length})</h2>
 <table><thead><tr><th>severity</th><th>type</th><th>about</th><th>message</th></tr></thead><tbody>
 ${errors
