@@ -366,6 +366,12 @@ const NUMBERED_BY =
 /** The longest head a counted list may have between its number and its colon ("four optional TypeScript keys:"). */
 export const MAX_COUNTED_HEAD_WORDS = 4;
 
+/** After a number: its head of one to MAX_COUNTED_HEAD_WORDS words, a colon, and the list to the end of the clause. */
+const COUNTED_LIST = new RegExp(
+  String.raw`^(?:\s+[\p{L}\p{N}@/._'’-]+){1,${MAX_COUNTED_HEAD_WORDS}}\s*:\s*([^:;.!?]*(?:\.(?!\s|$)[^:;.!?]*)*)`,
+  'u',
+);
+
 /**
  * The numbers of a claim that count the items it lists itself: a number, a head of one to MAX_COUNTED_HEAD_WORDS
  * words, a colon, and a list to the end of the clause whose items (split at commas, "and", "or") are that many:
@@ -378,11 +384,7 @@ export function listCounts(text: string): ReadonlySet<string> {
   const counts = new Set<string>();
   for (const span of numberSpans(text)) {
     if (NUMBERED_BY.test(text.slice(0, span.index))) continue;
-    const after = text.slice(span.end);
-    const head = new RegExp(
-      String.raw`^(?:\s+[\p{L}\p{N}@/._'’-]+){1,${MAX_COUNTED_HEAD_WORDS}}\s*:\s*([^:;.!?]*(?:\.(?!\s|$)[^:;.!?]*)*)`,
-      'u',
-    ).exec(after);
+    const head = COUNTED_LIST.exec(text.slice(span.end));
     const list = head?.[1];
     if (list === undefined) continue;
     // ", and" splits twice: the empty piece between is no item.
@@ -406,6 +408,11 @@ const MONTHS: readonly (readonly string[])[] = [
   ['November', 'Nov'],
   ['December', 'Dec'],
 ];
+/** Each month's forms with the pattern that finds any of them as a whole word, built once. */
+const MONTH_FORMS = MONTHS.map((forms) => ({
+  forms,
+  pattern: new RegExp(String.raw`(?<!\p{L})(?:${forms.join('|')})(?!\p{L})`, 'u'),
+}));
 
 /**
  * Whether `word` (a token, without a full stop) is a month (in full or short, capitalised as a month is) that `text` names in another of its forms:
@@ -413,9 +420,8 @@ const MONTHS: readonly (readonly string[])[] = [
  * short form, so it is not listed: the word itself is found as any other.
  */
 export function namesMonth(word: string, text: string): boolean {
-  const forms = MONTHS.find((m) => m.includes(word));
-  if (forms === undefined) return false;
-  return new RegExp(String.raw`(?<!\p{L})(?:${forms.join('|')})(?!\p{L})`, 'u').test(text);
+  const month = MONTH_FORMS.find((m) => m.forms.includes(word));
+  return month !== undefined && month.pattern.test(text);
 }
 
 /** True when a sentence states a fact a reader could check: a number or a proper name. Connectives state none. */
